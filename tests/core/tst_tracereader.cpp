@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: MIT
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "core/io/tracereader.h"
+
+using namespace TraceInspector;
+
+class TestTraceReader : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void examples_data();
+    void examples();
+    void exampleContents();
+    void decoding_data();
+    void decoding();
+    void lineFraming();
+    void hardRules_data();
+    void hardRules();
+    void decodeErrorWinsOverStreamRule();
+    void tolerantKeepsValidRecords();
+    void missingFile();
+    void smallChunksMatchOneBuffer();
+    void corruptedGeneratedTrace();
+};
+
+namespace {
+
+QString examplesDir()
+{
+    return QStringLiteral(TI_SHARED_DIR "/spec/examples");
+}
+
+std::string readAll(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return f.readAll().toStdString();
+}
+
+const std::string kMeta =
+    R"({"kind":"meta","schema":"candle-graph/trace/10","run_id":"r","correlation_id":"c","entrypoint":"e","phase":"infer",)"
+    R"("timestamp":"t","capture_step":1,"warmup_steps":0,"device":"cpu","timing_mode":"host","capture_contract":)"
+    R"({"measurement_scope":"profiled_work","operations":"complete","logical_memory":"none","physical_memory":"none",)"
+    R"("device_timing":"none"},"tags":{}})";
+const std::string kRoot = R"({"kind":"span_start","id":"root","name":"n","start_ns":0,"span_kind":"function","measured":true})";
+const std::string kRootEnd = R"({"kind":"span_end","id":"root","duration_ns":100})";
+const std::string kTerminal = R"({"kind":"terminal","outcome":"complete","timestamp_ns":1000})";
+
+/// meta + root span + the given middle lines + end + terminal.
+std::string wrap(const std::string &middle)
+{
+    return kMeta + "\n" + kRoot + "\n" + middle + (middle.empty() ? "" : "\n") + kRootEnd + "\n" + kTerminal + "\n";
+}
+
+QString strictMessage(const ReadResult &r)
+{
+    return r.strictError ? QString::fromStdString(r.strictError->message) : QStringLiteral("VALID");
+}
+
+} // namespace
+
+void TestTraceReader::examples_data()
+{
+    QTest::addColumn<QString>("file");
+    const QDir dir(examplesDir());
+    const QStringList files = dir.entryList({QStringLiteral("*.jsonl")}, QDir::Files, QDir::Name);
+    QVERIFY2(files.size() >= 10, "the spec examples are missing");
+    for (const QString &f : files)
+        QTest::newRow(qPrintable(f)) << dir.filePath(f);
+}
+void TestTraceReader::examples()
+{
+    QFETCH(QString, file);
+    QString expectedPath = file;
+    expectedPath.replace(QStringLiteral(".jsonl"), QStringLiteral(".expected"));
+    const QString expected = QString::fromStdString(readAll(expectedPath)).trimmed();
+    const ReadResult r = TraceReader::readFile(file.toStdString());
+    QVERIFY(r.trace);
+    QCOMPARE(strictMessage(r), expected);
+    if (expected != QLatin1String("VALID")) {
+        // The tolerant load reports the same problem among its list and keeps the rest.
+        bool listed = false;
+        for (const Problem &p : r.problems)
+            listed = listed || QString::fromStdString(p.message) == expected;
+        QVERIFY(listed);
+        QVERIFY(r.trace->meta.has_value());
+    }
+}
+
+void TestTraceReader::exampleContents()
+{
+    const ReadResult r = TraceReader::readFile(QString(examplesDir() + QStringLiteral("/01_valid_trace10_forward.jsonl")).toStdString());
+    QVERIFY(r.accepted());
+    const Trace &t = *r.trace;
+    QCOMPARE(t.spans.size(), std::size_t(2));
+    QCOMPARE(t.str(t.spans[0].id), std::string_view("span-matmul")); // id order, not stream order
+    QCOMPARE(t.spans[0].startLine, 4u);
+    QCOMPARE(t.spans[0].endLine, 10u);
+    QCOMPARE(t.ops.size(), std::size_t(1));
+    QVERIFY(t.ops[0].hasOutputDenseBytes);
+    QCOMPARE(t.ops[0].outputDenseBytes, std::uint64_t(393216));
+    QCOMPARE(t.idLists.view(t.ops[0].inputs).size(), std::size_t(2));
+    QCOMPARE(t.tensors[0].denseBytes, std::uint64_t(1179648));
+    QCOMPARE(t.tensorStats.size(), std::size_t(1));
+    QCOMPARE(t.tensorStats[0].mean, -0.0078125);
+    QCOMPARE(t.memory.size(), std::size_t(2));
+    QCOMPARE(t.deviceMemory.size(), std::size_t(2));
+    QVERIFY(t.deviceMemory[0].has(DeviceMemorySample::Capacity));
+    QCOMPARE(t.edges.size(), std::size_t(2));
+    QCOMPARE(t.edges[1].kind, EdgeKind::Data);
+    QVERIFY(t.terminal);
+    QCOMPARE(t.meta->tags.size(), std::size_t(3));
+    QCOMPARE(t.meta->captureContract.requiredSemanticLabels.size(), std::size_t(1));
+    QCOMPARE(t.lineCount, std::uint64_t(16));
+
+    const ReadResult r2 = TraceReader::readFile(QString(examplesDir() + QStringLiteral("/02_valid_trace9_train.jsonl")).toStdString());
+    QVERIFY(r2.accepted());
+    QVERIFY(r2.trace->meta->comparisonIdentity);
+    QCOMPARE(r2.trace->meta->comparisonIdentity->physicalBatch, std::uint64_t(4));
+    QCOMPARE(r2.trace->gradients.size(), std::size_t(2));
+    QCOMPARE(r2.trace->gradients[1].norm, 1.0);
+    QCOMPARE(r2.trace->spans[1].step, ExecutionStep::Forward);
+}
+
+// §5: what decodes and what does not. `cause` is a substring of the expected serde text.
+void TestTraceReader::decoding_data()
+{
+    QTest::addColumn<QByteArray>("line"); // not QString: fromUtf8 would drop a BOM
+    QTest::addColumn<bool>("accepted");
+    QTest::addColumn<QString>("cause");
+    auto row = [](const char *name, const std::string &line, bool ok, const char *cause = "") {
+        QTest::newRow(name) << QByteArray::fromStdString(line) << ok << QString::fromUtf8(cause);
+    };
+    const std::string op = R"("kind":"op","span_id":"root","op_name":"m","shape":[2,3],"dtype":"f32","device":"cpu","duration_ns":1,"input_dense_bytes":0)";
+    row("plain op", "{" + op + "}", true);
+    row("kind last", R"({"span_id":"root","op_name":"m","shape":[],"dtype":"f32","device":"cpu","duration_ns":1,"input_dense_bytes":0,"kind":"op"})", true);
+    row("unknown member ignored", "{" + op + R"(,"extra":{"a":[1,2,{"b":null}]}})", true);
+    row("escaped key", R"({"kind":"op","span_\u0069d":"root","op_name":"m","shape":[],"dtype":"f32","device":"cpu","duration_ns":1,"input_dense_bytes":0})", true);
+    row("null optional", "{" + op + R"(,"output":null,"output_dense_bytes":null})", true);
+    row("missing field", R"({"kind":"op","span_id":"root","op_name":"m","shape":[],"dtype":"f32","device":"cpu","duration_ns":1})", false, "missing field `input_dense_bytes`");
+    row("missing kind", R"({"span_id":"root"})", false, "missing field `kind`");
+    row("unknown kind", R"({"kind":"heartbeat"})", false, "unknown variant `heartbeat`, expected one of `meta`");
+    row("wrong type", "{" + std::string(R"("kind":"span_end","id":"root","duration_ns":"5")") + "}", false, "invalid type: string \"5\", expected u64");
+    row("negative", R"({"kind":"span_end","id":"root","duration_ns":-1})", false, "invalid value: integer `-1`, expected u64");
+    row("fraction in u64", R"({"kind":"span_end","id":"root","duration_ns":1.0})", false, "invalid type: floating point `1.0`, expected u64");
+    row("exponent in u64", R"({"kind":"span_end","id":"root","duration_ns":1e3})", false, "invalid type: floating point");
+    row("u64 overflow", R"({"kind":"span_end","id":"root","duration_ns":18446744073709551616})", false, "floating point");
+    row("u64 max", R"({"kind":"span_end","id":"root","duration_ns":18446744073709551615})", true);
+    row("null for default", R"({"kind":"span_end","id":"root","duration_ns":null})", false, "invalid type: null, expected u64");
+    row("null for defaulted bool", R"({"kind":"span_start","id":"x","name":"n","start_ns":0,"span_kind":"op","measured":null})", false, "invalid type: null, expected a boolean");
+    row("null inputs", "{" + op + R"(,"inputs":null})", false, "invalid type: null, expected a sequence");
+    row("duplicate member", R"({"kind":"span_end","id":"root","id":"root"})", false, "duplicate field `id`");
+    row("duplicate kind", R"({"kind":"span_end","kind":"span_end","id":"root"})", false, "duplicate field `kind`");
+    row("not an object", R"([1,2])", false, "expected internally tagged enum TraceEvent");
+    row("enum casing", R"({"kind":"span_start","id":"x","name":"n","start_ns":0,"span_kind":"Function"})", false, "unknown variant `Function`");
+    row("trailing characters", R"({"kind":"span_end","id":"root"} x)", false, "trailing characters");
+    row("two values", R"({"kind":"span_end","id":"root"}{"kind":"span_end","id":"root"})", false, "trailing characters");
+    row("truncated", R"({"kind":"span_end","id":"ro)", false, "EOF while parsing");
+    row("raw control char", "{\"kind\":\"span_end\",\"id\":\"a\tb\"}", false, "");
+    row("bom", "\xEF\xBB\xBF{\"kind\":\"span_end\",\"id\":\"root\"}", false, "expected value at line 1 column 1");
+    row("number out of f64 range", R"({"kind":"gradient","event_id":"g","root":"r","key":"k","state":"present","norm":1e400})", false, "number out of range");
+    row("integer in f64", R"({"kind":"gradient","event_id":"g","root":"r","key":"k","state":"present","norm":1})", true);
+    row("param_key alias gone", R"({"kind":"gradient","event_id":"g","root":"r","param_key":"k","state":"present"})", false, "missing field `key`");
+    row("edge without edge_kind", R"({"kind":"edge","from_span":"a","to_span":"b","host_duration_ns":1})", false, "missing field `edge_kind`");
+    row("edge bad edge_kind", R"({"kind":"edge","edge_kind":"x","from_span":"a","to_span":"b","host_duration_ns":1})", false, "unknown variant `x`, expected `call` or `data`");
+    row("data edge", R"({"kind":"edge","edge_kind":"data","from_tensor":"a","to_tensor":"b"})", true);
+    row("deep unknown ok", "{" + op + ",\"deep\":" + std::string(100, '[') + std::string(100, ']') + "}", true);
+    row("too deep unknown", "{" + op + ",\"deep\":" + std::string(130, '[') + std::string(130, ']') + "}", false, "recursion limit exceeded");
+    row("bad literal in unknown", "{" + op + ",\"x\":tru}", false, "");
+    row("bad number in unknown", "{" + op + ",\"x\":01}", false, "");
+    row("missing comma", R"({"kind":"span_end" "id":"root"})", false, "");
+    row("shape element type", R"({"kind":"tensor","span_id":"root","tensor_id":"t","shape":[1,"2"],"dtype":"f32","device":"cpu"})", false, "expected usize");
+    row("tags value not string", "", false, "");
+    row("unicode whitespace trimmed", "\xC2\xA0{\"kind\":\"span_end\",\"id\":\"root\",\"duration_ns\":100}\xE3\x80\x80", true);
+}
+void TestTraceReader::decoding()
+{
+    QFETCH(QByteArray, line);
+    QFETCH(bool, accepted);
+    QFETCH(QString, cause);
+    std::string text;
+    if (line.isEmpty()) {
+        // tags values must be strings
+        std::string meta = kMeta;
+        meta.replace(meta.find("\"tags\":{}"), 9, "\"tags\":{\"a\":1}");
+        text = meta + "\n" + kRoot + "\n" + kRootEnd + "\n" + kTerminal + "\n";
+    } else {
+        text = kMeta + "\n" + kRoot + "\n" + line.toStdString() + "\n" + kTerminal + "\n";
+    }
+    const ReadResult r = TraceReader::readBytes(text, "case.jsonl");
+    bool decodeError = false;
+    std::string message;
+    for (const Problem &p : r.problems) {
+        if (p.ruleId == "E-LINE-PARSE" || p.ruleId == "E-LINE-READ") {
+            decodeError = true;
+            message = p.message;
+        }
+    }
+    QCOMPARE(!decodeError, accepted);
+    if (!accepted) {
+        QVERIFY2(message.rfind(line.isEmpty() ? "parse trace JSONL line 1 from case.jsonl: " : "parse trace JSONL line 3 from case.jsonl: ", 0) == 0
+                     || message.rfind("read trace JSONL line 3", 0) == 0,
+                 message.c_str());
+        QVERIFY2(message.find(cause.toStdString()) != std::string::npos, message.c_str());
+        QCOMPARE(r.strictError->message, message);
+    }
+}
+
+void TestTraceReader::lineFraming()
+{
+    // CRLF, blank lines, no final newline; record indices count non-blank lines only.
+    std::string text = "\r\n" + kMeta + "\r\n\r\n" + kRoot + "\r\n" + kRootEnd + "\r\n   \r\n" + kTerminal;
+    ReadResult r = TraceReader::readBytes(text, "crlf.jsonl");
+    QCOMPARE(strictMessage(r), QStringLiteral("meta event must be the first non-empty trace record, found at index 0").left(0)
+                                   + QStringLiteral("VALID"));
+    QCOMPARE(r.trace->lineCount, std::uint64_t(7));
+    QCOMPARE(r.trace->metaLine, 2u);
+    QCOMPARE(r.trace->terminal->line, 7u);
+
+    // Invalid UTF-8 is a read error (E-LINE-READ), not a parse error.
+    std::string bad = kMeta + "\n{\"kind\":\"span_end\",\"id\":\"\xff\"}\n" + kTerminal + "\n";
+    r = TraceReader::readBytes(bad, "utf8.jsonl");
+    QVERIFY(r.strictError);
+    QCOMPARE(r.strictError->ruleId, std::string("E-LINE-READ"));
+    QCOMPARE(r.strictError->message, std::string("read trace JSONL line 2 from utf8.jsonl: stream did not contain valid UTF-8"));
+}
+
+// §6: every hard rule, strict message and tolerant behaviour.
+void TestTraceReader::hardRules_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("message");
+    QTest::addColumn<QString>("rule");
+    QTest::addColumn<int>("line");
+    auto row = [](const char *name, const std::string &text, const char *msg, const char *rule, int line) {
+        QTest::newRow(name) << QString::fromStdString(text) << QString::fromUtf8(msg) << QString::fromUtf8(rule) << line;
+    };
+    row("valid", wrap(""), "VALID", "", 0);
+    row("after terminal", wrap("") + kTerminal + "\n", "terminal event must be the final trace record; found another event at index 4", "E-AFTER-TERMINAL", 5);
+    row("meta not first", kRoot + "\n" + kMeta + "\n" + kRootEnd + "\n" + kTerminal + "\n", "meta event must be the first non-empty trace record, found at index 1", "E-META-FIRST", 2);
+    row("second meta", kMeta + "\n" + kMeta + "\n" + kRoot + "\n" + kRootEnd + "\n" + kTerminal + "\n", "meta event must be the first non-empty trace record, found at index 1", "E-META-FIRST", 2);
+    row("span start dup", wrap(kRoot), "duplicate span_start id `root` at index 2", "E-SPAN-START-DUP", 3);
+    row("span end unknown", wrap(R"({"kind":"span_end","id":"nope"})"), "span_end for unknown span `nope` at index 2", "E-SPAN-END-UNKNOWN", 3);
+    row("span end before start", kMeta + "\n" + kRootEnd + "\n" + kRoot + "\n" + kTerminal + "\n", "span_end for unknown span `root` at index 1", "E-SPAN-END-UNKNOWN", 2);
+    row("span end dup", wrap(kRootEnd), "duplicate span_end for `root` at index 3", "E-SPAN-END-DUP", 4);
+    row("tstats elements", wrap(R"({"kind":"tensor_stats","span_id":"root","label":"l","shape":[2,3],"dtype":"f32","elements":5,"non_finite":0,"rms":1,"abs_max":1,"mean":0})"), "invalid tensor_stats event at index 2", "E-TSTATS-INVALID", 3);
+    row("tstats blank label", wrap(R"({"kind":"tensor_stats","span_id":"root","label":" \t","shape":[],"dtype":"f32","elements":1,"non_finite":0,"rms":1,"abs_max":1,"mean":0})"), "invalid tensor_stats event at index 2", "E-TSTATS-INVALID", 3);
+    row("tstats non_finite", wrap(R"({"kind":"tensor_stats","span_id":"root","label":"l","shape":[],"dtype":"f32","elements":1,"non_finite":2,"rms":1,"abs_max":1,"mean":0})"), "invalid tensor_stats event at index 2", "E-TSTATS-INVALID", 3);
+    row("tstats negative rms", wrap(R"({"kind":"tensor_stats","span_id":"root","label":"l","shape":[],"dtype":"f32","elements":1,"non_finite":0,"rms":-1,"abs_max":1,"mean":0})"), "invalid tensor_stats event at index 2", "E-TSTATS-INVALID", 3);
+    row("tstats overflow", wrap(R"({"kind":"tensor_stats","span_id":"root","label":"l","shape":[4294967296,4294967296],"dtype":"f32","elements":0,"non_finite":0,"rms":1,"abs_max":1,"mean":0})"), "invalid tensor_stats event at index 2", "E-TSTATS-INVALID", 3);
+    row("tstats negative zero ok", wrap(R"({"kind":"tensor_stats","span_id":"root","label":"l","shape":[0],"dtype":"f32","elements":0,"non_finite":0,"rms":-0.0,"abs_max":-0,"mean":-5})"), "VALID", "", 0);
+    row("meta missing", kRoot + "\n" + kRootEnd + "\n" + kTerminal + "\n", "trace stream is missing a meta event with run metadata", "E-META-MISSING", 0);
+    row("empty file", "\n\n", "trace stream is missing a meta event with run metadata", "E-META-MISSING", 0);
+    row("terminal missing", kMeta + "\n" + kRoot + "\n" + kRootEnd + "\n", "trace stream is missing its terminal event", "E-TERMINAL-MISSING", 0);
+    {
+        std::string t = wrap("");
+        t.replace(t.find("trace/10"), 8, "trace/8");
+        row("schema unsupported", t, "unsupported trace schema \"candle-graph/trace/8\"; expected \"candle-graph/trace/10\" or \"candle-graph/trace/9\"", "E-SCHEMA-UNSUPPORTED", 1);
+        std::string t9 = wrap(R"({"kind":"tensor_stats","span_id":"root","label":"l","shape":[],"dtype":"f32","elements":1,"non_finite":0,"rms":1,"abs_max":1,"mean":0})");
+        t9.replace(t9.find("trace/10"), 8, "trace/9");
+        row("schema9 tstats", t9, "trace schema \"candle-graph/trace/9\" does not define tensor_stats events; producers emitting tensor statistics must declare \"candle-graph/trace/10\"", "E-SCHEMA9-TSTATS", 3);
+    }
+    auto withTerminal = [](const std::string &terminal) {
+        return kMeta + "\n" + kRoot + "\n" + kRootEnd + "\n" + terminal + "\n";
+    };
+    row("complete with reason", withTerminal(R"({"kind":"terminal","outcome":"complete","timestamp_ns":1000,"reason":""})"), "complete terminal event cannot contain a failure reason", "E-TERMINAL-COMPLETE-REASON", 4);
+    row("complete with null reason", withTerminal(R"({"kind":"terminal","outcome":"complete","timestamp_ns":1000,"reason":null})"), "VALID", "", 0);
+    row("failed without reason", withTerminal(R"({"kind":"terminal","outcome":"failed","timestamp_ns":1000})"), "failed terminal event requires a non-empty reason", "E-TERMINAL-FAILED-NO-REASON", 4);
+    row("failed blank reason", withTerminal(R"({"kind":"terminal","outcome":"failed","timestamp_ns":1000,"reason":"\u3000 "})"), "failed terminal event requires a non-empty reason", "E-TERMINAL-FAILED-NO-REASON", 4);
+    row("failed with reason", withTerminal(R"({"kind":"terminal","outcome":"failed","timestamp_ns":1000,"reason":"oom"})"), "VALID", "", 0);
+    row("terminal early span", withTerminal(R"({"kind":"terminal","outcome":"complete","timestamp_ns":99})"), "terminal timestamp 99 precedes host evidence ending at 100", "E-TERMINAL-EARLY", 4);
+    row("terminal equal ok", withTerminal(R"({"kind":"terminal","outcome":"complete","timestamp_ns":100})"), "VALID", "", 0);
+    row("terminal early op", kMeta + "\n" + kRoot + "\n" + kRootEnd + "\n" + R"({"kind":"op","span_id":"root","op_name":"m","shape":[],"dtype":"f32","device":"cpu","duration_ns":50,"timestamp_ns":1000,"input_dense_bytes":0})" + "\n" + kTerminal + "\n",
+        "terminal timestamp 1000 precedes host evidence ending at 1050", "E-TERMINAL-EARLY", 5);
+    row("device interval not host evidence", wrap(R"({"kind":"device_interval","span_id":"root","device":"d","stream_id":"s","clock_id":"c","backend":"b","start_ns":5000,"duration_ns":9})"), "VALID", "", 0);
+    row("open span counts start", kMeta + "\n" + R"({"kind":"span_start","id":"a","name":"n","start_ns":2000,"span_kind":"op"})" + "\n" + kTerminal + "\n",
+        "terminal timestamp 1000 precedes host evidence ending at 2000", "E-TERMINAL-EARLY", 3);
+}
+void TestTraceReader::hardRules()
+{
+    QFETCH(QString, text);
+    QFETCH(QString, message);
+    QFETCH(QString, rule);
+    QFETCH(int, line);
+    const ReadResult r = TraceReader::readBytes(text.toStdString(), "rules.jsonl");
+    QCOMPARE(strictMessage(r), message);
+    if (!rule.isEmpty()) {
+        QCOMPARE(QString::fromStdString(r.strictError->ruleId), rule);
+        QCOMPARE(int(r.strictError->line), line);
+    } else {
+        QVERIFY(r.problems.empty());
+    }
+}
+
+void TestTraceReader::decodeErrorWinsOverStreamRule()
+{
+    // A stream rule broken on line 2 loses against a malformed line 4 (§1 stage 1).
+    const std::string text = kMeta + "\n" + R"({"kind":"span_end","id":"x"})" + "\n" + kRoot + "\n{oops\n" + kTerminal + "\n";
+    const ReadResult r = TraceReader::readBytes(text, "p.jsonl");
+    QVERIFY(r.strictError);
+    QCOMPARE(r.strictError->ruleId, std::string("E-LINE-PARSE"));
+    QCOMPARE(int(r.strictError->line), 4);
+    QCOMPARE(r.problems.size(), std::size_t(2)); // tolerant: both are listed
+    QCOMPARE(int(r.problems[0].line), 2);
+}
+
+void TestTraceReader::tolerantKeepsValidRecords()
+{
+    std::string text = wrap(std::string(R"({"kind":"span_start","id":"c","parent_id":"root","name":"c","start_ns":1,"span_kind":"op"})") + "\n" + "garbage\n"
+                            + R"({"kind":"span_end","id":"c","duration_ns":5})" + "\n" + kRoot);
+    const ReadResult r = TraceReader::readBytes(text, "t.jsonl");
+    QCOMPARE(r.problems.size(), std::size_t(2));
+    QCOMPARE(r.trace->spans.size(), std::size_t(2));
+    QVERIFY(r.trace->spans[0].closed); // "c"
+    QVERIFY(r.trace->terminal);
+}
+
+void TestTraceReader::missingFile()
+{
+    const ReadResult r = TraceReader::readFile("/nonexistent/dir/trace.jsonl");
+    QVERIFY(!r.trace);
+    QVERIFY(r.strictError);
+    QCOMPARE(r.strictError->ruleId, std::string("E-FILE-OPEN"));
+    QVERIFY(r.strictError->message.rfind("open trace file /nonexistent/dir/trace.jsonl: No such file or directory", 0) == 0);
+}
+
+void TestTraceReader::smallChunksMatchOneBuffer()
+{
+    // Lines straddling chunk boundaries (and lines longer than a chunk) decode the same.
+    const std::string path = QString(examplesDir() + QStringLiteral("/01_valid_trace10_forward.jsonl")).toStdString();
+    ReadOptions small;
+    small.chunkBytes = 1; // clamped to the minimum, still smaller than the meta line twice over
+    const ReadResult a = TraceReader::readFile(path, small);
+    const ReadResult b = TraceReader::readBytes(readAll(QString::fromStdString(path)), path);
+    QVERIFY(a.accepted() && b.accepted());
+    QCOMPARE(a.trace->ops.size(), b.trace->ops.size());
+    QCOMPARE(a.trace->lineCount, b.trace->lineCount);
+}
+
+// gen_trace.py --corrupt: the tolerant load reports exactly the injected lines.
+void TestTraceReader::corruptedGeneratedTrace()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString out = dir.filePath(QStringLiteral("c.jsonl"));
+    const QString log = dir.filePath(QStringLiteral("faults.jsonl"));
+    QProcess gen;
+    gen.start(QStringLiteral(TI_PYTHON).isEmpty() ? QStringLiteral("python3") : QStringLiteral(TI_PYTHON),
+              {QStringLiteral(TI_SHARED_DIR "/tools/gen_trace.py"), QStringLiteral("--events"), QStringLiteral("20000"),
+               QStringLiteral("--seed"), QStringLiteral("3"), QStringLiteral("--corrupt"), QStringLiteral("0.004"),
+               QStringLiteral("--fault-log"), log, QStringLiteral("--out"), out, QStringLiteral("--quiet")});
+    QVERIFY(gen.waitForFinished(120000));
+    QCOMPARE(gen.exitCode(), 0);
+    std::set<std::uint64_t> faultLines;
+    std::ifstream logIn(log.toStdString());
+    for (std::string l; std::getline(logIn, l);) {
+        const auto pos = l.find("\"line\":");
+        faultLines.insert(std::stoull(l.substr(pos + 7)));
+    }
+    QVERIFY(faultLines.size() > 20);
+
+    const ReadResult r = TraceReader::readFile(out.toStdString());
+    QVERIFY(r.strictError);
+    std::set<std::uint64_t> reported;
+    for (const Problem &p : r.problems) {
+        // A truncated span_start makes its later span_end unknown: a consequence, not an injected fault.
+        if (p.ruleId == "E-SPAN-END-UNKNOWN" && !faultLines.count(p.line))
+            continue;
+        reported.insert(p.line);
+    }
+    QCOMPARE(reported, faultLines);
+    // Every other record was kept: decoded records = kept + the few a rule dropped.
+    std::uint64_t decodeFailures = 0, dropped = 0;
+    for (const Problem &p : r.problems) {
+        decodeFailures += (p.ruleId == "E-LINE-PARSE") ? 1 : 0;
+        dropped += (p.ruleId == "E-SPAN-START-DUP" || p.ruleId == "E-SPAN-END-UNKNOWN" || p.ruleId == "E-SPAN-END-DUP"
+                    || p.ruleId == "E-TSTATS-INVALID") ? 1 : 0;
+    }
+    QVERIFY(decodeFailures > 0);
+    const Trace &t = *r.trace;
+    std::uint64_t closed = 0;
+    for (const Span &s : t.spans)
+        closed += s.closed ? 1 : 0;
+    const std::uint64_t kept = t.spans.size() + closed + t.ops.size() + t.tensors.size() + t.tensorStats.size()
+        + t.memory.size() + t.deviceMemory.size() + t.deviceIntervals.size() + t.gradients.size() + t.edges.size()
+        + (t.meta ? 1 : 0) + (t.terminal ? 1 : 0);
+    QCOMPARE(kept + dropped, t.recordCount - decodeFailures);
+}
+
+QTEST_GUILESS_MAIN(TestTraceReader)
+#include "tst_tracereader.moc"
