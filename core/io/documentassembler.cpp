@@ -2,37 +2,28 @@
 #include "core/io/documentassembler.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstring>
 
 #include "core/analysis/densebytes.h"
 #include "core/analysis/rustformat.h"
 
 namespace TraceInspector {
-namespace {
 
-std::uint64_t satAdd(std::uint64_t a, std::uint64_t b)
+DocumentAssembler::DocumentAssembler(DecodedSegment &segment, Trace &trace) : m_segment(segment), m_trace(trace) {}
+
+void DocumentAssembler::run()
 {
-    return saturatingAdd(a, b);
+    walk();
+    sortSpans();
+    postWalk();
 }
 
-std::string idx(std::uint64_t i)
-{
-    return std::to_string(i);
-}
-
-
-} // namespace
-
-DocumentAssembler::DocumentAssembler(Trace &trace) : m_trace(trace) {}
-
-void DocumentAssembler::report(std::uint32_t line, std::string rule, std::string message, RelatedKind kind,
+void DocumentAssembler::report(std::uint32_t line, const char *rule, std::string message, RelatedKind kind,
                                std::string relatedId)
 {
     Problem p;
     p.line = line;
-    p.severity = Severity::Error;
-    p.ruleId = std::move(rule);
+    p.ruleId = rule;
     p.message = std::move(message);
     p.relatedKind = kind;
     p.relatedId = std::move(relatedId);
@@ -41,12 +32,11 @@ void DocumentAssembler::report(std::uint32_t line, std::string rule, std::string
     m_problems.push_back(std::move(p));
 }
 
-void DocumentAssembler::reportPostWalk(std::uint32_t line, std::string rule, std::string message, RelatedKind kind)
+void DocumentAssembler::reportPostWalk(std::uint32_t line, const char *rule, std::string message, RelatedKind kind)
 {
     Problem p;
     p.line = line;
-    p.severity = Severity::Error;
-    p.ruleId = std::move(rule);
+    p.ruleId = rule;
     p.message = std::move(message);
     p.relatedKind = kind;
     if (!m_firstPostWalkError)
@@ -54,177 +44,127 @@ void DocumentAssembler::reportPostWalk(std::uint32_t line, std::string rule, std
     m_problems.push_back(std::move(p));
 }
 
-std::optional<std::uint64_t> DocumentAssembler::dtypeSizeOf(StringId dtype)
+std::uint32_t DocumentAssembler::lineOf(std::uint8_t code) const
 {
-    if (dtype >= m_dtypeSizes.size())
-        m_dtypeSizes.resize(std::max<std::size_t>(dtype + 1, m_dtypeSizes.size() * 2), -2);
-    std::int8_t &slot = m_dtypeSizes[dtype];
-    if (slot == -2) {
-        const auto size = dtypeSize(m_trace.str(dtype));
-        slot = size ? static_cast<std::int8_t>(*size) : -1;
+    const std::uint64_t i = m_cursor[code];
+    const Trace &t = m_trace;
+    switch (static_cast<EventKind>(code)) {
+    case EventKind::Meta: return m_segment.metas[i].second;
+    case EventKind::SpanStart: return t.spans[i].startLine;
+    case EventKind::SpanEnd: return m_segment.spanEnds[i].line;
+    case EventKind::Op: return t.ops[i].line;
+    case EventKind::Tensor: return t.tensors[i].line;
+    case EventKind::TensorStats: return t.tensorStats[i].line;
+    case EventKind::Memory: return t.memory[i].line;
+    case EventKind::DeviceMemory: return t.deviceMemory[i].line;
+    case EventKind::DeviceInterval: return t.deviceIntervals[i].line;
+    case EventKind::Gradient: return t.gradients[i].line;
+    case EventKind::Edge: return t.edges[i].line;
+    case EventKind::Terminal: return m_segment.terminals[i].line;
     }
-    if (slot < 0)
-        return std::nullopt;
-    return static_cast<std::uint64_t>(slot);
+    return code == DecodedSegment::kInvalidTensorStats ? m_segment.invalidTensorStatsLines[i] : 0;
 }
 
-std::uint32_t &DocumentAssembler::spanSlot(StringId id)
+void DocumentAssembler::walk()
 {
-    if (id >= m_spanById.size())
-        m_spanById.resize(std::max<std::size_t>(id + 1, m_spanById.size() * 2 + 1024), 0);
-    return m_spanById[id];
-}
-
-bool DocumentAssembler::tensorStatsValid(const TensorStats &s) const
-{
-    if (isRustBlank(m_trace.str(s.label)))
-        return false;
-    std::uint64_t product = 1;
-    for (std::uint64_t d : m_trace.shapes.view(s.shape)) {
-        if (d != 0 && product > UINT64_MAX / d)
-            return false; // checked multiplication overflowed
-        product *= d;
-    }
-    if (product != s.elements || s.nonFinite > s.elements)
-        return false;
-    // `-0.0 >= 0` holds, as upstream's check does.
-    if (!std::isfinite(s.rms) || s.rms < 0 || !std::isfinite(s.absMax) || s.absMax < 0 || !std::isfinite(s.mean))
-        return false;
-    return true;
-}
-
-void DocumentAssembler::add(DecodedEvent &ev, std::uint32_t line)
-{
-    const std::uint64_t index = m_index++;
-    if (m_terminalSeen) {
-        report(line, "E-AFTER-TERMINAL",
-               "terminal event must be the final trace record; found another event at index " + idx(index));
-        // Tolerant: a second terminal is dropped; any other record is still shown.
-        if (ev.kind == EventKind::Terminal)
-            return;
-    }
-    switch (ev.kind) {
-    case EventKind::Meta:
-        if (index != 0) {
-            report(line, "E-META-FIRST",
-                   "meta event must be the first non-empty trace record, found at index " + idx(index), RelatedKind::Meta);
+    std::vector<std::uint32_t> spanById(m_trace.strings.size(), 0); // StringId -> span index + 1
+    std::vector<std::uint32_t> droppedSpans;
+    std::uint64_t index = 0;
+    bool terminalSeen = false;
+    for (const std::uint8_t code : m_segment.order) {
+        const std::uint64_t i = index++;
+        if (code == DecodedSegment::kUndecodable)
+            continue;
+        const std::uint32_t line = lineOf(code);
+        const std::uint64_t n = m_cursor[code]++;
+        if (terminalSeen) {
+            report(line, "E-AFTER-TERMINAL",
+                   "terminal event must be the final trace record; found another event at index " + std::to_string(i));
         }
-        // Tolerant: the first meta wins wherever it stands; later ones are dropped.
-        if (!m_trace.meta) {
-            m_trace.meta = std::move(ev.meta);
-            m_trace.metaLine = line;
-        }
-        return;
-    case EventKind::SpanStart: {
-        std::uint32_t &slot = spanSlot(ev.span.id);
-        if (slot != 0) {
-            report(line, "E-SPAN-START-DUP",
-                   "duplicate span_start id `" + std::string(m_trace.str(ev.span.id)) + "` at index " + idx(index),
-                   RelatedKind::Span, std::string(m_trace.str(ev.span.id)));
-            return;
-        }
-        ev.span.startLine = line;
-        m_trace.spans.push_back(ev.span);
-        slot = static_cast<std::uint32_t>(m_trace.spans.size());
-        return;
-    }
-    case EventKind::SpanEnd: {
-        const std::uint32_t slot = spanSlot(ev.spanEndId);
-        const std::string id(m_trace.str(ev.spanEndId));
-        if (slot == 0) {
-            report(line, "E-SPAN-END-UNKNOWN", "span_end for unknown span `" + id + "` at index " + idx(index),
-                   RelatedKind::Span, id);
-            return;
-        }
-        Span &span = m_trace.spans[slot - 1];
-        if (span.closed) {
-            report(line, "E-SPAN-END-DUP", "duplicate span_end for `" + id + "` at index " + idx(index), RelatedKind::Span, id);
-            return;
-        }
-        span.closed = true;
-        span.durationNs = ev.spanEndDurationNs;
-        span.endLine = line;
-        return;
-    }
-    case EventKind::Op: {
-        Op &op = ev.op;
-        op.line = line;
-        if (!op.hasOutputDenseBytes) {
-            if (auto size = dtypeSizeOf(op.dtype)) {
-                op.outputDenseBytes = saturatingMul(elemCount(m_trace.shapes.view(op.shape)), *size);
-                op.hasOutputDenseBytes = true;
+        switch (code) {
+        case static_cast<std::uint8_t>(EventKind::Meta):
+            if (i != 0) {
+                report(line, "E-META-FIRST",
+                       "meta event must be the first non-empty trace record, found at index " + std::to_string(i),
+                       RelatedKind::Meta);
             }
-        }
-        m_latestHostEvidence = std::max(m_latestHostEvidence, satAdd(op.timestampNs, op.durationNs));
-        m_trace.ops.push_back(op);
-        return;
-    }
-    case EventKind::Tensor: {
-        Tensor &t = ev.tensor;
-        t.line = line;
-        if (!t.hasDenseBytes) {
-            if (auto size = dtypeSizeOf(t.dtype)) {
-                t.denseBytes = saturatingMul(elemCount(m_trace.shapes.view(t.shape)), *size);
-                t.hasDenseBytes = true;
+            // Tolerant: the first meta wins wherever it stands.
+            if (!m_trace.meta) {
+                m_trace.meta = std::move(m_segment.metas[n].first);
+                m_trace.metaLine = line;
             }
+            break;
+        case static_cast<std::uint8_t>(EventKind::SpanStart): {
+            const StringId id = m_trace.spans[n].id;
+            if (spanById[id] != 0) {
+                const std::string text(m_trace.str(id));
+                report(line, "E-SPAN-START-DUP", "duplicate span_start id `" + text + "` at index " + std::to_string(i),
+                       RelatedKind::Span, text);
+                droppedSpans.push_back(static_cast<std::uint32_t>(n));
+            } else {
+                spanById[id] = static_cast<std::uint32_t>(n + 1);
+            }
+            break;
         }
-        m_trace.tensors.push_back(t);
-        return;
+        case static_cast<std::uint8_t>(EventKind::SpanEnd): {
+            const SpanEndRecord &end = m_segment.spanEnds[n];
+            const std::uint32_t slot = spanById[end.id];
+            if (slot == 0) {
+                const std::string text(m_trace.str(end.id));
+                report(line, "E-SPAN-END-UNKNOWN", "span_end for unknown span `" + text + "` at index " + std::to_string(i),
+                       RelatedKind::Span, text);
+                break;
+            }
+            Span &span = m_trace.spans[slot - 1];
+            if (span.closed) {
+                const std::string text(m_trace.str(end.id));
+                report(line, "E-SPAN-END-DUP", "duplicate span_end for `" + text + "` at index " + std::to_string(i),
+                       RelatedKind::Span, text);
+                break;
+            }
+            span.closed = true;
+            span.durationNs = end.durationNs;
+            span.endLine = end.line;
+            break;
+        }
+        case DecodedSegment::kInvalidTensorStats:
+            report(line, "E-TSTATS-INVALID", "invalid tensor_stats event at index " + std::to_string(i));
+            break;
+        case static_cast<std::uint8_t>(EventKind::Terminal):
+            // Tolerant: a terminal after the terminal is dropped; other late records stay.
+            if (!terminalSeen) {
+                m_trace.terminal = std::move(m_segment.terminals[n]);
+                terminalSeen = true;
+            }
+            break;
+        default:
+            break;
+        }
     }
-    case EventKind::TensorStats:
-        if (m_tensorStatsSeen++ == 0)
-            m_firstTensorStatsLine = line;
-        ev.tensorStats.line = line;
-        if (!tensorStatsValid(ev.tensorStats)) {
-            report(line, "E-TSTATS-INVALID", "invalid tensor_stats event at index " + idx(index), RelatedKind::None,
-                   std::string(m_trace.str(ev.tensorStats.label)));
-            return;
+    m_trace.recordCount = index;
+    if (!droppedSpans.empty()) {
+        std::vector<bool> drop(m_trace.spans.size(), false);
+        for (std::uint32_t d : droppedSpans)
+            drop[d] = true;
+        std::size_t out = 0;
+        for (std::size_t k = 0; k < m_trace.spans.size(); ++k) {
+            if (!drop[k])
+                m_trace.spans[out++] = m_trace.spans[k];
         }
-        m_trace.tensorStats.push_back(ev.tensorStats);
-        return;
-    case EventKind::Memory:
-        ev.memory.line = line;
-        m_latestHostEvidence = std::max(m_latestHostEvidence, ev.memory.timestampNs);
-        m_trace.memory.push_back(ev.memory);
-        return;
-    case EventKind::DeviceMemory:
-        ev.deviceMemory.line = line;
-        m_latestHostEvidence = std::max(m_latestHostEvidence, ev.deviceMemory.timestampNs);
-        m_trace.deviceMemory.push_back(ev.deviceMemory);
-        return;
-    case EventKind::DeviceInterval:
-        ev.deviceInterval.line = line;
-        m_trace.deviceIntervals.push_back(ev.deviceInterval);
-        return;
-    case EventKind::Gradient:
-        ev.gradient.line = line;
-        m_trace.gradients.push_back(ev.gradient);
-        return;
-    case EventKind::Edge:
-        ev.edge.line = line;
-        m_trace.edges.push_back(ev.edge);
-        return;
-    case EventKind::Terminal:
-        ev.terminal.line = line;
-        m_trace.terminal = std::move(ev.terminal);
-        m_terminalSeen = true;
-        return;
+        m_trace.spans.resize(out);
     }
 }
 
-void DocumentAssembler::finish()
+void DocumentAssembler::sortSpans()
 {
-    m_trace.recordCount = m_index;
-    // Span records sorted by id, byte-wise (§7.2). An 8-byte big-endian prefix makes most
-    // comparisons a single integer compare.
+    // Byte-wise id order (§7.2). An 8-byte big-endian prefix makes most comparisons one
+    // integer compare; the full ids break ties.
     std::vector<std::pair<std::uint64_t, std::uint32_t>> keys(m_trace.spans.size());
     for (std::size_t i = 0; i < m_trace.spans.size(); ++i) {
         const std::string_view id = m_trace.str(m_trace.spans[i].id);
-        unsigned char buf[8] = {};
-        std::memcpy(buf, id.data(), std::min<std::size_t>(8, id.size()));
         std::uint64_t prefix = 0;
-        for (unsigned char b : buf)
-            prefix = (prefix << 8) | b;
+        for (std::size_t b = 0; b < 8; ++b)
+            prefix = (prefix << 8) | (b < id.size() ? static_cast<unsigned char>(id[b]) : 0u);
         keys[i] = {prefix, static_cast<std::uint32_t>(i)};
     }
     std::sort(keys.begin(), keys.end(), [this](const auto &a, const auto &b) {
@@ -237,9 +177,10 @@ void DocumentAssembler::finish()
     for (const auto &k : keys)
         sorted.push_back(m_trace.spans[k.second]);
     m_trace.spans = std::move(sorted);
-    m_spanById.clear();
-    m_spanById.shrink_to_fit();
+}
 
+void DocumentAssembler::postWalk()
+{
     // §6.1 step 2, in upstream's order.
     if (!m_trace.meta)
         reportPostWalk(0, "E-META-MISSING", "trace stream is missing a meta event with run metadata");
@@ -252,31 +193,36 @@ void DocumentAssembler::finish()
                            "unsupported trace schema " + rustDebugString(schema)
                                + "; expected \"candle-graph/trace/10\" or \"candle-graph/trace/9\"",
                            RelatedKind::Meta);
-        } else if (schema == kSchemaTrace9 && m_tensorStatsSeen > 0) {
-            reportPostWalk(m_firstTensorStatsLine, "E-SCHEMA9-TSTATS",
+        } else if (schema == kSchemaTrace9 && m_cursor[static_cast<int>(EventKind::TensorStats)] + m_cursor[DecodedSegment::kInvalidTensorStats] > 0) {
+            std::uint32_t first = UINT32_MAX;
+            if (!m_trace.tensorStats.empty())
+                first = m_trace.tensorStats.front().line;
+            if (!m_segment.invalidTensorStatsLines.empty())
+                first = std::min(first, m_segment.invalidTensorStatsLines.front());
+            reportPostWalk(first, "E-SCHEMA9-TSTATS",
                            "trace schema \"candle-graph/trace/9\" does not define tensor_stats events; producers emitting "
                            "tensor statistics must declare \"candle-graph/trace/10\"",
                            RelatedKind::Meta);
         }
     }
-    if (m_trace.terminal) {
-        const Terminal &t = *m_trace.terminal;
-        if (t.outcome == RunOutcome::Complete && t.reason) {
-            reportPostWalk(t.line, "E-TERMINAL-COMPLETE-REASON", "complete terminal event cannot contain a failure reason",
-                           RelatedKind::Terminal);
-        } else if (t.outcome == RunOutcome::Failed && (!t.reason || isRustBlank(*t.reason))) {
-            reportPostWalk(t.line, "E-TERMINAL-FAILED-NO-REASON", "failed terminal event requires a non-empty reason",
-                           RelatedKind::Terminal);
-        }
-        std::uint64_t latest = m_latestHostEvidence;
-        for (const Span &s : m_trace.spans)
-            latest = std::max(latest, s.closed ? satAdd(s.startNs, s.durationNs) : s.startNs);
-        if (t.timestampNs < latest) {
-            reportPostWalk(t.line, "E-TERMINAL-EARLY",
-                           "terminal timestamp " + std::to_string(t.timestampNs) + " precedes host evidence ending at "
-                               + std::to_string(latest),
-                           RelatedKind::Terminal);
-        }
+    if (!m_trace.terminal)
+        return;
+    const Terminal &t = *m_trace.terminal;
+    if (t.outcome == RunOutcome::Complete && t.reason) {
+        reportPostWalk(t.line, "E-TERMINAL-COMPLETE-REASON", "complete terminal event cannot contain a failure reason",
+                       RelatedKind::Terminal);
+    } else if (t.outcome == RunOutcome::Failed && (!t.reason || isRustBlank(*t.reason))) {
+        reportPostWalk(t.line, "E-TERMINAL-FAILED-NO-REASON", "failed terminal event requires a non-empty reason",
+                       RelatedKind::Terminal);
+    }
+    std::uint64_t latest = m_segment.latestHostEvidence;
+    for (const Span &s : m_trace.spans)
+        latest = std::max(latest, s.closed ? saturatingAdd(s.startNs, s.durationNs) : s.startNs);
+    if (t.timestampNs < latest) {
+        reportPostWalk(t.line, "E-TERMINAL-EARLY",
+                       "terminal timestamp " + std::to_string(t.timestampNs) + " precedes host evidence ending at "
+                           + std::to_string(latest),
+                       RelatedKind::Terminal);
     }
 }
 

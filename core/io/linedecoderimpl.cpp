@@ -949,26 +949,39 @@ bool Decoder::decodeEvent(od::object &obj, EventKind kind, DecodedEvent &out)
 
 bool Decoder::decodeEdge(od::object &obj, Edge &edge)
 {
-    // Doubly tagged: find `edge_kind` first, then decode the variant's members.
+    // Doubly tagged: find `edge_kind` (normally right after `kind`), then decode the
+    // variant's members in a second pass, which also validates everything else.
     bool haveKind = false;
-    if (!fields(obj, kEdgeKindOnly, 1, true, [&](int, od::value &v) {
-            haveKind = true;
-            od::json_type t;
-            if (auto e = v.type().get(t))
-                return syntax(e, currentPos(v));
-            if (t != od::json_type::string)
-                return failHere("invalid type: " + describe(v) + ", expected variant identifier");
-            std::string_view s;
-            if (!readView(v, s))
-                return false;
-            auto k = parseEdgeKind(s);
-            if (!k)
-                return failHere("unknown variant `" + std::string(s) + "`, expected `call` or `data`");
-            edge.kind = *k;
-            return true;
-        }))
-        return false;
-    (void)haveKind;
+    for (auto fr : obj) {
+        od::field f;
+        if (auto e = std::move(fr).get(f))
+            return syntax(e, m_fieldPos);
+        std::string_view key;
+        if (!readKey(f, key))
+            return false;
+        if (key != "edge_kind")
+            continue;
+        od::value v = f.value();
+        od::json_type t;
+        if (auto e = v.type().get(t))
+            return syntax(e, currentPos(v));
+        if (t != od::json_type::string)
+            return failHere("invalid type: " + describe(v) + ", expected variant identifier");
+        std::string_view s;
+        if (!readView(v, s))
+            return false;
+        auto k = parseEdgeKind(s);
+        if (!k)
+            return failHere("unknown variant `" + std::string(s) + "`, expected `call` or `data`");
+        edge.kind = *k;
+        haveKind = true;
+        break;
+    }
+    if (!haveKind) {
+        if (auto e = resetObject(obj))
+            return syntax(e, m_begin);
+        return fields(obj, kEdgeKindOnly, 1, true, [](int, od::value &) { return true; });
+    }
     if (auto e = resetObject(obj))
         return syntax(e, m_begin);
     // The variant body sees every member but `kind` and `edge_kind` as its own or unknown.

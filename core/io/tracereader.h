@@ -16,11 +16,13 @@
 namespace TraceInspector {
 
 struct ReadOptions {
-    std::size_t chunkBytes = std::size_t(8) << 20; // read() block size
+    std::size_t chunkBytes = std::size_t(4) << 20; // read block size per thread
+    unsigned maxThreads = 2; // larger files are split into this many segments, one thread each
+    std::uint64_t parallelThresholdBytes = std::uint64_t(16) << 20; // below it one thread is faster
 };
 
 /// Progress callback: bytes consumed so far and total file bytes. Called at most once per
-/// chunk, from the reading thread.
+/// chunk, from the calling thread.
 using ProgressSink = std::function<void(std::uint64_t done, std::uint64_t total)>;
 
 /// Result of reading and assembling one trace file (TRACE_FORMAT.md §2–§6).

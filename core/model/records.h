@@ -32,6 +32,10 @@ struct Span {
 };
 
 struct Op {
+    std::uint64_t durationNs = 0;
+    std::uint64_t timestampNs = 0;
+    std::uint64_t outputDenseBytes = 0;
+    std::uint64_t inputDenseBytes = 0;
     StringId spanId = kNoString;
     StringId opName = kNoString;
     StringId output = kNoString;
@@ -39,15 +43,12 @@ struct Op {
     StringId device = kNoString;
     ShapeId shape = 0;
     ListRef inputs; // into Trace::idLists
-    bool hasOutputDenseBytes = false; // after §7.1 resolution
-    std::uint64_t durationNs = 0;
-    std::uint64_t timestampNs = 0;
-    std::uint64_t outputDenseBytes = 0;
-    std::uint64_t inputDenseBytes = 0;
     std::uint32_t line = 0;
+    bool hasOutputDenseBytes = false; // after §7.1 resolution
 };
 
 struct Tensor {
+    std::uint64_t denseBytes = 0;
     StringId spanId = kNoString;
     StringId tensorId = kNoString;
     StringId label = kNoString;
@@ -57,7 +58,6 @@ struct Tensor {
     bool requiresGrad = false;
     bool hasDenseBytes = false; // after §7.1 resolution
     MemoryCategory category = MemoryCategory::Other;
-    std::uint64_t denseBytes = 0;
     std::uint32_t line = 0;
 };
 
@@ -103,33 +103,33 @@ struct DeviceMemorySample {
 };
 
 struct DeviceInterval {
+    std::uint64_t startNs = 0;
+    std::uint64_t durationNs = 0;
     StringId spanId = kNoString;
     StringId device = kNoString;
     StringId streamId = kNoString;
     StringId clockId = kNoString;
     StringId backend = kNoString;
-    std::uint64_t startNs = 0;
-    std::uint64_t durationNs = 0;
     std::uint32_t line = 0;
 };
 
 struct Gradient {
+    double norm = 0;
     StringId eventId = kNoString;
     StringId root = kNoString;
     StringId key = kNoString;
+    std::uint32_t line = 0;
     GradientState state = GradientState::Present;
     bool hasNorm = false;
-    double norm = 0;
-    std::uint32_t line = 0;
 };
 
 /// `edge`: for Call, from/to are span ids; for Data, tensor ids.
 struct Edge {
-    EdgeKind kind = EdgeKind::Call;
+    std::uint64_t hostDurationNs = 0; // Call only
     StringId from = kNoString;
     StringId to = kNoString;
-    std::uint64_t hostDurationNs = 0; // Call only
     std::uint32_t line = 0;
+    EdgeKind kind = EdgeKind::Call;
 };
 
 } // namespace TraceInspector

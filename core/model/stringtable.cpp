@@ -6,30 +6,51 @@
 namespace TraceInspector {
 namespace {
 
-// FNV-1a over 8-byte words; ids are short, so a simple mixing hash beats std::hash here.
+constexpr std::size_t kBlockBytes = std::size_t(1) << 20;
+
+// Multiply-xorshift over 8-byte words: ids are short, and this beats std::hash here.
 std::uint32_t hashBytes(std::string_view s)
 {
-    std::uint64_t h = 0xcbf29ce484222325ULL ^ s.size();
+    std::uint64_t h = 0x9E3779B97F4A7C15ULL ^ (s.size() * 0xff51afd7ed558ccdULL);
     std::size_t i = 0;
     for (; i + 8 <= s.size(); i += 8) {
         std::uint64_t w;
         std::memcpy(&w, s.data() + i, 8);
-        h = (h ^ w) * 0x100000001b3ULL;
-        h ^= h >> 29;
+        h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
+        h ^= h >> 31;
     }
-    std::uint64_t tail = 0;
-    std::memcpy(&tail, s.data() + i, s.size() - i);
-    h = (h ^ tail) * 0x9E3779B97F4A7C15ULL;
+    if (i < s.size()) {
+        std::uint64_t tail = 0;
+        std::memcpy(&tail, s.data() + i, s.size() - i);
+        h = (h ^ tail) * 0x94d049bb133111ebULL;
+    }
+    h ^= h >> 29;
+    h *= 0xbf58476d1ce4e5b9ULL;
     h ^= h >> 32;
     return static_cast<std::uint32_t>(h);
+}
+
+bool sameBytes(const char *a, const char *b, std::size_t n)
+{
+    // Ids are short; a plain loop beats a call into memcmp for them.
+    if (n <= 16) {
+        for (std::size_t i = 0; i < n; ++i) {
+            if (a[i] != b[i])
+                return false;
+        }
+        return true;
+    }
+    return std::memcmp(a, b, n) == 0;
 }
 
 } // namespace
 
 StringTable::StringTable()
 {
-    m_entries.push_back({0, 0, 0}); // kNoString
-    m_slots.assign(1024, kNoString);
+    m_entries.resize(1024);
+    m_entries[0] = {"", 0, 0}; // kNoString
+    m_count = 1;
+    m_slots.resize(1024);
 }
 
 StringId StringTable::find(std::string_view text) const
@@ -37,53 +58,93 @@ StringId StringTable::find(std::string_view text) const
     const std::uint32_t h = hashBytes(text);
     const std::size_t mask = m_slots.size() - 1;
     for (std::size_t i = h & mask;; i = (i + 1) & mask) {
-        const StringId id = m_slots[i];
-        if (id == kNoString)
+        const std::uint64_t slot = m_slots[i];
+        if (slot == 0)
             return kNoString;
+        if (static_cast<std::uint32_t>(slot >> 32) != h)
+            continue;
+        const auto id = static_cast<StringId>(slot);
         const Entry &e = m_entries[id];
-        if (e.hash == h && e.length == text.size() && std::memcmp(m_bytes.data() + e.offset, text.data(), text.size()) == 0)
+        if (e.length == text.size() && sameBytes(e.data, text.data(), text.size()))
             return id;
     }
+}
+
+const char *StringTable::store(std::string_view text)
+{
+    if (text.size() > kBlockBytes / 4) {
+        // Large strings get a block of their own and leave the current block open.
+        m_largeBlocks.push_back(std::make_unique<char[]>(text.size()));
+        char *p = m_largeBlocks.back().get();
+        std::memcpy(p, text.data(), text.size());
+        m_bytesHeld += text.size();
+        return p;
+    }
+    if (m_blocks.empty() || m_blockUsed + text.size() > m_blockSize) {
+        m_blocks.push_back(std::make_unique<char[]>(kBlockBytes));
+        m_blockSize = kBlockBytes;
+        m_blockUsed = 0;
+        m_bytesHeld += kBlockBytes;
+    }
+    char *p = m_blocks.back().get() + m_blockUsed;
+    std::memcpy(p, text.data(), text.size());
+    m_blockUsed += text.size();
+    return p;
 }
 
 StringId StringTable::intern(std::string_view text)
 {
     const std::uint32_t h = hashBytes(text);
-    std::size_t mask = m_slots.size() - 1;
-    std::size_t i = h & mask;
-    for (;; i = (i + 1) & mask) {
-        const StringId id = m_slots[i];
-        if (id == kNoString)
-            break;
+    std::uint64_t &recent = m_recent[(h >> 7) & (kRecentSlots - 1)];
+    if (static_cast<std::uint32_t>(recent >> 32) == h && recent != 0) {
+        const auto id = static_cast<StringId>(recent);
         const Entry &e = m_entries[id];
-        if (e.hash == h && e.length == text.size() && std::memcmp(m_bytes.data() + e.offset, text.data(), text.size()) == 0)
+        if (e.length == text.size() && sameBytes(e.data, text.data(), text.size()))
             return id;
     }
-    const auto id = static_cast<StringId>(m_entries.size());
-    m_entries.push_back({m_bytes.size(), static_cast<std::uint32_t>(text.size()), h});
-    m_bytes.insert(m_bytes.end(), text.begin(), text.end());
-    m_slots[i] = id;
-    if (m_entries.size() * 2 > m_slots.size())
+    const std::size_t mask = m_slots.size() - 1;
+    std::size_t i = h & mask;
+    for (;; i = (i + 1) & mask) {
+        const std::uint64_t slot = m_slots[i];
+        if (slot == 0)
+            break;
+        if (static_cast<std::uint32_t>(slot >> 32) != h)
+            continue;
+        const auto id = static_cast<StringId>(slot);
+        const Entry &e = m_entries[id];
+        if (e.length == text.size() && sameBytes(e.data, text.data(), text.size())) {
+            recent = slot;
+            return id;
+        }
+    }
+    const auto id = static_cast<StringId>(m_count);
+    if (m_count == m_entries.size())
+        m_entries.resize(m_entries.size() * 2);
+    m_entries[m_count++] = {store(text), static_cast<std::uint32_t>(text.size()), h};
+    m_slots[i] = (std::uint64_t(h) << 32) | id;
+    recent = m_slots[i];
+    // Grow at 70 % load: linear probing stays short, the table stays compact.
+    if (m_count * 10 > m_slots.size() * 7)
         grow();
     return id;
 }
 
 void StringTable::grow()
 {
-    std::vector<StringId> slots(m_slots.size() * 2, kNoString);
+    HugePageArray<std::uint64_t> slots(m_slots.size() * 2);
     const std::size_t mask = slots.size() - 1;
-    for (StringId id = 1; id < m_entries.size(); ++id) {
+    for (StringId id = 1; id < m_count; ++id) {
         std::size_t i = m_entries[id].hash & mask;
-        while (slots[i] != kNoString)
+        while (slots[i] != 0)
             i = (i + 1) & mask;
-        slots[i] = id;
+        slots[i] = (std::uint64_t(m_entries[id].hash) << 32) | id;
     }
-    m_slots.swap(slots);
+    m_slots = std::move(slots);
 }
 
 std::size_t StringTable::memoryUsage() const
 {
-    return m_bytes.capacity() + m_entries.capacity() * sizeof(Entry) + m_slots.capacity() * sizeof(StringId);
+    return m_bytesHeld + m_entries.memoryUsage() + m_slots.memoryUsage();
 }
 
 } // namespace TraceInspector

@@ -2,8 +2,11 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string_view>
 #include <vector>
+
+#include "core/model/hugepagearray.h"
 
 namespace TraceInspector {
 
@@ -21,6 +24,8 @@ class StringTable
 {
 public:
     StringTable();
+    StringTable(StringTable &&) noexcept = default;
+    StringTable &operator=(StringTable &&) noexcept = default;
 
     /// Returns the id of \a text, adding it when new. Never returns kNoString.
     StringId intern(std::string_view text);
@@ -30,10 +35,10 @@ public:
     std::string_view view(StringId id) const
     {
         const Entry &e = m_entries[id];
-        return {m_bytes.data() + e.offset, e.length};
+        return {e.data, e.length};
     }
     /// Number of ids handed out, including the reserved id 0.
-    std::size_t size() const { return m_entries.size(); }
+    std::size_t size() const { return m_count; }
     /// Approximate heap bytes held.
     std::size_t memoryUsage() const;
 
@@ -42,15 +47,29 @@ public:
 
 private:
     struct Entry {
-        std::uint64_t offset;
+        const char *data;
         std::uint32_t length;
         std::uint32_t hash;
     };
     void grow();
+    const char *store(std::string_view text);
 
-    std::vector<char> m_bytes;
-    std::vector<Entry> m_entries;
-    std::vector<StringId> m_slots; // open addressing, power-of-two size, 0 = empty
+    // Bytes live in fixed blocks that never move, so views stay valid while the table grows.
+    std::vector<std::unique_ptr<char[]>> m_blocks;
+    std::vector<std::unique_ptr<char[]>> m_largeBlocks;
+    std::size_t m_blockUsed = 0;
+    std::size_t m_blockSize = 0;
+    std::size_t m_bytesHeld = 0;
+    HugePageArray<Entry> m_entries;
+    std::size_t m_count = 0; // entries in use, including the reserved id 0
+    // Open addressing, power-of-two size. Each slot holds (hash << 32 | id); 0 = empty. The
+    // hash in the slot lets most probes finish without touching the entry.
+    HugePageArray<std::uint64_t> m_slots;
+    // Direct-mapped cache of recently seen strings, same slot format. Traces refer to an id
+    // shortly after introducing it (a span's ops, a tensor's memory events), so most
+    // lookups end here, in L2, instead of in a cache-missing probe of m_slots.
+    static constexpr std::size_t kRecentSlots = 16384;
+    std::vector<std::uint64_t> m_recent = std::vector<std::uint64_t>(kRecentSlots, 0);
 };
 
 } // namespace TraceInspector

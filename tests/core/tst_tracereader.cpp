@@ -31,6 +31,7 @@ private slots:
     void missingFile();
     void smallChunksMatchOneBuffer();
     void corruptedGeneratedTrace();
+    void segmentsMatchSingleThread();
 };
 
 namespace {
@@ -396,6 +397,70 @@ void TestTraceReader::corruptedGeneratedTrace()
         + t.memory.size() + t.deviceMemory.size() + t.deviceIntervals.size() + t.gradients.size() + t.edges.size()
         + (t.meta ? 1 : 0) + (t.terminal ? 1 : 0);
     QCOMPARE(kept + dropped, t.recordCount - decodeFailures);
+}
+
+// Splitting the file over threads must not change a single record, line or problem.
+void TestTraceReader::segmentsMatchSingleThread()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString out = dir.filePath(QStringLiteral("s.jsonl"));
+    QProcess gen;
+    gen.start(QStringLiteral("python3"), {QStringLiteral(TI_SHARED_DIR "/tools/gen_trace.py"), QStringLiteral("--events"),
+                                          QStringLiteral("30000"), QStringLiteral("--seed"), QStringLiteral("5"),
+                                          QStringLiteral("--corrupt"), QStringLiteral("0.002"), QStringLiteral("--out"), out,
+                                          QStringLiteral("--quiet")});
+    QVERIFY(gen.waitForFinished(120000));
+    QCOMPARE(gen.exitCode(), 0);
+    ReadOptions one;
+    one.maxThreads = 1;
+    ReadOptions many;
+    many.maxThreads = 3;
+    many.parallelThresholdBytes = 0;
+    many.chunkBytes = 1 << 16;
+    const ReadResult a = TraceReader::readFile(out.toStdString(), one);
+    const ReadResult b = TraceReader::readFile(out.toStdString(), many);
+    QVERIFY(a.trace && b.trace);
+    QCOMPARE(b.trace->lineCount, a.trace->lineCount);
+    QCOMPARE(b.trace->recordCount, a.trace->recordCount);
+    QCOMPARE(b.problems.size(), a.problems.size());
+    for (std::size_t i = 0; i < a.problems.size(); ++i) {
+        QCOMPARE(b.problems[i].line, a.problems[i].line);
+        QCOMPARE(b.problems[i].message, a.problems[i].message);
+        QCOMPARE(b.problems[i].column, a.problems[i].column);
+    }
+    QCOMPARE(b.strictError->message, a.strictError->message);
+    const Trace &x = *a.trace;
+    const Trace &y = *b.trace;
+    QCOMPARE(y.spans.size(), x.spans.size());
+    for (std::size_t i = 0; i < x.spans.size(); ++i) {
+        QCOMPARE(y.str(y.spans[i].id), x.str(x.spans[i].id));
+        QCOMPARE(y.str(y.spans[i].parentId), x.str(x.spans[i].parentId));
+        QCOMPARE(y.spans[i].durationNs, x.spans[i].durationNs);
+        QCOMPARE(y.spans[i].endLine, x.spans[i].endLine);
+    }
+    QCOMPARE(y.ops.size(), x.ops.size());
+    for (std::size_t i = 0; i < x.ops.size(); ++i) {
+        QCOMPARE(y.str(y.ops[i].opName), x.str(x.ops[i].opName));
+        QCOMPARE(y.ops[i].line, x.ops[i].line);
+        const auto xi = x.idLists.view(x.ops[i].inputs);
+        const auto yi = y.idLists.view(y.ops[i].inputs);
+        QCOMPARE(yi.size(), xi.size());
+        for (std::size_t k = 0; k < xi.size(); ++k)
+            QCOMPARE(y.str(yi[k]), x.str(xi[k]));
+        QVERIFY(std::equal(x.shapes.view(x.ops[i].shape).begin(), x.shapes.view(x.ops[i].shape).end(),
+                           y.shapes.view(y.ops[i].shape).begin(), y.shapes.view(y.ops[i].shape).end()));
+    }
+    QCOMPARE(y.memory.size(), x.memory.size());
+    for (std::size_t i = 0; i < x.memory.size(); ++i) {
+        QCOMPARE(y.str(y.memory[i].storageId), x.str(x.memory[i].storageId));
+        QCOMPARE(y.memory[i].line, x.memory[i].line);
+    }
+    QCOMPARE(y.edges.size(), x.edges.size());
+    QCOMPARE(y.edges.back().line, x.edges.back().line);
+    QCOMPARE(y.gradients.size(), x.gradients.size());
+    QCOMPARE(y.deviceIntervals.size(), x.deviceIntervals.size());
+    QCOMPARE(y.terminal->line, x.terminal->line);
 }
 
 QTEST_GUILESS_MAIN(TestTraceReader)

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+#include "core/io/segmentmerger.h"
+
+#include <algorithm>
+
+namespace TraceInspector {
+namespace {
+
+class Remapper
+{
+public:
+    Remapper(Trace &dst, const Trace &src, std::uint64_t lineOffset) : m_dst(dst), m_src(src), m_lineOffset(lineOffset)
+    {
+        m_strings.resize(src.strings.size());
+        m_strings[kNoString] = kNoString;
+        for (StringId id = 1; id < src.strings.size(); ++id)
+            m_strings[id] = dst.strings.intern(src.strings.view(id));
+        m_shapes.resize(src.shapes.size());
+        for (ShapeId id = 0; id < src.shapes.size(); ++id)
+            m_shapes[id] = dst.shapes.intern(src.shapes.view(id));
+    }
+
+    void s(StringId &id) const { id = m_strings[id]; }
+    void shape(ShapeId &id) const { id = m_shapes[id]; }
+    void line(std::uint32_t &l) const
+    {
+        if (l)
+            l = static_cast<std::uint32_t>(std::min<std::uint64_t>(l + m_lineOffset, UINT32_MAX));
+    }
+    ListRef ids(ListRef ref)
+    {
+        m_scratch.assign(m_src.idLists.view(ref).begin(), m_src.idLists.view(ref).end());
+        for (StringId &id : m_scratch)
+            s(id);
+        return m_dst.idLists.append(m_scratch);
+    }
+    std::uint64_t lineOffset() const { return m_lineOffset; }
+
+private:
+    Trace &m_dst;
+    const Trace &m_src;
+    std::uint64_t m_lineOffset;
+    std::vector<StringId> m_strings;
+    std::vector<ShapeId> m_shapes;
+    std::vector<StringId> m_scratch;
+};
+
+template<typename T, typename Fn>
+void appendAll(std::vector<T> &dst, std::vector<T> &src, Fn &&fix)
+{
+    dst.reserve(dst.size() + src.size());
+    for (T &r : src) {
+        fix(r);
+        dst.push_back(r);
+    }
+    std::vector<T>().swap(src);
+}
+
+} // namespace
+
+void appendSegment(DecodedSegment &dstSeg, DecodedSegment &srcSeg)
+{
+    Trace &dst = *dstSeg.trace;
+    Trace &src = *srcSeg.trace;
+    Remapper m(dst, src, dstSeg.lines);
+
+    appendAll(dst.spans, src.spans, [&](Span &r) {
+        m.s(r.id), m.s(r.parentId), m.s(r.name), m.line(r.startLine);
+    });
+    appendAll(dst.ops, src.ops, [&](Op &r) {
+        m.s(r.spanId), m.s(r.opName), m.s(r.output), m.s(r.dtype), m.s(r.device), m.shape(r.shape), m.line(r.line);
+        r.inputs = m.ids(r.inputs);
+    });
+    appendAll(dst.tensors, src.tensors, [&](Tensor &r) {
+        m.s(r.spanId), m.s(r.tensorId), m.s(r.label), m.s(r.dtype), m.s(r.device), m.shape(r.shape), m.line(r.line);
+    });
+    appendAll(dst.tensorStats, src.tensorStats, [&](TensorStats &r) {
+        m.s(r.spanId), m.s(r.label), m.s(r.dtype), m.shape(r.shape), m.line(r.line);
+    });
+    appendAll(dst.memory, src.memory, [&](MemoryEvent &r) {
+        m.s(r.storageId), m.s(r.tensorId), m.s(r.spanId), m.s(r.opName), m.s(r.device), m.s(r.dtype), m.shape(r.shape),
+            m.line(r.line);
+    });
+    appendAll(dst.deviceMemory, src.deviceMemory, [&](DeviceMemorySample &r) { m.s(r.device), m.line(r.line); });
+    appendAll(dst.deviceIntervals, src.deviceIntervals, [&](DeviceInterval &r) {
+        m.s(r.spanId), m.s(r.device), m.s(r.streamId), m.s(r.clockId), m.s(r.backend), m.line(r.line);
+    });
+    appendAll(dst.gradients, src.gradients, [&](Gradient &r) { m.s(r.eventId), m.s(r.root), m.s(r.key), m.line(r.line); });
+    appendAll(dst.edges, src.edges, [&](Edge &r) { m.s(r.from), m.s(r.to), m.line(r.line); });
+    appendAll(dstSeg.spanEnds, srcSeg.spanEnds, [&](SpanEndRecord &r) { m.s(r.id), m.line(r.line); });
+    appendAll(dstSeg.invalidTensorStatsLines, srcSeg.invalidTensorStatsLines, [&](std::uint32_t &l) { m.line(l); });
+    for (auto &meta : srcSeg.metas) {
+        m.line(meta.second);
+        dstSeg.metas.push_back(std::move(meta));
+    }
+    for (Terminal &t : srcSeg.terminals) {
+        m.line(t.line);
+        dstSeg.terminals.push_back(std::move(t));
+    }
+    for (Problem &p : srcSeg.decodeProblems) {
+        p.line += m.lineOffset();
+        dstSeg.decodeProblems.push_back(std::move(p));
+    }
+    dstSeg.order.insert(dstSeg.order.end(), srcSeg.order.begin(), srcSeg.order.end());
+    dstSeg.lines += srcSeg.lines;
+    dstSeg.latestHostEvidence = std::max(dstSeg.latestHostEvidence, srcSeg.latestHostEvidence);
+    srcSeg = DecodedSegment{};
+}
+
+} // namespace TraceInspector

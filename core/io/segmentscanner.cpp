@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: MIT
+#include "core/io/segmentscanner.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "core/analysis/densebytes.h"
+#include "core/analysis/rustformat.h"
+
+namespace TraceInspector {
+
+SegmentScanner::SegmentScanner(DecodedSegment &segment)
+    : m_segment(segment), m_trace(*segment.trace), m_decoder(makeLineDecoder(*segment.trace))
+{
+}
+
+std::size_t SegmentScanner::scan(const char *data, std::size_t length, bool final)
+{
+    std::size_t pos = 0;
+    while (pos < length) {
+        const void *nl = std::memchr(data + pos, '\n', length - pos);
+        std::size_t end;
+        if (nl)
+            end = static_cast<std::size_t>(static_cast<const char *>(nl) - data);
+        else if (final)
+            end = length;
+        else
+            break;
+        std::size_t lineEnd = end;
+        if (nl && lineEnd > pos && data[lineEnd - 1] == '\r')
+            --lineEnd;
+        handleLine(data + pos, lineEnd - pos);
+        pos = nl ? end + 1 : end;
+    }
+    return pos;
+}
+
+void SegmentScanner::reserveFor(std::uint64_t totalBytes, std::uint64_t scannedBytes)
+{
+    if (scannedBytes == 0 || totalBytes <= scannedBytes)
+        return;
+    const double scale = 1.1 * static_cast<double>(totalBytes) / static_cast<double>(scannedBytes);
+    auto grow = [scale](auto &v) {
+        if (!v.empty())
+            v.reserve(static_cast<std::size_t>(static_cast<double>(v.size()) * scale) + 16);
+    };
+    grow(m_trace.spans);
+    grow(m_trace.ops);
+    grow(m_trace.tensors);
+    grow(m_trace.tensorStats);
+    grow(m_trace.memory);
+    grow(m_trace.deviceMemory);
+    grow(m_trace.deviceIntervals);
+    grow(m_trace.gradients);
+    grow(m_trace.edges);
+    grow(m_segment.spanEnds);
+    grow(m_segment.order);
+}
+
+void SegmentScanner::handleLine(const char *begin, std::size_t length)
+{
+    const std::uint64_t lineNo = ++m_segment.lines;
+    const std::string_view raw(begin, length);
+    const std::string_view text = rustTrim(raw);
+    if (text.empty())
+        return; // whitespace is valid UTF-8, so a blank line can never be a read error
+    const auto line = static_cast<std::uint32_t>(std::min<std::uint64_t>(lineNo, UINT32_MAX));
+    if (m_decoder->decode(text.data(), text.size(), m_event, m_failure)) {
+        file(m_event, line);
+        return;
+    }
+    m_segment.order.push_back(DecodedSegment::kUndecodable);
+    Problem p;
+    p.line = lineNo; // local; the reader adds the segment's offset and formats the message
+    p.severity = Severity::Error;
+    if (m_failure.invalidUtf8) {
+        p.ruleId = "E-LINE-READ";
+    } else {
+        p.ruleId = "E-LINE-PARSE";
+        if (m_failure.column)
+            p.column = static_cast<std::uint32_t>(text.data() - raw.data()) + m_failure.column;
+    }
+    p.message = std::move(m_failure.cause);
+    m_segment.decodeProblems.push_back(std::move(p));
+}
+
+std::optional<std::uint64_t> SegmentScanner::dtypeSizeOf(StringId dtype)
+{
+    if (dtype >= m_dtypeSizes.size())
+        m_dtypeSizes.resize(std::max<std::size_t>(dtype + 1, m_dtypeSizes.size() * 2), -2);
+    std::int8_t &slot = m_dtypeSizes[dtype];
+    if (slot == -2) {
+        const auto size = dtypeSize(m_trace.str(dtype));
+        slot = size ? static_cast<std::int8_t>(*size) : -1;
+    }
+    if (slot < 0)
+        return std::nullopt;
+    return static_cast<std::uint64_t>(slot);
+}
+
+bool SegmentScanner::tensorStatsValid(const TensorStats &s) const
+{
+    if (isRustBlank(m_trace.str(s.label)))
+        return false;
+    std::uint64_t product = 1;
+    for (std::uint64_t d : m_trace.shapes.view(s.shape)) {
+        if (d != 0 && product > UINT64_MAX / d)
+            return false; // upstream multiplies with overflow checks
+        product *= d;
+    }
+    if (product != s.elements || s.nonFinite > s.elements)
+        return false;
+    // Comparisons let -0.0 pass `>= 0`, as upstream's do.
+    return std::isfinite(s.rms) && s.rms >= 0 && std::isfinite(s.absMax) && s.absMax >= 0 && std::isfinite(s.mean);
+}
+
+void SegmentScanner::file(DecodedEvent &ev, std::uint32_t line)
+{
+    m_segment.order.push_back(static_cast<std::uint8_t>(ev.kind));
+    std::uint64_t &latest = m_segment.latestHostEvidence;
+    switch (ev.kind) {
+    case EventKind::Meta:
+        m_segment.metas.emplace_back(std::move(ev.meta), line);
+        return;
+    case EventKind::SpanStart:
+        ev.span.startLine = line;
+        m_trace.spans.push_back(ev.span);
+        return;
+    case EventKind::SpanEnd:
+        m_segment.spanEnds.push_back({ev.spanEndId, ev.spanEndDurationNs, line});
+        return;
+    case EventKind::Op: {
+        Op &op = ev.op;
+        op.line = line;
+        if (!op.hasOutputDenseBytes) {
+            if (auto size = dtypeSizeOf(op.dtype)) {
+                op.outputDenseBytes = saturatingMul(elemCount(m_trace.shapes.view(op.shape)), *size);
+                op.hasOutputDenseBytes = true;
+            }
+        }
+        latest = std::max(latest, saturatingAdd(op.timestampNs, op.durationNs));
+        m_trace.ops.push_back(op);
+        return;
+    }
+    case EventKind::Tensor: {
+        Tensor &t = ev.tensor;
+        t.line = line;
+        if (!t.hasDenseBytes) {
+            if (auto size = dtypeSizeOf(t.dtype)) {
+                t.denseBytes = saturatingMul(elemCount(m_trace.shapes.view(t.shape)), *size);
+                t.hasDenseBytes = true;
+            }
+        }
+        m_trace.tensors.push_back(t);
+        return;
+    }
+    case EventKind::TensorStats:
+        ev.tensorStats.line = line;
+        if (!tensorStatsValid(ev.tensorStats)) {
+            m_segment.order.back() = DecodedSegment::kInvalidTensorStats;
+            m_segment.invalidTensorStatsLines.push_back(line);
+            return;
+        }
+        m_trace.tensorStats.push_back(ev.tensorStats);
+        return;
+    case EventKind::Memory:
+        ev.memory.line = line;
+        latest = std::max(latest, ev.memory.timestampNs);
+        m_trace.memory.push_back(ev.memory);
+        return;
+    case EventKind::DeviceMemory:
+        ev.deviceMemory.line = line;
+        latest = std::max(latest, ev.deviceMemory.timestampNs);
+        m_trace.deviceMemory.push_back(ev.deviceMemory);
+        return;
+    case EventKind::DeviceInterval:
+        ev.deviceInterval.line = line;
+        m_trace.deviceIntervals.push_back(ev.deviceInterval);
+        return;
+    case EventKind::Gradient:
+        ev.gradient.line = line;
+        m_trace.gradients.push_back(ev.gradient);
+        return;
+    case EventKind::Edge:
+        ev.edge.line = line;
+        m_trace.edges.push_back(ev.edge);
+        return;
+    case EventKind::Terminal:
+        ev.terminal.line = line;
+        m_segment.terminals.push_back(std::move(ev.terminal));
+        return;
+    }
+}
+
+} // namespace TraceInspector

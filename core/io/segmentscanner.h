@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "core/io/decodedevent.h"
+#include "core/io/decodedsegment.h"
+#include "core/io/linedecoder.h"
+
+namespace TraceInspector {
+
+/// Splits bytes into physical lines (§2), decodes each non-blank line and files the
+/// result into a DecodedSegment. Per-record derivations that need no stream context
+/// happen here, on the reading thread: dense byte resolution (§7.1), tensor_stats
+/// validity (§4.6) and host evidence (§6.3).
+class SegmentScanner
+{
+public:
+    explicit SegmentScanner(DecodedSegment &segment);
+
+    /// Scans the complete lines of [data, data+length); with \a final a last line without
+    /// LF counts too. Returns the bytes consumed. kDecoderPadding bytes past \a length
+    /// must be readable.
+    std::size_t scan(const char *data, std::size_t length, bool final);
+
+    /// Reserves array capacity for \a totalBytes of input from the record mix seen in the
+    /// first \a scannedBytes, so the arrays neither reallocate (copying hundreds of MB)
+    /// nor keep doubling slack.
+    void reserveFor(std::uint64_t totalBytes, std::uint64_t scannedBytes);
+
+private:
+    void handleLine(const char *begin, std::size_t length);
+    void file(DecodedEvent &ev, std::uint32_t line);
+    std::optional<std::uint64_t> dtypeSizeOf(StringId dtype);
+    bool tensorStatsValid(const TensorStats &s) const;
+
+    DecodedSegment &m_segment;
+    Trace &m_trace;
+    std::unique_ptr<LineDecoder> m_decoder;
+    DecodedEvent m_event;
+    DecodeFailure m_failure;
+    std::vector<std::int8_t> m_dtypeSizes; // StringId -> -2 not looked up, -1 unknown, else bytes
+};
+
+} // namespace TraceInspector
