@@ -704,46 +704,70 @@ bool Decoder::decode(const char *data, std::size_t length, DecodedEvent &out, De
     if (auto e = doc.get_object().get(obj))
         return syntax(e, data);
 
-    // Pass 1: find the `kind` tag (almost always the first member).
     bool found = false;
     EventKind kind = EventKind::Meta;
-    for (auto fr : obj) {
-        od::field f;
-        if (auto e = std::move(fr).get(f))
-            return syntax(e, m_fieldPos);
-        std::string_view key;
-        if (!readKey(f, key))
-            return false;
-        if (key != "kind")
-            continue;
-        od::value v = f.value();
-        od::json_type t;
-        if (auto e = v.type().get(t))
-            return syntax(e, currentPos(v));
-        if (t != od::json_type::string)
-            return failHere("invalid type: " + describe(v) + ", expected variant identifier");
-        const char *valuePos = currentPos(v);
-        std::string_view s;
-        if (!readView(v, s))
-            return false;
-        int k = 0;
-        for (; k < 12 && kKindNames[k] != s; ++k) {
+    // Fast path: writers put `"kind":"…"` first, compactly; then the tag is read off the
+    // text and pass 1 below is skipped. Anything unusual takes the general path.
+    constexpr std::string_view kPrefix = "{\"kind\":\"";
+    if (length > kPrefix.size() && std::memcmp(data, kPrefix.data(), kPrefix.size()) == 0) {
+        const char *name = data + kPrefix.size();
+        const char *end = name;
+        while (*end != '"' && *end != '\\' && end < data + length)
+            ++end;
+        if (*end == '"') {
+            const std::string_view tag(name, static_cast<std::size_t>(end - name));
+            for (int k = 0; k < 12; ++k) {
+                if (kKindNames[k] == tag) {
+                    kind = static_cast<EventKind>(k);
+                    found = true;
+                    break;
+                }
+            }
         }
-        if (k == 12) {
-            const char *close = valuePos + 1;
-            while (*close != '"')
-                close += (*close == '\\') ? 2 : 1;
-            return positioned("unknown variant `" + std::string(s) + "`, expected " + std::string(enumExpectation("TraceEvent")),
-                              close);
-        }
-        kind = static_cast<EventKind>(k);
-        found = true;
-        break;
     }
-    if (auto e = resetObject(obj))
-        return syntax(e, data);
+    // Pass 1: find the `kind` tag wherever it stands.
     if (!found) {
-        // serde buffers the whole object first, so a syntax error anywhere wins.
+        for (auto fr : obj) {
+            od::field f;
+            if (auto e = std::move(fr).get(f))
+                return syntax(e, m_fieldPos);
+            std::string_view key;
+            if (!readKey(f, key))
+                return false;
+            if (key != "kind")
+                continue;
+            od::value v = f.value();
+            od::json_type t;
+            if (auto e = v.type().get(t))
+                return syntax(e, currentPos(v));
+            if (t != od::json_type::string)
+                return failHere("invalid type: " + describe(v) + ", expected variant identifier");
+            const char *valuePos = currentPos(v);
+            std::string_view s;
+            if (!readView(v, s))
+                return false;
+            int k = 0;
+            for (; k < 12 && kKindNames[k] != s; ++k) {
+            }
+            if (k == 12) {
+                const char *close = valuePos + 1;
+                while (*close != '"')
+                    close += (*close == '\\') ? 2 : 1;
+                return positioned("unknown variant `" + std::string(s) + "`, expected " + std::string(enumExpectation("TraceEvent")),
+                                  close);
+            }
+            kind = static_cast<EventKind>(k);
+            found = true;
+            if (auto e = resetObject(obj))
+                return syntax(e, data);
+            break;
+        }
+    }
+    if (!found) {
+        // No `kind` anywhere. serde buffers the whole object first, so a syntax error
+        // anywhere wins over the missing tag.
+        if (auto e = resetObject(obj))
+            return syntax(e, data);
         for (auto fr : obj) {
             od::field f;
             if (auto e = std::move(fr).get(f))
