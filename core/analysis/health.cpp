@@ -211,7 +211,7 @@ void evidenceFindings(HealthContext &ctx, const std::vector<std::int32_t> &spanO
     for (std::size_t i = 0; i < trace.tensorStats.size(); ++i) {
         const TensorStats &t = trace.tensorStats[i];
         if (!known(t.spanId))
-            unknownSpan("tensor stats", t.spanId, t.line, RelatedKind::None, trace.str(t.spanId), i);
+            unknownSpan("tensor stats", t.spanId, t.line, RelatedKind::TensorStats, trace.str(t.spanId), i);
     }
     for (std::size_t i = 0; i < trace.memory.size(); ++i) {
         const MemoryEvent &m = trace.memory[i];

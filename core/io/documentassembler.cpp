@@ -29,6 +29,10 @@ void DocumentAssembler::report(std::uint32_t line, const char *rule, std::string
     p.relatedId = std::move(relatedId);
     if (!m_firstStreamError)
         m_firstStreamError = p;
+    if (m_problems.size() >= DecodedSegment::kMaxStoredProblems) {
+        ++m_unstored;
+        return;
+    }
     m_problems.push_back(std::move(p));
 }
 
@@ -128,7 +132,7 @@ void DocumentAssembler::walk()
             break;
         }
         case DecodedSegment::kInvalidTensorStats:
-            report(line, "E-TSTATS-INVALID", "invalid tensor_stats event at index " + std::to_string(i));
+            report(line, "E-TSTATS-INVALID", "invalid tensor_stats event at index " + std::to_string(i), RelatedKind::TensorStats);
             break;
         case static_cast<std::uint8_t>(EventKind::Terminal):
             // Tolerant: a terminal after the terminal is dropped; other late records stay.

@@ -32,6 +32,7 @@ public:
     std::vector<Problem> &problems() { return m_problems; }
     const std::optional<Problem> &firstStreamError() const { return m_firstStreamError; }
     const std::optional<Problem> &firstPostWalkError() const { return m_firstPostWalkError; }
+    std::uint64_t unstoredProblems() const { return m_unstored; }
 
 private:
     void walk();
@@ -48,6 +49,7 @@ private:
     std::optional<Problem> m_firstStreamError;
     std::optional<Problem> m_firstPostWalkError;
     std::uint64_t m_cursor[14] = {}; // next record of each order code
+    std::uint64_t m_unstored = 0;
 };
 
 } // namespace TraceInspector

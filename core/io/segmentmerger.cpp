@@ -98,9 +98,14 @@ void appendSegment(DecodedSegment &dstSeg, DecodedSegment &srcSeg)
         dstSeg.terminals.push_back(std::move(t));
     }
     for (Problem &p : srcSeg.decodeProblems) {
+        if (dstSeg.decodeProblems.size() >= DecodedSegment::kMaxStoredProblems) {
+            ++dstSeg.unstoredDecodeProblems;
+            continue;
+        }
         p.line += m.lineOffset();
         dstSeg.decodeProblems.push_back(std::move(p));
     }
+    dstSeg.unstoredDecodeProblems += srcSeg.unstoredDecodeProblems;
     dstSeg.order.insert(dstSeg.order.end(), srcSeg.order.begin(), srcSeg.order.end());
     dstSeg.lines += srcSeg.lines;
     dstSeg.latestHostEvidence = std::max(dstSeg.latestHostEvidence, srcSeg.latestHostEvidence);

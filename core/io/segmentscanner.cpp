@@ -71,6 +71,10 @@ void SegmentScanner::handleLine(const char *begin, std::size_t length)
         return;
     }
     m_segment.order.push_back(DecodedSegment::kUndecodable);
+    if (m_segment.decodeProblems.size() >= DecodedSegment::kMaxStoredProblems) {
+        ++m_segment.unstoredDecodeProblems;
+        return;
+    }
     Problem p;
     p.line = lineNo; // local; the reader adds the segment's offset and formats the message
     p.severity = Severity::Error;

@@ -128,6 +128,14 @@ ReadResult assemble(std::vector<DecodedSegment> &segments, const std::string &pa
     problems.insert(problems.end(), std::make_move_iterator(all.decodeProblems.begin()),
                     std::make_move_iterator(all.decodeProblems.end()));
     std::stable_sort(problems.begin(), problems.end(), [](const Problem &a, const Problem &b) { return a.line < b.line; });
+    if (const std::uint64_t unstored = all.unstoredDecodeProblems + assembler.unstoredProblems()) {
+        Problem p;
+        p.severity = Severity::Warning;
+        p.ruleId = "I-PROBLEM-LIMIT";
+        p.message = std::to_string(unstored) + " further problems were found but not listed (at most "
+            + std::to_string(DecodedSegment::kMaxStoredProblems) + " of each kind are kept)";
+        problems.push_back(std::move(p));
+    }
     // §1: all lines are decoded before any stream rule, so a decode failure always wins.
     if (firstDecode)
         result.strictError = std::move(firstDecode);

@@ -9,7 +9,7 @@ namespace TraceInspector {
 enum class Severity : std::uint8_t { Error, Warning };
 
 /// What a problem refers to, so a view can select it.
-enum class RelatedKind : std::uint8_t { None, Span, Op, Tensor, Storage, Gradient, Edge, DeviceMemory, DeviceInterval, Meta, Terminal };
+enum class RelatedKind : std::uint8_t { None, Span, Op, Tensor, Storage, Gradient, Edge, DeviceMemory, DeviceInterval, Meta, Terminal, TensorStats };
 
 /// One problem found by the tolerant load: a decode failure (E-LINE-*), a hard-rule
 /// violation (E-*), a run-metadata validity failure or a health finding (H-*, W-*, HW-*).

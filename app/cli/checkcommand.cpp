@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: MIT
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "app/cli/commands.h"
+#include "app/cli/traceinput.h"
+#include "core/analysis/health.h"
+#include "core/output/jsonwriter.h"
+
+namespace TraceInspector {
+
+namespace {
+
+struct Counts {
+    std::uint64_t loadErrors = 0;
+    std::uint64_t loadWarnings = 0;
+    std::uint64_t healthErrors = 0;
+    std::uint64_t healthWarnings = 0;
+    std::uint64_t errors() const { return loadErrors + healthErrors; }
+    std::uint64_t warnings() const { return loadWarnings + healthWarnings; }
+};
+
+Counts countProblems(const std::vector<Problem> &load, const std::vector<Problem> &health)
+{
+    Counts c;
+    for (const Problem &p : load)
+        (p.severity == Severity::Error ? c.loadErrors : c.loadWarnings)++;
+    for (const Problem &p : health)
+        (p.severity == Severity::Error ? c.healthErrors : c.healthWarnings)++;
+    return c;
+}
+
+const char *relatedKindName(RelatedKind k)
+{
+    switch (k) {
+    case RelatedKind::None: return "none";
+    case RelatedKind::Span: return "span";
+    case RelatedKind::Op: return "op";
+    case RelatedKind::Tensor: return "tensor";
+    case RelatedKind::Storage: return "storage";
+    case RelatedKind::Gradient: return "gradient";
+    case RelatedKind::Edge: return "edge";
+    case RelatedKind::DeviceMemory: return "device_memory";
+    case RelatedKind::DeviceInterval: return "device_interval";
+    case RelatedKind::Meta: return "meta";
+    case RelatedKind::Terminal: return "terminal";
+    }
+    return "none";
+}
+
+std::string plural(std::uint64_t n, const char *word)
+{
+    return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+// Keeps one problem per line even when an id in the message holds a line break.
+void appendOneLine(std::string &out, std::string_view text)
+{
+    for (const char ch : text) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c == '\n') {
+            out += "\\n";
+        } else if (c == '\r') {
+            out += "\\r";
+        } else if (c == '\t') {
+            out += "\\t";
+        } else if (c < 0x20 || c == 0x7f) {
+            static constexpr char kHex[] = "0123456789abcdef";
+            out += "\\u{";
+            if (c >= 0x10)
+                out += kHex[c >> 4];
+            out += kHex[c & 0xF];
+            out += '}';
+        } else {
+            out += ch;
+        }
+    }
+}
+
+void printProblemLine(std::string &out, const std::string &file, const Problem &p)
+{
+    out += file;
+    if (p.line != 0) {
+        out += ':';
+        out += std::to_string(p.line);
+        if (p.column != 0) {
+            out += ':';
+            out += std::to_string(p.column);
+        }
+    }
+    out += ": ";
+    out += severityName(p.severity);
+    out += '[';
+    out += p.ruleId;
+    out += "]: ";
+    appendOneLine(out, p.message);
+    out += '\n';
+}
+
+void writeProblemJson(JsonWriter &w, const Problem &p, const char *stage)
+{
+    w.beginObject();
+    w.key("line").u64(p.line);
+    if (p.column != 0)
+        w.key("column").u64(p.column);
+    w.key("severity").string(severityName(p.severity));
+    w.key("rule").string(p.ruleId);
+    if (!p.code.empty())
+        w.key("code").string(p.code);
+    w.key("message").string(p.message);
+    w.key("stage").string(stage);
+    if (p.relatedKind != RelatedKind::None) {
+        w.key("related").beginObject();
+        w.key("kind").string(relatedKindName(p.relatedKind));
+        if (!p.relatedId.empty())
+            w.key("id").string(p.relatedId);
+        if (p.relatedIndex != UINT64_MAX)
+            w.key("index").u64(p.relatedIndex);
+        w.endObject();
+    }
+    w.endObject();
+}
+
+void writeCoverageJson(JsonWriter &w, const CoverageCounts &c)
+{
+    w.beginObject();
+    w.key("spans").u64(c.spans);
+    w.key("closed_spans").u64(c.closedSpans);
+    w.key("root_spans").u64(c.rootSpans);
+    w.key("measured_spans").u64(c.measuredSpans);
+    w.key("operations").u64(c.operations);
+    w.key("tensors").u64(c.tensors);
+    w.key("memory_events").u64(c.memoryEvents);
+    w.key("device_memory_samples").u64(c.deviceMemorySamples);
+    w.key("device_intervals").u64(c.deviceIntervals);
+    w.key("gradients").u64(c.gradients);
+    w.key("call_edges").u64(c.callEdges);
+    w.key("data_edges").u64(c.dataEdges);
+    w.key("forward_spans").u64(c.forwardSpans);
+    w.key("backward_spans").u64(c.backwardSpans);
+    w.key("optimizer_spans").u64(c.optimizerSpans);
+    w.endObject();
+}
+
+} // namespace
+
+int runCheck(const CliArgs &args)
+{
+    const TraceInput in = readTraceInput(args.file);
+    if (!in.opened()) {
+        printError(in.openError);
+        return ExitUsage;
+    }
+    const ReadResult &r = in.result;
+    const bool rejected = !r.accepted();
+    const std::string strictMessage = rejected && r.strictError ? r.strictError->message
+                                      : rejected                ? std::string("trace was not loaded")
+                                                                : std::string();
+
+    // The verdict line comes first on stderr, before any report on stdout is written.
+    if (rejected) {
+        printError(strictMessage);
+        if (r.strictError && r.strictError->line != 0 && !r.strictError->ruleId.starts_with("E-LINE") && !args.json) {
+            // Stream rules name record indices; point at the physical line as well.
+            std::fprintf(stderr, "note: the record is at %s:%llu\n", args.file.c_str(),
+                         static_cast<unsigned long long>(r.strictError->line));
+        }
+    }
+
+    if (!args.all && !args.json) {
+        if (!rejected) {
+            const Trace &t = *r.trace;
+            std::printf("%s: valid (%s, %llu records)\n", args.file.c_str(),
+                        t.meta ? t.meta->schema.c_str() : "no schema",
+                        static_cast<unsigned long long>(t.recordCount));
+        }
+        return rejected ? ExitRejected : ExitOk;
+    }
+
+    // Health runs on whatever the tolerant load kept, so a rejected trace still gets the
+    // full list of what is wrong with it.
+    const HealthReport health = analyzeHealth(*r.trace);
+    const Counts counts = countProblems(r.problems, health.findings);
+
+    if (args.json) {
+        JsonWriter w(stdout);
+        w.beginObject();
+        w.key("file").string(args.file);
+        w.key("verdict").string(rejected ? "rejected" : "valid");
+        w.key("error");
+        if (rejected)
+            w.string(strictMessage);
+        else
+            w.null();
+        w.key("error_line");
+        if (rejected && r.strictError && r.strictError->line != 0)
+            w.u64(r.strictError->line);
+        else
+            w.null();
+        w.key("problems").beginArray();
+        for (const Problem &p : r.problems)
+            writeProblemJson(w, p, "load");
+        for (const Problem &p : health.findings)
+            writeProblemJson(w, p, "health");
+        w.endArray();
+        w.key("health").beginObject();
+        w.key("structurally_valid").boolean(health.structurallyValid);
+        w.key("capture_complete").boolean(health.captureComplete);
+        w.key("coverage");
+        writeCoverageJson(w, health.coverage);
+        w.endObject();
+        w.key("summary").beginObject();
+        w.key("errors").u64(counts.errors());
+        w.key("warnings").u64(counts.warnings());
+        w.key("load_errors").u64(counts.loadErrors);
+        w.key("health_errors").u64(counts.healthErrors);
+        w.key("health_warnings").u64(counts.healthWarnings);
+        w.key("lines").u64(r.trace->lineCount);
+        w.key("records").u64(r.trace->recordCount);
+        w.key("bytes").u64(r.trace->fileBytes);
+        w.endObject();
+        w.endObject().endLine();
+        if (!w.flush() || std::fflush(stdout) != 0) {
+            printError("write standard output: " + (w.ok() ? std::string("flush failed") : w.errorString()));
+            return ExitUsage;
+        }
+        return rejected ? ExitRejected : ExitOk;
+    }
+
+    std::string out;
+    for (const Problem &p : r.problems) {
+        printProblemLine(out, args.file, p);
+        if (out.size() > (1u << 20)) {
+            std::fwrite(out.data(), 1, out.size(), stdout);
+            out.clear();
+        }
+    }
+    for (const Problem &p : health.findings) {
+        printProblemLine(out, args.file, p);
+        if (out.size() > (1u << 20)) {
+            std::fwrite(out.data(), 1, out.size(), stdout);
+            out.clear();
+        }
+    }
+    out += args.file + ": " + plural(counts.errors(), "error") + ", " + plural(counts.warnings(), "warning") + " ("
+        + plural(r.problems.size(), "load problem") + ", " + plural(counts.healthErrors, "health error") + ", "
+        + plural(counts.healthWarnings, "health warning") + "); "
+        + (health.structurallyValid ? "structurally valid" : "not structurally valid") + ", "
+        + (health.captureComplete ? "capture complete" : "capture not complete") + "; verdict: "
+        + (rejected ? "rejected" : "valid") + "\n";
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    if (std::fflush(stdout) != 0) {
+        printError("write standard output failed");
+        return ExitUsage;
+    }
+    return rejected ? ExitRejected : ExitOk;
+}
+
+} // namespace TraceInspector

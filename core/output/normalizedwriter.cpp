@@ -1,0 +1,441 @@
+// SPDX-License-Identifier: MIT
+#include "core/output/normalizedwriter.h"
+
+#include <span>
+#include <string_view>
+
+#include "core/model/trace.h"
+#include "core/output/floatformat.h"
+#include "core/output/jsonwriter.h"
+
+namespace TraceInspector {
+
+namespace {
+
+// Bulk records are laid out directly into the writer's buffer from fixed member-name
+// fragments: one append per fragment instead of key escaping and comma bookkeeping per
+// member keeps re-emission of gigabyte traces I/O-bound.
+class RecordEmitter
+{
+public:
+    RecordEmitter(const Trace &trace, JsonWriter &out)
+        : m_trace(trace)
+        , m_out(out)
+        , m_buf(out.buffer())
+    {
+    }
+
+    void lit(std::string_view fragment) { m_buf.append(fragment); }
+    void str(StringId id) { appendJsonString(m_buf, m_trace.str(id)); }
+    void u64(std::uint64_t v) { appendJsonU64(m_buf, v); }
+    void f64(double v) { appendJsonFloat(m_buf, v); }
+    void boolean(bool v) { m_buf.append(v ? std::string_view("true") : std::string_view("false")); }
+    void enumName(std::string_view name)
+    {
+        m_buf.push_back('"');
+        m_buf.append(name);
+        m_buf.push_back('"');
+    }
+    void shape(ShapeId id)
+    {
+        const std::span<const std::uint64_t> dims = m_trace.shapes.view(id);
+        m_buf.push_back('[');
+        for (std::size_t i = 0; i < dims.size(); ++i) {
+            if (i)
+                m_buf.push_back(',');
+            appendJsonU64(m_buf, dims[i]);
+        }
+        m_buf.push_back(']');
+    }
+    void stringList(ListRef ref)
+    {
+        const std::span<const StringId> ids = m_trace.idLists.view(ref);
+        m_buf.push_back('[');
+        for (std::size_t i = 0; i < ids.size(); ++i) {
+            if (i)
+                m_buf.push_back(',');
+            str(ids[i]);
+        }
+        m_buf.push_back(']');
+    }
+    void endRecord()
+    {
+        m_buf.append("}\n", 2);
+        m_out.maybeFlush();
+    }
+
+    void span(const Span &s)
+    {
+        lit(R"({"kind":"span_start","id":)");
+        str(s.id);
+        if (s.parentId != kNoString) {
+            lit(R"(,"parent_id":)");
+            str(s.parentId);
+        }
+        lit(R"(,"name":)");
+        str(s.name);
+        lit(R"(,"start_ns":)");
+        u64(s.startNs);
+        lit(R"(,"span_kind":)");
+        enumName(spanKindName(s.kind));
+        lit(R"(,"measured":)");
+        boolean(s.measured);
+        if (s.step != ExecutionStep::None) {
+            lit(R"(,"step":)");
+            enumName(stepName(s.step));
+        }
+        endRecord();
+        if (s.closed) {
+            lit(R"({"kind":"span_end","id":)");
+            str(s.id);
+            lit(R"(,"duration_ns":)");
+            u64(s.durationNs);
+            endRecord();
+        }
+    }
+
+    void op(const Op &o)
+    {
+        lit(R"({"kind":"op","span_id":)");
+        str(o.spanId);
+        lit(R"(,"op_name":)");
+        str(o.opName);
+        lit(R"(,"inputs":)");
+        stringList(o.inputs);
+        if (o.output != kNoString) {
+            lit(R"(,"output":)");
+            str(o.output);
+        }
+        lit(R"(,"shape":)");
+        shape(o.shape);
+        lit(R"(,"dtype":)");
+        str(o.dtype);
+        lit(R"(,"device":)");
+        str(o.device);
+        lit(R"(,"duration_ns":)");
+        u64(o.durationNs);
+        lit(R"(,"timestamp_ns":)");
+        u64(o.timestampNs);
+        if (o.hasOutputDenseBytes) {
+            lit(R"(,"output_dense_bytes":)");
+            u64(o.outputDenseBytes);
+        }
+        lit(R"(,"input_dense_bytes":)");
+        u64(o.inputDenseBytes);
+        endRecord();
+    }
+
+    void tensor(const Tensor &t)
+    {
+        lit(R"({"kind":"tensor","span_id":)");
+        str(t.spanId);
+        lit(R"(,"tensor_id":)");
+        str(t.tensorId);
+        if (t.label != kNoString) {
+            lit(R"(,"label":)");
+            str(t.label);
+        }
+        lit(R"(,"shape":)");
+        shape(t.shape);
+        lit(R"(,"dtype":)");
+        str(t.dtype);
+        lit(R"(,"device":)");
+        str(t.device);
+        lit(R"(,"requires_grad":)");
+        boolean(t.requiresGrad);
+        if (t.hasDenseBytes) {
+            lit(R"(,"dense_bytes":)");
+            u64(t.denseBytes);
+        }
+        lit(R"(,"category":)");
+        enumName(memoryCategoryName(t.category));
+        endRecord();
+    }
+
+    void tensorStats(const TensorStats &t)
+    {
+        lit(R"({"kind":"tensor_stats","span_id":)");
+        str(t.spanId);
+        lit(R"(,"label":)");
+        str(t.label);
+        lit(R"(,"shape":)");
+        shape(t.shape);
+        lit(R"(,"dtype":)");
+        str(t.dtype);
+        lit(R"(,"elements":)");
+        u64(t.elements);
+        lit(R"(,"non_finite":)");
+        u64(t.nonFinite);
+        lit(R"(,"rms":)");
+        f64(t.rms);
+        lit(R"(,"abs_max":)");
+        f64(t.absMax);
+        lit(R"(,"mean":)");
+        f64(t.mean);
+        endRecord();
+    }
+
+    void memory(const MemoryEvent &m)
+    {
+        lit(R"({"kind":"memory","timestamp_ns":)");
+        u64(m.timestampNs);
+        lit(R"(,"storage_id":)");
+        str(m.storageId);
+        lit(R"(,"tensor_id":)");
+        str(m.tensorId);
+        lit(R"(,"span_id":)");
+        str(m.spanId);
+        if (m.opName != kNoString) {
+            lit(R"(,"op_name":)");
+            str(m.opName);
+        }
+        lit(R"(,"device":)");
+        str(m.device);
+        lit(R"(,"bytes":)");
+        u64(m.bytes);
+        lit(R"(,"action":)");
+        enumName(memoryActionName(m.action));
+        lit(R"(,"shape":)");
+        shape(m.shape);
+        lit(R"(,"dtype":)");
+        str(m.dtype);
+        lit(R"(,"category":)");
+        enumName(memoryCategoryName(m.category));
+        endRecord();
+    }
+
+    void deviceMemory(const DeviceMemorySample &d)
+    {
+        lit(R"({"kind":"device_memory","timestamp_ns":)");
+        u64(d.timestampNs);
+        lit(R"(,"device":)");
+        str(d.device);
+        if (d.has(DeviceMemorySample::Used)) {
+            lit(R"(,"used_bytes":)");
+            u64(d.usedBytes);
+        }
+        if (d.has(DeviceMemorySample::Free)) {
+            lit(R"(,"free_bytes":)");
+            u64(d.freeBytes);
+        }
+        if (d.has(DeviceMemorySample::Reserved)) {
+            lit(R"(,"reserved_bytes":)");
+            u64(d.reservedBytes);
+        }
+        if (d.has(DeviceMemorySample::Capacity)) {
+            lit(R"(,"capacity_bytes":)");
+            u64(d.capacityBytes);
+        }
+        endRecord();
+    }
+
+    void deviceInterval(const DeviceInterval &d)
+    {
+        lit(R"({"kind":"device_interval","span_id":)");
+        str(d.spanId);
+        lit(R"(,"device":)");
+        str(d.device);
+        lit(R"(,"stream_id":)");
+        str(d.streamId);
+        lit(R"(,"clock_id":)");
+        str(d.clockId);
+        lit(R"(,"backend":)");
+        str(d.backend);
+        lit(R"(,"start_ns":)");
+        u64(d.startNs);
+        lit(R"(,"duration_ns":)");
+        u64(d.durationNs);
+        endRecord();
+    }
+
+    void gradient(const Gradient &g)
+    {
+        lit(R"({"kind":"gradient","event_id":)");
+        str(g.eventId);
+        lit(R"(,"root":)");
+        str(g.root);
+        lit(R"(,"key":)");
+        str(g.key);
+        lit(R"(,"state":)");
+        enumName(gradientStateName(g.state));
+        if (g.hasNorm) {
+            lit(R"(,"norm":)");
+            f64(g.norm);
+        }
+        endRecord();
+    }
+
+    void edge(const Edge &e)
+    {
+        if (e.kind == EdgeKind::Call) {
+            lit(R"({"kind":"edge","edge_kind":"call","from_span":)");
+            str(e.from);
+            lit(R"(,"to_span":)");
+            str(e.to);
+            lit(R"(,"host_duration_ns":)");
+            u64(e.hostDurationNs);
+        } else {
+            lit(R"({"kind":"edge","edge_kind":"data","from_tensor":)");
+            str(e.from);
+            lit(R"(,"to_tensor":)");
+            str(e.to);
+        }
+        endRecord();
+    }
+
+private:
+    const Trace &m_trace;
+    JsonWriter &m_out;
+    std::string &m_buf;
+};
+
+void writeStringArray(JsonWriter &w, const std::vector<std::string> &items)
+{
+    w.beginArray();
+    for (const std::string &s : items)
+        w.string(s);
+    w.endArray();
+}
+
+void writeCaptureContract(JsonWriter &w, const CaptureContract &c)
+{
+    w.beginObject();
+    w.key("measurement_scope").string(measurementScopeName(c.measurementScope));
+    w.key("operations").string(coverageLevelName(c.operations));
+    w.key("tensors").string(coverageLevelName(c.tensors));
+    w.key("gradients").string(coverageLevelName(c.gradients));
+    if (c.gradientContract) {
+        const GradientContract &g = *c.gradientContract;
+        w.key("gradient_contract").beginObject();
+        w.key("manifest_sha256").string(g.manifestSha256);
+        w.key("expected").beginArray();
+        for (const ExpectedGradient &e : g.expected)
+            w.beginObject().key("root").string(e.root).key("key").string(e.key).key("family").string(e.family).endObject();
+        w.endArray();
+        w.key("families").beginArray();
+        for (const GradientFamilyContract &f : g.families) {
+            w.beginObject()
+                .key("family").string(f.family)
+                .key("expectation").string(familyExpectationName(f.expectation))
+                .key("min_present").u64(f.minPresent)
+                .endObject();
+        }
+        w.endArray();
+        w.endObject();
+    }
+    w.key("logical_memory").string(coverageLevelName(c.logicalMemory));
+    w.key("physical_memory").string(coverageLevelName(c.physicalMemory));
+    w.key("device_timing").string(coverageLevelName(c.deviceTiming));
+    w.key("required_semantic_labels");
+    writeStringArray(w, c.requiredSemanticLabels);
+    if (!c.gpuExpectedSemanticLabels.empty()) {
+        w.key("gpu_expected_semantic_labels");
+        writeStringArray(w, c.gpuExpectedSemanticLabels);
+    }
+    if (!c.cpuOnlySemanticLabels.empty()) {
+        w.key("cpu_only_semantic_labels");
+        writeStringArray(w, c.cpuOnlySemanticLabels);
+    }
+    w.endObject();
+}
+
+void writeComparisonIdentity(JsonWriter &w, const ComparisonIdentity &c)
+{
+    w.beginObject();
+    if (c.implementationId)
+        w.key("implementation_id").string(*c.implementationId);
+    w.key("workload_id").string(c.workloadId);
+    w.key("model_id").string(c.modelId);
+    w.key("config_id").string(c.configId);
+    w.key("data_id").string(c.dataId);
+    w.key("seed_policy").string(c.seedPolicy);
+    w.key("physical_batch").u64(c.physicalBatch);
+    w.key("accumulation_steps").u64(c.accumulationSteps);
+    w.key("precision").string(c.precision);
+    w.key("device_state").string(c.deviceState);
+    if (c.pairId)
+        w.key("pair_id").string(*c.pairId);
+    w.endObject();
+}
+
+void writeMeta(JsonWriter &w, const TraceMeta &m)
+{
+    w.beginObject();
+    w.key("kind").string("meta");
+    w.key("schema").string(m.schema);
+    w.key("run_id").string(m.runId);
+    w.key("correlation_id").string(m.correlationId);
+    w.key("entrypoint").string(m.entrypoint);
+    w.key("phase").string(phaseName(m.phase));
+    w.key("timestamp").string(m.timestamp);
+    w.key("capture_step").u64(m.captureStep);
+    w.key("warmup_steps").u64(m.warmupSteps);
+    w.key("device").string(m.device);
+    w.key("measured_region_device_synchronized").boolean(m.measuredRegionDeviceSynchronized);
+    w.key("timing_mode").string(timingModeName(m.timingMode));
+    w.key("capture_contract");
+    writeCaptureContract(w, m.captureContract);
+    if (m.comparisonIdentity) {
+        w.key("comparison_identity");
+        writeComparisonIdentity(w, *m.comparisonIdentity);
+    }
+    w.key("tags").beginObject();
+    for (const auto &[k, v] : m.tags) // std::map: byte-wise key order, as upstream's BTreeMap
+        w.key(k).string(v);
+    w.endObject();
+    if (m.candleVersion)
+        w.key("candle_version").string(*m.candleVersion);
+    w.endObject().endLine();
+}
+
+void writeTerminal(JsonWriter &w, const Terminal &t)
+{
+    w.beginObject();
+    w.key("kind").string("terminal");
+    w.key("outcome").string(runOutcomeName(t.outcome));
+    w.key("timestamp_ns").u64(t.timestampNs);
+    if (t.reason)
+        w.key("reason").string(*t.reason);
+    w.endObject().endLine();
+}
+
+} // namespace
+
+bool writeNormalized(const Trace &trace, JsonWriter &out)
+{
+    if (trace.meta)
+        writeMeta(out, *trace.meta);
+
+    RecordEmitter e(trace, out);
+    for (const Span &s : trace.spans)
+        e.span(s);
+    for (const Op &o : trace.ops)
+        e.op(o);
+    for (const Tensor &t : trace.tensors)
+        e.tensor(t);
+    for (const TensorStats &t : trace.tensorStats)
+        e.tensorStats(t);
+    for (const MemoryEvent &m : trace.memory)
+        e.memory(m);
+    for (const DeviceMemorySample &d : trace.deviceMemory)
+        e.deviceMemory(d);
+    for (const DeviceInterval &d : trace.deviceIntervals)
+        e.deviceInterval(d);
+    for (const Gradient &g : trace.gradients)
+        e.gradient(g);
+    for (const Edge &ed : trace.edges)
+        e.edge(ed);
+
+    if (trace.terminal)
+        writeTerminal(out, *trace.terminal);
+    return out.flush();
+}
+
+std::string normalizedText(const Trace &trace)
+{
+    JsonWriter w;
+    writeNormalized(trace, w);
+    return w.takeBuffer();
+}
+
+} // namespace TraceInspector
