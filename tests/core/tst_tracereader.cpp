@@ -183,6 +183,33 @@ void TestTraceReader::decoding_data()
     row("missing comma", R"({"kind":"span_end" "id":"root"})", false, "");
     row("shape element type", R"({"kind":"tensor","span_id":"root","tensor_id":"t","shape":[1,"2"],"dtype":"f32","device":"cpu"})", false, "expected usize");
     row("tags value not string", "", false, "");
+    row("spaced layout", R"({ "kind" : "span_end" , "id" : "root" , "duration_ns" : 100 })", true);
+    row("kind in the middle", R"({"id":"root","kind":"span_end","duration_ns":100})", true);
+    row("edge_kind not second", R"({"kind":"edge","from_span":"a","to_span":"b","host_duration_ns":1,"edge_kind":"call"})", true);
+    row("edge_kind first", R"({"edge_kind":"data","kind":"edge","from_tensor":"a","to_tensor":"b"})", true);
+    row("edge nested decoy", R"({"kind":"edge","x":{"edge_kind":"data"},"edge_kind":"call","from_span":"a","to_span":"b","host_duration_ns":1})", true);
+    row("edge duplicate edge_kind", R"({"kind":"edge","edge_kind":"data","edge_kind":"data","from_tensor":"a","to_tensor":"b"})", false, "duplicate field `edge_kind`");
+    row("call edge other variant member ignored", R"({"kind":"edge","edge_kind":"call","from_span":"a","to_span":"b","host_duration_ns":1,"from_tensor":7})", true);
+    row("escapes and surrogate pair", R"({"kind":"span_end","id":"r\u00e9\ud83d\ude00\n\"\\\/","duration_ns":1})", true);
+    row("lone low surrogate", R"({"kind":"span_end","id":"\udc00"})", false, "surrogate");
+    row("lone high surrogate", R"({"kind":"span_end","id":"\ud800x"})", false, "surrogate");
+    row("bad escape", R"({"kind":"span_end","id":"\q"})", false, "invalid escape");
+    row("syntax beats earlier type error", R"({"kind":"span_end","id":5,"x":tru})", false, "expected ident");
+    row("type error beats trailing text", R"({"kind":"span_end","id":5} x)", false, "invalid type: integer `5`, expected a string");
+    row("unknown kind beats later syntax", R"({"kind":"heartbeat","x":tru})", false, "unknown variant `heartbeat`");
+    row("first semantic error wins", R"({"kind":"span_end","duration_ns":"x","id":5})", false, "invalid type: string \"x\", expected u64");
+    row("missing after type", R"({"kind":"op","span_id":"root","op_name":5})", false, "invalid type: integer `5`, expected a string");
+    row("tiny float is zero", R"({"kind":"gradient","event_id":"g","root":"r","key":"k","state":"zero","norm":1e-400})", true);
+    row("negative zero float", R"({"kind":"gradient","event_id":"g","root":"r","key":"k","state":"present","norm":-0})", true);
+    row("negative zero in u64", R"({"kind":"span_end","id":"root","duration_ns":-0})", false, "floating point `-0.0`");
+    row("leading zero", R"({"kind":"span_end","id":"root","duration_ns":01})", false, "invalid number");
+    row("empty object", R"({})", false, "missing field `kind`");
+    row("kind not string", R"({"kind":7})", false, "expected variant identifier");
+    row("string root", R"("span_end")", false, "expected internally tagged enum TraceEvent");
+    row("null root", R"(null)", false, "expected internally tagged enum TraceEvent");
+    row("unclosed object", R"({"kind":"span_end","id":"root")", false, "EOF while parsing an object");
+    row("key not string", R"({"kind":"span_end",id:"root"})", false, "key must be a string");
+    row("missing colon", R"({"kind":"span_end","id" "root"})", false, "expected `:`");
     row("unicode whitespace trimmed", "\xC2\xA0{\"kind\":\"span_end\",\"id\":\"root\",\"duration_ns\":100}\xE3\x80\x80", true);
 }
 void TestTraceReader::decoding()
