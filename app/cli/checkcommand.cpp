@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: MIT
 #include <cstdio>
 #include <string>
+#include <thread>
 #include <string_view>
 #include <vector>
 
 #include "app/cli/commands.h"
 #include "app/cli/traceinput.h"
 #include "core/analysis/health.h"
+#include "core/analysis/memoryprofile.h"
+#include "core/analysis/summary.h"
 #include "core/output/jsonwriter.h"
+#include "core/output/summaryjson.h"
 
 namespace TraceInspector {
 
@@ -46,6 +50,7 @@ const char *relatedKindName(RelatedKind k)
     case RelatedKind::DeviceInterval: return "device_interval";
     case RelatedKind::Meta: return "meta";
     case RelatedKind::Terminal: return "terminal";
+    case RelatedKind::TensorStats: return "tensor_stats";
     }
     return "none";
 }
@@ -180,8 +185,12 @@ int runCheck(const CliArgs &args)
     }
 
     // Health runs on whatever the tolerant load kept, so a rejected trace still gets the
-    // full list of what is wrong with it.
+    // full list of what is wrong with it. The summary (with the logical memory peak) is
+    // independent of it, so both run at once.
+    TraceSummary summary;
+    std::thread summaryThread([&] { summary = computeSummary(*r.trace, analyzeMemory(*r.trace)); });
     const HealthReport health = analyzeHealth(*r.trace);
+    summaryThread.join();
     const Counts counts = countProblems(r.problems, health.findings);
 
     if (args.json) {
@@ -221,6 +230,8 @@ int runCheck(const CliArgs &args)
         w.key("records").u64(r.trace->recordCount);
         w.key("bytes").u64(r.trace->fileBytes);
         w.endObject();
+        w.key("trace_summary");
+        writeSummaryJson(w, summary);
         w.endObject().endLine();
         if (!w.flush() || std::fflush(stdout) != 0) {
             printError("write standard output: " + (w.ok() ? std::string("flush failed") : w.errorString()));
@@ -244,6 +255,12 @@ int runCheck(const CliArgs &args)
             out.clear();
         }
     }
+    out += args.file + ": summary: " + plural(summary.opCount, "op") + ", " + plural(summary.spanCount, "span") + " ("
+        + plural(summary.rootSpanCount, "root") + ", max depth " + std::to_string(summary.maxDepth) + "), measured "
+        + std::to_string(summary.totalNs) + " ns, " + plural(summary.allocCount, "alloc") + ", "
+        + plural(summary.freeCount, "free") + ", logical peak "
+        + (summary.logicalPeakBytes ? std::to_string(*summary.logicalPeakBytes) + " bytes" : std::string("unknown"))
+        + "\n";
     out += args.file + ": " + plural(counts.errors(), "error") + ", " + plural(counts.warnings(), "warning") + " ("
         + plural(r.problems.size(), "load problem") + ", " + plural(counts.healthErrors, "health error") + ", "
         + plural(counts.healthWarnings, "health warning") + "); "

@@ -29,10 +29,13 @@ for trace in "$EXAMPLES"/*.jsonl; do
     fi
   done
 
-  # --all: one problem per line in FILE[:LINE[:COL]]: severity[RULE]: message form, then a summary.
+  # --all: one problem per line in FILE[:LINE[:COL]]: severity[RULE]: message form, then the
+  # trace summary line and the verdict line.
   "$CT" check --all "$trace" >"$TMP/all" 2>/dev/null
   lines=$(wc -l <"$TMP/all")
-  body=$((lines - 1))
+  body=$((lines - 2))
+  summary=$(tail -n 2 "$TMP/all" | head -n 1)
+  case "$summary" in "$trace: summary: "[0-9]*" op"*", "[0-9]*" span"*"logical peak "*) ;; *) fail "$name check --all: trace summary line '$summary'" ;; esac
   if [ "$body" -gt 0 ]; then
     bad=$(head -n "$body" "$TMP/all" | grep -Ecv "^$(printf '%s' "$trace" | sed 's/[.[\*^$/]/\\&/g')(:[0-9]+(:[0-9]+)?)?: (error|warning)\[[A-Z0-9-]+\]: .+")
     [ "$bad" -eq 0 ] || fail "$name check --all: $bad malformed problem lines"
