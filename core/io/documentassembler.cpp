@@ -14,6 +14,9 @@ DocumentAssembler::DocumentAssembler(DecodedSegment &segment, Trace &trace) : m_
 void DocumentAssembler::run()
 {
     walk();
+    // The walk was the last user of the record order; give the memory back before sorting.
+    std::vector<std::uint8_t>().swap(m_segment.order);
+    std::vector<SpanEndRecord>().swap(m_segment.spanEnds);
     sortSpans();
     postWalk();
 }
@@ -176,11 +179,26 @@ void DocumentAssembler::sortSpans()
             return a.first < b.first;
         return m_trace.str(m_trace.spans[a.second].id) < m_trace.str(m_trace.spans[b.second].id);
     });
-    std::vector<Span> sorted;
-    sorted.reserve(m_trace.spans.size());
-    for (const auto &k : keys)
-        sorted.push_back(m_trace.spans[k.second]);
-    m_trace.spans = std::move(sorted);
+    // Apply the permutation in place, cycle by cycle: a sorted copy of a million spans
+    // would be the largest allocation of the whole load.
+    std::vector<Span> &spans = m_trace.spans;
+    std::vector<bool> placed(spans.size(), false);
+    for (std::size_t start = 0; start < spans.size(); ++start) {
+        if (placed[start])
+            continue;
+        const Span first = spans[start];
+        std::size_t at = start;
+        for (;;) {
+            placed[at] = true;
+            const std::size_t from = keys[at].second;
+            if (from == start) {
+                spans[at] = first;
+                break;
+            }
+            spans[at] = spans[from];
+            at = from;
+        }
+    }
 }
 
 void DocumentAssembler::postWalk()

@@ -13,6 +13,9 @@ public:
     {
         m_strings.resize(src.strings.size());
         m_strings[kNoString] = kNoString;
+        // Most strings of a later segment are new (ids are unique), so make room at once
+        // rather than rehashing the big table while both copies are alive.
+        dst.strings.reserve(dst.strings.size() + src.strings.size());
         for (StringId id = 1; id < src.strings.size(); ++id)
             m_strings[id] = dst.strings.intern(src.strings.view(id));
         m_shapes.resize(src.shapes.size());
@@ -63,6 +66,7 @@ void appendSegment(DecodedSegment &dstSeg, DecodedSegment &srcSeg)
     Trace &dst = *dstSeg.trace;
     Trace &src = *srcSeg.trace;
     Remapper m(dst, src, dstSeg.lines);
+    src.strings = StringTable(); // only the remap table is needed from here on
 
     appendAll(dst.spans, src.spans, [&](Span &r) {
         m.s(r.id), m.s(r.parentId), m.s(r.name), m.line(r.startLine);

@@ -129,9 +129,25 @@ StringId StringTable::intern(std::string_view text)
     return id;
 }
 
+void StringTable::reserve(std::size_t count)
+{
+    if (count > m_entries.size())
+        m_entries.resize(count);
+    std::size_t slots = m_slots.size();
+    while (count * 10 > slots * 7)
+        slots *= 2;
+    if (slots != m_slots.size())
+        rehash(slots);
+}
+
 void StringTable::grow()
 {
-    HugePageArray<std::uint64_t> slots(m_slots.size() * 2);
+    rehash(m_slots.size() * 2);
+}
+
+void StringTable::rehash(std::size_t slotCount)
+{
+    HugePageArray<std::uint64_t> slots(slotCount);
     const std::size_t mask = slots.size() - 1;
     for (StringId id = 1; id < m_count; ++id) {
         std::size_t i = m_entries[id].hash & mask;

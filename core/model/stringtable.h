@@ -29,6 +29,8 @@ public:
 
     /// Returns the id of \a text, adding it when new. Never returns kNoString.
     StringId intern(std::string_view text);
+    /// Makes room for \a count strings in all, so that interning that many never rehashes.
+    void reserve(std::size_t count);
     /// Returns the id of \a text or kNoString when it was never interned.
     StringId find(std::string_view text) const;
     /// The text of \a id; empty for kNoString.
@@ -52,6 +54,7 @@ private:
         std::uint32_t hash;
     };
     void grow();
+    void rehash(std::size_t slotCount);
     const char *store(std::string_view text);
 
     // Bytes live in fixed blocks that never move, so views stay valid while the table grows.
