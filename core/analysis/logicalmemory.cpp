@@ -1,0 +1,484 @@
+// SPDX-License-Identifier: MIT
+#include "core/analysis/logicalmemory.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "core/analysis/densebytes.h"
+#include "core/analysis/logicalmemorykeys.h"
+#include "core/model/trace.h"
+
+namespace TraceInspector {
+
+namespace {
+
+constexpr std::uint32_t kNone = UINT32_MAX;
+
+/// Indices into Trace::memory in §8.1 step 1 order: stable by (timestamp, position).
+std::vector<std::uint32_t> sortedRecordOrder(const std::vector<MemoryEvent> &memory)
+{
+    std::vector<std::uint32_t> order(memory.size());
+    std::iota(order.begin(), order.end(), 0u);
+    bool sorted = true;
+    for (std::size_t i = 1; i < memory.size() && sorted; ++i)
+        sorted = memory[i - 1].timestampNs <= memory[i].timestampNs;
+    if (sorted)
+        return order;
+    // (timestamp, index) pairs are unique, so an unstable sort of them is the stable order.
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> keyed(memory.size());
+    for (std::uint32_t i = 0; i < memory.size(); ++i)
+        keyed[i] = {memory[i].timestampNs, i};
+    std::sort(keyed.begin(), keyed.end());
+    for (std::size_t i = 0; i < keyed.size(); ++i)
+        order[i] = keyed[i].second;
+    return order;
+}
+
+} // namespace
+
+class LogicalMemoryBuilder
+{
+public:
+    LogicalMemoryBuilder(const Trace &trace, LogicalMemoryProfile &out)
+        : m_trace(trace)
+        , m_memory(trace.memory)
+        , m_out(out)
+    {
+    }
+
+    void run()
+    {
+        collectDevices();
+        const std::vector<std::uint32_t> order = sortedRecordOrder(m_memory);
+        walk(order);
+        finishLifetimes(order);
+        finishPeak();
+    }
+
+private:
+    struct SlotState {
+        WideSum bytes;
+        std::uint64_t count = 0;
+    };
+
+    void collectDevices()
+    {
+        DenseKeyIndex index(64);
+        for (const MemoryEvent &e : m_memory)
+            index.insert(e.device);
+        std::vector<StringId> devices(index.size());
+        for (std::uint32_t i = 0; i < index.size(); ++i)
+            devices[i] = static_cast<StringId>(index.key(i));
+        std::sort(devices.begin(), devices.end(),
+                  [this](StringId a, StringId b) { return m_trace.strings.less(a, b); });
+        // Re-index so that a device's dense index in m_deviceIndex is its rank.
+        m_deviceIndex = DenseKeyIndex(devices.size());
+        for (const StringId d : devices)
+            m_deviceIndex.insert(d);
+        m_out.m_devices = devices;
+        m_out.m_byDevice.resize(devices.size());
+        for (std::size_t i = 0; i < devices.size(); ++i)
+            m_out.m_byDevice[i].device = devices[i];
+    }
+
+    void walk(const std::vector<std::uint32_t> &order)
+    {
+        LogicalMemoryProfile &o = m_out;
+        const std::size_t deviceCount = o.m_devices.size();
+        const std::size_t slots = o.slotCount();
+        m_slots.assign(slots, SlotState{});
+        m_emittedPresent.assign(slots, 0);
+        m_emittedBytes.assign(slots, 0);
+        m_touchStamp.assign(slots, 0);
+        m_recordLifetime.assign(m_memory.size(), kNone);
+        o.m_checkpointInterval = std::max<std::size_t>(256, slots);
+
+        DenseKeyIndex keys(m_memory.size() / 2 + 16);
+        std::vector<std::uint32_t> active; // per key: lifetime + 1, 0 = not active
+        WideSum total;
+        std::uint64_t totalAllocations = 0;
+        std::optional<std::uint64_t> peakLive;
+        std::uint32_t group = 0;
+        std::vector<std::uint32_t> touched;
+
+        for (std::size_t i = 0; i < order.size();) {
+            const std::uint64_t ts = m_memory[order[i]].timestampNs;
+            ++group;
+            touched.clear();
+            const auto touch = [&](std::size_t slot) {
+                if (m_touchStamp[slot] != group) {
+                    m_touchStamp[slot] = group;
+                    touched.push_back(static_cast<std::uint32_t>(slot));
+                }
+            };
+            for (; i < order.size() && m_memory[order[i]].timestampNs == ts; ++i) {
+                const std::uint32_t r = order[i];
+                const MemoryEvent &e = m_memory[r];
+                const std::uint32_t device = m_deviceIndex.insert(e.device);
+                const std::uint32_t key = keys.insert((std::uint64_t(device) << 32) | e.storageId);
+                if (key >= active.size())
+                    active.resize(key + 1, 0);
+                LogicalDeviceMemoryStats &stats = o.m_byDevice[device];
+                if (e.action == MemoryAction::Alloc) {
+                    if (active[key] != 0) {
+                        m_recordLifetime[r] = active[key] - 1;
+                        continue;
+                    }
+                    const auto lifetime = static_cast<std::uint32_t>(m_lifetimeAlloc.size());
+                    m_lifetimeAlloc.push_back(r);
+                    active[key] = lifetime + 1;
+                    m_recordLifetime[r] = lifetime;
+                    ++totalAllocations;
+                    o.m_totalAllocatedBytes = saturatingAdd(o.m_totalAllocatedBytes, e.bytes);
+                    ++stats.storageAllocationCount;
+                    stats.totalAllocatedBytes = saturatingAdd(stats.totalAllocatedBytes, e.bytes);
+                    const std::size_t cat = deviceCount + static_cast<std::size_t>(e.category);
+                    total.add(e.bytes);
+                    m_slots[device].bytes.add(e.bytes);
+                    ++m_slots[device].count;
+                    m_slots[cat].bytes.add(e.bytes);
+                    ++m_slots[cat].count;
+                    touch(device);
+                    touch(cat);
+                } else {
+                    if (active[key] == 0)
+                        continue;
+                    const std::uint32_t lifetime = active[key] - 1;
+                    active[key] = 0;
+                    m_recordLifetime[r] = lifetime;
+                    ++o.m_matchedFreeCount;
+                    ++stats.matchedStorageFreeCount;
+                    // The storage keeps its first alloc's size and category.
+                    const MemoryEvent &a = m_memory[m_lifetimeAlloc[lifetime]];
+                    const std::size_t cat = deviceCount + static_cast<std::size_t>(a.category);
+                    total.sub(a.bytes);
+                    m_slots[device].bytes.sub(a.bytes);
+                    --m_slots[device].count;
+                    m_slots[cat].bytes.sub(a.bytes);
+                    --m_slots[cat].count;
+                    touch(device);
+                    touch(cat);
+                }
+            }
+
+            const std::size_t point = o.m_pointTimestamps.size();
+            if (point % o.m_checkpointInterval == 0) {
+                o.m_checkpointPresent.insert(o.m_checkpointPresent.end(), m_emittedPresent.begin(), m_emittedPresent.end());
+                o.m_checkpointBytes.insert(o.m_checkpointBytes.end(), m_emittedBytes.begin(), m_emittedBytes.end());
+            }
+            const std::uint64_t live = total.saturated();
+            o.m_pointTimestamps.push_back(ts);
+            o.m_pointLiveBytes.push_back(live);
+            for (const std::uint32_t slot : touched) {
+                const SlotState &s = m_slots[slot];
+                const std::uint8_t present = s.count > 0 ? 1 : 0;
+                const std::uint64_t bytes = s.bytes.saturated();
+                if (present != m_emittedPresent[slot] || bytes != m_emittedBytes[slot]) {
+                    m_emittedPresent[slot] = present;
+                    m_emittedBytes[slot] = bytes;
+                    o.m_changeSlots.push_back(slot | (present ? 0 : LogicalMemoryProfile::kAbsentFlag));
+                    o.m_changeBytes.push_back(bytes);
+                }
+                // A device's live bytes and allocation count only move in groups touching it,
+                // so checking touched devices is the same as checking all of them.
+                if (slot < deviceCount) {
+                    LogicalDeviceMemoryStats &stats = o.m_byDevice[slot];
+                    const std::uint64_t deviceLive = present ? bytes : 0;
+                    if (stats.storageAllocationCount > 0 && (!stats.peakLiveBytes || deviceLive > *stats.peakLiveBytes)) {
+                        stats.peakLiveBytes = deviceLive;
+                        stats.peakTimestampNs = ts;
+                    }
+                }
+            }
+            o.m_pointChangeEnd.push_back(static_cast<std::uint32_t>(o.m_changeSlots.size()));
+            if (totalAllocations > 0 && (!peakLive || live > *peakLive)) {
+                peakLive = live;
+                m_peakPoint = point;
+            }
+        }
+        o.m_allocationCount = totalAllocations;
+        m_hasPeak = peakLive.has_value();
+    }
+
+    void finishLifetimes(const std::vector<std::uint32_t> &order)
+    {
+        LogicalMemoryProfile &o = m_out;
+        const std::size_t count = m_lifetimeAlloc.size();
+        // Creation order is already by start time (the walk is in time order) and, for one
+        // storage key, by §8.1's pre-sort position (closed before a later re-allocation, open
+        // last). So sorting each run of equal start by (device, storage id) gives the stable
+        // sort of step 5.
+        std::vector<std::uint32_t> sorted(count);
+        std::iota(sorted.begin(), sorted.end(), 0u);
+        for (std::size_t b = 0; b < count;) {
+            const std::uint64_t start = m_memory[m_lifetimeAlloc[b]].timestampNs;
+            std::size_t e = b + 1;
+            while (e < count && m_memory[m_lifetimeAlloc[e]].timestampNs == start)
+                ++e;
+            if (e - b > 1) {
+                std::stable_sort(sorted.begin() + std::ptrdiff_t(b), sorted.begin() + std::ptrdiff_t(e),
+                                 [this](std::uint32_t x, std::uint32_t y) {
+                                     const MemoryEvent &a = m_memory[m_lifetimeAlloc[x]];
+                                     const MemoryEvent &c = m_memory[m_lifetimeAlloc[y]];
+                                     const std::uint32_t da = m_deviceIndex.insert(a.device);
+                                     const std::uint32_t dc = m_deviceIndex.insert(c.device);
+                                     if (da != dc)
+                                         return da < dc;
+                                     return m_trace.str(a.storageId) < m_trace.str(c.storageId);
+                                 });
+            }
+            b = e;
+        }
+        std::vector<std::uint32_t> position(count);
+        for (std::uint32_t p = 0; p < count; ++p)
+            position[sorted[p]] = p;
+
+        o.m_lifetimes.assign(count, {});
+        std::size_t records = 0;
+        for (const std::uint32_t l : m_recordLifetime)
+            if (l != kNone) {
+                ++o.m_lifetimes[position[l]].count;
+                ++records;
+            }
+        std::uint32_t offset = 0;
+        for (auto &range : o.m_lifetimes) {
+            range.offset = offset;
+            offset += range.count;
+            range.count = 0;
+        }
+        o.m_lifetimeRecords.assign(records, 0);
+        for (const std::uint32_t r : order) {
+            const std::uint32_t l = m_recordLifetime[r];
+            if (l == kNone)
+                continue;
+            auto &range = o.m_lifetimes[position[l]];
+            o.m_lifetimeRecords[range.offset + range.count++] = r;
+        }
+        m_recordLifetime = {};
+        m_lifetimeAlloc = {};
+    }
+
+    void finishPeak()
+    {
+        LogicalMemoryProfile &o = m_out;
+        if (!m_hasPeak)
+            return;
+        LogicalMemoryPeak peak;
+        peak.timelineIndex = m_peakPoint;
+        peak.timestampNs = o.m_pointTimestamps[m_peakPoint];
+        peak.liveBytes = o.m_pointLiveBytes[m_peakPoint];
+        LogicalTimelinePoint point = o.timelinePoint(m_peakPoint);
+        peak.liveBytesByDevice = std::move(point.liveBytesByDevice);
+        peak.liveBytesByCategory = std::move(point.liveBytesByCategory);
+        // Live at the end of the peak's group: started by then, not freed by then.
+        for (std::uint32_t l = 0; l < o.m_lifetimes.size(); ++l) {
+            const std::span<const std::uint32_t> recs = o.lifetimeRecords(l);
+            const MemoryEvent &first = m_memory[recs.front()];
+            if (first.timestampNs > peak.timestampNs)
+                break; // lifetimes are sorted by start
+            const MemoryEvent &last = m_memory[recs.back()];
+            const bool freedByPeak = last.action == MemoryAction::Free && last.timestampNs <= peak.timestampNs;
+            if (!freedByPeak)
+                peak.liveAllocations.push_back(l);
+        }
+        o.m_peak = std::move(peak);
+    }
+
+    const Trace &m_trace;
+    const std::vector<MemoryEvent> &m_memory;
+    LogicalMemoryProfile &m_out;
+    DenseKeyIndex m_deviceIndex;
+    std::vector<SlotState> m_slots;
+    std::vector<std::uint8_t> m_emittedPresent;
+    std::vector<std::uint64_t> m_emittedBytes;
+    std::vector<std::uint32_t> m_touchStamp;
+    std::vector<std::uint32_t> m_recordLifetime; // per memory record: lifetime (creation order) or kNone
+    std::vector<std::uint32_t> m_lifetimeAlloc;  // per lifetime (creation order): creating record
+    std::size_t m_peakPoint = 0;
+    bool m_hasPeak = false;
+};
+
+std::optional<LogicalMemoryProfile> LogicalMemoryProfile::analyze(const Trace &trace)
+{
+    if (trace.memory.empty())
+        return std::nullopt;
+    LogicalMemoryProfile profile;
+    LogicalMemoryBuilder(trace, profile).run();
+    // The arrays grew by doubling; give the slack back (they are kept for the trace's life).
+    for (auto *v : {&profile.m_pointTimestamps, &profile.m_pointLiveBytes, &profile.m_changeBytes, &profile.m_checkpointBytes})
+        v->shrink_to_fit();
+    for (auto *v : {&profile.m_pointChangeEnd, &profile.m_changeSlots, &profile.m_lifetimeRecords})
+        v->shrink_to_fit();
+    profile.m_checkpointPresent.shrink_to_fit();
+    return profile;
+}
+
+void LogicalMemoryProfile::applyChanges(std::size_t index, std::vector<std::uint8_t> &present,
+                                        std::vector<std::uint64_t> &bytes) const
+{
+    const std::uint32_t begin = index == 0 ? 0 : m_pointChangeEnd[index - 1];
+    for (std::uint32_t c = begin; c < m_pointChangeEnd[index]; ++c) {
+        const std::uint32_t slot = m_changeSlots[c] & ~kAbsentFlag;
+        present[slot] = (m_changeSlots[c] & kAbsentFlag) ? 0 : 1;
+        bytes[slot] = m_changeBytes[c];
+    }
+}
+
+void LogicalMemoryProfile::stateAt(std::size_t index, std::vector<std::uint8_t> &present,
+                                   std::vector<std::uint64_t> &bytes) const
+{
+    const std::size_t slots = slotCount();
+    const std::size_t checkpoint = index / m_checkpointInterval;
+    present.assign(m_checkpointPresent.begin() + std::ptrdiff_t(checkpoint * slots),
+                   m_checkpointPresent.begin() + std::ptrdiff_t((checkpoint + 1) * slots));
+    bytes.assign(m_checkpointBytes.begin() + std::ptrdiff_t(checkpoint * slots),
+                 m_checkpointBytes.begin() + std::ptrdiff_t((checkpoint + 1) * slots));
+    for (std::size_t p = checkpoint * m_checkpointInterval; p <= index; ++p)
+        applyChanges(p, present, bytes);
+}
+
+LogicalTimelinePoint LogicalMemoryProfile::timelinePoint(std::size_t index) const
+{
+    LogicalTimelinePoint point;
+    point.timestampNs = m_pointTimestamps[index];
+    point.liveBytes = m_pointLiveBytes[index];
+    std::vector<std::uint8_t> present;
+    std::vector<std::uint64_t> bytes;
+    stateAt(index, present, bytes);
+    for (std::size_t d = 0; d < m_devices.size(); ++d)
+        if (present[d])
+            point.liveBytesByDevice.push_back({m_devices[d], bytes[d]});
+    for (const MemoryCategory c : kCategoryNameOrder) {
+        const std::size_t slot = m_devices.size() + static_cast<std::size_t>(c);
+        if (present[slot])
+            point.liveBytesByCategory.push_back({c, bytes[slot]});
+    }
+    return point;
+}
+
+void LogicalMemoryProfile::fillLifetime(const Trace &trace, std::size_t index, std::optional<std::uint64_t> asOf,
+                                        LogicalStorageLifetime &out) const
+{
+    const std::span<const std::uint32_t> recs = lifetimeRecords(index);
+    const MemoryEvent &a = trace.memory[recs.front()];
+    out.device = a.device;
+    out.storageId = a.storageId;
+    out.allocationSpanId = a.spanId;
+    out.opName = a.opName;
+    out.bytes = a.bytes;
+    out.shape = a.shape;
+    out.dtype = a.dtype;
+    out.category = a.category;
+    out.startTimestampNs = a.timestampNs;
+    out.endTimestampNs.reset();
+    out.allocRecord = recs.front();
+    out.tensorIds.clear();
+    for (const std::uint32_t r : recs) {
+        const MemoryEvent &e = trace.memory[r];
+        if (asOf && e.timestampNs > *asOf)
+            break;
+        out.tensorIds.push_back(e.tensorId);
+        if (e.action == MemoryAction::Free)
+            out.endTimestampNs = e.timestampNs;
+    }
+    std::sort(out.tensorIds.begin(), out.tensorIds.end(),
+              [&trace](StringId x, StringId y) { return trace.strings.less(x, y); });
+    out.tensorIds.erase(std::unique(out.tensorIds.begin(), out.tensorIds.end()), out.tensorIds.end());
+}
+
+LogicalStorageLifetime LogicalMemoryProfile::lifetime(const Trace &trace, std::size_t index) const
+{
+    LogicalStorageLifetime out;
+    fillLifetime(trace, index, std::nullopt, out);
+    return out;
+}
+
+LogicalStorageLifetime LogicalMemoryProfile::lifetimeAsOf(const Trace &trace, std::size_t index, std::uint64_t asOfNs) const
+{
+    LogicalStorageLifetime out;
+    fillLifetime(trace, index, asOfNs, out);
+    return out;
+}
+
+std::optional<std::uint32_t> LogicalMemoryProfile::lifetimeFreeRecord(const Trace &trace, std::size_t index) const
+{
+    const std::uint32_t last = lifetimeRecords(index).back();
+    if (trace.memory[last].action == MemoryAction::Free)
+        return last;
+    return std::nullopt;
+}
+
+LogicalStorageLifetime LogicalMemoryProfile::peakAllocation(const Trace &trace, std::size_t k) const
+{
+    return lifetimeAsOf(trace, m_peak->liveAllocations[k], m_peak->timestampNs);
+}
+
+std::size_t LogicalMemoryProfile::memoryUsage() const
+{
+    std::size_t n = m_devices.capacity() * sizeof(StringId) + m_byDevice.capacity() * sizeof(LogicalDeviceMemoryStats)
+        + m_pointTimestamps.capacity() * 8 + m_pointLiveBytes.capacity() * 8 + m_pointChangeEnd.capacity() * 4
+        + m_changeSlots.capacity() * 4 + m_changeBytes.capacity() * 8 + m_checkpointPresent.capacity()
+        + m_checkpointBytes.capacity() * 8 + m_lifetimes.capacity() * sizeof(Range) + m_lifetimeRecords.capacity() * 4;
+    if (m_peak)
+        n += m_peak->liveAllocations.capacity() * 4 + m_peak->liveBytesByDevice.capacity() * sizeof(DeviceBytes)
+            + m_peak->liveBytesByCategory.capacity() * sizeof(CategoryBytes);
+    return n;
+}
+
+LogicalMemoryProfile::Cursor::Cursor(const LogicalMemoryProfile &profile)
+    : m_profile(&profile)
+    , m_present(profile.slotCount(), 0)
+    , m_bytes(profile.slotCount(), 0)
+{
+    if (!atEnd())
+        load();
+}
+
+void LogicalMemoryProfile::Cursor::next()
+{
+    ++m_index;
+    if (!atEnd())
+        load();
+}
+
+void LogicalMemoryProfile::Cursor::load()
+{
+    const LogicalMemoryProfile &p = *m_profile;
+    const std::size_t deviceCount = p.m_devices.size();
+    const std::uint32_t begin = m_index == 0 ? 0 : p.m_pointChangeEnd[m_index - 1];
+    bool categoriesChanged = false;
+    for (std::uint32_t c = begin; c < p.m_pointChangeEnd[m_index]; ++c) {
+        const std::uint32_t slot = p.m_changeSlots[c] & ~kAbsentFlag;
+        const bool present = (p.m_changeSlots[c] & kAbsentFlag) == 0;
+        m_present[slot] = present ? 1 : 0;
+        m_bytes[slot] = p.m_changeBytes[c];
+        if (slot >= deviceCount) {
+            categoriesChanged = true;
+            continue;
+        }
+        // The present devices are kept as a sorted list so that a point costs O(its
+        // entries), not O(all devices).
+        const auto it = std::lower_bound(m_deviceSlots.begin(), m_deviceSlots.end(), slot);
+        const auto pos = it - m_deviceSlots.begin();
+        const bool listed = it != m_deviceSlots.end() && *it == slot;
+        if (present && listed) {
+            m_devices[std::size_t(pos)].bytes = m_bytes[slot];
+        } else if (present) {
+            m_deviceSlots.insert(it, slot);
+            m_devices.insert(m_devices.begin() + pos, DeviceBytes{p.m_devices[slot], m_bytes[slot]});
+        } else if (listed) {
+            m_deviceSlots.erase(it);
+            m_devices.erase(m_devices.begin() + pos);
+        }
+    }
+    if (categoriesChanged) {
+        m_categories.clear();
+        for (const MemoryCategory cat : kCategoryNameOrder) {
+            const std::size_t slot = deviceCount + static_cast<std::size_t>(cat);
+            if (m_present[slot])
+                m_categories.push_back({cat, m_bytes[slot]});
+        }
+    }
+}
+
+} // namespace TraceInspector

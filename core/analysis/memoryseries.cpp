@@ -1,0 +1,442 @@
+// SPDX-License-Identifier: MIT
+#include "core/analysis/memoryseries.h"
+
+#include <algorithm>
+
+#include "core/analysis/memoryprofile.h"
+#include "core/model/trace.h"
+
+namespace TraceInspector {
+
+namespace {
+
+using Stack = std::array<std::uint64_t, kMemoryCategoryCount>;
+using Sums = std::array<WideSum, kMemoryCategoryCount>;
+
+constexpr std::array<int, kMemoryCategoryCount> stackPositions()
+{
+    std::array<int, kMemoryCategoryCount> pos{};
+    for (int i = 0; i < kMemoryCategoryCount; ++i)
+        pos[static_cast<std::size_t>(kChartCategoryOrder[static_cast<std::size_t>(i)])] = i;
+    return pos;
+}
+constexpr std::array<int, kMemoryCategoryCount> kStackPosition = stackPositions();
+
+Stack stackOf(const Sums &sums)
+{
+    Stack out{};
+    WideSum running;
+    for (std::size_t k = 0; k < sums.size(); ++k) {
+        running.add(sums[k].lo);
+        running.hi += sums[k].hi;
+        out[k] = running.saturated();
+    }
+    return out;
+}
+
+void addSums(Sums &into, const WideSum *from)
+{
+    for (std::size_t k = 0; k < into.size(); ++k) {
+        into[k].add(from[k].lo);
+        into[k].hi += from[k].hi;
+    }
+}
+
+/// Min/max of each stack level over one bucket, and whether the total's minimum came first.
+struct Bucket {
+    bool seen = false;
+    Stack min{};
+    Stack max{};
+    std::uint64_t minOrder = 0;
+    std::uint64_t maxOrder = 0;
+
+    void include(const Stack &s, std::uint64_t order)
+    {
+        if (!seen) {
+            seen = true;
+            min = max = s;
+            minOrder = maxOrder = order;
+            return;
+        }
+        // Strict comparisons keep the earliest occurrence of the total's extremes.
+        if (s.back() < min.back())
+            minOrder = order;
+        if (s.back() > max.back())
+            maxOrder = order;
+        for (std::size_t k = 0; k < s.size(); ++k) {
+            min[k] = std::min(min[k], s[k]);
+            max[k] = std::max(max[k], s[k]);
+        }
+    }
+};
+
+} // namespace
+
+MemorySeries::MemorySeries(const Trace &trace, const MemoryProfile &profile)
+{
+    const LogicalMemoryProfile *logical = profile.logical ? &*profile.logical : nullptr;
+    const PhysicalMemoryProfile *physical = profile.physical ? &*profile.physical : nullptr;
+
+    std::vector<std::string> names;
+    if (logical)
+        for (const StringId d : logical->devices())
+            names.emplace_back(trace.str(d));
+    if (physical)
+        for (const PhysicalDeviceMemoryStats &d : physical->byDevice())
+            names.emplace_back(trace.str(d.device));
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+    m_deviceNames = std::move(names);
+    m_info.resize(m_deviceNames.size());
+    const auto indexOf = [this](std::string_view name) {
+        const auto it = std::lower_bound(m_deviceNames.begin(), m_deviceNames.end(), name);
+        return static_cast<std::size_t>(it - m_deviceNames.begin());
+    };
+
+    std::uint64_t first = UINT64_MAX;
+    std::uint64_t last = 0;
+    bool any = false;
+
+    if (physical) {
+        DenseKeyIndex byId(physical->byDevice().size());
+        std::vector<std::size_t> target;
+        for (const PhysicalDeviceMemoryStats &d : physical->byDevice()) {
+            byId.insert(d.device);
+            target.push_back(indexOf(trace.str(d.device)));
+        }
+        for (const std::uint32_t i : physical->timeline()) {
+            const DeviceMemorySample &s = trace.deviceMemory[i];
+            DeviceInfo &info = m_info[target[byId.find(s.device)]];
+            const std::uint8_t has = (s.has(DeviceMemorySample::Used) ? 1 : 0) | (s.has(DeviceMemorySample::Reserved) ? 2 : 0);
+            info.samples.push_back({s.timestampNs, s.usedBytes, s.reservedBytes, has});
+            info.hasUsed |= (has & 1) != 0;
+            info.hasReserved |= (has & 2) != 0;
+            first = std::min(first, s.timestampNs);
+            last = std::max(last, s.timestampNs);
+            any = true;
+        }
+    }
+
+    if (logical) {
+        m_hasLogical = true;
+        const std::span<const StringId> devices = logical->devices();
+        m_logicalSlots = devices.size();
+        DenseKeyIndex slotOf(devices.size());
+        std::vector<std::size_t> infoOfSlot(devices.size());
+        for (std::size_t s = 0; s < devices.size(); ++s) {
+            slotOf.insert(devices[s]);
+            infoOfSlot[s] = indexOf(trace.str(devices[s]));
+            DeviceInfo &info = m_info[infoOfSlot[s]];
+            info.logicalSlot = static_cast<int>(s);
+            const LogicalDeviceMemoryStats &stats = logical->byDevice()[s];
+            info.peakTimeNs = stats.peakTimestampNs;
+            info.peakBytes = stats.peakLiveBytes;
+        }
+        if (const auto &peak = logical->peak()) {
+            m_peakTimeNs = peak->timestampNs;
+            m_peakBytes = peak->liveBytes;
+        }
+        if (logical->timelineSize() > 0) {
+            first = std::min(first, logical->timelineTimestamps().front());
+            last = std::max(last, logical->timelineTimestamps().back());
+            any = true;
+        }
+
+        // Lifetimes are sorted by start; their ends are sorted here and merged in.
+        const std::size_t count = logical->lifetimeCount();
+        std::vector<std::pair<std::uint64_t, std::uint32_t>> ends;
+        std::vector<std::uint32_t> metaOf(count);
+        for (std::uint32_t l = 0; l < count; ++l) {
+            const std::span<const std::uint32_t> recs = logical->lifetimeRecords(l);
+            const MemoryEvent &a = trace.memory[recs.front()];
+            const std::uint32_t slot = slotOf.find(a.device);
+            const int pos = kStackPosition[static_cast<std::size_t>(a.category)];
+            metaOf[l] = (slot << 4) | (std::uint32_t(pos) << 1);
+            m_allCategories[std::size_t(pos)] = true;
+            m_info[infoOfSlot[slot]].categories[std::size_t(pos)] = true;
+            const MemoryEvent &z = trace.memory[recs.back()];
+            if (z.action == MemoryAction::Free)
+                ends.emplace_back(z.timestampNs, l);
+        }
+        std::sort(ends.begin(), ends.end());
+        const std::size_t total = count + ends.size();
+        m_times.reserve(total);
+        m_bytes.reserve(total);
+        m_meta.reserve(total);
+        std::size_t e = 0;
+        for (std::uint32_t l = 0; l <= count; ++l) {
+            const std::uint64_t start = l < count ? trace.memory[logical->lifetimeAllocRecord(l)].timestampNs : UINT64_MAX;
+            for (; e < ends.size() && (ends[e].first < start || l == count); ++e) {
+                const std::uint32_t id = ends[e].second;
+                m_times.push_back(ends[e].first);
+                m_bytes.push_back(trace.memory[logical->lifetimeAllocRecord(id)].bytes);
+                m_meta.push_back(metaOf[id] | 1u);
+            }
+            if (l == count)
+                break;
+            m_times.push_back(start);
+            m_bytes.push_back(trace.memory[logical->lifetimeAllocRecord(l)].bytes);
+            m_meta.push_back(metaOf[l]);
+        }
+
+        m_firstEvent.assign(m_logicalSlots, m_times.size());
+        for (std::size_t i = m_times.size(); i-- > 0;)
+            m_firstEvent[m_meta[i] >> 4] = i;
+        const std::size_t stride = m_logicalSlots * kMemoryCategoryCount;
+        // Keep the checkpoints no larger than the deltas themselves, whatever the device count.
+        m_checkpointInterval = std::max<std::size_t>(4096, stride * 2);
+        std::vector<WideSum> running(stride);
+        for (std::size_t i = 0; i < m_times.size(); ++i) {
+            if (i % m_checkpointInterval == 0)
+                m_checkpoints.insert(m_checkpoints.end(), running.begin(), running.end());
+            const std::uint32_t meta = m_meta[i];
+            WideSum &sum = running[(meta >> 4) * kMemoryCategoryCount + ((meta >> 1) & 7)];
+            if (meta & 1)
+                sum.sub(m_bytes[i]);
+            else
+                sum.add(m_bytes[i]);
+        }
+    }
+
+    if (any)
+        m_range = {first, last == UINT64_MAX ? UINT64_MAX : last + 1};
+}
+
+bool MemorySeries::hasLogical(int device) const
+{
+    if (device == kAllDevices)
+        return m_hasLogical;
+    return device >= 0 && std::size_t(device) < m_info.size() && m_info[std::size_t(device)].logicalSlot >= 0;
+}
+
+bool MemorySeries::hasPhysical(int device) const
+{
+    if (device == kAllDevices)
+        return std::any_of(m_info.begin(), m_info.end(), [](const DeviceInfo &i) { return !i.samples.empty(); });
+    return device >= 0 && std::size_t(device) < m_info.size() && !m_info[std::size_t(device)].samples.empty();
+}
+
+void MemorySeries::sumsBefore(std::size_t index, int slot, Sums &sums) const
+{
+    sums = {};
+    const std::size_t checkpoint = index / m_checkpointInterval;
+    const std::size_t stride = m_logicalSlots * kMemoryCategoryCount;
+    if (!m_times.empty()) {
+        const WideSum *base = m_checkpoints.data() + checkpoint * stride;
+        if (slot < 0) {
+            for (std::size_t s = 0; s < m_logicalSlots; ++s)
+                addSums(sums, base + s * kMemoryCategoryCount);
+        } else {
+            addSums(sums, base + std::size_t(slot) * kMemoryCategoryCount);
+        }
+    }
+    for (std::size_t i = checkpoint * m_checkpointInterval; i < index; ++i) {
+        const std::uint32_t meta = m_meta[i];
+        if (slot >= 0 && int(meta >> 4) != slot)
+            continue;
+        WideSum &sum = sums[(meta >> 1) & 7];
+        if (meta & 1)
+            sum.sub(m_bytes[i]);
+        else
+            sum.add(m_bytes[i]);
+    }
+}
+
+LogicalChartData MemorySeries::logical(int device, const TimeWindow &window, int buckets) const
+{
+    LogicalChartData out;
+    if (!hasLogical(device))
+        return out;
+    out.known = true;
+    const int slot = device == kAllDevices ? -1 : m_info[std::size_t(device)].logicalSlot;
+    if (device == kAllDevices) {
+        out.categoryPresent = m_allCategories;
+        out.peakTimeNs = m_peakTimeNs;
+        out.peakBytes = m_peakBytes;
+    } else {
+        const DeviceInfo &info = m_info[std::size_t(device)];
+        out.categoryPresent = info.categories;
+        out.peakTimeNs = info.peakTimeNs;
+        out.peakBytes = info.peakBytes;
+    }
+    if (window.isEmpty() || buckets <= 0)
+        return out;
+
+    const std::size_t first = std::size_t(std::lower_bound(m_times.begin(), m_times.end(), window.begin) - m_times.begin());
+    const std::size_t last = std::size_t(std::lower_bound(m_times.begin(), m_times.end(), window.end) - m_times.begin());
+    Sums sums;
+    sumsBefore(first, slot, sums);
+    Stack current = stackOf(sums);
+    // The selection's line starts at its first change: before it there is no data, not zero.
+    bool started = slot < 0 ? first > 0 : m_firstEvent[std::size_t(slot)] < first;
+
+    const auto applyGroup = [&](std::size_t &i) {
+        const std::uint64_t t = m_times[i];
+        for (; i < last && m_times[i] == t; ++i) {
+            const std::uint32_t meta = m_meta[i];
+            if (slot >= 0 && int(meta >> 4) != slot)
+                continue;
+            started = true;
+            WideSum &sum = sums[(meta >> 1) & 7];
+            if (meta & 1)
+                sum.sub(m_bytes[i]);
+            else
+                sum.add(m_bytes[i]);
+        }
+        current = stackOf(sums);
+        return t;
+    };
+
+    if (last - first <= std::size_t(buckets)) {
+        // Few enough changes: draw every one as a step.
+        if (started)
+            out.columns.push_back({window.begin, current});
+        for (std::size_t i = first; i < last;) {
+            const Stack before = current;
+            const std::uint64_t t = applyGroup(i);
+            if (!started || (!out.columns.empty() && before == current))
+                continue;
+            if (!out.columns.empty())
+                out.columns.push_back({t, before});
+            out.columns.push_back({t, current});
+        }
+        if (!out.columns.empty())
+            out.columns.push_back({window.end, current});
+    } else {
+        out.downsampled = true;
+        std::vector<Bucket> bins(static_cast<std::size_t>(buckets));
+        std::uint64_t order = 1;
+        int lastBin = -1;
+        if (started) {
+            bins[0].include(current, order++);
+            lastBin = 0;
+        }
+        for (std::size_t i = first; i < last;) {
+            const int b = bucketIndex(window, buckets, m_times[i]);
+            if (lastBin >= 0)
+                for (int k = lastBin + 1; k <= b; ++k)
+                    bins[std::size_t(k)].include(current, order++); // value held into these buckets
+            applyGroup(i);
+            if (!started)
+                continue;
+            lastBin = b;
+            bins[std::size_t(b)].include(current, order++);
+        }
+        if (lastBin >= 0)
+            for (int k = lastBin + 1; k < buckets; ++k)
+                bins[std::size_t(k)].include(current, order++);
+        for (int b = 0; b < buckets; ++b) {
+            const Bucket &bin = bins[std::size_t(b)];
+            const std::uint64_t x0 = bucketStart(window, buckets, b);
+            const std::uint64_t next = bucketStart(window, buckets, b + 1);
+            if (!bin.seen || next == x0) // zero-width buckets hold no time
+                continue;
+            const std::uint64_t x1 = x0 + (next - x0) / 2;
+            if (bin.min == bin.max) {
+                out.columns.push_back({x0, bin.min});
+            } else if (bin.minOrder <= bin.maxOrder) {
+                out.columns.push_back({x0, bin.min});
+                out.columns.push_back({x1, bin.max});
+            } else {
+                out.columns.push_back({x0, bin.max});
+                out.columns.push_back({x1, bin.min});
+            }
+        }
+        if (!out.columns.empty())
+            out.columns.push_back({window.end, current});
+    }
+    for (const StackedColumn &c : out.columns)
+        out.maxBytes = std::max(out.maxBytes, c.stack.back());
+    return out;
+}
+
+PhysicalDeviceSeries MemorySeries::physicalFor(int device, const TimeWindow &window, int buckets) const
+{
+    const DeviceInfo &info = m_info[std::size_t(device)];
+    PhysicalDeviceSeries out;
+    out.device = device;
+    out.hasUsed = info.hasUsed;
+    out.hasReserved = info.hasReserved;
+    if (window.isEmpty() || buckets <= 0)
+        return out;
+    const auto &samples = info.samples;
+    const auto byTime = [](const Sample &s, std::uint64_t t) { return s.timeNs < t; };
+    const std::size_t lo = std::size_t(std::lower_bound(samples.begin(), samples.end(), window.begin, byTime) - samples.begin());
+    const std::size_t hi = std::size_t(std::lower_bound(samples.begin(), samples.end(), window.end, byTime) - samples.begin());
+
+    const auto collect = [&](std::uint8_t field, std::vector<ChartPoint> &points) {
+        const auto value = [field](const Sample &s) { return field == 1 ? s.used : s.reserved; };
+        for (std::size_t i = lo; i-- > 0;)
+            if (samples[i].has & field) {
+                points.push_back({samples[i].timeNs, value(samples[i])});
+                break;
+            }
+        std::size_t inside = 0;
+        for (std::size_t i = lo; i < hi; ++i)
+            inside += (samples[i].has & field) ? 1 : 0;
+        if (inside <= std::size_t(buckets) * 2) {
+            for (std::size_t i = lo; i < hi; ++i)
+                if (samples[i].has & field)
+                    points.push_back({samples[i].timeNs, value(samples[i])});
+        } else {
+            // Per bucket the smallest and the largest sample (earliest of equals), in time order.
+            std::size_t i = lo;
+            for (int b = 0; b < buckets && i < hi; ++b) {
+                const std::uint64_t end = bucketStart(window, buckets, b + 1);
+                std::optional<std::size_t> minAt, maxAt;
+                for (; i < hi && samples[i].timeNs < end; ++i) {
+                    if (!(samples[i].has & field))
+                        continue;
+                    if (!minAt || value(samples[i]) < value(samples[*minAt]))
+                        minAt = i;
+                    if (!maxAt || value(samples[i]) > value(samples[*maxAt]))
+                        maxAt = i;
+                }
+                if (!minAt)
+                    continue;
+                const std::size_t a = std::min(*minAt, *maxAt);
+                const std::size_t z = std::max(*minAt, *maxAt);
+                points.push_back({samples[a].timeNs, value(samples[a])});
+                if (z != a)
+                    points.push_back({samples[z].timeNs, value(samples[z])});
+            }
+        }
+        for (std::size_t i = hi; i < samples.size(); ++i)
+            if (samples[i].has & field) {
+                points.push_back({samples[i].timeNs, value(samples[i])});
+                break;
+            }
+    };
+    collect(1, out.used);
+    collect(2, out.reserved);
+    return out;
+}
+
+PhysicalChartData MemorySeries::physical(int device, const TimeWindow &window, int buckets) const
+{
+    PhysicalChartData out;
+    if (!hasPhysical(device))
+        return out;
+    out.known = true;
+    for (int d = 0; d < int(m_info.size()); ++d) {
+        if ((device != kAllDevices && d != device) || m_info[std::size_t(d)].samples.empty())
+            continue;
+        out.devices.push_back(physicalFor(d, window, buckets));
+        // The neighbours outside the window count too: the lines run through it to them.
+        for (const auto *points : {&out.devices.back().used, &out.devices.back().reserved})
+            for (const ChartPoint &p : *points)
+                out.maxBytes = std::max(out.maxBytes, p.bytes);
+    }
+    return out;
+}
+
+std::size_t MemorySeries::memoryUsage() const
+{
+    std::size_t n = m_times.capacity() * 8 + m_bytes.capacity() * 8 + m_meta.capacity() * 4
+        + m_checkpoints.capacity() * sizeof(WideSum);
+    for (const DeviceInfo &i : m_info)
+        n += i.samples.capacity() * sizeof(Sample);
+    return n;
+}
+
+} // namespace TraceInspector

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace TraceInspector {
+
+struct Trace;
+struct MemoryProfile;
+
+/// TRACE_FORMAT.md §7.3.
+struct TraceSummary {
+    std::uint64_t opCount = 0;
+    /// Σ duration_ns of measured spans (open ones add 0). Saturates at 2^64-1 where upstream
+    /// wraps in release builds (spec §14 Q5); no real trace gets near it.
+    std::uint64_t totalNs = 0;
+    std::uint64_t spanCount = 0;
+    std::uint64_t rootSpanCount = 0;
+    /// Longest chain of parent links followed from any span, each span id visited at most
+    /// once per chain (cycles stop), a missing parent ending the chain after counting it.
+    std::uint64_t maxDepth = 0;
+    std::uint64_t allocCount = 0; // raw `memory` alloc records
+    std::uint64_t freeCount = 0;  // raw `memory` free records
+    std::optional<std::uint64_t> logicalPeakBytes; // none without memory records
+
+    friend bool operator==(const TraceSummary &, const TraceSummary &) = default;
+};
+
+TraceSummary computeSummary(const Trace &trace, const MemoryProfile &memory);
+
+/// The §7.3 depth of every span (index-aligned with Trace::spans), in linear time.
+std::vector<std::uint64_t> spanDepths(const Trace &trace);
+
+} // namespace TraceInspector

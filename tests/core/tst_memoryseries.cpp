@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: MIT
+#include <QElapsedTimer>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+#include <random>
+#include <sstream>
+
+#include "core/analysis/memoryprofile.h"
+#include "core/analysis/memoryseries.h"
+#include "core/io/tracereader.h"
+#include "core/model/trace.h"
+
+using namespace TraceInspector;
+
+namespace {
+
+const std::string kMeta =
+    R"({"kind":"meta","schema":"candle-graph/trace/10","run_id":"r","correlation_id":"c","entrypoint":"e",)"
+    R"("phase":"infer","timestamp":"t","capture_step":1,"warmup_steps":0,"device":"cpu","timing_mode":"host",)"
+    R"("capture_contract":{"measurement_scope":"profiled_work","operations":"complete","logical_memory":"partial",)"
+    R"("physical_memory":"partial","device_timing":"none"},"tags":{}})";
+const std::string kTerminal = R"({"kind":"terminal","outcome":"complete","timestamp_ns":18446744073709551615})";
+
+/// "a|f TS DEVICE STORAGE BYTES [CATEGORY]" or "d TS DEVICE [used=N] [reserved=N]".
+std::string record(const std::string &spec)
+{
+    std::istringstream in(spec);
+    std::string kind, device;
+    std::uint64_t ts = 0;
+    in >> kind >> ts >> device;
+    nlohmann::json j;
+    if (kind == "d") {
+        j = {{"kind", "device_memory"}, {"timestamp_ns", ts}, {"device", device}};
+        std::string kv;
+        while (in >> kv) {
+            const auto eq = kv.find('=');
+            j[kv.substr(0, eq) + "_bytes"] = std::stoull(kv.substr(eq + 1));
+        }
+        return j.dump();
+    }
+    std::string storage, category;
+    std::uint64_t bytes = 0;
+    in >> storage >> bytes >> category;
+    j = {{"kind", "memory"}, {"timestamp_ns", ts},  {"storage_id", storage}, {"tensor_id", "t"},
+         {"span_id", "s"},   {"device", device},     {"bytes", bytes},       {"action", kind == "a" ? "alloc" : "free"},
+         {"dtype", "f32"}};
+    if (!category.empty())
+        j["category"] = category;
+    return j.dump();
+}
+
+struct Loaded {
+    std::shared_ptr<const Trace> trace;
+    MemoryProfile profile;
+    MemorySeries series;
+};
+
+std::unique_ptr<Loaded> load(const std::vector<std::string> &records)
+{
+    std::string text = kMeta + "\n";
+    for (const std::string &r : records)
+        text += record(r) + "\n";
+    text += kTerminal + "\n";
+    ReadResult result = TraceReader::readBytes(text, "test.jsonl");
+    if (!result.accepted())
+        return nullptr;
+    auto out = std::make_unique<Loaded>();
+    out->trace = result.trace;
+    out->profile = analyzeMemory(*out->trace);
+    out->series = MemorySeries(*out->trace, out->profile);
+    return out;
+}
+
+QString totals(const LogicalChartData &d)
+{
+    QStringList out;
+    for (const StackedColumn &c : d.columns)
+        out << QStringLiteral("%1:%2").arg(c.timeNs).arg(c.stack.back());
+    return out.join(QLatin1Char(' '));
+}
+
+QString points(const std::vector<ChartPoint> &p)
+{
+    QStringList out;
+    for (const ChartPoint &c : p)
+        out << QStringLiteral("%1:%2").arg(c.timeNs).arg(c.bytes);
+    return out.join(QLatin1Char(' '));
+}
+
+int deviceIndex(const MemorySeries &s, const std::string &name)
+{
+    const auto &d = s.devices();
+    const auto it = std::find(d.begin(), d.end(), name);
+    return it == d.end() ? -2 : int(it - d.begin());
+}
+
+/// Per-bucket min and max of the §8.1 timeline (total, or one device's live bytes), with the
+/// value held from before the window counted in the first bucket and gaps filled.
+struct Extremes {
+    bool seen = false;
+    std::uint64_t min = 0, max = 0;
+    void add(std::uint64_t v)
+    {
+        min = seen ? std::min(min, v) : v;
+        max = seen ? std::max(max, v) : v;
+        seen = true;
+    }
+};
+
+/// The selection's value at every timeline point (total, or one device's live bytes).
+std::vector<std::uint64_t> timelineValues(const LogicalMemoryProfile &p, int device)
+{
+    std::vector<std::uint64_t> out;
+    for (LogicalMemoryProfile::Cursor c(p); !c.atEnd(); c.next()) {
+        std::uint64_t v = device < 0 ? c.liveBytes() : 0;
+        if (device >= 0)
+            for (const DeviceBytes &d : c.liveBytesByDevice())
+                if (d.device == p.devices()[std::size_t(device)])
+                    v = d.bytes;
+        out.push_back(v);
+    }
+    return out;
+}
+
+std::vector<Extremes> expectedBuckets(const Trace &trace, const LogicalMemoryProfile &p, int device,
+                                      const std::vector<std::uint64_t> &values, const TimeWindow &w, int buckets)
+{
+    const auto valueAt = [&](std::size_t i) { return values[i]; };
+    // A device's line starts at its first storage.
+    std::uint64_t startsAt = 0;
+    if (device >= 0) {
+        startsAt = UINT64_MAX;
+        for (std::size_t l = 0; l < p.lifetimeCount(); ++l) {
+            const LogicalStorageLifetime lt = p.lifetime(trace, l);
+            if (lt.device == p.devices()[std::size_t(device)])
+                startsAt = std::min(startsAt, lt.startTimestampNs);
+        }
+    }
+    std::vector<Extremes> out(static_cast<std::size_t>(buckets));
+    std::optional<std::uint64_t> held;
+    int last = -1;
+    for (std::size_t i = 0; i < p.timelineSize(); ++i) {
+        const std::uint64_t t = p.timelineTimestamps()[i];
+        if (t < startsAt)
+            continue;
+        if (t < w.begin) {
+            held = valueAt(i);
+            continue;
+        }
+        if (t >= w.end)
+            break;
+        const int b = bucketIndex(w, buckets, t);
+        if (held) {
+            for (int k = std::max(last, 0); k <= b; ++k)
+                if (k > last || last < 0)
+                    out[std::size_t(k)].add(*held);
+        }
+        held = valueAt(i);
+        out[std::size_t(b)].add(*held);
+        last = b;
+    }
+    if (held)
+        for (int k = std::max(last, 0); k < buckets; ++k)
+            if (k > last || last < 0)
+                out[std::size_t(k)].add(*held);
+    for (int k = 0; k < buckets; ++k)
+        if (bucketStart(w, buckets, k) == bucketStart(w, buckets, k + 1))
+            out[std::size_t(k)] = {};
+    return out;
+}
+
+} // namespace
+
+class TstMemorySeries : public QObject
+{
+    Q_OBJECT
+private slots:
+    void unknownIsNotZero()
+    {
+        const auto none = load({});
+        QVERIFY(none);
+        QVERIFY(!none->series.hasLogical());
+        QVERIFY(!none->series.hasPhysical());
+        QVERIFY(none->series.fullRange().isEmpty());
+        QVERIFY(!none->series.logical(MemorySeries::kAllDevices, {0, 100}, 10).known);
+        QVERIFY(!none->series.physical(MemorySeries::kAllDevices, {0, 100}, 10).known);
+
+        const auto mixed = load({"a 10 cpu s 5", "d 20 cuda:0 used=7"});
+        QVERIFY(mixed);
+        QCOMPARE(mixed->series.devices(), (std::vector<std::string>{"cpu", "cuda:0"}));
+        const int cpu = deviceIndex(mixed->series, "cpu");
+        const int gpu = deviceIndex(mixed->series, "cuda:0");
+        QVERIFY(mixed->series.logical(cpu, {0, 100}, 10).known);
+        QVERIFY(!mixed->series.logical(gpu, {0, 100}, 10).known);
+        QVERIFY(!mixed->series.physical(cpu, {0, 100}, 10).known);
+        QVERIFY(mixed->series.physical(gpu, {0, 100}, 10).known);
+        QCOMPARE(mixed->series.fullRange(), (TimeWindow{10, 21}));
+
+        // A zero-byte storage is known and zero.
+        const auto zero = load({"a 10 cpu s 0"});
+        const LogicalChartData d = zero->series.logical(MemorySeries::kAllDevices, {0, 100}, 10);
+        QVERIFY(d.known);
+        QCOMPARE(totals(d), QStringLiteral("10:0 100:0"));
+        QCOMPARE(d.peakBytes, std::optional<std::uint64_t>(0));
+    }
+
+    void steps_data()
+    {
+        QTest::addColumn<QString>("records"); // ';'-separated
+        QTest::addColumn<QString>("device");
+        QTest::addColumn<quint64>("begin");
+        QTest::addColumn<quint64>("end");
+        QTest::addColumn<QString>("expected");
+        const QString sawtooth = QStringLiteral("a 10 cpu s1 40;a 20 cpu s2 70;f 30 cpu s1 0");
+        QTest::newRow("whole range") << sawtooth << QString() << quint64(10) << quint64(31)
+                                     << "10:40 20:40 20:110 30:110 30:70 31:70";
+        QTest::newRow("value carried into the window") << sawtooth << QString() << quint64(15) << quint64(25)
+                                                       << "15:40 20:40 20:110 25:110";
+        QTest::newRow("window before the data") << sawtooth << QString() << quint64(0) << quint64(5) << "";
+        QTest::newRow("window after the data") << sawtooth << QString() << quint64(40) << quint64(50) << "40:70 50:70";
+        QTest::newRow("free then alloc at one time: no spike")
+            << "a 10 cpu s1 100;f 20 cpu s1 0;a 20 cpu s2 100" << QString() << quint64(0) << quint64(30)
+            << "10:100 30:100";
+        QTest::newRow("one device of two")
+            << "a 10 cpu s1 40;a 20 cuda:0 s2 70;f 30 cpu s1 0;a 40 cuda:0 s3 1" << "cuda:0" << quint64(0) << quint64(50)
+            << "20:70 40:70 40:71 50:71";
+        QTest::newRow("all devices of two")
+            << "a 10 cpu s1 40;a 20 cuda:0 s2 70;f 30 cpu s1 0;a 40 cuda:0 s3 1" << QString() << quint64(0) << quint64(50)
+            << "10:40 20:40 20:110 30:110 30:70 40:70 40:71 50:71";
+    }
+    void steps()
+    {
+        QFETCH(QString, records);
+        QFETCH(QString, device);
+        QFETCH(quint64, begin);
+        QFETCH(quint64, end);
+        QFETCH(QString, expected);
+        std::vector<std::string> recs;
+        for (const QString &r : records.split(QLatin1Char(';')))
+            recs.push_back(r.toStdString());
+        const auto l = load(recs);
+        QVERIFY(l);
+        const int d = device.isEmpty() ? MemorySeries::kAllDevices : deviceIndex(l->series, device.toStdString());
+        const LogicalChartData data = l->series.logical(d, {begin, end}, 100);
+        QVERIFY(data.known);
+        QVERIFY(!data.downsampled);
+        QCOMPARE(totals(data), expected);
+    }
+
+    void stackedByCategory()
+    {
+        const auto l = load({"a 10 cpu p 5 parameter", "a 20 cpu a 7 activation", "a 30 cpu o 11 optimizer",
+                             "f 40 cpu p 0"});
+        QVERIFY(l);
+        const LogicalChartData d = l->series.logical(MemorySeries::kAllDevices, {0, 50}, 100);
+        QCOMPARE(d.categoryPresent, (std::array<bool, 5>{true, true, false, true, false}));
+        QCOMPARE(d.columns.size(), std::size_t(8));
+        const StackedColumn &c = d.columns[4]; // after the optimizer alloc at 30
+        QCOMPARE(c.timeNs, std::uint64_t(30));
+        // Parameter, optimizer, gradient, activation, other — cumulative.
+        QCOMPARE(c.stack, (std::array<std::uint64_t, 5>{5, 16, 16, 23, 23}));
+        QCOMPARE(d.columns.back().stack, (std::array<std::uint64_t, 5>{0, 11, 11, 18, 18}));
+        QCOMPARE(d.peakTimeNs, std::optional<std::uint64_t>(30));
+        QCOMPARE(d.peakBytes, std::optional<std::uint64_t>(23));
+        QCOMPARE(d.maxBytes, std::uint64_t(23));
+    }
+
+    void bucketsMatchTimeline_data()
+    {
+        QTest::addColumn<int>("seed");
+        QTest::addColumn<int>("buckets");
+        for (int seed = 1; seed <= 6; ++seed)
+            for (int buckets : {1, 7, 64, 333})
+                QTest::addRow("seed %d, %d buckets", seed, buckets) << seed << buckets;
+    }
+    void bucketsMatchTimeline()
+    {
+        QFETCH(int, seed);
+        QFETCH(int, buckets);
+        std::mt19937_64 rng{static_cast<std::uint64_t>(seed)};
+        std::vector<std::string> recs;
+        const char *devices[] = {"cpu", "cuda:0", "cuda:1"};
+        const char *cats[] = {"parameter", "activation", "gradient", "optimizer", "other"};
+        for (int i = 0; i < 3000; ++i)
+            recs.push_back(std::string(rng() % 100 < 55 ? "a " : "f ") + std::to_string(rng() % 20000) + " "
+                           + devices[rng() % 3] + " s" + std::to_string(rng() % 150) + " "
+                           + std::to_string(rng() % 100000) + " " + cats[rng() % 5]);
+        const auto l = load(recs);
+        QVERIFY(l);
+        const LogicalMemoryProfile &p = *l->profile.logical;
+        std::vector<std::vector<std::uint64_t>> values;
+        for (int device = -1; device < 3; ++device)
+            values.push_back(timelineValues(p, device));
+        for (int round = 0; round < 6; ++round) {
+            std::uint64_t a = rng() % 21000, b = rng() % 21000;
+            if (a > b)
+                std::swap(a, b);
+            const TimeWindow w{a, b + 1};
+            for (int device = -1; device < 3; ++device) {
+                int seriesDevice = MemorySeries::kAllDevices;
+                if (device >= 0)
+                    seriesDevice = deviceIndex(l->series, std::string(l->trace->str(p.devices()[std::size_t(device)])));
+                const LogicalChartData d = l->series.logical(seriesDevice, w, buckets);
+                const std::vector<Extremes> want = expectedBuckets(*l->trace, p, device, values[std::size_t(device + 1)], w, buckets);
+                std::vector<Extremes> got(static_cast<std::size_t>(buckets));
+                for (std::size_t c = 0; c + 1 < d.columns.size(); ++c) // the last column closes the window
+                    got[std::size_t(bucketIndex(w, buckets, d.columns[c].timeNs))].add(d.columns[c].stack.back());
+                if (!d.downsampled) // steps: compare the overall extremes instead
+                    continue;
+                for (int k = 0; k < buckets; ++k) {
+                    QCOMPARE(got[std::size_t(k)].seen, want[std::size_t(k)].seen);
+                    QCOMPARE(got[std::size_t(k)].max, want[std::size_t(k)].max);
+                    QCOMPARE(got[std::size_t(k)].min, want[std::size_t(k)].min);
+                }
+            }
+        }
+    }
+
+    void peakSurvivesEveryZoom()
+    {
+        // Noise around 1000 bytes, one 1-ns spike to 50 000 at t = 123452.
+        std::vector<std::string> recs;
+        for (int i = 0; i < 20000; ++i) {
+            recs.push_back("a " + std::to_string(i * 10) + " cpu n" + std::to_string(i) + " 1000");
+            recs.push_back("f " + std::to_string(i * 10 + 5) + " cpu n" + std::to_string(i) + " 0");
+        }
+        recs.push_back("a 123452 cpu spike 49000");
+        recs.push_back("f 123453 cpu spike 0");
+        const auto l = load(recs);
+        QVERIFY(l);
+        const TimeWindow full = l->series.fullRange();
+        QCOMPARE(full, (TimeWindow{0, 199996}));
+        TimeWindow w = full;
+        for (int level = 0; level < 40 && w.length() > 2; ++level) {
+            for (int buckets : {3, 50, 800}) {
+                const LogicalChartData d = l->series.logical(MemorySeries::kAllDevices, w, buckets);
+                QCOMPARE(d.maxBytes, std::uint64_t(50000));
+                QCOMPARE(d.peakBytes, std::optional<std::uint64_t>(50000));
+                QCOMPARE(d.peakTimeNs, std::optional<std::uint64_t>(123452));
+            }
+            w = zoomWindow(w, 123452, 0.7, full);
+        }
+    }
+
+    void physicalSeries()
+    {
+        const auto l = load({"d 10 gpu used=5 reserved=9", "d 20 gpu used=7", "d 30 gpu reserved=8", "d 40 gpu used=1",
+                             "d 15 cpu used=3"});
+        QVERIFY(l);
+        const int gpu = deviceIndex(l->series, "gpu");
+        const PhysicalChartData all = l->series.physical(gpu, {0, 100}, 100);
+        QVERIFY(all.known);
+        QCOMPARE(all.devices.size(), std::size_t(1));
+        QCOMPARE(points(all.devices[0].used), QStringLiteral("10:5 20:7 40:1"));
+        QCOMPARE(points(all.devices[0].reserved), QStringLiteral("10:9 30:8"));
+        QCOMPARE(all.maxBytes, std::uint64_t(9));
+        // The nearest sample outside the window on each side keeps lines running to the edges.
+        const PhysicalChartData mid = l->series.physical(gpu, {25, 35}, 100);
+        QCOMPARE(points(mid.devices[0].used), QStringLiteral("20:7 40:1"));
+        QCOMPARE(points(mid.devices[0].reserved), QStringLiteral("10:9 30:8"));
+        QCOMPARE(mid.maxBytes, std::uint64_t(9)); // the neighbour at 10 is part of the drawn line
+        const PhysicalChartData both = l->series.physical(MemorySeries::kAllDevices, {0, 100}, 100);
+        QCOMPARE(both.devices.size(), std::size_t(2));
+        QVERIFY(both.devices[0].hasUsed);
+        QVERIFY(!both.devices[0].hasReserved);
+    }
+
+    void physicalDownsampling()
+    {
+        std::vector<std::string> recs;
+        for (int i = 0; i < 5000; ++i)
+            recs.push_back("d " + std::to_string(i) + " gpu used=" + std::to_string(i == 3210 ? 999999 : 1000 + i % 7));
+        const auto l = load(recs);
+        QVERIFY(l);
+        const PhysicalChartData d = l->series.physical(0, {0, 5000}, 40);
+        QVERIFY(d.devices[0].used.size() <= 80);
+        QCOMPARE(d.maxBytes, std::uint64_t(999999));
+        bool spike = false;
+        for (const ChartPoint &p : d.devices[0].used)
+            spike |= p.timeNs == 3210 && p.bytes == 999999;
+        QVERIFY(spike);
+        for (std::size_t i = 1; i < d.devices[0].used.size(); ++i)
+            QVERIFY(d.devices[0].used[i - 1].timeNs < d.devices[0].used[i].timeNs);
+    }
+
+    void rebucketingIsFast()
+    {
+        std::vector<std::string> recs;
+        std::mt19937_64 rng(5);
+        const int n = 300000;
+        for (int i = 0; i < n; ++i) {
+            recs.push_back("a " + std::to_string(i * 4) + " cuda:" + std::to_string(i % 2) + " s" + std::to_string(i) + " "
+                           + std::to_string(rng() % 100000) + " activation");
+            if (i >= 50)
+                recs.push_back("f " + std::to_string(i * 4 + 1) + " cuda:" + std::to_string((i - 50) % 2) + " s"
+                               + std::to_string(i - 50) + " 0");
+        }
+        const auto l = load(recs);
+        QVERIFY(l);
+        QElapsedTimer timer;
+        timer.start();
+        const TimeWindow full = l->series.fullRange();
+        for (int i = 0; i < 10; ++i)
+            QVERIFY(l->series.logical(i % 2 ? 1 : MemorySeries::kAllDevices, zoomWindow(full, full.begin + full.length() / 3, 1.0 / (i + 1), full), 1600).known);
+        const qint64 ms = timer.elapsed();
+        qInfo("10 re-bucketings over %zu changes: %lld ms", std::size_t(2 * n), ms);
+        QVERIFY2(ms < 2000, "re-bucketing is too slow");
+    }
+};
+
+QTEST_GUILESS_MAIN(TstMemorySeries)
+#include "tst_memoryseries.moc"
