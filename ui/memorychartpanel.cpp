@@ -508,6 +508,9 @@ void MemoryChartPanel::Private::onPrepared()
 void MemoryChartPanel::Private::rebuildSeries()
 {
     // Series are recreated only when the selection changes; zooming just replaces points.
+    // Attaching a series resets the axis range; with dynamic ticks still set for an
+    // earlier, much shorter window, Qt Charts would lay out millions of ticks.
+    axisX->setTickType(QValueAxis::TicksFixed);
     for (Layer &l : layers) {
         chart->removeSeries(l.area);
         delete l.area; // owns its line series
@@ -651,12 +654,14 @@ void MemoryChartPanel::Private::rebucket()
     const double norm = raw / magnitude;
     const double step = (norm < 1.5 ? 1 : norm < 3 ? 2 : norm < 7 ? 5 : 10) * magnitude;
     const int decimals = std::clamp(-int(std::floor(std::log10(step) + 1e-9)), 0, 9);
-    axisX->setTickType(QValueAxis::TicksDynamic);
+    // Range first, ticks after: the other order lays out old-interval ticks over the new range.
+    axisX->setTickType(QValueAxis::TicksFixed);
+    axisX->setRange(double(window.begin) / xf, double(window.end) / xf);
     axisX->setTickAnchor(0);
     axisX->setTickInterval(step);
+    axisX->setTickType(QValueAxis::TicksDynamic);
     axisX->setLabelFormat(QStringLiteral("%.") + QString::number(decimals) + QStringLiteral("f"));
     axisX->setTitleText(QStringLiteral("Time since run start (%1)").arg(xUnit.name));
-    axisX->setRange(double(window.begin) / xf, double(window.end) / xf);
     const auto setBytesAxis = [](QValueAxis *a, std::uint64_t max, const Unit &u, const QString &title) {
         const double top = std::max(double(max) / u.factor * 1.12, 1.0);
         a->setRange(0, top);

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+#include "core/analysis/format.h"
+
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <utility>
+
+namespace TraceInspector {
+
+namespace {
+
+int significantDecimals(double v)
+{
+    return v < 10 ? 2 : (v < 100 ? 1 : 0);
+}
+
+double roundTo(double v, int decimals)
+{
+    const double scale = decimals == 2 ? 100.0 : (decimals == 1 ? 10.0 : 1.0);
+    return std::round(v * scale) / scale;
+}
+
+// \a units[0] is the base unit (printed as an integer); each further unit is \a step times
+// the previous one.
+QString formatScaled(std::uint64_t value, double step, std::span<const QStringView> units)
+{
+    if (static_cast<double>(value) < step)
+        return QString::number(value) + u' ' + units[0];
+    double v = static_cast<double>(value);
+    std::size_t unit = 0;
+    while (unit + 1 < units.size() && v >= step) {
+        v /= step;
+        ++unit;
+    }
+    int decimals = significantDecimals(v);
+    double rounded = roundTo(v, decimals);
+    if (rounded >= step && unit + 1 < units.size()) {
+        v /= step;
+        ++unit;
+        decimals = significantDecimals(v);
+        rounded = roundTo(v, decimals);
+    }
+    if (significantDecimals(rounded) < decimals) {
+        decimals = significantDecimals(rounded);
+        rounded = roundTo(v, decimals);
+    }
+    return QString::number(rounded, 'f', decimals) + u' ' + units[unit];
+}
+
+constexpr QStringView kTimeUnits[] = {u"ns", u"\u00B5s", u"ms", u"s"};
+constexpr QStringView kByteUnits[] = {u"B", u"KiB", u"MiB", u"GiB", u"TiB", u"PiB", u"EiB"};
+
+} // namespace
+
+QString formatDuration(std::uint64_t ns)
+{
+    return formatScaled(ns, 1000.0, kTimeUnits);
+}
+
+QString formatTimestamp(std::uint64_t ns)
+{
+    if (ns < 1000)
+        return QString::number(ns) + u" ns";
+    // Integer arithmetic keeps full precision for large ns values.
+    std::uint64_t divisor = 1000;
+    std::size_t unit = 1;
+    while (unit + 1 < std::size(kTimeUnits) && ns / divisor >= 1000) {
+        divisor *= 1000;
+        ++unit;
+    }
+    std::uint64_t whole = 0;
+    std::uint64_t frac = 0;
+    for (;;) {
+        const std::uint64_t milliUnits = divisor / 1000;
+        whole = ns / divisor;
+        frac = (ns % divisor + milliUnits / 2) / milliUnits; // rounded to 3 decimals
+        if (frac == 1000) {
+            ++whole;
+            frac = 0;
+        }
+        if (whole < 1000 || unit + 1 >= std::size(kTimeUnits))
+            break;
+        divisor *= 1000; // rounding carried into the next unit (999.9996 ms -> 1.000 s)
+        ++unit;
+    }
+    return QString::number(whole) + u'.' + QStringLiteral("%1").arg(frac, 3, 10, QLatin1Char('0')) + u' '
+        + kTimeUnits[unit];
+}
+
+QString formatBytes(std::uint64_t bytes)
+{
+    return formatScaled(bytes, 1024.0, kByteUnits);
+}
+
+QString formatPercent(double fraction)
+{
+    if (std::isnan(fraction) || fraction < 0)
+        return QStringLiteral("n/a");
+    const double percent = fraction * 100.0;
+    if (percent == 0)
+        return QStringLiteral("0%");
+    if (percent < 0.05)
+        return QStringLiteral("<0.1%");
+    return QString::number(percent, 'f', 1) + u'%';
+}
+
+QString formatShape(std::span<const std::uint64_t> dims)
+{
+    QString text = QStringLiteral("[");
+    for (std::size_t i = 0; i < dims.size(); ++i) {
+        if (i > 0)
+            text += QStringLiteral(", ");
+        text += QString::number(dims[i]);
+    }
+    text += u']';
+    return text;
+}
+
+QString formatCount(std::uint64_t value)
+{
+    QString digits = QString::number(value);
+    for (qsizetype pos = digits.size() - 3; pos > 0; pos -= 3)
+        digits.insert(pos, u',');
+    return digits;
+}
+
+TextFilter::TextFilter(const QString &needle)
+    : m_needle(needle.trimmed())
+{
+    m_ascii = std::all_of(m_needle.cbegin(), m_needle.cend(), [](QChar c) { return c.unicode() < 0x80; });
+    if (m_ascii) {
+        m_asciiLower.reserve(std::size_t(m_needle.size()));
+        for (QChar c : std::as_const(m_needle)) {
+            const char ch = static_cast<char>(c.unicode());
+            m_asciiLower.push_back(ch >= 'A' && ch <= 'Z' ? static_cast<char>(ch - 'A' + 'a') : ch);
+        }
+    }
+}
+
+bool TextFilter::matches(std::string_view utf8) const
+{
+    if (m_needle.isEmpty())
+        return true;
+    if (!m_ascii)
+        return QString::fromUtf8(utf8.data(), qsizetype(utf8.size())).contains(m_needle, Qt::CaseInsensitive);
+    const auto fold = [](char ch) { return ch >= 'A' && ch <= 'Z' ? static_cast<char>(ch - 'A' + 'a') : ch; };
+    const auto it = std::search(utf8.begin(), utf8.end(), m_asciiLower.begin(), m_asciiLower.end(),
+                                [&fold](char hay, char needle) { return fold(hay) == needle; });
+    return it != utf8.end();
+}
+
+} // namespace TraceInspector

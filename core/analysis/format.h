@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include <QString>
+
+namespace TraceInspector {
+
+// Human-readable text for durations, times, sizes and shapes, shared by all models.
+// Output is locale-independent ("." as decimal point) so that it is testable.
+
+/// A duration in ns with three significant digits in the largest fitting unit:
+/// `0 ns`, `999 ns`, `1.00 µs`, `12.3 µs`, `123 ms`, `1.23 s`; seconds never switch to a
+/// larger unit (`12346 s`).
+QString formatDuration(std::uint64_t ns);
+
+/// A point in time in ns since the run started, with more precision than a duration:
+/// integer `ns` below 1 µs, else three decimals in the largest fitting unit
+/// (`2.100 µs`, `51.200 µs`, `1.234 s`).
+QString formatTimestamp(std::uint64_t ns);
+
+/// A byte count in binary units with three significant digits: `0 B`, `1023 B`,
+/// `1.00 KiB`, `384 KiB`, `1.50 GiB`, up to EiB. Values from 1000 to 1023 of a unit
+/// stay in that unit (`1023 KiB`).
+QString formatBytes(std::uint64_t bytes);
+
+/// A fraction (1.0 = 100 %) as a percentage with one decimal: `12.3%`, `0%`, `<0.1%`;
+/// `n/a` for NaN or negative values.
+QString formatPercent(double fraction);
+
+/// A tensor shape: `[2, 128, 768]`; `[]` for a scalar.
+QString formatShape(std::span<const std::uint64_t> dims);
+
+/// An integer with `,` thousands separators: `1,234,567`.
+QString formatCount(std::uint64_t value);
+
+/// Case-insensitive substring test of UTF-8 text against the filter text users type.
+/// An ASCII needle is matched byte-wise (UTF-8 continuation bytes never equal ASCII),
+/// which avoids a QString conversion per record; other needles use QString folding.
+class TextFilter
+{
+public:
+    TextFilter() = default;
+    /// Leading and trailing whitespace of \a needle is ignored.
+    explicit TextFilter(const QString &needle);
+
+    bool isEmpty() const { return m_needle.isEmpty(); }
+    const QString &text() const { return m_needle; }
+    /// True for every text when the filter is empty.
+    bool matches(std::string_view utf8) const;
+
+private:
+    QString m_needle;
+    std::string m_asciiLower; // set when the needle is ASCII
+    bool m_ascii = true;
+};
+
+} // namespace TraceInspector

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+#include "core/analysis/opstatistics.h"
+
+#include <algorithm>
+
+#include "core/model/trace.h"
+
+namespace TraceInspector {
+
+namespace {
+std::uint64_t addSaturating(std::uint64_t a, std::uint64_t b)
+{
+    const std::uint64_t sum = a + b;
+    return sum < a ? UINT64_MAX : sum;
+}
+} // namespace
+
+OpStatistics OpStatistics::compute(const Trace &trace)
+{
+    OpStatistics stats;
+    constexpr std::uint32_t kNone = UINT32_MAX;
+    // op names are few and interned: a flat StringId -> row table avoids hashing.
+    std::vector<std::uint32_t> rowOf(trace.strings.size(), kNone);
+    for (const Op &op : trace.ops) {
+        if (op.opName >= rowOf.size())
+            continue;
+        std::uint32_t &row = rowOf[op.opName];
+        if (row == kNone) {
+            row = static_cast<std::uint32_t>(stats.m_rows.size());
+            OpNameStatistics fresh;
+            fresh.name = op.opName;
+            fresh.minNs = op.durationNs;
+            fresh.maxNs = op.durationNs;
+            stats.m_rows.push_back(fresh);
+        }
+        OpNameStatistics &r = stats.m_rows[row];
+        ++r.count;
+        r.totalNs = addSaturating(r.totalNs, op.durationNs);
+        r.minNs = std::min(r.minNs, op.durationNs);
+        r.maxNs = std::max(r.maxNs, op.durationNs);
+        stats.m_totalNs = addSaturating(stats.m_totalNs, op.durationNs);
+        ++stats.m_opCount;
+    }
+    for (OpNameStatistics &r : stats.m_rows)
+        r.meanNs = static_cast<double>(r.totalNs) / static_cast<double>(r.count);
+    std::sort(stats.m_rows.begin(), stats.m_rows.end(), [&trace](const OpNameStatistics &a, const OpNameStatistics &b) {
+        if (a.totalNs != b.totalNs)
+            return a.totalNs > b.totalNs;
+        return trace.strings.less(a.name, b.name);
+    });
+    return stats;
+}
+
+std::optional<double> OpStatistics::fractionOfTotal(std::size_t row) const
+{
+    if (m_totalNs == 0 || row >= m_rows.size())
+        return std::nullopt;
+    return static_cast<double>(m_rows[row].totalNs) / static_cast<double>(m_totalNs);
+}
+
+} // namespace TraceInspector

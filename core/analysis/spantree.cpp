@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: MIT
+#include "core/analysis/spantree.h"
+
+#include <algorithm>
+#include <numeric>
+#include <utility>
+
+#include "core/model/trace.h"
+
+namespace TraceInspector {
+
+namespace {
+
+std::uint64_t addSaturating(std::uint64_t a, std::uint64_t b)
+{
+    const std::uint64_t sum = a + b;
+    return sum < a ? UINT64_MAX : sum;
+}
+
+// Span indices ordered by (start_ns, index). Spans are id-sorted, so index order is id order.
+// LSD radix sort on 16-bit digits keeps this linear and stable; passes in which every key
+// has the same digit (the high digits of typical ns timestamps) are skipped.
+std::vector<std::uint32_t> orderByStart(const std::vector<Span> &spans)
+{
+    const std::size_t n = spans.size();
+    std::vector<std::uint32_t> order(n);
+    std::iota(order.begin(), order.end(), 0U);
+    if (n < 2048) {
+        std::stable_sort(order.begin(), order.end(),
+                         [&spans](std::uint32_t a, std::uint32_t b) { return spans[a].startNs < spans[b].startNs; });
+        return order;
+    }
+
+    constexpr int kDigitBits = 16;
+    constexpr std::size_t kBuckets = std::size_t(1) << kDigitBits;
+    constexpr int kPasses = 64 / kDigitBits;
+    std::vector<std::uint64_t> keys(n);
+    std::vector<std::uint32_t> histogram(kPasses * kBuckets, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+        keys[i] = spans[i].startNs;
+        for (int p = 0; p < kPasses; ++p)
+            ++histogram[p * kBuckets + ((keys[i] >> (p * kDigitBits)) & (kBuckets - 1))];
+    }
+
+    std::vector<std::uint64_t> keysOut(n);
+    std::vector<std::uint32_t> orderOut(n);
+    for (int p = 0; p < kPasses; ++p) {
+        std::uint32_t *counts = histogram.data() + p * kBuckets;
+        if (std::any_of(counts, counts + kBuckets, [n](std::uint32_t c) { return c == n; }))
+            continue;
+        std::uint32_t running = 0;
+        for (std::size_t b = 0; b < kBuckets; ++b)
+            running += std::exchange(counts[b], running);
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::uint32_t slot = counts[(keys[i] >> (p * kDigitBits)) & (kBuckets - 1)]++;
+            keysOut[slot] = keys[i];
+            orderOut[slot] = order[i];
+        }
+        keys.swap(keysOut);
+        order.swap(orderOut);
+    }
+    return order;
+}
+
+} // namespace
+
+SpanTree SpanTree::build(const Trace &trace)
+{
+    SpanTree tree;
+    const std::vector<Span> &spans = trace.spans;
+    const std::size_t n = spans.size();
+    const std::size_t stringCount = trace.strings.size();
+
+    // StringId -> span index. Ids are interned, so equal text means equal StringId; a flat
+    // table beats hashing or binary search over the id-sorted strings.
+    std::vector<std::uint32_t> byId(stringCount, kNoParent);
+    for (std::size_t i = 0; i < n; ++i) {
+        const StringId id = spans[i].id;
+        if (id != kNoString && id < stringCount && byId[id] == kNoParent)
+            byId[id] = static_cast<std::uint32_t>(i);
+    }
+    const auto lookup = [&byId, stringCount](StringId id) {
+        return id != kNoString && id < stringCount ? byId[id] : kNoParent;
+    };
+
+    tree.m_parent.resize(n);
+    tree.m_flags.assign(n, 0);
+    tree.m_duration.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const Span &s = spans[i];
+        std::uint8_t flags = 0;
+        if (!s.closed) {
+            flags |= Open;
+            ++tree.m_openCount;
+        }
+        if (s.measured) {
+            flags |= Measured;
+            if (s.closed)
+                tree.m_measuredTotalNs = addSaturating(tree.m_measuredTotalNs, s.durationNs);
+        }
+        std::uint32_t parent = kNoParent;
+        if (s.parentId != kNoString) {
+            parent = lookup(s.parentId);
+            if (parent == kNoParent) {
+                flags |= Dangling;
+                ++tree.m_danglingCount;
+            }
+        }
+        tree.m_parent[i] = parent;
+        tree.m_flags[i] = flags;
+        tree.m_duration[i] = s.closed ? s.durationNs : 0;
+        if (s.closed)
+            tree.m_maxDurationNs = std::max(tree.m_maxDurationNs, s.durationNs);
+    }
+
+    // Break parent cycles. Each span is walked once: a walk stops at a root, at a span
+    // finished by an earlier walk, or at a span of the current walk (a new cycle).
+    {
+        enum : std::uint8_t { Unvisited, OnPath, Done };
+        std::vector<std::uint8_t> state(n, Unvisited);
+        std::vector<std::uint32_t> path;
+        for (std::size_t start = 0; start < n; ++start) {
+            if (state[start] != Unvisited)
+                continue;
+            path.clear();
+            std::uint32_t j = static_cast<std::uint32_t>(start);
+            while (j != kNoParent && state[j] == Unvisited) {
+                state[j] = OnPath;
+                path.push_back(j);
+                j = tree.m_parent[j];
+            }
+            if (j != kNoParent && state[j] == OnPath) {
+                const auto first = std::find(path.rbegin(), path.rend(), j).base() - 1;
+                std::uint32_t breakAt = j;
+                for (auto it = first; it != path.end(); ++it) {
+                    tree.m_flags[*it] |= InCycle;
+                    breakAt = std::min(breakAt, *it);
+                }
+                tree.m_parent[breakAt] = kNoParent;
+                tree.m_flags[breakAt] |= CycleBreak;
+                ++tree.m_cycleCount;
+            }
+            for (std::uint32_t p : path)
+                state[p] = Done;
+        }
+    }
+
+    // Group children by parent (counting sort over the start-ordered span list).
+    const auto slotOf = [&tree, n](std::uint32_t i) {
+        return tree.m_parent[i] == kNoParent ? n : std::size_t(tree.m_parent[i]);
+    };
+    tree.m_childOffset.assign(n + 2, 0);
+    for (std::size_t i = 0; i < n; ++i)
+        ++tree.m_childOffset[slotOf(static_cast<std::uint32_t>(i)) + 1];
+    std::partial_sum(tree.m_childOffset.begin(), tree.m_childOffset.end(), tree.m_childOffset.begin());
+    {
+        std::vector<std::uint32_t> cursor(tree.m_childOffset.begin(), tree.m_childOffset.end() - 1);
+        tree.m_children.resize(n);
+        tree.m_row.resize(n);
+        for (std::uint32_t i : orderByStart(spans)) {
+            const std::size_t slot = slotOf(i);
+            const std::uint32_t pos = cursor[slot]++;
+            tree.m_children[pos] = i;
+            tree.m_row[i] = pos - tree.m_childOffset[slot];
+        }
+    }
+
+    // Depths, breadth first without recursion (deep chains are legal input).
+    tree.m_depth.assign(n, 0);
+    {
+        std::vector<std::uint32_t> queue;
+        queue.reserve(n);
+        const auto rootList = tree.roots();
+        queue.assign(rootList.begin(), rootList.end());
+        for (std::size_t q = 0; q < queue.size(); ++q) {
+            const std::uint32_t u = queue[q];
+            for (std::uint32_t c : tree.children(u)) {
+                tree.m_depth[c] = tree.m_depth[u] + 1;
+                queue.push_back(c);
+            }
+            tree.m_maxDepth = std::max(tree.m_maxDepth, tree.m_depth[u]);
+        }
+    }
+
+    tree.m_self.assign(n, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+        if (tree.isOpen(i))
+            continue;
+        std::uint64_t childTotal = 0;
+        for (std::uint32_t c : tree.children(i)) {
+            if (!tree.isOpen(c))
+                childTotal = addSaturating(childTotal, tree.m_duration[c]);
+        }
+        tree.m_self[i] = tree.m_duration[i] - std::min(childTotal, tree.m_duration[i]);
+    }
+
+    const std::vector<Op> &ops = trace.ops;
+    tree.m_opSpan.resize(ops.size());
+    tree.m_spanOpOffset.assign(n + 1, 0);
+    for (std::size_t k = 0; k < ops.size(); ++k) {
+        const std::uint32_t owner = lookup(ops[k].spanId);
+        tree.m_opSpan[k] = owner;
+        if (owner != kNoParent)
+            ++tree.m_spanOpOffset[owner + 1];
+    }
+    std::partial_sum(tree.m_spanOpOffset.begin(), tree.m_spanOpOffset.end(), tree.m_spanOpOffset.begin());
+    tree.m_spanOps.resize(tree.m_spanOpOffset[n]);
+    {
+        std::vector<std::uint32_t> cursor(tree.m_spanOpOffset.begin(), tree.m_spanOpOffset.end() - 1);
+        for (std::size_t k = 0; k < ops.size(); ++k) {
+            const std::uint32_t owner = tree.m_opSpan[k];
+            if (owner != kNoParent)
+                tree.m_spanOps[cursor[owner]++] = static_cast<std::uint32_t>(k);
+        }
+    }
+    return tree;
+}
+
+std::optional<std::uint64_t> SpanTree::durationNs(std::size_t i) const
+{
+    if (isOpen(i))
+        return std::nullopt;
+    return m_duration[i];
+}
+
+std::optional<std::uint64_t> SpanTree::selfNs(std::size_t i) const
+{
+    if (isOpen(i))
+        return std::nullopt;
+    return m_self[i];
+}
+
+std::optional<double> SpanTree::fractionOfMeasured(std::size_t i) const
+{
+    if (isOpen(i) || m_measuredTotalNs == 0)
+        return std::nullopt;
+    return static_cast<double>(m_duration[i]) / static_cast<double>(m_measuredTotalNs);
+}
+
+std::size_t SpanTree::memoryUsage() const
+{
+    const auto bytes = [](const auto &v) { return v.capacity() * sizeof(v[0]); };
+    return bytes(m_parent) + bytes(m_row) + bytes(m_depth) + bytes(m_flags) + bytes(m_duration) + bytes(m_self)
+        + bytes(m_children) + bytes(m_childOffset) + bytes(m_opSpan) + bytes(m_spanOps) + bytes(m_spanOpOffset);
+}
+
+} // namespace TraceInspector

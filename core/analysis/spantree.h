@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace TraceInspector {
+
+struct Trace;
+
+/// The nesting of a trace's spans, built once per trace from `Trace::spans`.
+///
+/// All per-span arrays are indexed by the span's index into `Trace::spans` (the id-sorted
+/// §7.2 records). Children live in one flat array: the children of span i are
+/// `children(i)`, ordered by start_ns and then by id; the roots are `roots()`, same order.
+///
+/// Nothing is ever hidden: every span appears exactly once in the tree.
+/// - A span whose `parent_id` names no span ("dangling parent") is placed at the root level
+///   and flagged isDangling().
+/// - Parent links that form a cycle (including a span naming itself) never reach a root. Each
+///   cycle is broken at its member with the lowest index: that span becomes a root flagged
+///   isCycleBreak(); every member of the cycle is flagged isInCycle(). The rest of the cycle
+///   and everything hanging off it then nests under the break span.
+///
+/// Build cost is linear in spans + ops (radix sort on start_ns, counting sort by parent).
+/// Preconditions: fewer than 2^32 - 1 spans and ops. The tree refers to the trace only while
+/// building; it holds no pointer into it.
+class SpanTree
+{
+public:
+    static constexpr std::uint32_t kNoParent = UINT32_MAX;
+
+    SpanTree() = default;
+    static SpanTree build(const Trace &trace);
+
+    std::size_t spanCount() const { return m_parent.size(); }
+
+    /// Tree parent of span \a i (after dangling/cycle resolution), or kNoParent for a root.
+    std::uint32_t parent(std::size_t i) const { return m_parent[i]; }
+    /// The children of span \a i, ordered by (start_ns, id).
+    std::span<const std::uint32_t> children(std::size_t i) const { return range(i); }
+    std::span<const std::uint32_t> roots() const { return range(spanCount()); }
+    /// Position of span \a i inside its parent's children() (or inside roots()).
+    std::uint32_t row(std::size_t i) const { return m_row[i]; }
+    /// Tree depth: 0 for roots (including dangling and cycle-break roots).
+    std::uint32_t depth(std::size_t i) const { return m_depth[i]; }
+    std::uint32_t maxDepth() const { return m_maxDepth; }
+
+    bool isOpen(std::size_t i) const { return (m_flags[i] & Open) != 0; }
+    bool isMeasured(std::size_t i) const { return (m_flags[i] & Measured) != 0; }
+    bool isDangling(std::size_t i) const { return (m_flags[i] & Dangling) != 0; }
+    bool isInCycle(std::size_t i) const { return (m_flags[i] & InCycle) != 0; }
+    bool isCycleBreak(std::size_t i) const { return (m_flags[i] & CycleBreak) != 0; }
+
+    /// Duration of span i, or nullopt while it is open (unknown, not 0).
+    std::optional<std::uint64_t> durationNs(std::size_t i) const;
+    /// Duration minus the summed durations of its closed tree children, clamped at 0;
+    /// nullopt for an open span.
+    std::optional<std::uint64_t> selfNs(std::size_t i) const;
+    /// durationNs(i) / measuredTotalNs(), or nullopt when the span is open or the total is 0.
+    std::optional<double> fractionOfMeasured(std::size_t i) const;
+
+    /// Summary `total_ns` (§7.3): sum of the durations of measured spans, saturating.
+    std::uint64_t measuredTotalNs() const { return m_measuredTotalNs; }
+    /// Longest closed-span duration; a bar reference when there is no measured total.
+    std::uint64_t maxDurationNs() const { return m_maxDurationNs; }
+
+    std::size_t danglingCount() const { return m_danglingCount; }
+    std::size_t cycleCount() const { return m_cycleCount; }
+    std::size_t openCount() const { return m_openCount; }
+
+    /// Index of the span owning op \a opIndex (by `span_id`), or kNoParent if none.
+    std::uint32_t spanOfOp(std::size_t opIndex) const { return m_opSpan[opIndex]; }
+    /// Indices into `Trace::ops` of the ops whose `span_id` names span \a i, stream order.
+    std::span<const std::uint32_t> opsOfSpan(std::size_t i) const
+    {
+        return {m_spanOps.data() + m_spanOpOffset[i], m_spanOpOffset[i + 1] - m_spanOpOffset[i]};
+    }
+    std::size_t opCount() const { return m_opSpan.size(); }
+
+    std::size_t memoryUsage() const;
+
+private:
+    enum Flag : std::uint8_t { Open = 1, Measured = 2, Dangling = 4, InCycle = 8, CycleBreak = 16 };
+
+    std::span<const std::uint32_t> range(std::size_t slot) const
+    {
+        return {m_children.data() + m_childOffset[slot], m_childOffset[slot + 1] - m_childOffset[slot]};
+    }
+
+    std::vector<std::uint32_t> m_parent;
+    std::vector<std::uint32_t> m_row;
+    std::vector<std::uint32_t> m_depth;
+    std::vector<std::uint8_t> m_flags;
+    std::vector<std::uint64_t> m_duration;
+    std::vector<std::uint64_t> m_self;
+    std::vector<std::uint32_t> m_children;    // grouped by parent; roots last
+    std::vector<std::uint32_t> m_childOffset{0, 0}; // spanCount() + 2 entries; slot spanCount() = roots
+    std::vector<std::uint32_t> m_opSpan;
+    std::vector<std::uint32_t> m_spanOps;
+    std::vector<std::uint32_t> m_spanOpOffset{0}; // spanCount() + 1 entries
+    std::uint64_t m_measuredTotalNs = 0;
+    std::uint64_t m_maxDurationNs = 0;
+    std::uint32_t m_maxDepth = 0;
+    std::size_t m_danglingCount = 0;
+    std::size_t m_cycleCount = 0;
+    std::size_t m_openCount = 0;
+};
+
+} // namespace TraceInspector

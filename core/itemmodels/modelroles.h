@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <Qt>
+
+namespace TraceInspector {
+
+/// Every custom item role used by the core item models (house style rule 11).
+///
+/// Models carry meaning, never presentation: ui delegates map these roles to colours, fonts
+/// and icons. Values are stable; append new roles at the end of the list.
+/// Unscoped on purpose: both `SortRole` and `ModelRole::SortRole` read well at call sites.
+enum ModelRole : int {
+    /// Raw value for sorting (qint64/quint64/double/QString); DisplayRole is formatted text.
+    SortRole = Qt::UserRole + 1,
+    /// The reference total a bar is drawn against (quint64 ns, or bytes); 0 = no bar.
+    TotalRole,
+    /// The span id as text (QString).
+    SpanIdRole,
+    /// Index into Trace::spans (qint64), -1 when the row refers to no span.
+    SpanIndexRole,
+    /// Start / timestamp in ns (quint64).
+    StartTimeRole,
+    /// Duration in ns (quint64); invalid QVariant when unknown (open span).
+    DurationRole,
+    /// TraceInspector::Severity as int.
+    SeverityRole,
+    /// Index into Trace::ops (qint64).
+    OpIndexRole,
+    /// bool: the span has no span_end yet.
+    IsOpenRole,
+    /// bool: the span's parent_id names no span in the trace.
+    IsDanglingRole,
+    /// bool: the span is part of a parent cycle and was placed under the cycle root level.
+    IsCycleRole,
+    /// Self time in ns (quint64); invalid when unknown.
+    SelfTimeRole,
+    /// Fraction 0..1 (double) of the measured total; invalid when n/a.
+    FractionRole,
+    /// The bar value a DurationBarDelegate draws (quint64), relative to TotalRole.
+    BarValueRole,
+    /// Nesting depth (int, roots are 0).
+    DepthRole,
+    /// 1-based source line of the record (quint64).
+    LineRole,
+    /// Rule id of a problem / issue (QString).
+    RuleIdRole,
+    /// TraceInspector::RelatedKind as int.
+    RelatedKindRole,
+    /// Index into the Trace array named by RelatedKindRole (qint64), -1 when unknown.
+    RelatedIndexRole,
+    /// Related id as text (QString).
+    RelatedIdRole,
+    /// TraceInspector::SpanKind as int.
+    SpanKindRole,
+    /// TraceInspector::ExecutionStep as int.
+    StepRole,
+    /// bool: the span is measured.
+    IsMeasuredRole,
+    /// Bytes (quint64) for byte-valued cells.
+    BytesRole,
+    /// Op name (QString) of an op row or aggregate row.
+    OpNameRole,
+    /// Device name (QString).
+    DeviceRole,
+    /// Count (quint64) of an aggregate row.
+    CountRole,
+    /// bool: the row is a synthetic grouping row (e.g. the cycle root), not a record.
+    IsSyntheticRole,
+    /// TraceInspector::MemoryCategory as int.
+    MemoryCategoryRole,
+    /// bool (filter proxies): the row matches the filter itself, not only through a descendant.
+    IsFilterMatchRole,
+    /// First role free for a model's private use.
+    UserRoleBase = Qt::UserRole + 100,
+};
+using ModelRoles = ModelRole;
+
+} // namespace TraceInspector

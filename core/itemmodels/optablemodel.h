@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include <QAbstractTableModel>
+
+namespace TraceInspector {
+
+struct Trace;
+class SpanTree;
+
+/// Every `op` record of a trace, one row each, computed on the fly from `Trace::ops`
+/// (no per-row cache, so millions of rows cost only the row permutation).
+///
+/// Sorting is done here, not in a QSortFilterProxyModel: sort() orders a permutation of op
+/// indices by a 64-bit key per op (the raw value, or the rank of an interned string or
+/// shape) with a linear radix sort. Measured on a 1 GB generated trace (757 k ops), every
+/// column sorts in 35-85 ms; QSortFilterProxyModel, comparing SortRole QVariants through
+/// virtual calls, took 3.9 s for the duration column and ~10 s for names on 1 M rows.
+/// OpFilterProxyModel forwards its sort() here. Rows of equal value keep stream order;
+/// absent values (output bytes with an unknown dtype) sort after present ones ascending.
+class OpTableModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column {
+        NameColumn,
+        SpanColumn,
+        ShapeColumn,
+        DtypeColumn,
+        DeviceColumn,
+        StartColumn,
+        DurationColumn,
+        InputBytesColumn,
+        OutputBytesColumn,
+        ColumnCount
+    };
+    Q_ENUM(Column)
+
+    explicit OpTableModel(QObject *parent = nullptr);
+    ~OpTableModel() override;
+
+    /// Shows the ops of \a trace; resets the model and the sort order. \a tree (from the same
+    /// trace) resolves each op's span in O(1); without it spans are looked up by id.
+    void setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const SpanTree> tree = {});
+    const Trace *trace() const { return m_trace.get(); }
+    const SpanTree *tree() const { return m_tree.get(); }
+
+    /// Index of op \a opIndex (into Trace::ops) in the current order; invalid if out of range.
+    QModelIndex indexForOp(std::int64_t opIndex, int column = NameColumn) const;
+    /// Op index shown at \a row, or -1.
+    std::int64_t opAt(int row) const;
+    /// Index into Trace::spans of the span owning op \a opIndex, or -1 if its span_id names no span.
+    std::int64_t spanOfOp(std::int64_t opIndex) const;
+    /// Longest op duration: TotalRole of the duration column.
+    std::uint64_t maxDurationNs() const { return m_maxDurationNs; }
+
+    int sortColumn() const { return m_sortColumn; }
+    Qt::SortOrder sortOrder() const { return m_sortOrder; }
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    /// \a column -1 restores stream order.
+    void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
+
+private:
+    QVariant displayData(std::size_t op, int column) const;
+    QVariant sortData(std::size_t op, int column) const;
+    QString toolTip(std::size_t op) const;
+    std::vector<std::uint32_t> sortedOrder(int column, Qt::SortOrder order) const;
+
+    std::shared_ptr<const Trace> m_trace;
+    std::shared_ptr<const SpanTree> m_tree;
+    std::vector<std::uint32_t> m_order;    // row -> op; empty = stream order
+    std::vector<std::uint32_t> m_rowOfOp;  // op -> row; empty = stream order
+    std::uint64_t m_maxDurationNs = 0;
+    int m_sortColumn = -1;
+    Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
+};
+
+} // namespace TraceInspector

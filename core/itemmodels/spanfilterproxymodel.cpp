@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: MIT
+#include "core/itemmodels/spanfilterproxymodel.h"
+
+#include <algorithm>
+
+#include "core/analysis/spantree.h"
+#include "core/itemmodels/modelroles.h"
+#include "core/itemmodels/spantreemodel.h"
+#include "core/model/trace.h"
+
+namespace TraceInspector {
+
+namespace {
+// -1, 0, 1 for optional values; an unknown value is greater than every known one.
+template<typename T>
+int compareOptional(const std::optional<T> &a, const std::optional<T> &b)
+{
+    if (a.has_value() != b.has_value())
+        return a.has_value() ? -1 : 1;
+    if (!a || *a == *b)
+        return 0;
+    return *a < *b ? -1 : 1;
+}
+} // namespace
+
+SpanFilterProxyModel::SpanFilterProxyModel(QObject *parent)
+    : QAbstractProxyModel(parent)
+{
+}
+
+SpanFilterProxyModel::~SpanFilterProxyModel() = default;
+
+void SpanFilterProxyModel::setSourceModel(QAbstractItemModel *sourceModel)
+{
+    beginResetModel();
+    if (m_spanModel)
+        disconnect(m_spanModel, nullptr, this, nullptr);
+    QAbstractProxyModel::setSourceModel(sourceModel);
+    m_spanModel = qobject_cast<SpanTreeModel *>(sourceModel);
+    if (m_spanModel) {
+        // SpanTreeModel only ever changes by a reset (it shows an immutable snapshot).
+        connect(m_spanModel, &QAbstractItemModel::modelAboutToBeReset, this, [this] {
+            beginResetModel();
+            // Until modelReset, answer from the source's arrays, whatever they hold.
+            m_keep.clear();
+            m_identity = true;
+        });
+        connect(m_spanModel, &QAbstractItemModel::modelReset, this, [this] {
+            computeKeepSet();
+            rebuildRows();
+            endResetModel();
+        });
+        connect(m_spanModel, &QAbstractItemModel::dataChanged, this, [this] { relayout(); });
+    }
+    computeKeepSet();
+    rebuildRows();
+    endResetModel();
+}
+
+void SpanFilterProxyModel::setFilterText(const QString &text)
+{
+    TextFilter filter(text);
+    if (filter.text() == m_filter.text())
+        return;
+    m_filter = std::move(filter);
+    relayout();
+    Q_EMIT filterTextChanged(m_filter.text());
+}
+
+void SpanFilterProxyModel::sort(int column, Qt::SortOrder order)
+{
+    if (column < 0 || column >= SpanTreeModel::ColumnCount)
+        column = -1;
+    if (column == m_sortColumn && (column < 0 || order == m_sortOrder))
+        return;
+    m_sortColumn = column;
+    m_sortOrder = order;
+    relayout();
+}
+
+std::size_t SpanFilterProxyModel::spanCount() const
+{
+    const SpanTree *tree = m_spanModel ? m_spanModel->tree() : nullptr;
+    return tree ? tree->spanCount() : 0;
+}
+
+bool SpanFilterProxyModel::isMatch(std::int64_t spanIndex) const
+{
+    if (spanIndex < 0 || std::uint64_t(spanIndex) >= spanCount())
+        return false;
+    return m_keep.empty() || m_keep[std::size_t(spanIndex)] == Match;
+}
+
+bool SpanFilterProxyModel::isVisible(std::int64_t spanIndex) const
+{
+    if (spanIndex < 0 || std::uint64_t(spanIndex) >= spanCount())
+        return false;
+    return m_keep.empty() || m_keep[std::size_t(spanIndex)] != Hidden;
+}
+
+std::vector<std::uint32_t> SpanFilterProxyModel::matches() const
+{
+    std::vector<std::uint32_t> result;
+    result.reserve(m_keep.empty() ? 0 : m_matchCount);
+    for (std::size_t i = 0; i < m_keep.size(); ++i) {
+        if (m_keep[i] == Match)
+            result.push_back(std::uint32_t(i));
+    }
+    return result;
+}
+
+void SpanFilterProxyModel::computeKeepSet()
+{
+    m_keep.clear();
+    m_matchCount = 0;
+    const Trace *trace = m_spanModel ? m_spanModel->trace() : nullptr;
+    const SpanTree *tree = m_spanModel ? m_spanModel->tree() : nullptr;
+    if (!trace || !tree)
+        return;
+    const std::size_t n = tree->spanCount();
+    if (m_filter.isEmpty()) {
+        m_matchCount = n;
+        return;
+    }
+    m_keep.assign(n, Hidden);
+    // Names repeat across many spans: remember each name's verdict (0 = not yet tested).
+    std::vector<std::uint8_t> nameVerdict(trace->strings.size(), 0);
+    for (std::size_t i = 0; i < n; ++i) {
+        const Span &s = trace->spans[i];
+        bool match = false;
+        if (s.name < nameVerdict.size()) {
+            std::uint8_t &verdict = nameVerdict[s.name];
+            if (verdict == 0)
+                verdict = m_filter.matches(trace->str(s.name)) ? 2 : 1;
+            match = verdict == 2;
+        }
+        if (!match)
+            match = m_filter.matches(trace->str(s.id));
+        if (match) {
+            m_keep[i] = Match;
+            ++m_matchCount;
+        }
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        if (m_keep[i] != Match)
+            continue;
+        // Stops at the first kept ancestor: its own ancestors are (or will be) marked.
+        for (std::uint32_t p = tree->parent(i); p != SpanTree::kNoParent && m_keep[p] == Hidden; p = tree->parent(p))
+            m_keep[p] = Ancestor;
+    }
+}
+
+void SpanFilterProxyModel::rebuildRows()
+{
+    const SpanTree *tree = m_spanModel ? m_spanModel->tree() : nullptr;
+    const std::size_t n = spanCount();
+    m_identity = !tree || (m_keep.empty() && m_sortColumn < 0);
+    if (m_identity) {
+        std::vector<std::uint32_t>().swap(m_children);
+        std::vector<std::uint32_t>().swap(m_childOffset);
+        std::vector<std::uint32_t>().swap(m_row);
+        return;
+    }
+    const auto sourceChildren = [tree, n](std::size_t slot) { return slot == n ? tree->roots() : tree->children(slot); };
+    const auto kept = [this](std::uint32_t span) { return m_keep.empty() || m_keep[span] != Hidden; };
+
+    m_childOffset.assign(n + 2, 0);
+    for (std::size_t slot = 0; slot <= n; ++slot) {
+        const auto list = sourceChildren(slot);
+        m_childOffset[slot + 1] = std::uint32_t(std::count_if(list.begin(), list.end(), kept));
+    }
+    for (std::size_t slot = 1; slot < m_childOffset.size(); ++slot)
+        m_childOffset[slot] += m_childOffset[slot - 1];
+    m_children.resize(m_childOffset[n + 1]);
+    m_row.assign(n, kHidden);
+    for (std::size_t slot = 0; slot <= n; ++slot) {
+        const auto list = sourceChildren(slot);
+        const auto begin = m_children.begin() + m_childOffset[slot];
+        const auto end = std::copy_if(list.begin(), list.end(), begin, kept);
+        if (m_sortColumn >= 0 && end - begin > 1) {
+            // stable_sort keeps ties in tree order in both directions.
+            if (m_sortOrder == Qt::AscendingOrder)
+                std::stable_sort(begin, end, [this](std::uint32_t a, std::uint32_t b) { return lessThan(a, b); });
+            else
+                std::stable_sort(begin, end, [this](std::uint32_t a, std::uint32_t b) { return lessThan(b, a); });
+        }
+        for (auto it = begin; it != end; ++it)
+            m_row[*it] = std::uint32_t(it - begin);
+    }
+}
+
+void SpanFilterProxyModel::relayout()
+{
+    Q_EMIT layoutAboutToBeChanged();
+    const QModelIndexList before = persistentIndexList();
+    computeKeepSet();
+    rebuildRows();
+    QModelIndexList after;
+    after.reserve(before.size());
+    const std::size_t n = spanCount();
+    for (const QModelIndex &index : before) {
+        const std::uint32_t span = std::uint32_t(index.internalId());
+        const std::uint32_t row = span < n ? rowOf(span) : kHidden;
+        after.append(row == kHidden ? QModelIndex() : createIndex(int(row), index.column(), quintptr(span)));
+    }
+    changePersistentIndexList(before, after);
+    Q_EMIT layoutChanged();
+}
+
+bool SpanFilterProxyModel::lessThan(std::uint32_t a, std::uint32_t b) const
+{
+    const Trace &trace = *m_spanModel->trace();
+    const SpanTree &tree = *m_spanModel->tree();
+    const Span &sa = trace.spans[a];
+    const Span &sb = trace.spans[b];
+    switch (m_sortColumn) {
+    case SpanTreeModel::NameColumn:
+        return trace.str(sa.name) < trace.str(sb.name);
+    case SpanTreeModel::KindColumn:
+        return sa.kind < sb.kind;
+    case SpanTreeModel::StepColumn:
+        return sa.step < sb.step;
+    case SpanTreeModel::StartColumn:
+        return sa.startNs < sb.startNs;
+    case SpanTreeModel::MeasuredPercentColumn:
+        // duration / a common total orders like the duration, unless every value is n/a.
+        if (tree.measuredTotalNs() == 0)
+            return false;
+        [[fallthrough]];
+    case SpanTreeModel::DurationColumn:
+    case SpanTreeModel::BarColumn:
+        return compareOptional(tree.durationNs(a), tree.durationNs(b)) < 0;
+    case SpanTreeModel::SelfColumn:
+        return compareOptional(tree.selfNs(a), tree.selfNs(b)) < 0;
+    default:
+        return false;
+    }
+}
+
+std::size_t SpanFilterProxyModel::childCount(std::size_t slot) const
+{
+    if (m_identity) {
+        const SpanTree *tree = m_spanModel ? m_spanModel->tree() : nullptr;
+        if (!tree)
+            return 0;
+        return slot == tree->spanCount() ? tree->roots().size() : tree->children(slot).size();
+    }
+    return m_childOffset[slot + 1] - m_childOffset[slot];
+}
+
+std::uint32_t SpanFilterProxyModel::childAt(std::size_t slot, std::size_t row) const
+{
+    if (m_identity) {
+        const SpanTree *tree = m_spanModel->tree();
+        return slot == tree->spanCount() ? tree->roots()[row] : tree->children(slot)[row];
+    }
+    return m_children[m_childOffset[slot] + row];
+}
+
+std::uint32_t SpanFilterProxyModel::rowOf(std::uint32_t span) const
+{
+    return m_identity ? m_spanModel->tree()->row(span) : m_row[span];
+}
+
+QModelIndex SpanFilterProxyModel::index(int row, int column, const QModelIndex &parent) const
+{
+    const std::size_t n = spanCount();
+    if (n == 0 || row < 0 || column < 0 || column >= SpanTreeModel::ColumnCount)
+        return {};
+    std::size_t slot = n;
+    if (parent.isValid()) {
+        if (parent.model() != this || parent.column() != 0 || parent.internalId() >= n)
+            return {};
+        slot = parent.internalId();
+    }
+    if (std::size_t(row) >= childCount(slot))
+        return {};
+    return createIndex(row, column, quintptr(childAt(slot, std::size_t(row))));
+}
+
+QModelIndex SpanFilterProxyModel::parent(const QModelIndex &child) const
+{
+    if (!child.isValid() || child.internalId() >= spanCount())
+        return {};
+    const std::uint32_t p = m_spanModel->tree()->parent(child.internalId());
+    if (p == SpanTree::kNoParent)
+        return {};
+    return createIndex(int(rowOf(p)), 0, quintptr(p));
+}
+
+QModelIndex SpanFilterProxyModel::sibling(int row, int column, const QModelIndex &idx) const
+{
+    if (!idx.isValid())
+        return {};
+    if (row == idx.row())
+        return column >= 0 && column < SpanTreeModel::ColumnCount ? createIndex(row, column, idx.internalId()) : QModelIndex();
+    return index(row, column, parent(idx));
+}
+
+int SpanFilterProxyModel::rowCount(const QModelIndex &parent) const
+{
+    const std::size_t n = spanCount();
+    if (n == 0)
+        return 0;
+    if (!parent.isValid())
+        return int(childCount(n));
+    if (parent.column() != 0 || parent.internalId() >= n)
+        return 0;
+    return int(childCount(parent.internalId()));
+}
+
+int SpanFilterProxyModel::columnCount(const QModelIndex &parent) const
+{
+    if (!m_spanModel || (parent.isValid() && parent.column() != 0))
+        return 0;
+    return SpanTreeModel::ColumnCount;
+}
+
+bool SpanFilterProxyModel::hasChildren(const QModelIndex &parent) const
+{
+    return rowCount(parent) > 0;
+}
+
+QModelIndex SpanFilterProxyModel::mapToSource(const QModelIndex &proxyIndex) const
+{
+    if (!m_spanModel || !proxyIndex.isValid())
+        return {};
+    return m_spanModel->indexForSpan(std::int64_t(proxyIndex.internalId()), proxyIndex.column());
+}
+
+QModelIndex SpanFilterProxyModel::mapFromSource(const QModelIndex &sourceIndex) const
+{
+    if (!m_spanModel || !sourceIndex.isValid() || sourceIndex.model() != m_spanModel)
+        return {};
+    const std::size_t span = sourceIndex.internalId();
+    if (span >= spanCount() || !isVisible(std::int64_t(span)))
+        return {};
+    return createIndex(int(rowOf(std::uint32_t(span))), sourceIndex.column(), quintptr(span));
+}
+
+QVariant SpanFilterProxyModel::data(const QModelIndex &index, int role) const
+{
+    if (role == IsFilterMatchRole) {
+        if (!index.isValid() || index.internalId() >= spanCount())
+            return {};
+        return !m_filter.isEmpty() && isMatch(std::int64_t(index.internalId()));
+    }
+    return QAbstractProxyModel::data(index, role);
+}
+
+QVariant SpanFilterProxyModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    // Columns are the source's own; QAbstractProxyModel would map through row 0, which an
+    // empty filter result does not have.
+    if (!m_spanModel || orientation != Qt::Horizontal)
+        return {};
+    return m_spanModel->headerData(section, orientation, role);
+}
+
+} // namespace TraceInspector

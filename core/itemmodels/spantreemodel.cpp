@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: MIT
+#include "core/itemmodels/spantreemodel.h"
+
+#include "core/analysis/format.h"
+#include "core/analysis/spantree.h"
+#include "core/itemmodels/modelroles.h"
+#include "core/model/trace.h"
+
+namespace TraceInspector {
+
+namespace {
+QString qs(std::string_view text)
+{
+    return QString::fromUtf8(text.data(), qsizetype(text.size()));
+}
+} // namespace
+
+SpanTreeModel::SpanTreeModel(QObject *parent)
+    : QAbstractItemModel(parent)
+{
+}
+
+SpanTreeModel::~SpanTreeModel() = default;
+
+void SpanTreeModel::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const SpanTree> tree)
+{
+    beginResetModel();
+    if (trace && tree && tree->spanCount() == trace->spans.size()) {
+        m_trace = std::move(trace);
+        m_tree = std::move(tree);
+    } else {
+        m_trace.reset();
+        m_tree.reset();
+    }
+    endResetModel();
+}
+
+QModelIndex SpanTreeModel::indexForSpan(std::int64_t spanIndex, int column) const
+{
+    if (!m_tree || spanIndex < 0 || std::uint64_t(spanIndex) >= m_tree->spanCount() || column < 0
+        || column >= ColumnCount)
+        return {};
+    const auto span = std::size_t(spanIndex);
+    return createIndex(int(m_tree->row(span)), column, quintptr(span));
+}
+
+std::int64_t SpanTreeModel::spanIndex(const QModelIndex &index) const
+{
+    if (!m_tree || !index.isValid() || index.model() != this)
+        return -1;
+    return std::int64_t(index.internalId());
+}
+
+std::int64_t SpanTreeModel::spanAt(int row, const QModelIndex &parent) const
+{
+    if (!m_tree || row < 0)
+        return -1;
+    if (parent.isValid() && parent.column() != 0)
+        return -1;
+    const auto list = parent.isValid() ? m_tree->children(parent.internalId()) : m_tree->roots();
+    if (std::size_t(row) >= list.size())
+        return -1;
+    return list[std::size_t(row)];
+}
+
+std::uint64_t SpanTreeModel::barTotalNs() const
+{
+    if (!m_tree)
+        return 0;
+    return m_tree->measuredTotalNs() > 0 ? m_tree->measuredTotalNs() : m_tree->maxDurationNs();
+}
+
+QModelIndex SpanTreeModel::index(int row, int column, const QModelIndex &parent) const
+{
+    if (column < 0 || column >= ColumnCount)
+        return {};
+    const std::int64_t span = spanAt(row, parent);
+    if (span < 0)
+        return {};
+    return createIndex(row, column, quintptr(span));
+}
+
+QModelIndex SpanTreeModel::parent(const QModelIndex &child) const
+{
+    if (!m_tree || !child.isValid())
+        return {};
+    const std::uint32_t p = m_tree->parent(child.internalId());
+    if (p == SpanTree::kNoParent)
+        return {};
+    return createIndex(int(m_tree->row(p)), 0, quintptr(p));
+}
+
+int SpanTreeModel::rowCount(const QModelIndex &parent) const
+{
+    if (!m_tree)
+        return 0;
+    if (!parent.isValid())
+        return int(m_tree->roots().size());
+    if (parent.column() != 0)
+        return 0;
+    return int(m_tree->children(parent.internalId()).size());
+}
+
+int SpanTreeModel::columnCount(const QModelIndex &parent) const
+{
+    if (parent.isValid() && parent.column() != 0)
+        return 0;
+    return ColumnCount;
+}
+
+bool SpanTreeModel::hasChildren(const QModelIndex &parent) const
+{
+    return rowCount(parent) > 0;
+}
+
+QVariant SpanTreeModel::data(const QModelIndex &index, int role) const
+{
+    if (!m_tree || !index.isValid() || index.internalId() >= m_tree->spanCount())
+        return {};
+    const std::size_t span = index.internalId();
+    const int column = index.column();
+    const Span &s = m_trace->spans[span];
+
+    switch (role) {
+    case Qt::DisplayRole:
+        return displayData(span, column);
+    case Qt::ToolTipRole:
+        return toolTip(span);
+    case Qt::TextAlignmentRole:
+        if (column >= StartColumn && column <= MeasuredPercentColumn)
+            return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
+        return {};
+    case SortRole:
+        return sortData(span, column);
+    case SpanIndexRole:
+        return QVariant::fromValue(qint64(span));
+    case SpanIdRole:
+        return qs(m_trace->str(s.id));
+    case StartTimeRole:
+        return QVariant::fromValue(quint64(s.startNs));
+    case DurationRole:
+        if (const auto d = m_tree->durationNs(span))
+            return QVariant::fromValue(quint64(*d));
+        return {};
+    case SelfTimeRole:
+        if (const auto d = m_tree->selfNs(span))
+            return QVariant::fromValue(quint64(*d));
+        return {};
+    case FractionRole:
+        if (const auto f = m_tree->fractionOfMeasured(span))
+            return *f;
+        return {};
+    case BarValueRole:
+        return QVariant::fromValue(quint64(m_tree->durationNs(span).value_or(0)));
+    case TotalRole:
+        return QVariant::fromValue(quint64(barTotalNs()));
+    case IsOpenRole:
+        return m_tree->isOpen(span);
+    case IsDanglingRole:
+        return m_tree->isDangling(span);
+    case IsCycleRole:
+        return m_tree->isInCycle(span);
+    case IsMeasuredRole:
+        return m_tree->isMeasured(span);
+    case DepthRole:
+        return int(m_tree->depth(span));
+    case LineRole:
+        return QVariant::fromValue(quint64(s.startLine));
+    case SpanKindRole:
+        return int(s.kind);
+    case StepRole:
+        return int(s.step);
+    default:
+        return {};
+    }
+}
+
+QVariant SpanTreeModel::displayData(std::size_t span, int column) const
+{
+    const Span &s = m_trace->spans[span];
+    switch (column) {
+    case NameColumn:
+        return qs(m_trace->str(s.name));
+    case KindColumn:
+        return qs(spanKindName(s.kind));
+    case StepColumn:
+        return qs(stepName(s.step));
+    case StartColumn:
+        return formatTimestamp(s.startNs);
+    case DurationColumn:
+        if (const auto d = m_tree->durationNs(span))
+            return formatDuration(*d);
+        return tr("open");
+    case SelfColumn:
+        if (const auto d = m_tree->selfNs(span))
+            return formatDuration(*d);
+        return tr("open");
+    case MeasuredPercentColumn:
+        if (const auto f = m_tree->fractionOfMeasured(span))
+            return formatPercent(*f);
+        return tr("n/a");
+    default:
+        return {};
+    }
+}
+
+QVariant SpanTreeModel::sortData(std::size_t span, int column) const
+{
+    const Span &s = m_trace->spans[span];
+    switch (column) {
+    case NameColumn:
+        return qs(m_trace->str(s.name));
+    case KindColumn: // declaration order: function, op, module
+        return int(s.kind);
+    case StepColumn: // execution order: none, forward, backward, optimizer
+        return int(s.step);
+    case StartColumn:
+        return QVariant::fromValue(quint64(s.startNs));
+    case DurationColumn:
+    case BarColumn:
+        if (const auto d = m_tree->durationNs(span))
+            return QVariant::fromValue(quint64(*d));
+        return {};
+    case SelfColumn:
+        if (const auto d = m_tree->selfNs(span))
+            return QVariant::fromValue(quint64(*d));
+        return {};
+    case MeasuredPercentColumn:
+        if (const auto f = m_tree->fractionOfMeasured(span))
+            return *f;
+        return {};
+    default:
+        return {};
+    }
+}
+
+QString SpanTreeModel::toolTip(std::size_t span) const
+{
+    const Span &s = m_trace->spans[span];
+    QString text = qs(m_trace->str(s.name)) + u'\n' + tr("id: %1").arg(qs(m_trace->str(s.id)));
+    if (s.parentId != kNoString)
+        text += u'\n' + tr("parent: %1").arg(qs(m_trace->str(s.parentId)));
+    text += u'\n' + tr("line: %1").arg(s.startLine);
+    if (m_tree->isOpen(span))
+        text += u'\n' + tr("Open: no span_end was recorded, so the duration is unknown.");
+    if (m_tree->isDangling(span))
+        text += u'\n' + tr("Dangling parent: no span has the id %1; shown at the top level.").arg(qs(m_trace->str(s.parentId)));
+    if (m_tree->isCycleBreak(span))
+        text += u'\n' + tr("Parent cycle: its parent links lead back to itself; the cycle is cut here and shown at the top level.");
+    else if (m_tree->isInCycle(span))
+        text += u'\n' + tr("Parent cycle: part of a cycle of parent links; shown under the span where the cycle is cut.");
+    return text;
+}
+
+QVariant SpanTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
+        return {};
+    if (role == Qt::DisplayRole) {
+        switch (section) {
+        case NameColumn: return tr("Name");
+        case KindColumn: return tr("Kind");
+        case StepColumn: return tr("Step");
+        case StartColumn: return tr("Start");
+        case DurationColumn: return tr("Duration");
+        case SelfColumn: return tr("Self");
+        case MeasuredPercentColumn: return tr("% measured");
+        case BarColumn: return tr("Time");
+        default: return {};
+        }
+    }
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+        case NameColumn: return tr("Span name (semantic label)");
+        case KindColumn: return tr("span_kind: function, op or module");
+        case StepColumn: return tr("Training step tag: forward, backward or optimizer");
+        case StartColumn: return tr("start_ns: time since the profile run started (host clock)");
+        case DurationColumn: return tr("duration_ns of the span_end; \"open\" when the span never ended");
+        case SelfColumn: return tr("Duration minus the durations of the closed child spans");
+        case MeasuredPercentColumn: return tr("Duration as a share of the measured total (sum of measured spans)");
+        case BarColumn: return tr("Duration relative to the measured total");
+        default: return {};
+        }
+    }
+    return {};
+}
+
+QHash<int, QByteArray> SpanTreeModel::roleNames() const
+{
+    QHash<int, QByteArray> names = QAbstractItemModel::roleNames();
+    names.insert(SortRole, "sort");
+    names.insert(SpanIndexRole, "spanIndex");
+    names.insert(SpanIdRole, "spanId");
+    names.insert(StartTimeRole, "startNs");
+    names.insert(DurationRole, "durationNs");
+    names.insert(SelfTimeRole, "selfNs");
+    names.insert(FractionRole, "fraction");
+    names.insert(IsOpenRole, "isOpen");
+    names.insert(IsDanglingRole, "isDangling");
+    names.insert(IsCycleRole, "isCycle");
+    return names;
+}
+
+} // namespace TraceInspector

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include <QAbstractItemModel>
+
+namespace TraceInspector {
+
+struct Trace;
+class SpanTree;
+
+/// The span hierarchy of one trace as a tree model over SpanTree's flat arrays.
+///
+/// `internalId()` of every index is the span's index into `Trace::spans`; parent() returns
+/// the parent's true row. Rows are in SpanTree order (start_ns, then id); sorting is the
+/// proxy's job (SpanFilterProxyModel). Open spans, dangling parents and broken cycles are
+/// shown like any other span and flagged through IsOpenRole / IsDanglingRole / IsCycleRole;
+/// the model carries no colours or fonts.
+///
+/// DisplayRole is formatted text, SortRole the raw value (invalid for unknown values, e.g.
+/// the duration of an open span). The BarColumn has no text: BarValueRole (duration) and
+/// TotalRole (the measured total, or the longest span when nothing is measured) feed a bar
+/// delegate.
+class SpanTreeModel : public QAbstractItemModel
+{
+    Q_OBJECT
+public:
+    enum Column {
+        NameColumn,
+        KindColumn,
+        StepColumn,
+        StartColumn,
+        DurationColumn,
+        SelfColumn,
+        MeasuredPercentColumn,
+        BarColumn,
+        ColumnCount
+    };
+    Q_ENUM(Column)
+
+    explicit SpanTreeModel(QObject *parent = nullptr);
+    ~SpanTreeModel() override;
+
+    /// Shows \a trace with its \a tree (built from the same trace); resets the model.
+    /// Either null clears the model.
+    void setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const SpanTree> tree);
+    const Trace *trace() const { return m_trace.get(); }
+    const SpanTree *tree() const { return m_tree.get(); }
+
+    /// Column-0 index of span \a spanIndex (index into Trace::spans), invalid if out of range.
+    QModelIndex indexForSpan(std::int64_t spanIndex, int column = NameColumn) const;
+    /// Span index of \a index, or -1 for an invalid index.
+    std::int64_t spanIndex(const QModelIndex &index) const;
+    /// Span index at \a row under \a parent without creating an index; -1 if out of range.
+    std::int64_t spanAt(int row, const QModelIndex &parent) const;
+    /// Reference for BarValueRole, as returned by TotalRole.
+    std::uint64_t barTotalNs() const;
+
+    QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
+    QModelIndex parent(const QModelIndex &child) const override;
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    bool hasChildren(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QHash<int, QByteArray> roleNames() const override;
+
+private:
+    QVariant displayData(std::size_t span, int column) const;
+    QVariant sortData(std::size_t span, int column) const;
+    QString toolTip(std::size_t span) const;
+
+    std::shared_ptr<const Trace> m_trace;
+    std::shared_ptr<const SpanTree> m_tree;
+};
+
+} // namespace TraceInspector

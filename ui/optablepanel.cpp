@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: MIT
+#include "ui/optablepanel.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSortFilterProxyModel>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "core/analysis/format.h"
+#include "core/analysis/spantree.h"
+#include "core/itemmodels/modelroles.h"
+#include "core/itemmodels/opaggregatemodel.h"
+#include "core/itemmodels/opfilterproxymodel.h"
+#include "core/itemmodels/optablemodel.h"
+#include "core/model/trace.h"
+#include "ui/delegates/durationbardelegate.h"
+#include "ui/delegates/spanitemdelegate.h"
+#include "ui/widgets/filterlineedit.h"
+
+namespace TraceInspector {
+
+namespace {
+// Selecting more rows than this one by one costs more than it tells the user.
+constexpr std::size_t kMaxSpanOpSelection = 10000;
+} // namespace
+
+OpTablePanel::OpTablePanel(QWidget *parent)
+    : QWidget(parent)
+    , m_opModel(new OpTableModel(this))
+    , m_opProxy(new OpFilterProxyModel(this))
+    , m_aggregateModel(new OpAggregateModel(this))
+    , m_aggregateProxy(new QSortFilterProxyModel(this))
+    , m_filter(new FilterLineEdit(this))
+    , m_status(new QLabel(this))
+    , m_tabs(new QTabWidget(this))
+    , m_opView(new QTableView(this))
+    , m_aggregateView(new QTableView(this))
+{
+    m_opProxy->setSourceModel(m_opModel);
+    m_aggregateProxy->setSourceModel(m_aggregateModel);
+    m_aggregateProxy->setSortRole(SortRole);
+    m_aggregateProxy->setFilterKeyColumn(OpAggregateModel::NameColumn);
+    m_aggregateProxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+
+    m_filter->setObjectName(QStringLiteral("opFilter"));
+    m_filter->setPlaceholderText(tr("Filter ops by name, span, device or dtype"));
+    m_filter->setToolTip(tr("Case-insensitive substring of op name, span id, span name, device or dtype"));
+    m_status->setObjectName(QStringLiteral("opStatus"));
+    m_status->setTextFormat(Qt::PlainText);
+
+    m_opView->setObjectName(QStringLiteral("opTableView"));
+    setupTable(m_opView);
+    m_opView->setModel(m_opProxy);
+    m_opView->setItemDelegate(new SpanItemDelegate(m_opView)); // warning icon for unknown spans
+    m_opView->setTextElideMode(Qt::ElideMiddle);
+    const int em = fontMetrics().horizontalAdvance(QLatin1Char('M'));
+    const int widths[OpTableModel::ColumnCount] = {9, 5, 10, 4, 5, 8, 6, 7, 7};
+    for (int c = 0; c < OpTableModel::ColumnCount; ++c)
+        m_opView->setColumnWidth(c, widths[c] * em);
+
+    m_aggregateView->setObjectName(QStringLiteral("opAggregateView"));
+    setupTable(m_aggregateView);
+    m_aggregateView->setModel(m_aggregateProxy);
+    m_aggregateView->setItemDelegateForColumn(OpAggregateModel::TotalColumn, new DurationBarDelegate(m_aggregateView));
+    for (int c = 0; c < OpAggregateModel::ColumnCount; ++c)
+        m_aggregateView->setColumnWidth(c, 6 * em);
+    m_aggregateView->setColumnWidth(OpAggregateModel::NameColumn, 12 * em);
+    m_aggregateView->setColumnWidth(OpAggregateModel::TotalColumn, 9 * em);
+    m_aggregateView->setToolTip(tr("Double-click a row to list its ops"));
+
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(m_opView, tr("All ops"));
+    m_tabs->addTab(m_aggregateView, tr("By op name"));
+
+    auto *top = new QHBoxLayout;
+    top->setContentsMargins(0, 0, 0, 0);
+    top->addWidget(m_filter, 1);
+    top->addWidget(m_status);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(4);
+    layout->addLayout(top);
+    layout->addWidget(m_tabs, 1);
+
+    connect(m_filter, &FilterLineEdit::filterChanged, this, &OpTablePanel::applyFilter);
+    connect(m_opView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &current) { Q_EMIT opSelected(opOf(current)); });
+    connect(m_opView, &QTableView::activated, this, [this](const QModelIndex &index) {
+        const qint64 op = opOf(index);
+        if (const qint64 span = m_opModel->spanOfOp(op); span >= 0)
+            Q_EMIT spanActivated(span);
+    });
+    connect(m_aggregateView, &QTableView::activated, this, &OpTablePanel::showOpsNamed);
+    connect(m_opProxy, &QAbstractItemModel::modelReset, this, &OpTablePanel::updateStatus);
+    connect(m_opProxy, &QAbstractItemModel::layoutChanged, this, &OpTablePanel::updateStatus);
+    updateStatus();
+}
+
+OpTablePanel::~OpTablePanel() = default;
+
+void OpTablePanel::setupTable(QTableView *view)
+{
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    view->setAlternatingRowColors(true);
+    view->setWordWrap(false);
+    view->setCornerButtonEnabled(false);
+    view->verticalHeader()->hide();
+    // Fixed row heights keep QHeaderView from tracking a million individual sections.
+    view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
+    view->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    view->horizontalHeader()->setStretchLastSection(true);
+    view->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder); // stream order
+    view->horizontalHeader()->setSortIndicatorClearable(true);
+    view->horizontalHeader()->setHighlightSections(false);
+    view->setSortingEnabled(true);
+}
+
+void OpTablePanel::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const SpanTree> tree,
+                            std::shared_ptr<const OpStatistics> statistics)
+{
+    m_trace = std::move(trace);
+    m_tree = std::move(tree);
+    m_opView->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    m_opModel->setTrace(m_trace, m_tree);
+    m_aggregateModel->setTrace(m_trace, std::move(statistics));
+    updateStatus();
+}
+
+void OpTablePanel::setSpanTree(std::shared_ptr<const SpanTree> tree)
+{
+    if (!m_trace)
+        return;
+    const qint64 current = selectedOp();
+    const int sortColumn = m_opModel->sortColumn();
+    const Qt::SortOrder sortOrder = m_opModel->sortOrder();
+    m_tree = std::move(tree);
+    m_opModel->setTrace(m_trace, m_tree); // resets the order; put it back
+    if (sortColumn >= 0)
+        m_opProxy->sort(sortColumn, sortOrder);
+    if (current >= 0) {
+        const QModelIndex index = m_opProxy->mapFromSource(m_opModel->indexForOp(current));
+        if (index.isValid()) {
+            m_opView->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+            m_opView->scrollTo(index);
+        }
+    }
+    updateStatus();
+}
+
+void OpTablePanel::clear()
+{
+    setTrace({});
+}
+
+qint64 OpTablePanel::selectedOp() const
+{
+    return opOf(m_opView->currentIndex());
+}
+
+QString OpTablePanel::filterText() const
+{
+    return m_opProxy->filterText();
+}
+
+void OpTablePanel::setFilterText(const QString &text)
+{
+    m_filter->setFilterText(text);
+}
+
+qint64 OpTablePanel::opOf(const QModelIndex &proxyIndex) const
+{
+    if (!proxyIndex.isValid())
+        return -1;
+    return m_opModel->opAt(m_opProxy->mapToSource(proxyIndex).row());
+}
+
+void OpTablePanel::applyFilter(const QString &text)
+{
+    const qint64 current = selectedOp();
+    m_opProxy->setFilterText(text);
+    m_aggregateProxy->setFilterFixedString(text.trimmed());
+    if (current >= 0) {
+        const QModelIndex index = m_opProxy->mapFromSource(m_opModel->indexForOp(current));
+        if (index.isValid())
+            m_opView->scrollTo(index);
+    }
+    updateStatus();
+}
+
+void OpTablePanel::showOpsNamed(const QModelIndex &aggregateIndex)
+{
+    const QString name = aggregateIndex.data(OpNameRole).toString();
+    if (name.isEmpty())
+        return;
+    setFilterText(name);
+    m_tabs->setCurrentIndex(AllOpsTab);
+}
+
+void OpTablePanel::selectOp(qint64 opIndex)
+{
+    QModelIndex source = m_opModel->indexForOp(opIndex);
+    if (!source.isValid())
+        return;
+    if (!m_opProxy->mapFromSource(source).isValid())
+        setFilterText(QString());
+    const QModelIndex index = m_opProxy->mapFromSource(m_opModel->indexForOp(opIndex));
+    if (!index.isValid())
+        return;
+    m_tabs->setCurrentIndex(AllOpsTab);
+    m_opView->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_opView->scrollTo(index, QAbstractItemView::PositionAtCenter);
+}
+
+void OpTablePanel::selectOpsOfSpan(qint64 spanIndex)
+{
+    if (!m_tree || spanIndex < 0 || std::uint64_t(spanIndex) >= m_tree->spanCount())
+        return;
+    const auto ops = m_tree->opsOfSpan(std::size_t(spanIndex));
+    QItemSelection selection;
+    QModelIndex first;
+    for (std::size_t i = 0; i < ops.size() && i < kMaxSpanOpSelection; ++i) {
+        const QModelIndex index = m_opProxy->mapFromSource(m_opModel->indexForOp(ops[i]));
+        if (!index.isValid())
+            continue;
+        selection.select(index, index);
+        if (!first.isValid() || index.row() < first.row())
+            first = index;
+    }
+    m_opView->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    if (first.isValid())
+        m_opView->scrollTo(first, QAbstractItemView::PositionAtCenter);
+}
+
+void OpTablePanel::updateStatus()
+{
+    if (!m_trace) {
+        m_status->setText(tr("No ops"));
+        return;
+    }
+    const std::size_t total = m_trace->ops.size();
+    if (m_opProxy->filterText().isEmpty())
+        m_status->setText(tr("%1 ops").arg(formatCount(total)));
+    else
+        m_status->setText(tr("%1 of %2 ops").arg(formatCount(std::uint64_t(m_opProxy->rowCount())), formatCount(total)));
+}
+
+} // namespace TraceInspector

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include <QWidget>
+
+class QLabel;
+class QModelIndex;
+class QSortFilterProxyModel;
+class QTabWidget;
+class QTableView;
+
+namespace TraceInspector {
+
+struct Trace;
+class SpanTree;
+class OpStatistics;
+class OpTableModel;
+class OpFilterProxyModel;
+class OpAggregateModel;
+class FilterLineEdit;
+
+/// Every op of a trace ("All ops", sortable, filterable, built for millions of rows) and the
+/// same ops aggregated by op name ("By op name"). One debounced filter applies to both tabs.
+/// Op indices are indices into Trace::ops, span indices into Trace::spans.
+class OpTablePanel : public QWidget
+{
+    Q_OBJECT
+public:
+    enum Tab { AllOpsTab, ByNameTab };
+
+    explicit OpTablePanel(QWidget *parent = nullptr);
+    ~OpTablePanel() override;
+
+    /// Shows the ops of \a trace. \a tree (same trace) links ops to spans; it may follow
+    /// later through setSpanTree(). \a statistics is computed here when null.
+    void setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const SpanTree> tree = {},
+                  std::shared_ptr<const OpStatistics> statistics = {});
+    /// Adds the span tree of the trace shown; keeps sort order, filter and the current op.
+    void setSpanTree(std::shared_ptr<const SpanTree> tree);
+    void clear();
+
+    /// Index of the current op in "All ops", or -1.
+    qint64 selectedOp() const;
+    QString filterText() const;
+
+    QTabWidget *tabs() const { return m_tabs; }
+    QTableView *opView() const { return m_opView; }
+    QTableView *aggregateView() const { return m_aggregateView; }
+    FilterLineEdit *filterEdit() const { return m_filter; }
+    OpTableModel *opModel() const { return m_opModel; }
+    OpFilterProxyModel *opProxyModel() const { return m_opProxy; }
+    OpAggregateModel *aggregateModel() const { return m_aggregateModel; }
+    QSortFilterProxyModel *aggregateProxyModel() const { return m_aggregateProxy; }
+
+public Q_SLOTS:
+    /// Shows "All ops" with op \a opIndex current, clearing a filter that hides it.
+    void selectOp(qint64 opIndex);
+    /// Selects the ops of span \a spanIndex in "All ops" (needs the span tree); the current
+    /// op is left alone, so opSelected() is not emitted. Selects nothing when the span has
+    /// no ops.
+    void selectOpsOfSpan(qint64 spanIndex);
+    void setFilterText(const QString &text);
+
+Q_SIGNALS:
+    /// The current op changed in "All ops"; -1 when none.
+    void opSelected(qint64 opIndex);
+    /// The user activated an op (double click or Return) whose span exists.
+    void spanActivated(qint64 spanIndex);
+
+private:
+    void applyFilter(const QString &text);
+    void showOpsNamed(const QModelIndex &aggregateIndex);
+    void updateStatus();
+    qint64 opOf(const QModelIndex &proxyIndex) const;
+    static void setupTable(QTableView *view);
+
+    std::shared_ptr<const Trace> m_trace;
+    std::shared_ptr<const SpanTree> m_tree;
+    OpTableModel *m_opModel;
+    OpFilterProxyModel *m_opProxy;
+    OpAggregateModel *m_aggregateModel;
+    QSortFilterProxyModel *m_aggregateProxy;
+    FilterLineEdit *m_filter;
+    QLabel *m_status;
+    QTabWidget *m_tabs;
+    QTableView *m_opView;
+    QTableView *m_aggregateView;
+};
+
+} // namespace TraceInspector
