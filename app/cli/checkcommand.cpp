@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <cstdio>
 #include <string>
-#include <thread>
 #include <string_view>
 #include <vector>
 
@@ -185,12 +184,11 @@ int runCheck(const CliArgs &args)
     }
 
     // Health runs on whatever the tolerant load kept, so a rejected trace still gets the
-    // full list of what is wrong with it. The summary (with the logical memory peak) is
-    // independent of it, so both run at once.
-    TraceSummary summary;
-    std::thread summaryThread([&] { summary = computeSummary(*r.trace, analyzeMemory(*r.trace)); });
+    // full list of what is wrong with it. The summary needs the logical memory peak. The
+    // two run one after the other: in parallel they would save ~0.15 s per GB but add
+    // their working sets together, pushing peak memory past half the file size.
     const HealthReport health = analyzeHealth(*r.trace);
-    summaryThread.join();
+    const TraceSummary summary = computeSummary(*r.trace, analyzeMemory(*r.trace));
     const Counts counts = countProblems(r.problems, health.findings);
 
     if (args.json) {
