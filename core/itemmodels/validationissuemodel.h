@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QAbstractTableModel>
+
+#include <memory>
+#include <vector>
+
+#include "core/model/problem.h"
+
+namespace TraceInspector {
+
+/// Every problem of a load as a flat table: first the reader's problems (decode failures and
+/// hard-rule violations, line order), then the health findings (analysis order).
+///
+/// The model shares the problem lists by pointer and never copies or changes them.
+/// Roles: DisplayRole (text), SortRole (raw value), SeverityRole, LineRole, RuleIdRole,
+/// RelatedKindRole, RelatedIndexRole, RelatedIdRole, SpanIdRole (for span problems).
+class ValidationIssueModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column { SeverityColumn, LineColumn, ColumnColumn, RuleColumn, CodeColumn, MessageColumn, ColumnCount };
+    Q_ENUM(Column)
+
+    /// Where a row came from.
+    enum class Source : quint8 { Reader, Health };
+
+    explicit ValidationIssueModel(QObject *parent = nullptr);
+    ~ValidationIssueModel() override;
+
+    /// Replaces all rows. Either list may be null.
+    void setProblems(std::shared_ptr<const std::vector<Problem>> readerProblems,
+                     std::shared_ptr<const std::vector<Problem>> healthFindings);
+    /// Replaces only the health findings, keeping the reader's problems (a later load stage).
+    void setHealthFindings(std::shared_ptr<const std::vector<Problem>> healthFindings);
+    void clear();
+
+    /// The problem on \a row, or null when out of range.
+    const Problem *problemAt(int row) const;
+    Source sourceAt(int row) const;
+
+    int errorCount() const { return m_errors; }
+    int warningCount() const { return m_warnings; }
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    void recount();
+    int readerCount() const;
+
+    std::shared_ptr<const std::vector<Problem>> m_reader;
+    std::shared_ptr<const std::vector<Problem>> m_health;
+    int m_errors = 0;
+    int m_warnings = 0;
+};
+
+} // namespace TraceInspector

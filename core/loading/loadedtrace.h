@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QMetaType>
+#include <QString>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "core/model/problem.h"
+#include "core/model/trace.h"
+
+namespace TraceInspector {
+
+struct HealthReport;
+struct MemoryProfile;
+struct TraceSummary;
+class SpanTree;
+class OpStatistics;
+
+/// The stages a load goes through, in delivery order. Each stage adds to the snapshot
+/// delivered by the previous one; earlier members never change.
+enum class LoadStage : std::uint8_t {
+    Read,     ///< trace, reader problems, the strict verdict and op statistics
+    SpanTree, ///< nesting, self time and depth
+    Health,   ///< health findings
+    Memory,   ///< memory profile and the §7.3 summary
+};
+
+/// Wall-clock milliseconds each stage took, measured from the start of the load.
+struct LoadTimings {
+    qint64 readDoneMs = -1;
+    qint64 spanTreeDoneMs = -1;
+    qint64 healthDoneMs = -1;
+    qint64 memoryDoneMs = -1;
+};
+
+/// One immutable snapshot of a (possibly still running) load. Shared by pointer between the
+/// loader and every consumer; members filled by later stages stay null until then.
+struct LoadedTrace {
+    quint64 generation = 0;
+    QString path;
+    LoadStage stage = LoadStage::Read;
+
+    std::shared_ptr<const Trace> trace;
+    /// Decode failures and hard-rule violations of the tolerant read, sorted by line.
+    std::shared_ptr<const std::vector<Problem>> readProblems;
+    /// What upstream's strict loader reports; set means the trace is rejected.
+    std::optional<Problem> strictError;
+    /// Op durations per op name, computed with the read so the op table never aggregates
+    /// on the GUI thread.
+    std::shared_ptr<const OpStatistics> opStatistics;
+
+    std::shared_ptr<const SpanTree> spanTree;
+    std::shared_ptr<const HealthReport> health;
+    std::shared_ptr<const MemoryProfile> memory;
+    std::shared_ptr<const TraceSummary> summary;
+
+    LoadTimings timings;
+
+    bool isRejected() const { return strictError.has_value(); }
+    /// True while the trace carries errors that make a normalized re-emission lossy or
+    /// wrong: a strict rejection or any line that failed to read or decode.
+    bool hasHardErrors() const;
+    /// Number of lines that failed to read or decode (E-LINE-*).
+    std::size_t decodeFailureCount() const;
+    bool isComplete() const { return stage == LoadStage::Memory; }
+};
+
+using LoadedTracePtr = std::shared_ptr<const LoadedTrace>;
+
+} // namespace TraceInspector
+
+Q_DECLARE_METATYPE(TraceInspector::LoadedTracePtr)

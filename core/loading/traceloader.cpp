@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: MIT
+#include "core/loading/traceloader.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QLocale>
+#include <QLoggingCategory>
+#include <QPromise>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <atomic>
+#include <exception>
+
+#include "core/analysis/health.h"
+#include "core/analysis/memoryprofile.h"
+#include "core/analysis/opstatistics.h"
+#include "core/analysis/spantree.h"
+#include "core/analysis/summary.h"
+#include "core/io/tracereader.h"
+#include "core/loading/tracesniffer.h"
+
+Q_LOGGING_CATEGORY(lcLoading, "traceinspector.loading", QtWarningMsg)
+
+namespace TraceInspector {
+
+namespace {
+
+// Progress budget (permille) of each phase; reading dominates the wall time.
+constexpr int kReadEnd = 850;
+constexpr int kSpanTreeEnd = 880;
+constexpr int kHealthEnd = 920;
+constexpr int kProgressIntervalMs = 40;
+
+struct LoadEvent {
+    enum class Type : quint8 { Progress, Stage, Failure };
+    Type type = Type::Progress;
+    int permille = 0;
+    QString text; // phase text or failure message
+    LoadedTracePtr snapshot;
+};
+
+QString formatFileSize(std::uint64_t bytes)
+{
+    return QLocale::system().formattedDataSize(qint64(bytes), 1, QLocale::DataSizeSIFormat);
+}
+
+/// Throttles progress: a new value is sent only when it changed and not more often than
+/// every kProgressIntervalMs, except that a new phase is always announced.
+class ProgressReporter
+{
+public:
+    explicit ProgressReporter(QPromise<LoadEvent> &promise)
+        : m_promise(promise)
+    {
+        m_clock.start();
+    }
+
+    void phase(int permille, const QString &text) { send(permille, text); }
+    void update(int permille, const QString &text)
+    {
+        if (permille == m_last || m_clock.elapsed() - m_lastMs < kProgressIntervalMs)
+            return;
+        send(permille, text);
+    }
+
+private:
+    void send(int permille, const QString &text)
+    {
+        m_last = permille;
+        m_lastMs = m_clock.elapsed();
+        m_promise.addResult(LoadEvent{LoadEvent::Type::Progress, permille, text, {}});
+    }
+
+    QPromise<LoadEvent> &m_promise;
+    QElapsedTimer m_clock;
+    qint64 m_lastMs = -1000;
+    int m_last = -1;
+};
+
+QString openFailureMessage(const QString &path, const ReadResult &result)
+{
+    for (const Problem &p : result.problems) {
+        if (p.ruleId == "E-FILE-OPEN")
+            return QStringLiteral("Cannot open %1: %2").arg(path, QString::fromStdString(p.message));
+    }
+    return QStringLiteral("Cannot open %1").arg(path);
+}
+
+void publish(QPromise<LoadEvent> &promise, const std::shared_ptr<LoadedTrace> &snapshot)
+{
+    promise.addResult(LoadEvent{LoadEvent::Type::Stage, 0, {}, snapshot});
+}
+
+void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 generation)
+{
+    QElapsedTimer clock;
+    clock.start();
+    ProgressReporter progress(promise);
+    const QString fileName = QFileInfo(path).fileName();
+    progress.phase(0, QStringLiteral("Opening %1").arg(fileName));
+
+    const TraceSniffer::Result sniff = TraceSniffer::check(path);
+    if (sniff.verdict != TraceSniffer::Verdict::Trace) {
+        promise.addResult(LoadEvent{LoadEvent::Type::Failure, 0, sniff.message, {}});
+        return;
+    }
+
+    // The reader polls a plain atomic; the promise's cancel state is mirrored into it once
+    // per chunk, so QFuture::cancel() stays the only way to stop a job.
+    std::atomic<bool> cancelFlag{false};
+    const ProgressSink sink = [&](std::uint64_t done, std::uint64_t total) {
+        if (promise.isCanceled())
+            cancelFlag.store(true, std::memory_order_relaxed);
+        const int permille = total == 0 ? kReadEnd : int(double(done) / double(total) * kReadEnd);
+        progress.update(permille, QStringLiteral("Reading %1 of %2").arg(formatFileSize(done), formatFileSize(total)));
+    };
+    progress.phase(1, QStringLiteral("Reading %1").arg(fileName));
+    ReadResult read = TraceReader::readFile(QFile::encodeName(path).toStdString(), ReadOptions{}, sink, &cancelFlag);
+    if (promise.isCanceled() || read.cancelled)
+        return;
+    if (!read.trace) {
+        promise.addResult(LoadEvent{LoadEvent::Type::Failure, 0, openFailureMessage(path, read), {}});
+        return;
+    }
+
+    auto snapshot = std::make_shared<LoadedTrace>();
+    snapshot->generation = generation;
+    snapshot->path = path;
+    snapshot->stage = LoadStage::Read;
+    snapshot->trace = std::move(read.trace);
+    snapshot->readProblems = std::make_shared<const std::vector<Problem>>(std::move(read.problems));
+    snapshot->strictError = std::move(read.strictError);
+    snapshot->opStatistics = std::make_shared<const OpStatistics>(OpStatistics::compute(*snapshot->trace));
+    snapshot->timings.readDoneMs = clock.elapsed();
+    publish(promise, snapshot);
+    const Trace &trace = *snapshot->trace;
+
+    if (promise.isCanceled())
+        return;
+    progress.phase(kReadEnd, QStringLiteral("Building the span tree"));
+    snapshot = std::make_shared<LoadedTrace>(*snapshot);
+    snapshot->spanTree = std::make_shared<const SpanTree>(SpanTree::build(trace));
+    snapshot->stage = LoadStage::SpanTree;
+    snapshot->timings.spanTreeDoneMs = clock.elapsed();
+    publish(promise, snapshot);
+
+    if (promise.isCanceled())
+        return;
+    progress.phase(kSpanTreeEnd, QStringLiteral("Checking health"));
+    snapshot = std::make_shared<LoadedTrace>(*snapshot);
+    snapshot->health = std::make_shared<const HealthReport>(analyzeHealth(trace));
+    snapshot->stage = LoadStage::Health;
+    snapshot->timings.healthDoneMs = clock.elapsed();
+    publish(promise, snapshot);
+
+    if (promise.isCanceled())
+        return;
+    progress.phase(kHealthEnd, QStringLiteral("Analysing memory"));
+    snapshot = std::make_shared<LoadedTrace>(*snapshot);
+    auto memory = std::make_shared<const MemoryProfile>(analyzeMemory(trace));
+    snapshot->summary = std::make_shared<const TraceSummary>(computeSummary(trace, *memory));
+    snapshot->memory = std::move(memory);
+    snapshot->stage = LoadStage::Memory;
+    snapshot->timings.memoryDoneMs = clock.elapsed();
+    progress.phase(1000, QStringLiteral("Done"));
+    publish(promise, snapshot);
+}
+
+void runLoad(QPromise<LoadEvent> &promise, const QString &path, quint64 generation)
+{
+    try {
+        runStages(promise, path, generation);
+    } catch (const std::bad_alloc &) {
+        promise.addResult(LoadEvent{LoadEvent::Type::Failure, 0,
+                                    QStringLiteral("Cannot load %1: not enough memory").arg(path), {}});
+    } catch (const std::exception &e) {
+        promise.addResult(LoadEvent{LoadEvent::Type::Failure, 0,
+                                    QStringLiteral("Cannot load %1: %2").arg(path, QString::fromUtf8(e.what())), {}});
+    }
+}
+
+} // namespace
+
+TraceLoader::TraceLoader(QObject *parent)
+    : QObject(parent)
+{
+    qRegisterMetaType<LoadedTracePtr>();
+}
+
+TraceLoader::~TraceLoader()
+{
+    // Jobs must not outlive the loader's thread pool users; wait for them to notice.
+    const auto watchers = findChildren<QFutureWatcher<LoadEvent> *>(Qt::FindDirectChildrenOnly);
+    for (QFutureWatcher<LoadEvent> *w : watchers) {
+        w->disconnect(this);
+        w->cancel();
+        w->waitForFinished();
+    }
+}
+
+quint64 TraceLoader::load(const QString &path)
+{
+    retireCurrentJob();
+    const quint64 generation = ++m_generation;
+    m_current.reset();
+    m_cancelReported = false;
+
+    auto *watcher = new QFutureWatcher<LoadEvent>(this);
+    m_watcher = watcher;
+    connect(watcher, &QFutureWatcherBase::resultsReadyAt, this, [this, watcher, generation](int begin, int end) {
+        for (int i = begin; i < end; ++i)
+            onResult(watcher, generation, i);
+    });
+    connect(watcher, &QFutureWatcherBase::finished, this,
+            [this, watcher, generation] { onJobFinished(watcher, generation); });
+    qCInfo(lcLoading) << "generation" << generation << "loading" << path;
+    Q_EMIT started(generation, path);
+    watcher->setFuture(QtConcurrent::run(&runLoad, path, generation));
+    return generation;
+}
+
+void TraceLoader::cancel()
+{
+    if (!m_watcher)
+        return;
+    const quint64 generation = m_generation;
+    retireCurrentJob();
+    if (!m_cancelReported) {
+        m_cancelReported = true;
+        Q_EMIT cancelled(generation);
+    }
+}
+
+bool TraceLoader::isLoading() const
+{
+    return m_watcher != nullptr;
+}
+
+void TraceLoader::retireCurrentJob()
+{
+    QFutureWatcherBase *watcher = m_watcher;
+    if (!watcher)
+        return;
+    m_watcher = nullptr;
+    watcher->disconnect(this);
+    watcher->cancel();
+    if (watcher->isFinished())
+        watcher->deleteLater();
+    else
+        connect(watcher, &QFutureWatcherBase::finished, watcher, &QObject::deleteLater);
+}
+
+void TraceLoader::onResult(QFutureWatcherBase *watcher, quint64 generation, int index)
+{
+    if (generation != m_generation || watcher != m_watcher)
+        return; // stale: a newer load superseded this one
+    const LoadEvent event = static_cast<QFutureWatcher<LoadEvent> *>(watcher)->resultAt(index);
+    switch (event.type) {
+    case LoadEvent::Type::Progress:
+        Q_EMIT progressChanged(generation, event.permille, event.text);
+        break;
+    case LoadEvent::Type::Failure:
+        qCInfo(lcLoading) << "generation" << generation << "failed:" << event.text;
+        m_current.reset();
+        Q_EMIT failed(generation, event.text);
+        break;
+    case LoadEvent::Type::Stage: {
+        m_current = event.snapshot;
+        const LoadTimings &t = m_current->timings;
+        if (m_current->stage == LoadStage::Read) {
+            qCInfo(lcLoading) << "generation" << generation << "read in" << t.readDoneMs << "ms";
+            Q_EMIT traceRead(generation, m_current);
+        } else {
+            qCInfo(lcLoading) << "generation" << generation << "stage" << int(m_current->stage) << "at"
+                              << (m_current->stage == LoadStage::SpanTree ? t.spanTreeDoneMs
+                                  : m_current->stage == LoadStage::Health ? t.healthDoneMs
+                                                                          : t.memoryDoneMs)
+                              << "ms";
+            Q_EMIT analysisReady(generation, m_current);
+        }
+        break;
+    }
+    }
+}
+
+void TraceLoader::onJobFinished(QFutureWatcherBase *watcher, quint64 generation)
+{
+    if (watcher != m_watcher)
+        return;
+    m_watcher = nullptr;
+    watcher->deleteLater();
+    if (generation != m_generation)
+        return;
+    if (m_current && m_current->isComplete())
+        Q_EMIT finished(generation, m_current);
+}
+
+} // namespace TraceInspector

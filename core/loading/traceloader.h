@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QObject>
+#include <QString>
+
+#include "core/loading/loadedtrace.h"
+
+class QFutureWatcherBase;
+
+namespace TraceInspector {
+
+/// Loads trace files off the GUI thread (house rules 3–6).
+///
+/// Each load() starts a new generation and supersedes the previous one: the old job is
+/// cancelled and whatever it still produces is dropped. The job reads the file tolerantly,
+/// then builds the span tree, runs health analysis and memory analysis, and publishes an
+/// immutable LoadedTrace snapshot after each stage, so views can fill as data arrives.
+/// All signals are emitted on the thread that owns the loader, and only for the current
+/// generation.
+class TraceLoader : public QObject
+{
+    Q_OBJECT
+public:
+    explicit TraceLoader(QObject *parent = nullptr);
+    ~TraceLoader() override;
+
+    /// Starts loading \a path and returns the new generation id (> 0).
+    quint64 load(const QString &path);
+    /// Cancels the current load; the reader stops at its next chunk. Emits cancelled().
+    void cancel();
+
+    bool isLoading() const;
+    quint64 currentGeneration() const { return m_generation; }
+    /// The newest snapshot of the current generation, or null.
+    LoadedTracePtr current() const { return m_current; }
+
+Q_SIGNALS:
+    void started(quint64 generation, const QString &path);
+    /// \a permille runs 0..1000 over the whole load; \a phase says what is being done.
+    void progressChanged(quint64 generation, int permille, const QString &phase);
+    /// The file was read: trace, reader problems and strict verdict are available.
+    void traceRead(quint64 generation, TraceInspector::LoadedTracePtr snapshot);
+    /// A later stage finished; \a snapshot->stage tells which.
+    void analysisReady(quint64 generation, TraceInspector::LoadedTracePtr snapshot);
+    /// All stages are done; \a snapshot is final.
+    void finished(quint64 generation, TraceInspector::LoadedTracePtr snapshot);
+    /// The file could not be opened or is not a trace; nothing was loaded.
+    void failed(quint64 generation, const QString &message);
+    void cancelled(quint64 generation);
+
+private:
+    void onResult(QFutureWatcherBase *watcher, quint64 generation, int index);
+    void onJobFinished(QFutureWatcherBase *watcher, quint64 generation);
+    void retireCurrentJob();
+
+    quint64 m_generation = 0;
+    LoadedTracePtr m_current;
+    QFutureWatcherBase *m_watcher = nullptr; // current job; superseded jobs delete themselves
+    bool m_cancelReported = false;
+};
+
+} // namespace TraceInspector

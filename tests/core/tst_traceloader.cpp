@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: MIT
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThreadPool>
+
+#include "core/analysis/health.h"
+#include "core/analysis/memoryprofile.h"
+#include "core/analysis/opstatistics.h"
+#include "core/analysis/spantree.h"
+#include "core/analysis/summary.h"
+#include "core/loading/loadedtrace.h"
+#include "core/loading/traceloader.h"
+
+using namespace TraceInspector;
+
+namespace {
+
+QString example(const char *name)
+{
+    return QStringLiteral(TI_SHARED_DIR "/spec/examples/") + QLatin1StringView(name);
+}
+
+quint64 generationOf(const QList<QVariant> &args)
+{
+    return args.at(0).toULongLong();
+}
+
+LoadedTracePtr snapshotOf(const QList<QVariant> &args)
+{
+    return args.at(1).value<LoadedTracePtr>();
+}
+
+} // namespace
+
+class TestTraceLoader : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase();
+
+    void deliversStagesInOrder();
+    void rejectedTraceIsStillShown();
+    void failsWithReason_data();
+    void failsWithReason();
+    void unreadableFile();
+    void progressIsMonotonic();
+    void newerLoadSupersedes_data();
+    void newerLoadSupersedes();
+    void cancelStopsBigLoad();
+    void destroyWhileLoading();
+
+private:
+    QString writeFile(const QString &name, const QByteArray &content);
+
+    QTemporaryDir m_dir;
+    QString m_bigTrace;
+};
+
+void TestTraceLoader::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    QVERIFY2(QFile::exists(example("01_valid_trace10_forward.jsonl")), "spec examples not found");
+    m_bigTrace = m_dir.filePath(QStringLiteral("big.jsonl"));
+    QProcess gen;
+    gen.start(QStringLiteral(TI_PYTHON),
+              {QStringLiteral(TI_SHARED_DIR "/tools/gen_trace.py"), QStringLiteral("--events"), QStringLiteral("1000000"),
+               QStringLiteral("--seed"), QStringLiteral("11"), QStringLiteral("--quiet"), QStringLiteral("--out"), m_bigTrace});
+    QVERIFY2(gen.waitForFinished(120000), "trace generator did not finish");
+    QCOMPARE(gen.exitCode(), 0);
+    QVERIFY(QFileInfo(m_bigTrace).size() > 100'000'000);
+}
+
+void TestTraceLoader::cleanupTestCase()
+{
+    QThreadPool::globalInstance()->waitForDone();
+}
+
+QString TestTraceLoader::writeFile(const QString &name, const QByteArray &content)
+{
+    const QString path = m_dir.filePath(name);
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        return {};
+    f.write(content);
+    return path;
+}
+
+void TestTraceLoader::deliversStagesInOrder()
+{
+    TraceLoader loader;
+    QSignalSpy started(&loader, &TraceLoader::started);
+    QSignalSpy read(&loader, &TraceLoader::traceRead);
+    QSignalSpy analysis(&loader, &TraceLoader::analysisReady);
+    QSignalSpy finished(&loader, &TraceLoader::finished);
+    QSignalSpy failed(&loader, &TraceLoader::failed);
+
+    const quint64 generation = loader.load(example("01_valid_trace10_forward.jsonl"));
+    QVERIFY(generation > 0);
+    QCOMPARE(started.count(), 1);
+    QVERIFY(loader.isLoading());
+    QVERIFY(finished.wait(20000));
+    QCOMPARE(failed.count(), 0);
+    QVERIFY(!loader.isLoading());
+
+    QCOMPARE(read.count(), 1);
+    QCOMPARE(generationOf(read.at(0)), generation);
+    const LoadedTracePtr first = snapshotOf(read.at(0));
+    QVERIFY(first && first->trace);
+    QVERIFY(first->opStatistics);
+    QCOMPARE(first->opStatistics->opCount(), std::size_t(1));
+    QCOMPARE(first->stage, LoadStage::Read);
+    QVERIFY(!first->spanTree && !first->health && !first->memory);
+    QVERIFY(!first->isRejected());
+
+    QCOMPARE(analysis.count(), 3);
+    const LoadStage expected[] = {LoadStage::SpanTree, LoadStage::Health, LoadStage::Memory};
+    for (int i = 0; i < 3; ++i) {
+        QCOMPARE(generationOf(analysis.at(i)), generation);
+        const LoadedTracePtr s = snapshotOf(analysis.at(i));
+        QCOMPARE(s->stage, expected[i]);
+        // Later stages extend the snapshot and never replace what was delivered.
+        QCOMPARE(s->trace.get(), first->trace.get());
+        QCOMPARE(s->readProblems.get(), first->readProblems.get());
+    }
+
+    const LoadedTracePtr done = snapshotOf(finished.at(0));
+    QVERIFY(done->isComplete());
+    QVERIFY(done->spanTree && done->health && done->memory && done->summary);
+    QCOMPARE(done->trace->ops.size(), std::size_t(1));
+    QCOMPARE(done->summary->opCount, quint64(1));
+    QCOMPARE(done->summary->totalNs, quint64(50000));
+    QCOMPARE(done->summary->logicalPeakBytes, std::optional<std::uint64_t>(393216));
+    QVERIFY(done->health->findings.empty());
+    QVERIFY(done->timings.readDoneMs >= 0 && done->timings.memoryDoneMs >= done->timings.readDoneMs);
+    QCOMPARE(loader.current(), done);
+}
+
+void TestTraceLoader::rejectedTraceIsStillShown()
+{
+    TraceLoader loader;
+    QSignalSpy finished(&loader, &TraceLoader::finished);
+    loader.load(example("03_meta_not_first.jsonl"));
+    QVERIFY(finished.wait(20000));
+    const LoadedTracePtr done = snapshotOf(finished.at(0));
+    QVERIFY(done->isRejected());
+    QCOMPARE(QString::fromStdString(done->strictError->message),
+             QStringLiteral("meta event must be the first non-empty trace record, found at index 1"));
+    QVERIFY(done->hasHardErrors());
+    QVERIFY(done->trace);
+    QVERIFY(done->trace->meta.has_value());
+}
+
+void TestTraceLoader::failsWithReason_data()
+{
+    QTest::addColumn<QByteArray>("content");
+    QTest::addColumn<QString>("reason");
+
+    QTest::newRow("empty") << QByteArray() << QStringLiteral("the file is empty");
+    QTest::newRow("blank lines only") << QByteArray("\n  \n\t\n") << QStringLiteral("the file is empty");
+    QTest::newRow("binary") << QByteArray("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16) << QStringLiteral("binary data");
+    QTest::newRow("csv") << QByteArray("name,duration\nmatmul,12\n") << QStringLiteral("line 1 is not JSON");
+    QTest::newRow("json array") << QByteArray("[1,2,3]\n") << QStringLiteral("line 1 is JSON but not an object");
+    QTest::newRow("object without kind") << QByteArray("{\"name\":\"x\"}\n{\"a\":1}\n")
+                                         << QStringLiteral("line 1 is a JSON object without a \"kind\" member");
+    QTest::newRow("foreign kind") << QByteArray("\n{\"kind\":\"sample\",\"v\":1}\n")
+                                  << QStringLiteral("line 2 has no trace record kind");
+}
+
+void TestTraceLoader::failsWithReason()
+{
+    QFETCH(QByteArray, content);
+    QFETCH(QString, reason);
+    const QString path = writeFile(QString::fromLatin1(QTest::currentDataTag()).replace(u' ', u'_') + QStringLiteral(".jsonl"), content);
+    QVERIFY(!path.isEmpty());
+
+    TraceLoader loader;
+    QSignalSpy failed(&loader, &TraceLoader::failed);
+    QSignalSpy read(&loader, &TraceLoader::traceRead);
+    QSignalSpy finished(&loader, &TraceLoader::finished);
+    const quint64 generation = loader.load(path);
+    QVERIFY(failed.wait(20000));
+    QCOMPARE(generationOf(failed.at(0)), generation);
+    const QString message = failed.at(0).at(1).toString();
+    QVERIFY2(message.startsWith(QStringLiteral("Not a candle-graph trace: ")), qPrintable(message));
+    QVERIFY2(message.contains(reason), qPrintable(message));
+    QTRY_VERIFY(!loader.isLoading());
+    QCOMPARE(read.count(), 0);
+    QCOMPARE(finished.count(), 0);
+    QVERIFY(!loader.current());
+}
+
+void TestTraceLoader::unreadableFile()
+{
+    TraceLoader loader;
+    QSignalSpy failed(&loader, &TraceLoader::failed);
+    const QString missing = m_dir.filePath(QStringLiteral("does-not-exist.jsonl"));
+    loader.load(missing);
+    QVERIFY(failed.wait(20000));
+    QCOMPARE(failed.at(0).at(1).toString(), QStringLiteral("Cannot open %1: No such file or directory").arg(missing));
+
+    loader.load(m_dir.path());
+    QVERIFY(failed.wait(20000));
+    QVERIFY(failed.at(1).at(1).toString().contains(QStringLiteral("it is a folder")));
+}
+
+void TestTraceLoader::progressIsMonotonic()
+{
+    TraceLoader loader;
+    QSignalSpy progress(&loader, &TraceLoader::progressChanged);
+    QSignalSpy finished(&loader, &TraceLoader::finished);
+    loader.load(m_bigTrace);
+    QVERIFY(finished.wait(120000));
+    QVERIFY(progress.count() >= 5);
+    int last = -1;
+    bool sawReading = false;
+    for (const QList<QVariant> &args : std::as_const(progress)) {
+        const int permille = args.at(1).toInt();
+        const QString phase = args.at(2).toString();
+        QVERIFY2(permille >= last, qPrintable(QStringLiteral("%1 after %2").arg(permille).arg(last)));
+        QVERIFY(permille <= 1000);
+        QVERIFY(!phase.isEmpty());
+        sawReading = sawReading || (phase.startsWith(QStringLiteral("Reading ")) && phase.contains(QStringLiteral(" of ")));
+        last = permille;
+    }
+    QVERIFY(sawReading);
+    QCOMPARE(last, 1000);
+}
+
+void TestTraceLoader::newerLoadSupersedes_data()
+{
+    QTest::addColumn<bool>("bigFirst");
+    QTest::newRow("big then small") << true;
+    QTest::newRow("small then small") << false;
+}
+
+void TestTraceLoader::newerLoadSupersedes()
+{
+    QFETCH(bool, bigFirst);
+    TraceLoader loader;
+    QSignalSpy read(&loader, &TraceLoader::traceRead);
+    QSignalSpy analysis(&loader, &TraceLoader::analysisReady);
+    QSignalSpy finished(&loader, &TraceLoader::finished);
+    QSignalSpy progress(&loader, &TraceLoader::progressChanged);
+    QSignalSpy cancelled(&loader, &TraceLoader::cancelled);
+
+    const quint64 first = loader.load(bigFirst ? m_bigTrace : example("02_valid_trace9_train.jsonl"));
+    const quint64 second = loader.load(example("01_valid_trace10_forward.jsonl"));
+    QVERIFY(second > first);
+    QCOMPARE(loader.currentGeneration(), second);
+    QVERIFY(finished.wait(60000));
+
+    // Let the superseded job run out, then make sure none of its results got through.
+    QTRY_COMPARE_WITH_TIMEOUT(QThreadPool::globalInstance()->activeThreadCount(), 0, 60000);
+    QCoreApplication::processEvents();
+    QCOMPARE(finished.count(), 1);
+    QCOMPARE(read.count(), 1);
+    QCOMPARE(analysis.count(), 3);
+    for (const QSignalSpy *spy : {&read, &analysis, &finished, &progress}) {
+        for (const QList<QVariant> &args : *spy)
+            QCOMPARE(generationOf(args), second);
+    }
+    QCOMPARE(snapshotOf(finished.at(0))->trace->path, example("01_valid_trace10_forward.jsonl").toStdString());
+    QCOMPARE(cancelled.count(), 0); // superseding is not a user cancel
+}
+
+void TestTraceLoader::cancelStopsBigLoad()
+{
+    TraceLoader loader;
+    QSignalSpy progress(&loader, &TraceLoader::progressChanged);
+    QSignalSpy read(&loader, &TraceLoader::traceRead);
+    QSignalSpy finished(&loader, &TraceLoader::finished);
+    QSignalSpy cancelled(&loader, &TraceLoader::cancelled);
+
+    const quint64 generation = loader.load(m_bigTrace);
+    // Wait until the reader is inside the file, then cancel.
+    QTRY_VERIFY_WITH_TIMEOUT(!progress.isEmpty() && progress.last().at(2).toString().startsWith(QStringLiteral("Reading ")),
+                             60000);
+    loader.cancel();
+    QCOMPARE(cancelled.count(), 1);
+    QCOMPARE(generationOf(cancelled.at(0)), generation);
+    QVERIFY(!loader.isLoading());
+
+    QTRY_COMPARE_WITH_TIMEOUT(QThreadPool::globalInstance()->activeThreadCount(), 0, 60000);
+    QCoreApplication::processEvents();
+    QCOMPARE(read.count(), 0);
+    QCOMPARE(finished.count(), 0);
+    QVERIFY(!loader.current());
+
+    // A new load after a cancel works normally.
+    loader.load(example("01_valid_trace10_forward.jsonl"));
+    QVERIFY(finished.wait(20000));
+    QCOMPARE(cancelled.count(), 1);
+}
+
+void TestTraceLoader::destroyWhileLoading()
+{
+    auto loader = std::make_unique<TraceLoader>();
+    QSignalSpy progress(loader.get(), &TraceLoader::progressChanged);
+    loader->load(m_bigTrace);
+    QTRY_VERIFY_WITH_TIMEOUT(!progress.isEmpty(), 60000);
+    QElapsedTimer clock;
+    clock.start();
+    loader.reset(); // cancels and waits for the job instead of leaving it running
+    QTRY_COMPARE_WITH_TIMEOUT(QThreadPool::globalInstance()->activeThreadCount(), 0, 5000);
+}
+
+QTEST_GUILESS_MAIN(TestTraceLoader)
+#include "tst_traceloader.moc"

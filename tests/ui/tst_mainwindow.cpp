@@ -1,0 +1,551 @@
+// SPDX-License-Identifier: MIT
+#include <QAbstractButton>
+#include <QApplication>
+#include <QFile>
+#include <QImage>
+#include <QSet>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThreadPool>
+#include <QTimer>
+#include <QTreeView>
+#include <QUrl>
+
+#include "core/itemmodels/modelroles.h"
+#include "core/itemmodels/validationfilterproxymodel.h"
+#include "core/itemmodels/validationissuemodel.h"
+#include "core/loading/traceloader.h"
+#include "ui/exportcontroller.h"
+#include "ui/mainwindow.h"
+#include "ui/optablepanel.h"
+#include "ui/spantreepanel.h"
+#include "core/itemmodels/optablemodel.h"
+#include "core/itemmodels/spantreemodel.h"
+#include "ui/recentfiles.h"
+#include "ui/validationpanel.h"
+#include "ui/widgets/loadprogresswidget.h"
+#include "ui/widgets/messagebanner.h"
+
+using namespace TraceInspector;
+
+namespace {
+
+QString example(const char *name)
+{
+    return QStringLiteral(TI_SHARED_DIR "/spec/examples/") + QLatin1StringView(name);
+}
+
+QByteArray readAll(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+bool writeAll(const QString &path, const QByteArray &bytes)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}
+
+/// Answers the next modal message box with \a button once it shows up.
+void answerNextMessageBox(QMessageBox::StandardButton button, bool *seen)
+{
+    QTimer::singleShot(0, qApp, [button, seen] {
+        const auto poll = [button, seen](const auto &self) -> void {
+            auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+            if (!box) {
+                QTimer::singleShot(20, qApp, [self] { self(self); });
+                return;
+            }
+            *seen = true;
+            box->button(button)->click();
+        };
+        poll(poll);
+    });
+}
+
+// Root `a` (measured, closed), child `b` never closed, an op in the unknown span `ghost`, and a
+// span_end for an unknown span, which makes the strict rules reject the trace.
+const char *kProblemTrace = R"({"kind":"meta","schema":"candle-graph/trace/10","run_id":"r","correlation_id":"c","entrypoint":"e","phase":"infer","timestamp":"t","capture_step":1,"warmup_steps":0,"device":"cpu","timing_mode":"host","capture_contract":{"measurement_scope":"profiled_work","operations":"complete","logical_memory":"none","physical_memory":"none","device_timing":"none"},"tags":{}}
+{"kind":"span_start","id":"a","name":"root","start_ns":0,"span_kind":"function","measured":true}
+{"kind":"span_start","id":"b","parent_id":"a","name":"child","start_ns":10,"span_kind":"module"}
+{"kind":"op","span_id":"a","op_name":"matmul","shape":[2,2],"dtype":"f32","device":"cpu","duration_ns":5,"timestamp_ns":20,"input_dense_bytes":32}
+{"kind":"op","span_id":"ghost","op_name":"add","shape":[2],"dtype":"f32","device":"cpu","duration_ns":1,"timestamp_ns":30,"input_dense_bytes":16}
+{"kind":"span_end","id":"nope","duration_ns":1}
+{"kind":"span_end","id":"a","duration_ns":100}
+{"kind":"terminal","outcome":"complete","timestamp_ns":200}
+)";
+
+} // namespace
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase();
+
+    void opensByApi();
+    void panelsFillAsStagesArrive();
+    void rejectedTraceShowsBanner();
+    void unopenableFileShowsMessage_data();
+    void unopenableFileShowsMessage();
+    void failedLoadKeepsShownTrace();
+    void dropOpensFile();
+    void dropIgnoresNonFiles();
+    void validationRowSelectsSpanAndOp();
+    void exportWritesNormalized();
+    void exportRefusedWhenRejected();
+    void exportAsksBeforeReplacingOpenedTrace();
+    void cancelStopsLoading();
+    void newerLoadWins();
+    void recentFiles();
+    void screenshotOption_data();
+    void screenshotOption();
+
+private:
+    bool openAndWait(MainWindow &window, const QString &path, bool expectOk = true);
+
+    QTemporaryDir m_dir;
+    QString m_bigTrace;
+};
+
+void TestMainWindow::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("candle-graph-tests"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
+    RecentFiles().clear();
+    QVERIFY(m_dir.isValid());
+
+    m_bigTrace = m_dir.filePath(QStringLiteral("big.jsonl"));
+    QProcess gen;
+    gen.start(QStringLiteral(TI_PYTHON),
+              {QStringLiteral(TI_SHARED_DIR "/tools/gen_trace.py"), QStringLiteral("--events"), QStringLiteral("1000000"),
+               QStringLiteral("--seed"), QStringLiteral("5"), QStringLiteral("--quiet"), QStringLiteral("--out"), m_bigTrace});
+    QVERIFY2(gen.waitForFinished(120000), "trace generator did not finish");
+    QCOMPARE(gen.exitCode(), 0);
+}
+
+void TestMainWindow::cleanupTestCase()
+{
+    RecentFiles().clear();
+    QThreadPool::globalInstance()->waitForDone();
+}
+
+bool TestMainWindow::openAndWait(MainWindow &window, const QString &path, bool expectOk)
+{
+    QSignalSpy finished(&window, &MainWindow::loadFinished);
+    window.openFile(path);
+    if (!finished.wait(60000))
+        return false;
+    return finished.at(0).at(0).toBool() == expectOk;
+}
+
+void TestMainWindow::opensByApi()
+{
+    MainWindow window;
+    window.show();
+    QVERIFY(!window.loadedTrace());
+    QCOMPARE(window.windowTitle(), QStringLiteral("Candle Trace Inspector"));
+
+    QVERIFY(openAndWait(window, example("01_valid_trace10_forward.jsonl")));
+    const LoadedTracePtr loaded = window.loadedTrace();
+    QVERIFY(loaded && loaded->isComplete());
+    QCOMPARE(window.windowTitle(), QStringLiteral("01_valid_trace10_forward.jsonl — Candle Trace Inspector"));
+    QVERIFY(!window.isLoading());
+    QVERIFY(window.progressWidget()->isHidden());
+    QVERIFY(window.rejectionBanner()->isHidden());
+    QVERIFY(window.messageBanner()->isHidden());
+    QCOMPARE(window.validationPanel()->issueModel()->rowCount(), 0);
+    const QString summary = window.summaryText();
+    QVERIFY2(summary.contains(QStringLiteral("1 op")) && summary.contains(QStringLiteral("2 spans")), qPrintable(summary));
+    QVERIFY2(summary.contains(QStringLiteral("measured 50.0 µs")), qPrintable(summary));
+    QVERIFY2(summary.contains(QStringLiteral("logical peak 384 KiB")), qPrintable(summary));
+    QVERIFY2(summary.contains(QStringLiteral("0 errors, 0 warnings")), qPrintable(summary));
+}
+
+void TestMainWindow::panelsFillAsStagesArrive()
+{
+    MainWindow window;
+    window.show();
+    // Connected after the window's own handlers, so these run once the window has applied a stage.
+    int opsAtRead = -1;
+    int spanRowsAtRead = -1;
+    bool memoryAtRead = true;
+    int spanRowsAtTree = -1;
+    connect(window.loader(), &TraceLoader::traceRead, this, [&] {
+        opsAtRead = window.opTablePanel()->opModel()->rowCount();
+        spanRowsAtRead = window.spanTreePanel()->model()->rowCount();
+        memoryAtRead = window.loadedTrace()->memory != nullptr;
+    });
+    connect(window.loader(), &TraceLoader::analysisReady, this, [&](quint64, const LoadedTracePtr &snapshot) {
+        if (snapshot->stage == LoadStage::SpanTree)
+            spanRowsAtTree = window.spanTreePanel()->model()->rowCount();
+    });
+    // The bundled sample (embedded, written out on first use) is a realistic small trace.
+    const QString sample = MainWindow::sampleTracePath();
+    QVERIFY(!sample.isEmpty());
+    QCOMPARE(readAll(sample), readAll(QStringLiteral(TI_TEST_DATA_DIR "/../../resources/sample-trace.jsonl")));
+    QVERIFY(openAndWait(window, sample));
+    QCOMPARE(opsAtRead, int(window.loadedTrace()->trace->ops.size()));
+    QVERIFY(opsAtRead > 100);
+    QCOMPARE(spanRowsAtRead, 0); // the tree comes with its own stage
+    QVERIFY(!memoryAtRead);
+    QCOMPARE(spanRowsAtTree, 1); // one root
+    QVERIFY(window.loadedTrace()->memory);
+    QVERIFY(window.summaryText().contains(QStringLiteral("logical peak")));
+}
+
+void TestMainWindow::rejectedTraceShowsBanner()
+{
+    MainWindow window;
+    window.show();
+    QVERIFY(openAndWait(window, example("04_span_end_unknown.jsonl")));
+    QVERIFY(window.loadedTrace() && window.loadedTrace()->isRejected());
+    QVERIFY(window.rejectionBanner()->isVisible());
+    QVERIFY(window.rejectionBanner()->title().contains(QStringLiteral("Rejected by the strict rules")));
+    QVERIFY(window.rejectionBanner()->title().contains(QStringLiteral("everything valid is still shown")));
+    QVERIFY2(window.rejectionBanner()->text().contains(QStringLiteral("span_end for unknown span `span-matmul-0` at index 3")),
+             qPrintable(window.rejectionBanner()->text()));
+    QVERIFY(window.summaryText().contains(QStringLiteral("rejected")));
+    // Everything valid is still there.
+    QVERIFY(!window.loadedTrace()->trace->spans.empty());
+    QVERIFY(window.validationPanel()->issueModel()->rowCount() >= 1);
+}
+
+void TestMainWindow::unopenableFileShowsMessage_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QByteArray>("content"); // written when not empty
+    QTest::addColumn<QString>("expected");
+
+    QTest::newRow("missing") << QStringLiteral("missing.jsonl") << QByteArray()
+                             << QStringLiteral("No such file or directory");
+    QTest::newRow("csv") << QStringLiteral("table.csv") << QByteArray("a,b\n1,2\n")
+                         << QStringLiteral("Not a candle-graph trace: line 1 is not JSON");
+    QTest::newRow("json document") << QStringLiteral("doc.json") << QByteArray("{\n  \"kind\": \"meta\"\n}\n")
+                                   << QStringLiteral("Not a candle-graph trace");
+}
+
+void TestMainWindow::unopenableFileShowsMessage()
+{
+    QFETCH(QString, file);
+    QFETCH(QByteArray, content);
+    QFETCH(QString, expected);
+    const QString path = m_dir.filePath(file);
+    if (!content.isEmpty())
+        QVERIFY(writeAll(path, content));
+
+    MainWindow window;
+    window.show();
+    QVERIFY(openAndWait(window, path, false));
+    QVERIFY(!window.loadedTrace());
+    QVERIFY(window.messageBanner()->isVisible());
+    QVERIFY2(window.messageBanner()->text().contains(expected), qPrintable(window.messageBanner()->text()));
+    QVERIFY(window.messageBanner()->text().contains(path));
+    QCOMPARE(window.windowTitle(), QStringLiteral("Candle Trace Inspector"));
+}
+
+void TestMainWindow::failedLoadKeepsShownTrace()
+{
+    MainWindow window;
+    window.show();
+    QVERIFY(openAndWait(window, example("01_valid_trace10_forward.jsonl")));
+    const LoadedTracePtr before = window.loadedTrace();
+    QVERIFY(openAndWait(window, m_dir.filePath(QStringLiteral("nothing-here.jsonl")), false));
+    QCOMPARE(window.loadedTrace(), before);
+    QVERIFY(window.messageBanner()->text().contains(QStringLiteral("still displayed")));
+    QCOMPARE(window.windowTitle(), QStringLiteral("01_valid_trace10_forward.jsonl — Candle Trace Inspector"));
+}
+
+void TestMainWindow::dropOpensFile()
+{
+    MainWindow window;
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(example("02_valid_trace9_train.jsonl"))});
+    const QPoint pos = window.rect().center();
+    QDragEnterEvent enter(pos, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&window, &enter);
+    QVERIFY(enter.isAccepted());
+
+    QSignalSpy finished(&window, &MainWindow::loadFinished);
+    QDropEvent drop(QPointF(pos), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&window, &drop);
+    QVERIFY(drop.isAccepted());
+    QVERIFY(finished.wait(20000));
+    QVERIFY(finished.at(0).at(0).toBool());
+    QCOMPARE(window.loadedTrace()->path, example("02_valid_trace9_train.jsonl"));
+    QCOMPARE(window.loadedTrace()->trace->meta->schema, std::string("candle-graph/trace/9"));
+}
+
+void TestMainWindow::dropIgnoresNonFiles()
+{
+    MainWindow window;
+    window.show();
+    QMimeData mime;
+    mime.setUrls({QUrl(QStringLiteral("https://example.org/trace.jsonl"))});
+    QDragEnterEvent enter(QPoint(5, 5), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    enter.setAccepted(false);
+    QCoreApplication::sendEvent(&window, &enter);
+    QVERIFY(!enter.isAccepted());
+
+    QMimeData text;
+    text.setText(QStringLiteral("hello"));
+    QDragEnterEvent enterText(QPoint(5, 5), Qt::CopyAction, &text, Qt::LeftButton, Qt::NoModifier);
+    enterText.setAccepted(false);
+    QCoreApplication::sendEvent(&window, &enterText);
+    QVERIFY(!enterText.isAccepted());
+    QVERIFY(!window.isLoading());
+}
+
+void TestMainWindow::validationRowSelectsSpanAndOp()
+{
+    const QString path = m_dir.filePath(QStringLiteral("problems.jsonl"));
+    QVERIFY(writeAll(path, kProblemTrace));
+    MainWindow window;
+    window.show();
+    QVERIFY(openAndWait(window, path));
+    QVERIFY(window.rejectionBanner()->isVisible());
+
+    ValidationPanel *panel = window.validationPanel();
+    const auto rowOf = [panel](const QString &rule) {
+        for (int r = 0; r < panel->proxyModel()->rowCount(); ++r) {
+            if (panel->proxyModel()->index(r, ValidationIssueModel::RuleColumn).data().toString() == rule)
+                return r;
+        }
+        return -1;
+    };
+    QSignalSpy spanRequests(panel, &ValidationPanel::spanRequested);
+    QSignalSpy opRequests(panel, &ValidationPanel::opRequested);
+
+    const int unclosed = rowOf(QStringLiteral("H-SPAN-UNCLOSED"));
+    QVERIFY(unclosed >= 0);
+    Q_EMIT panel->view()->activated(panel->proxyModel()->index(unclosed, 0));
+    QCOMPARE(spanRequests.count(), 1);
+    QCOMPARE(spanRequests.at(0).at(0).toLongLong(), qint64(1)); // span `b`
+    QCOMPARE(window.selectedSpanIndex(), qint64(1));
+
+    const int unknownSpan = rowOf(QStringLiteral("H-UNKNOWN-SPAN"));
+    QVERIFY(unknownSpan >= 0);
+    Q_EMIT panel->view()->activated(panel->proxyModel()->index(unknownSpan, 0));
+    QCOMPARE(opRequests.count(), 1);
+    QCOMPARE(opRequests.at(0).at(0).toLongLong(), qint64(1)); // the op in `ghost`
+    QCOMPARE(window.selectedOpIndex(), qint64(1));
+}
+
+void TestMainWindow::exportWritesNormalized()
+{
+    MainWindow window;
+    window.show();
+    QVERIFY(openAndWait(window, example("01_valid_trace10_forward.jsonl")));
+    const QString target = m_dir.filePath(QStringLiteral("out/normalized.jsonl"));
+    QVERIFY(QDir().mkpath(QFileInfo(target).absolutePath()));
+    QSignalSpy exported(&window, &MainWindow::exportFinished);
+    window.exportNormalizedTo(target);
+    QVERIFY(exported.wait(20000));
+    const auto outcome = exported.at(0).at(0).value<ExportOutcome>();
+    QCOMPARE(outcome.status, ExportOutcome::Status::Written);
+    QCOMPARE(readAll(target), readAll(example("01_valid_trace10_forward.normalized")));
+    QCOMPARE(outcome.bytes, quint64(readAll(target).size()));
+    QVERIFY(!window.messageBanner()->isHidden());
+    QVERIFY(window.messageBanner()->text().contains(target));
+    // No temporary file is left next to the target.
+    QCOMPARE(QDir(QFileInfo(target).absolutePath()).entryList(QDir::Files), QStringList{QStringLiteral("normalized.jsonl")});
+}
+
+void TestMainWindow::exportRefusedWhenRejected()
+{
+    MainWindow window;
+    window.show();
+    QVERIFY(openAndWait(window, example("03_meta_not_first.jsonl")));
+    const QString target = m_dir.filePath(QStringLiteral("refused.jsonl"));
+    QSignalSpy exported(&window, &MainWindow::exportFinished);
+    window.exportNormalizedTo(target);
+    QTRY_COMPARE(exported.count(), 1);
+    const auto outcome = exported.at(0).at(0).value<ExportOutcome>();
+    QCOMPARE(outcome.status, ExportOutcome::Status::Refused);
+    QVERIFY2(outcome.message.contains(QStringLiteral("rejected by the strict rules")), qPrintable(outcome.message));
+    QVERIFY(outcome.message.contains(QStringLiteral("meta event must be the first non-empty trace record, found at index 1")));
+    QVERIFY(!QFileInfo::exists(target));
+    QVERIFY(!window.messageBanner()->isHidden());
+    QCOMPARE(window.messageBanner()->title(), QStringLiteral("Export refused"));
+
+    // A line that does not decode rejects the trace too, and export names it.
+    const QString broken = m_dir.filePath(QStringLiteral("broken-line.jsonl"));
+    QByteArray bytes = readAll(example("01_valid_trace10_forward.jsonl"));
+    bytes.insert(bytes.indexOf('\n') + 1, "{\"kind\":\"op\",\"span_id\":\n");
+    QVERIFY(writeAll(broken, bytes));
+    MainWindow second;
+    second.show();
+    QVERIFY(openAndWait(second, broken));
+    QVERIFY(second.loadedTrace()->decodeFailureCount() == 1);
+    const QString reason = ExportController::refusalReason(second.loadedTrace().get());
+    QVERIFY2(reason.contains(QStringLiteral("parse trace JSONL line 2 from")), qPrintable(reason));
+    QCOMPARE(ExportController::exportTo(*second.loadedTrace(), target).status, ExportOutcome::Status::Refused);
+    QVERIFY(!QFileInfo::exists(target));
+}
+
+void TestMainWindow::exportAsksBeforeReplacingOpenedTrace()
+{
+    const QString opened = m_dir.filePath(QStringLiteral("opened.jsonl"));
+    const QByteArray original = readAll(example("01_valid_trace10_forward.jsonl"));
+    QVERIFY(writeAll(opened, original));
+
+    MainWindow window;
+    window.show();
+    QVERIFY(openAndWait(window, opened));
+
+    // The controller itself never replaces the opened file without confirmation.
+    const ExportOutcome direct = ExportController::exportTo(*window.loadedTrace(), opened, false);
+    QCOMPARE(direct.status, ExportOutcome::Status::NeedsConfirmation);
+    QCOMPARE(readAll(opened), original);
+
+    // The window asks; declining leaves the file untouched.
+    QSignalSpy exported(&window, &MainWindow::exportFinished);
+    bool asked = false;
+    answerNextMessageBox(QMessageBox::Cancel, &asked);
+    window.exportNormalizedTo(opened);
+    QTRY_COMPARE(exported.count(), 1);
+    QVERIFY(asked);
+    QCOMPARE(exported.at(0).at(0).value<ExportOutcome>().status, ExportOutcome::Status::NeedsConfirmation);
+    QCOMPARE(readAll(opened), original);
+
+    // Confirming replaces it atomically with the normalized form.
+    asked = false;
+    answerNextMessageBox(QMessageBox::Yes, &asked);
+    window.exportNormalizedTo(opened);
+    QTRY_COMPARE_WITH_TIMEOUT(exported.count(), 2, 20000);
+    QVERIFY(asked);
+    QCOMPARE(exported.at(1).at(0).value<ExportOutcome>().status, ExportOutcome::Status::Written);
+    QCOMPARE(readAll(opened), readAll(example("01_valid_trace10_forward.normalized")));
+}
+
+void TestMainWindow::cancelStopsLoading()
+{
+    MainWindow window;
+    window.show();
+    QSignalSpy finished(&window, &MainWindow::loadFinished);
+    QSignalSpy progress(window.loader(), &TraceLoader::progressChanged);
+    window.openFile(m_bigTrace);
+    QVERIFY(window.isLoading());
+    // Exactly one progress display is shown (on the start page here, as nothing is open yet).
+    LoadProgressWidget *shown = nullptr;
+    const auto displays = window.findChildren<LoadProgressWidget *>();
+    for (LoadProgressWidget *w : displays) {
+        if (w->isVisible()) {
+            QVERIFY(!shown);
+            shown = w;
+        }
+    }
+    QVERIFY(shown);
+    QTRY_VERIFY_WITH_TIMEOUT(!progress.isEmpty() && progress.last().at(2).toString().contains(QStringLiteral(" of ")), 60000);
+    QVERIFY(shown->phase().contains(QStringLiteral(" of ")));
+
+    // The window stays responsive while loading: the Cancel button is a real click.
+    auto *cancel = shown->findChild<QAbstractButton *>(QStringLiteral("cancelLoadButton"));
+    QVERIFY(cancel);
+    QTest::mouseClick(cancel, Qt::LeftButton);
+    QCOMPARE(finished.count(), 1);
+    QCOMPARE(finished.at(0).at(0).toBool(), false);
+    QVERIFY(!window.isLoading());
+    for (LoadProgressWidget *w : displays)
+        QVERIFY(w->isHidden());
+    QVERIFY(window.messageBanner()->isVisible());
+    QCOMPARE(window.messageBanner()->title(), QStringLiteral("Loading cancelled"));
+
+    QTRY_COMPARE_WITH_TIMEOUT(QThreadPool::globalInstance()->activeThreadCount(), 0, 60000);
+    QCoreApplication::processEvents();
+    QCOMPARE(finished.count(), 1);
+    QVERIFY(!window.loadedTrace() || !window.loadedTrace()->isComplete());
+}
+
+void TestMainWindow::newerLoadWins()
+{
+    MainWindow window;
+    window.show();
+    QSignalSpy finished(&window, &MainWindow::loadFinished);
+    window.openFile(m_bigTrace);
+    window.openFile(example("02_valid_trace9_train.jsonl"));
+    QVERIFY(finished.wait(60000));
+    QTRY_COMPARE_WITH_TIMEOUT(QThreadPool::globalInstance()->activeThreadCount(), 0, 60000);
+    QCoreApplication::processEvents();
+    QCOMPARE(finished.count(), 1);
+    QCOMPARE(window.loadedTrace()->path, example("02_valid_trace9_train.jsonl"));
+    QCOMPARE(window.windowTitle(), QStringLiteral("02_valid_trace9_train.jsonl — Candle Trace Inspector"));
+}
+
+void TestMainWindow::recentFiles()
+{
+    RecentFiles().clear();
+    MainWindow window;
+    window.show();
+    QVERIFY(openAndWait(window, example("01_valid_trace10_forward.jsonl")));
+    QVERIFY(openAndWait(window, example("02_valid_trace9_train.jsonl")));
+    QVERIFY(openAndWait(window, example("01_valid_trace10_forward.jsonl")));
+    const QStringList files = window.recentFiles()->files();
+    QCOMPARE(files.size(), 2);
+    QCOMPARE(files.at(0), QFileInfo(example("01_valid_trace10_forward.jsonl")).absoluteFilePath());
+    QCOMPARE(RecentFiles().files(), files); // persisted
+
+    RecentFiles many;
+    for (int i = 0; i < RecentFiles::kMaxFiles + 5; ++i)
+        many.add(m_dir.filePath(QStringLiteral("f%1.jsonl").arg(i)));
+    QCOMPARE(many.files().size(), RecentFiles::kMaxFiles);
+    QCOMPARE(many.files().constFirst(), m_dir.filePath(QStringLiteral("f%1.jsonl").arg(RecentFiles::kMaxFiles + 4)));
+    many.clear();
+    QVERIFY(RecentFiles().files().isEmpty());
+}
+
+void TestMainWindow::screenshotOption_data()
+{
+    QTest::addColumn<QString>("trace");
+    QTest::addColumn<int>("exitCode");
+
+    QTest::newRow("sample trace") << QStringLiteral(TI_TEST_DATA_DIR "/../../resources/sample-trace.jsonl") << 0;
+    QTest::newRow("rejected trace") << example("04_span_end_unknown.jsonl") << 0;
+    // The load fails: the PNG still shows the window with its explanation.
+    QTest::newRow("not a trace") << example("README.md") << 1;
+}
+
+void TestMainWindow::screenshotOption()
+{
+    QFETCH(QString, trace);
+    QFETCH(int, exitCode);
+    const QString exe = QStringLiteral(TI_BINARY_DIR "/app/gui/candle-trace-inspector");
+    if (!QFileInfo(exe).isExecutable())
+        QSKIP("candle-trace-inspector is not built");
+    const QString png = m_dir.filePath(QStringLiteral("shot-%1.png").arg(QString::fromLatin1(QTest::currentDataTag()).replace(u' ', u'-')));
+
+    QProcess app;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    app.setProcessEnvironment(env);
+    app.start(exe, {QStringLiteral("--screenshot"), png, trace});
+    QVERIFY(app.waitForFinished(120000));
+    QCOMPARE(app.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(app.exitCode(), exitCode);
+
+    const QImage image(png);
+    QVERIFY2(!image.isNull(), qPrintable(png));
+    QCOMPARE(image.size(), QSize(1600, 1000));
+    // Something was drawn: the picture is not one flat colour.
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height() && colours.size() < 16; y += 37) {
+        for (int x = 0; x < image.width(); x += 41)
+            colours.insert(image.pixel(x, y));
+    }
+    QVERIFY(colours.size() >= 16);
+}
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

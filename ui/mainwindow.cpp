@@ -1,0 +1,677 @@
+// SPDX-License-Identifier: MIT
+#include "ui/mainwindow.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLoggingCategory>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+#include "core/analysis/format.h"
+#include "core/analysis/health.h"
+#include "core/analysis/spantree.h"
+#include "core/analysis/summary.h"
+#include "core/itemmodels/validationissuemodel.h"
+#include "core/loading/traceloader.h"
+#include "ui/memorychartpanel.h"
+#include "ui/metadatapanel.h"
+#include "ui/optablepanel.h"
+#include "ui/recentfiles.h"
+#include "ui/spantreepanel.h"
+#include "ui/style/appicon.h"
+#include "ui/validationpanel.h"
+#include "ui/widgets/loadprogresswidget.h"
+#include "ui/widgets/messagebanner.h"
+#include "ui/widgets/startpage.h"
+
+Q_LOGGING_CATEGORY(lcWindow, "traceinspector.mainwindow", QtWarningMsg)
+
+namespace TraceInspector {
+
+namespace {
+
+const QString kAppName = QStringLiteral("Candle Trace Inspector");
+const QString kTraceFilter = QStringLiteral("Candle traces (*.jsonl *.trace.jsonl);;All files (*)");
+
+QString displayName(const QString &path)
+{
+    return QFileInfo(path).fileName();
+}
+
+QString plural(qsizetype n, const char *singular, const char *pluralForm)
+{
+    return QStringLiteral("%1 %2").arg(formatCount(std::uint64_t(n)), QLatin1StringView(n == 1 ? singular : pluralForm));
+}
+
+} // namespace
+
+MainWindow::MainWindow(QWidget *parent)
+    : QMainWindow(parent)
+    , m_loader(new TraceLoader(this))
+    , m_export(new ExportController(this))
+    , m_recent(new RecentFiles(this))
+{
+    setWindowTitle(kAppName);
+    setWindowIcon(AppIcon::icon());
+    setAcceptDrops(true);
+    resize(1500, 940);
+
+    createLayout();
+    createActions();
+
+    connect(m_loader, &TraceLoader::started, this, &MainWindow::onStarted);
+    connect(m_loader, &TraceLoader::progressChanged, this, &MainWindow::onProgress);
+    connect(m_loader, &TraceLoader::traceRead, this, &MainWindow::onTraceRead);
+    connect(m_loader, &TraceLoader::analysisReady, this, &MainWindow::onAnalysisReady);
+    connect(m_loader, &TraceLoader::finished, this, &MainWindow::onFinished);
+    connect(m_loader, &TraceLoader::failed, this, &MainWindow::onFailed);
+    connect(m_loader, &TraceLoader::cancelled, this, &MainWindow::onCancelled);
+    connect(m_export, &ExportController::finished, this, &MainWindow::onExportFinished);
+    connect(m_recent, &RecentFiles::changed, this, &MainWindow::rebuildRecentMenu);
+
+    const QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    // Without a saved layout, split by proportion (sizes are relative until first shown).
+    if (!m_mainSplitter->restoreState(settings.value(QStringLiteral("window/mainSplitter")).toByteArray()))
+        m_mainSplitter->setSizes({520, 440});
+    if (!m_topSplitter->restoreState(settings.value(QStringLiteral("window/topSplitter")).toByteArray()))
+        m_topSplitter->setSizes({1100, 900});
+    if (!m_bottomSplitter->restoreState(settings.value(QStringLiteral("window/bottomSplitter")).toByteArray()))
+        m_bottomSplitter->setSizes({1200, 800});
+
+    rebuildRecentMenu();
+    updateActions();
+    updateSummary();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createLayout()
+{
+    m_rejectionBanner = new MessageBanner(this);
+    m_rejectionBanner->setObjectName(QStringLiteral("rejectionBanner"));
+    m_messageBanner = new MessageBanner(this);
+
+    m_spanTree = new SpanTreePanel(this);
+    m_opTable = new OpTablePanel(this);
+    m_memoryChart = new MemoryChartPanel(this);
+    m_validation = new ValidationPanel(this);
+    m_metadata = new MetadataPanel(this);
+
+    m_topSplitter = new QSplitter(Qt::Horizontal, this);
+    m_topSplitter->addWidget(m_spanTree);
+    m_topSplitter->addWidget(m_opTable);
+    m_topSplitter->setStretchFactor(0, 11);
+    m_topSplitter->setStretchFactor(1, 9);
+
+    m_sideTabs = new QTabWidget(this);
+    m_sideTabs->setDocumentMode(true);
+    m_sideTabs->addTab(m_validation, QStringLiteral("Validation"));
+    m_sideTabs->addTab(m_metadata, QStringLiteral("Run Metadata"));
+
+    m_bottomSplitter = new QSplitter(Qt::Horizontal, this);
+    m_bottomSplitter->addWidget(m_memoryChart);
+    m_bottomSplitter->addWidget(m_sideTabs);
+    m_bottomSplitter->setStretchFactor(0, 11);
+    m_bottomSplitter->setStretchFactor(1, 9);
+
+    m_mainSplitter = new QSplitter(Qt::Vertical, this);
+    m_mainSplitter->addWidget(m_topSplitter);
+    m_mainSplitter->addWidget(m_bottomSplitter);
+    m_mainSplitter->setStretchFactor(0, 3);
+    m_mainSplitter->setStretchFactor(1, 2);
+    // No panel can be squeezed to nothing (and lose track of its size).
+    m_mainSplitter->setChildrenCollapsible(false);
+    m_topSplitter->setChildrenCollapsible(false);
+    m_bottomSplitter->setChildrenCollapsible(false);
+
+    m_startPage = new StartPage(this);
+    m_startPage->setSampleAvailable(!sampleTracePath().isEmpty());
+    connect(m_startPage, &StartPage::openRequested, this, &MainWindow::openWithDialog);
+    connect(m_startPage, &StartPage::openFileRequested, this, &MainWindow::openFile);
+    connect(m_startPage, &StartPage::cancelRequested, this, &MainWindow::cancelLoad);
+    connect(m_startPage, &StartPage::openSampleRequested, this, [this] { openFile(sampleTracePath()); });
+
+    m_stack = new QStackedWidget(this);
+    m_stack->addWidget(m_startPage);
+    m_stack->addWidget(m_mainSplitter);
+
+    auto *central = new QWidget(this);
+    auto *layout = new QVBoxLayout(central);
+    layout->setContentsMargins(6, 6, 6, 0);
+    layout->setSpacing(6);
+    layout->addWidget(m_rejectionBanner);
+    layout->addWidget(m_messageBanner);
+    layout->addWidget(m_stack, 1);
+    setCentralWidget(central);
+
+    m_summary = new QLabel(this);
+    m_summary->setTextFormat(Qt::PlainText);
+    m_summary->setContentsMargins(4, 0, 4, 0);
+    m_progress = new LoadProgressWidget(this);
+    m_progress->hide();
+    statusBar()->addWidget(m_summary, 1);
+    statusBar()->addPermanentWidget(m_progress);
+    connect(m_progress, &LoadProgressWidget::cancelRequested, this, &MainWindow::cancelLoad);
+
+    connect(m_validation, &ValidationPanel::spanRequested, this, &MainWindow::selectSpan);
+    connect(m_validation, &ValidationPanel::opRequested, this, &MainWindow::selectOp);
+    connect(m_validation, &ValidationPanel::countsChanged, this, [this](int errors, int warnings) {
+        const int total = errors + warnings;
+        m_sideTabs->setTabText(m_sideTabs->indexOf(m_validation),
+                               total > 0 ? QStringLiteral("Validation (%1)").arg(total) : QStringLiteral("Validation"));
+        m_sideTabs->setTabIcon(m_sideTabs->indexOf(m_validation),
+                               errors > 0     ? SeverityPalette::icon(Severity::Error)
+                               : warnings > 0 ? SeverityPalette::icon(Severity::Warning)
+                                              : QIcon());
+        updateSummary();
+    });
+    // Selecting a span highlights its ops; activating an op's span jumps to it in the tree.
+    connect(m_spanTree, &SpanTreePanel::spanSelected, m_opTable, &OpTablePanel::selectOpsOfSpan);
+    connect(m_opTable, &OpTablePanel::spanActivated, m_spanTree, &SpanTreePanel::selectSpan);
+    // The chart prepares its series in the background; a load is only done once it is drawn.
+    connect(m_memoryChart, &MemoryChartPanel::chartReady, this, [this] {
+        const bool wasPending = m_chartPending;
+        m_chartPending = false;
+        if (wasPending && m_shown && m_shown->isComplete() && !m_loader->isLoading())
+            reportLoaded();
+    });
+    connect(m_memoryChart, &MemoryChartPanel::spanActivated, this, [this](const QString &spanId) {
+        if (m_shown && m_shown->trace)
+            selectSpan(m_shown->trace->findSpan(std::string_view(spanId.toStdString())));
+    });
+}
+
+void MainWindow::createActions()
+{
+    QMenu *file = menuBar()->addMenu(QStringLiteral("&File"));
+    QAction *open = file->addAction(QStringLiteral("&Open…"), this, &MainWindow::openWithDialog);
+    open->setShortcut(QKeySequence::Open);
+    open->setToolTip(QStringLiteral("Open a candle-graph trace (JSONL)"));
+    m_recentMenu = file->addMenu(QStringLiteral("Open &Recent"));
+    m_sampleAction = file->addAction(QStringLiteral("Open &Sample Trace"), this, [this] { openFile(sampleTracePath()); });
+    m_sampleAction->setVisible(!sampleTracePath().isEmpty());
+    file->addSeparator();
+    m_exportAction = file->addAction(QStringLiteral("&Export Normalized JSONL…"), this, &MainWindow::exportWithDialog);
+    m_exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    m_exportAction->setToolTip(QStringLiteral("Write the trace in the normalized form of the format specification"));
+    file->addSeparator();
+    m_closeAction = file->addAction(QStringLiteral("&Close Trace"), this, [this] {
+        cancelLoad();
+        m_shown.reset();
+        m_spanTree->clear();
+        m_opTable->clear();
+        m_memoryChart->clear();
+        m_validation->clear();
+        m_metadata->clear();
+        m_rejectionBanner->dismiss();
+        m_messageBanner->dismiss();
+        m_stack->setCurrentWidget(m_startPage);
+        updateTitle();
+        updateSummary();
+        updateActions();
+    });
+    m_closeAction->setShortcut(QKeySequence::Close);
+    QAction *quit = file->addAction(QStringLiteral("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu *view = menuBar()->addMenu(QStringLiteral("&View"));
+    m_showProblemsAction = view->addAction(QStringLiteral("Show &Validation"), this,
+                                           [this] { m_sideTabs->setCurrentWidget(m_validation); });
+    m_showProblemsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
+    m_showProblemsInBannerAction = new QAction(QStringLiteral("Show Problems"), this);
+    m_showProblemsInBannerAction->setToolTip(QStringLiteral("List every problem found in this trace"));
+    connect(m_showProblemsInBannerAction, &QAction::triggered, m_showProblemsAction, &QAction::trigger);
+    QAction *showMeta = view->addAction(QStringLiteral("Show Run &Metadata"), this,
+                                        [this] { m_sideTabs->setCurrentWidget(m_metadata); });
+    showMeta->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_2));
+    view->addSeparator();
+    view->addAction(QStringLiteral("&Reset Layout"), this, [this] {
+        m_mainSplitter->setSizes({520, 440});
+        m_topSplitter->setSizes({1100, 900});
+        m_bottomSplitter->setSizes({1200, 800});
+    });
+
+    QMenu *help = menuBar()->addMenu(QStringLiteral("&Help"));
+    help->addAction(QStringLiteral("&About Candle Trace Inspector"), this, [this] {
+        QMessageBox::about(this, QStringLiteral("About Candle Trace Inspector"),
+                           QStringLiteral("<h3>Candle Trace Inspector %1</h3>"
+                                          "<p>Viewer and checker for candle-graph execution traces "
+                                          "(<code>candle-graph/trace/10</code> and <code>trace/9</code>).</p>")
+                               .arg(QApplication::applicationVersion().toHtmlEscaped()));
+    });
+}
+
+QString MainWindow::sampleTracePath()
+{
+    const QString name = QStringLiteral("sample-trace.jsonl");
+    const QString installed =
+        QCoreApplication::applicationDirPath() + QStringLiteral("/../share/candle-trace-inspector/") + name;
+    if (QFileInfo(installed).isFile())
+        return QDir::cleanPath(installed);
+
+    // Not installed (a build-tree run): the reader needs a real file, so the embedded copy is
+    // written to the cache once.
+    const QString embedded = QStringLiteral(":/") + name;
+    const QString cacheDir = QStandardPaths::writableLocation(QStandardPaths::CacheLocation);
+    if (!QFileInfo::exists(embedded) || cacheDir.isEmpty() || !QDir().mkpath(cacheDir))
+        return {};
+    const QString cached = QDir(cacheDir).filePath(name);
+    if (QFileInfo(cached).size() != QFileInfo(embedded).size()) {
+        QFile::remove(cached);
+        if (!QFile::copy(embedded, cached))
+            return {};
+        QFile::setPermissions(cached, QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther);
+    }
+    return cached;
+}
+
+bool MainWindow::isLoading() const
+{
+    return m_loader->isLoading();
+}
+
+void MainWindow::openFile(const QString &path)
+{
+    if (path.isEmpty())
+        return;
+    m_loader->load(path);
+}
+
+void MainWindow::openWithDialog()
+{
+    QString dir;
+    if (m_shown)
+        dir = QFileInfo(m_shown->path).absolutePath();
+    else if (!m_recent->files().isEmpty())
+        dir = QFileInfo(m_recent->files().constFirst()).absolutePath();
+    const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("Open Trace"), dir, kTraceFilter);
+    if (!path.isEmpty())
+        openFile(path);
+}
+
+void MainWindow::cancelLoad()
+{
+    if (m_loader->isLoading())
+        m_loader->cancel();
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList files = m_recent->files();
+    for (int i = 0; i < files.size(); ++i) {
+        const QString &path = files[i];
+        const QString label = i < 9 ? QStringLiteral("&%1  %2").arg(i + 1).arg(displayName(path)) : displayName(path);
+        QAction *action = m_recentMenu->addAction(label, this, [this, path] { openFile(path); });
+        action->setToolTip(path);
+        action->setStatusTip(path);
+    }
+    if (files.isEmpty()) {
+        m_recentMenu->addAction(QStringLiteral("No recent traces"))->setEnabled(false);
+    } else {
+        m_recentMenu->addSeparator();
+        m_recentMenu->addAction(QStringLiteral("&Clear Recent Traces"), m_recent, &RecentFiles::clear);
+    }
+    m_startPage->setRecentFiles(files);
+}
+
+void MainWindow::updateActions()
+{
+    m_exportAction->setEnabled(m_shown && m_shown->trace && !m_export->isRunning());
+    m_closeAction->setEnabled(m_shown != nullptr || m_loader->isLoading());
+}
+
+void MainWindow::updateTitle()
+{
+    if (m_shown)
+        setWindowTitle(QStringLiteral("%1 — %2").arg(displayName(m_shown->path), kAppName));
+    else
+        setWindowTitle(kAppName);
+}
+
+QString MainWindow::summaryText() const
+{
+    return m_summary->text();
+}
+
+void MainWindow::updateSummary()
+{
+    if (!m_shown || !m_shown->trace) {
+        m_summary->setText(m_loader->isLoading() ? QString() : QStringLiteral("No trace loaded"));
+        return;
+    }
+    const LoadedTrace &l = *m_shown;
+    const Trace &t = *l.trace;
+    QStringList parts;
+    parts << plural(qsizetype(t.ops.size()), "op", "ops") << plural(qsizetype(t.spans.size()), "span", "spans");
+    if (l.summary)
+        parts << QStringLiteral("measured %1").arg(formatDuration(l.summary->totalNs));
+    else if (l.spanTree)
+        parts << QStringLiteral("measured %1").arg(formatDuration(l.spanTree->measuredTotalNs()));
+    if (l.summary) {
+        parts << (l.summary->logicalPeakBytes ? QStringLiteral("logical peak %1").arg(formatBytes(*l.summary->logicalPeakBytes))
+                                              : QStringLiteral("logical peak unknown (no memory records)"));
+    } else {
+        parts << QStringLiteral("logical peak: analysing…");
+    }
+    std::size_t errors = 0;
+    std::size_t warnings = 0;
+    const auto count = [&](const std::vector<Problem> &list) {
+        for (const Problem &p : list)
+            (p.severity == Severity::Error ? errors : warnings) += 1;
+    };
+    if (l.readProblems)
+        count(*l.readProblems);
+    if (l.health)
+        count(l.health->findings);
+    QString problems = QStringLiteral("%1, %2").arg(plural(qsizetype(errors), "error", "errors"),
+                                                    plural(qsizetype(warnings), "warning", "warnings"));
+    if (!l.health)
+        problems += QStringLiteral(" so far");
+    parts << problems;
+    if (l.isRejected())
+        parts << QStringLiteral("rejected by the strict rules");
+    m_summary->setText(parts.join(QStringLiteral("  ·  ")));
+}
+
+void MainWindow::onStarted(quint64, const QString &path)
+{
+    m_loadingPath = path;
+    m_loadClock.start();
+    m_messageBanner->dismiss();
+    m_progress->start(QStringLiteral("Opening %1").arg(displayName(path)));
+    m_startPage->progress()->start(QStringLiteral("Opening %1").arg(displayName(path)));
+    placeProgress();
+    updateActions();
+    updateSummary();
+}
+
+void MainWindow::onProgress(quint64, int permille, const QString &phase)
+{
+    m_progress->setProgress(permille, phase);
+    m_startPage->progress()->setProgress(permille, phase);
+}
+
+void MainWindow::onTraceRead(quint64, const LoadedTracePtr &snapshot)
+{
+    m_shown = snapshot;
+    m_recent->add(snapshot->path);
+    m_stack->setCurrentWidget(m_mainSplitter);
+    placeProgress();
+
+    m_spanTree->clear();
+    m_memoryChart->clear();
+    m_chartPending = false;
+    m_opTable->setTrace(snapshot->trace, {}, snapshot->opStatistics);
+    m_validation->setLoadedTrace(snapshot);
+    m_metadata->setLoadedTrace(snapshot);
+    showRejection(*snapshot);
+    updateTitle();
+    updateSummary();
+    updateActions();
+    qCInfo(lcWindow) << "first panels filled after" << m_loadClock.elapsed() << "ms";
+}
+
+void MainWindow::onAnalysisReady(quint64, const LoadedTracePtr &snapshot)
+{
+    m_shown = snapshot;
+    switch (snapshot->stage) {
+    case LoadStage::Read:
+        break;
+    case LoadStage::SpanTree:
+        m_spanTree->setTrace(snapshot->trace, snapshot->spanTree);
+        m_opTable->setSpanTree(snapshot->spanTree);
+        break;
+    case LoadStage::Health:
+        m_validation->setLoadedTrace(snapshot);
+        m_metadata->setLoadedTrace(snapshot);
+        break;
+    case LoadStage::Memory:
+        m_chartPending = true;
+        m_memoryChart->setTrace(snapshot->trace, snapshot->memory);
+        break;
+    }
+    updateSummary();
+}
+
+void MainWindow::onFinished(quint64, const LoadedTracePtr &snapshot)
+{
+    m_shown = snapshot;
+    hideProgress();
+    // A clean trace has nothing to list: show its run header instead.
+    const bool anyProblem = m_validation->issueModel()->rowCount() > 0;
+    m_sideTabs->setCurrentWidget(anyProblem ? static_cast<QWidget *>(m_validation) : m_metadata);
+    updateSummary();
+    updateActions();
+    if (!m_chartPending)
+        reportLoaded();
+}
+
+void MainWindow::reportLoaded()
+{
+    qCInfo(lcWindow) << "fully loaded and drawn after" << m_loadClock.elapsed() << "ms";
+    Q_EMIT loadFinished(true);
+}
+
+void MainWindow::onFailed(quint64, const QString &message)
+{
+    hideProgress();
+    const bool notATrace = message.startsWith(QStringLiteral("Not a candle-graph trace"));
+    QString text = message;
+    if (notATrace)
+        text += QStringLiteral("\nFile: %1").arg(QDir::toNativeSeparators(m_loadingPath));
+    if (m_shown)
+        text += QStringLiteral("\nThe trace shown before is still displayed.");
+    m_messageBanner->showMessage(SeverityPalette::Tone::Error,
+                                 notATrace ? QStringLiteral("This file is not a trace")
+                                           : QStringLiteral("The file could not be opened"),
+                                 text);
+    if (!m_shown)
+        m_stack->setCurrentWidget(m_startPage);
+    updateSummary();
+    updateActions();
+    Q_EMIT loadFinished(false);
+}
+
+void MainWindow::onCancelled(quint64 generation)
+{
+    hideProgress();
+    QString text = QStringLiteral("Loading %1 was cancelled.").arg(displayName(m_loadingPath));
+    if (m_shown && m_shown->generation == generation && !m_shown->isComplete())
+        text += QStringLiteral(" What had been read is shown; analyses that had not finished are missing.");
+    m_messageBanner->showMessage(SeverityPalette::Tone::Information, QStringLiteral("Loading cancelled"), text);
+    if (!m_shown)
+        m_stack->setCurrentWidget(m_startPage);
+    updateSummary();
+    updateActions();
+    Q_EMIT loadFinished(false);
+}
+
+void MainWindow::placeProgress()
+{
+    // One progress display: in the middle of the start page, else in the status bar.
+    const bool onStartPage = m_stack->currentWidget() == m_startPage;
+    m_progress->setVisible(!onStartPage);
+    m_startPage->progress()->setVisible(onStartPage);
+}
+
+void MainWindow::hideProgress()
+{
+    m_progress->hide();
+    m_startPage->progress()->hide();
+}
+
+void MainWindow::showRejection(const LoadedTrace &loaded)
+{
+    if (!loaded.strictError) {
+        m_rejectionBanner->dismiss();
+        return;
+    }
+    const Problem &p = *loaded.strictError;
+    const QString where = p.line > 0 ? QStringLiteral("Line %1, %2: ").arg(p.line).arg(QString::fromStdString(p.ruleId))
+                                     : QStringLiteral("%1: ").arg(QString::fromStdString(p.ruleId));
+    m_rejectionBanner->showMessage(SeverityPalette::Tone::Error,
+                                   QStringLiteral("Rejected by the strict rules — everything valid is still shown"),
+                                   where + QString::fromStdString(p.message));
+    m_rejectionBanner->addAction(m_showProblemsInBannerAction);
+}
+
+void MainWindow::selectSpan(qint64 spanIndex)
+{
+    if (spanIndex >= 0)
+        m_spanTree->selectSpan(spanIndex);
+}
+
+void MainWindow::selectOp(qint64 opIndex)
+{
+    if (opIndex >= 0)
+        m_opTable->selectOp(opIndex);
+}
+
+qint64 MainWindow::selectedSpanIndex() const
+{
+    return m_spanTree->selectedSpan();
+}
+
+qint64 MainWindow::selectedOpIndex() const
+{
+    return m_opTable->selectedOp();
+}
+
+void MainWindow::exportWithDialog()
+{
+    const QString refusal = ExportController::refusalReason(m_shown.get());
+    if (!refusal.isEmpty()) {
+        m_messageBanner->showMessage(SeverityPalette::Tone::Error, QStringLiteral("Export refused"), refusal);
+        return;
+    }
+    const QFileInfo source(m_shown->path);
+    const QString suggestion = source.absoluteDir().filePath(source.completeBaseName() + QStringLiteral(".normalized.jsonl"));
+    const QString target = QFileDialog::getSaveFileName(this, QStringLiteral("Export Normalized JSONL"), suggestion,
+                                                        QStringLiteral("JSON Lines (*.jsonl);;All files (*)"));
+    if (!target.isEmpty())
+        startExport(target, false);
+}
+
+void MainWindow::exportNormalizedTo(const QString &target)
+{
+    startExport(target, false);
+}
+
+void MainWindow::startExport(const QString &target, bool replaceConfirmed)
+{
+    if (m_export->isRunning())
+        return;
+    const QString refusal = ExportController::refusalReason(m_shown.get());
+    if (!refusal.isEmpty()) {
+        onExportFinished({ExportOutcome::Status::Refused, refusal, 0});
+        return;
+    }
+    if (!replaceConfirmed && ExportController::isSameFile(target, m_shown->path)) {
+        const auto answer = QMessageBox::warning(
+            this, QStringLiteral("Replace the Opened Trace?"),
+            QStringLiteral("%1 is the trace that is open.\n\nReplacing it with its normalized form drops unknown members "
+                           "and reorders records. Replace it?")
+                .arg(QDir::toNativeSeparators(target)),
+            QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
+        if (answer != QMessageBox::Yes) {
+            onExportFinished({ExportOutcome::Status::NeedsConfirmation,
+                              QStringLiteral("Export cancelled: %1 was left unchanged.").arg(target), 0});
+            return;
+        }
+        replaceConfirmed = true;
+    }
+    m_export->exportAsync(m_shown, target, replaceConfirmed);
+    statusBar()->showMessage(QStringLiteral("Exporting to %1…").arg(QDir::toNativeSeparators(target)));
+    updateActions();
+}
+
+void MainWindow::onExportFinished(const ExportOutcome &outcome)
+{
+    statusBar()->clearMessage();
+    switch (outcome.status) {
+    case ExportOutcome::Status::Written:
+        m_messageBanner->showMessage(SeverityPalette::Tone::Success, QStringLiteral("Export finished"), outcome.message);
+        break;
+    case ExportOutcome::Status::Refused:
+        m_messageBanner->showMessage(SeverityPalette::Tone::Error, QStringLiteral("Export refused"), outcome.message);
+        break;
+    case ExportOutcome::Status::NeedsConfirmation:
+        m_messageBanner->showMessage(SeverityPalette::Tone::Information, QStringLiteral("Export cancelled"), outcome.message);
+        break;
+    case ExportOutcome::Status::Failed:
+        m_messageBanner->showMessage(SeverityPalette::Tone::Error, QStringLiteral("Export failed"), outcome.message);
+        break;
+    }
+    updateActions();
+    Q_EMIT exportFinished(outcome);
+}
+
+QStringList MainWindow::localFiles(const QMimeData *mime)
+{
+    QStringList files;
+    if (!mime || !mime->hasUrls())
+        return files;
+    const QList<QUrl> urls = mime->urls();
+    for (const QUrl &url : urls) {
+        if (url.isLocalFile())
+            files << url.toLocalFile();
+    }
+    return files;
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    if (!localFiles(event->mimeData()).isEmpty())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dragMoveEvent(QDragMoveEvent *event)
+{
+    if (!localFiles(event->mimeData()).isEmpty())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    const QStringList files = localFiles(event->mimeData());
+    if (files.isEmpty())
+        return;
+    event->acceptProposedAction();
+    openFile(files.constFirst());
+    if (files.size() > 1) {
+        m_messageBanner->showMessage(SeverityPalette::Tone::Information, QStringLiteral("One trace per window"),
+                                     QStringLiteral("Opened %1; the other %2 dropped file(s) were ignored.")
+                                         .arg(displayName(files.constFirst()))
+                                         .arg(files.size() - 1));
+    }
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/mainSplitter"), m_mainSplitter->saveState());
+    settings.setValue(QStringLiteral("window/topSplitter"), m_topSplitter->saveState());
+    settings.setValue(QStringLiteral("window/bottomSplitter"), m_bottomSplitter->saveState());
+    m_loader->cancel();
+    QMainWindow::closeEvent(event);
+}
+
+} // namespace TraceInspector

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QElapsedTimer>
+#include <QMainWindow>
+
+#include "core/loading/loadedtrace.h"
+#include "ui/exportcontroller.h"
+
+class QLabel;
+class QMenu;
+class QMimeData;
+class QSplitter;
+class QStackedWidget;
+class QTabWidget;
+
+namespace TraceInspector {
+
+class ExportController;
+class LoadProgressWidget;
+class MemoryChartPanel;
+class MessageBanner;
+class MetadataPanel;
+class OpTablePanel;
+class RecentFiles;
+class SpanTreePanel;
+class StartPage;
+class TraceLoader;
+class ValidationPanel;
+
+/// The inspector window: span tree and op table side by side, the memory chart, the
+/// validation and run metadata panels, banners for rejected or unreadable files, a status
+/// bar with the trace summary and the load progress. Owns the loader; every panel shows the
+/// immutable snapshot of the newest load as its stages arrive.
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    /// Starts loading \a path, superseding any load in progress. The trace shown so far stays
+    /// until the new one has been read.
+    void openFile(const QString &path);
+    /// Exports the shown trace to \a target without a file dialog; still asks before it would
+    /// replace the opened trace. The result arrives as exportFinished().
+    void exportNormalizedTo(const QString &target);
+    void cancelLoad();
+
+    /// The snapshot the panels show (may be from a load still running), or null.
+    LoadedTracePtr loadedTrace() const { return m_shown; }
+    bool isLoading() const;
+    QString summaryText() const;
+    /// Index into Trace::spans of the span selected in the span tree, or -1.
+    qint64 selectedSpanIndex() const;
+    /// Index into Trace::ops of the op selected in the op table, or -1.
+    qint64 selectedOpIndex() const;
+
+    TraceLoader *loader() const { return m_loader; }
+    RecentFiles *recentFiles() const { return m_recent; }
+    MessageBanner *rejectionBanner() const { return m_rejectionBanner; }
+    MessageBanner *messageBanner() const { return m_messageBanner; }
+    LoadProgressWidget *progressWidget() const { return m_progress; }
+    SpanTreePanel *spanTreePanel() const { return m_spanTree; }
+    OpTablePanel *opTablePanel() const { return m_opTable; }
+    MemoryChartPanel *memoryChartPanel() const { return m_memoryChart; }
+    ValidationPanel *validationPanel() const { return m_validation; }
+    MetadataPanel *metadataPanel() const { return m_metadata; }
+
+    /// The sample trace shipped with the application, or an empty string if not installed.
+    static QString sampleTracePath();
+
+Q_SIGNALS:
+    /// A load ended: \a ok when every stage was delivered, false on failure or cancel.
+    void loadFinished(bool ok);
+    void exportFinished(const TraceInspector::ExportOutcome &outcome);
+
+protected:
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dragMoveEvent(QDragMoveEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
+    void closeEvent(QCloseEvent *event) override;
+
+private:
+    void createActions();
+    void createLayout();
+    void openWithDialog();
+    void exportWithDialog();
+    void startExport(const QString &target, bool replaceConfirmed);
+    void rebuildRecentMenu();
+    void selectSpan(qint64 spanIndex);
+    void selectOp(qint64 opIndex);
+
+    void onStarted(quint64 generation, const QString &path);
+    void onProgress(quint64 generation, int permille, const QString &phase);
+    void onTraceRead(quint64 generation, const LoadedTracePtr &snapshot);
+    void onAnalysisReady(quint64 generation, const LoadedTracePtr &snapshot);
+    void onFinished(quint64 generation, const LoadedTracePtr &snapshot);
+    void onFailed(quint64 generation, const QString &message);
+    void onCancelled(quint64 generation);
+    void onExportFinished(const ExportOutcome &outcome);
+
+    void reportLoaded();
+    void hideProgress();
+    void placeProgress();
+    void showRejection(const LoadedTrace &loaded);
+    void updateSummary();
+    void updateTitle();
+    void updateActions();
+    static QStringList localFiles(const QMimeData *mime);
+
+    TraceLoader *m_loader;
+    ExportController *m_export;
+    RecentFiles *m_recent;
+    LoadedTracePtr m_shown;
+    QString m_loadingPath;
+    QElapsedTimer m_loadClock;
+    bool m_chartPending = false; // the memory chart has data it has not drawn yet
+
+    QStackedWidget *m_stack = nullptr;
+    StartPage *m_startPage = nullptr;
+    QSplitter *m_mainSplitter = nullptr;
+    QSplitter *m_topSplitter = nullptr;
+    QSplitter *m_bottomSplitter = nullptr;
+    QTabWidget *m_sideTabs = nullptr;
+    MessageBanner *m_rejectionBanner = nullptr;
+    MessageBanner *m_messageBanner = nullptr;
+    LoadProgressWidget *m_progress = nullptr;
+    QLabel *m_summary = nullptr;
+
+    SpanTreePanel *m_spanTree = nullptr;
+    OpTablePanel *m_opTable = nullptr;
+    MemoryChartPanel *m_memoryChart = nullptr;
+    ValidationPanel *m_validation = nullptr;
+    MetadataPanel *m_metadata = nullptr;
+
+    QMenu *m_recentMenu = nullptr;
+    QAction *m_exportAction = nullptr;
+    QAction *m_closeAction = nullptr;
+    QAction *m_sampleAction = nullptr;
+    QAction *m_showProblemsAction = nullptr;
+    QAction *m_showProblemsInBannerAction = nullptr;
+};
+
+} // namespace TraceInspector
