@@ -13,7 +13,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(dirname "$here")
 CT=${1:-}
 if [ -z "$CT" ]; then
-  for candidate in "$repo"/build-*/app/cli/candle-trace "$repo"/build/app/cli/candle-trace; do
+  for candidate in "$repo"/build/release/app/cli/candle-trace "$repo"/build/dev/app/cli/candle-trace "$repo"/build-*/app/cli/candle-trace; do
     [ -x "$candidate" ] && CT=$candidate && break
   done
 fi

@@ -244,7 +244,7 @@ void OpTablePanel::updateStatus()
     }
     const std::size_t total = m_trace->ops.size();
     if (m_opProxy->filterText().isEmpty())
-        m_status->setText(tr("%1 ops").arg(formatCount(total)));
+        m_status->setText(total == 1 ? tr("1 op") : tr("%1 ops").arg(formatCount(total)));
     else
         m_status->setText(tr("%1 of %2 ops").arg(formatCount(std::uint64_t(m_opProxy->rowCount())), formatCount(total)));
 }

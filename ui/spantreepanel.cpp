@@ -196,7 +196,7 @@ void SpanTreePanel::updateStatus()
     }
     QStringList parts;
     if (m_proxy->filterText().isEmpty())
-        parts << tr("%1 spans").arg(formatCount(m_tree->spanCount()));
+        parts << (m_tree->spanCount() == 1 ? tr("1 span") : tr("%1 spans").arg(formatCount(m_tree->spanCount())));
     else
         parts << tr("%1 of %2 spans match").arg(formatCount(m_proxy->matchCount()), formatCount(m_tree->spanCount()));
     if (m_tree->measuredTotalNs() > 0)
