@@ -13,6 +13,7 @@
 
 #include <simdjson.h>
 
+#include "core/analysis/rustformat.h"
 #include "core/model/trace.h"
 
 namespace TraceInspector {
@@ -103,25 +104,6 @@ bool isWs(char c)
 bool isDigit(char c)
 {
     return c >= '0' && c <= '9';
-}
-
-std::string quoted(std::string_view s)
-{
-    // Enough of Rust's Debug quoting for error causes.
-    std::string out = "\"";
-    for (char c : s) {
-        switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
-        case '\0': out += "\\0"; break;
-        default: out += c;
-        }
-    }
-    out += '"';
-    return out;
 }
 
 std::string floatText(double d)
@@ -538,7 +520,7 @@ Read Decoder::typeError(std::string_view expected)
         std::string_view s;
         if (parseString(s) == Read::Syntax)
             return Read::Syntax;
-        what = "string " + quoted(s);
+        what = "string " + rustDebugString(s);
         break;
     }
     case '[':

@@ -11,18 +11,18 @@ namespace TraceInspector {
 struct Trace;
 
 /// Decodes one trimmed JSONL line into a DecodedEvent with upstream's (serde's) acceptance
-/// rules (TRACE_FORMAT.md §3–§5). Strings are interned into the trace's tables.
-///
-/// Two builds of the implementation exist (AVX2 and portable); makeLineDecoder() picks the
-/// one the CPU supports.
+/// rules (TRACE_FORMAT.md §3–§5), including which error wins when a line has several
+/// (syntax anywhere, then the first semantic error in member order, then trailing text).
+/// Strings are interned into the trace's tables. One decoder per thread.
 class LineDecoder
 {
 public:
     virtual ~LineDecoder();
-    /// \a data must stay readable for at least kDecoderPadding bytes past \a length.
+    /// Decodes the trimmed line [data, data + length).
     virtual bool decode(const char *data, std::size_t length, DecodedEvent &out, DecodeFailure &failure) = 0;
 };
 
+/// Spare bytes the readers keep after each buffer (zeroed), so no scan can run off its end.
 inline constexpr std::size_t kDecoderPadding = 64;
 
 std::unique_ptr<LineDecoder> makeLineDecoder(Trace &trace);
