@@ -192,7 +192,7 @@ void TestMainWindow::panelsFillAsStagesArrive()
     // The bundled sample (embedded, written out on first use) is a realistic small trace.
     const QString sample = MainWindow::sampleTracePath();
     QVERIFY(!sample.isEmpty());
-    QCOMPARE(readAll(sample), readAll(QStringLiteral(TI_TEST_DATA_DIR "/../../resources/sample-trace.jsonl")));
+    QCOMPARE(readAll(sample), readAll(QStringLiteral(TI_SOURCE_DIR "/resources/sample-trace.jsonl")));
     QVERIFY(openAndWait(window, sample));
     QCOMPARE(opsAtRead, int(window.loadedTrace()->trace->ops.size()));
     QVERIFY(opsAtRead > 100);
@@ -511,7 +511,7 @@ void TestMainWindow::screenshotOption_data()
     QTest::addColumn<QString>("trace");
     QTest::addColumn<int>("exitCode");
 
-    QTest::newRow("sample trace") << QStringLiteral(TI_TEST_DATA_DIR "/../../resources/sample-trace.jsonl") << 0;
+    QTest::newRow("sample trace") << QStringLiteral(TI_SOURCE_DIR "/resources/sample-trace.jsonl") << 0;
     QTest::newRow("rejected trace") << example("04_span_end_unknown.jsonl") << 0;
     // The load fails: the PNG still shows the window with its explanation.
     QTest::newRow("not a trace") << example("README.md") << 1;
