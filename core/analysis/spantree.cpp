@@ -5,61 +5,21 @@
 #include <numeric>
 #include <utility>
 
+#include "core/analysis/densebytes.h"
+#include "core/analysis/radixorder.h"
 #include "core/model/trace.h"
 
 namespace TraceInspector {
 
 namespace {
 
-std::uint64_t addSaturating(std::uint64_t a, std::uint64_t b)
-{
-    const std::uint64_t sum = a + b;
-    return sum < a ? UINT64_MAX : sum;
-}
-
 // Span indices ordered by (start_ns, index). Spans are id-sorted, so index order is id order.
-// LSD radix sort on 16-bit digits keeps this linear and stable; passes in which every key
-// has the same digit (the high digits of typical ns timestamps) are skipped.
 std::vector<std::uint32_t> orderByStart(const std::vector<Span> &spans)
 {
-    const std::size_t n = spans.size();
-    std::vector<std::uint32_t> order(n);
-    std::iota(order.begin(), order.end(), 0U);
-    if (n < 2048) {
-        std::stable_sort(order.begin(), order.end(),
-                         [&spans](std::uint32_t a, std::uint32_t b) { return spans[a].startNs < spans[b].startNs; });
-        return order;
-    }
-
-    constexpr int kDigitBits = 16;
-    constexpr std::size_t kBuckets = std::size_t(1) << kDigitBits;
-    constexpr int kPasses = 64 / kDigitBits;
-    std::vector<std::uint64_t> keys(n);
-    std::vector<std::uint32_t> histogram(kPasses * kBuckets, 0);
-    for (std::size_t i = 0; i < n; ++i) {
+    std::vector<std::uint64_t> keys(spans.size());
+    for (std::size_t i = 0; i < spans.size(); ++i)
         keys[i] = spans[i].startNs;
-        for (int p = 0; p < kPasses; ++p)
-            ++histogram[p * kBuckets + ((keys[i] >> (p * kDigitBits)) & (kBuckets - 1))];
-    }
-
-    std::vector<std::uint64_t> keysOut(n);
-    std::vector<std::uint32_t> orderOut(n);
-    for (int p = 0; p < kPasses; ++p) {
-        std::uint32_t *counts = histogram.data() + p * kBuckets;
-        if (std::any_of(counts, counts + kBuckets, [n](std::uint32_t c) { return c == n; }))
-            continue;
-        std::uint32_t running = 0;
-        for (std::size_t b = 0; b < kBuckets; ++b)
-            running += std::exchange(counts[b], running);
-        for (std::size_t i = 0; i < n; ++i) {
-            const std::uint32_t slot = counts[(keys[i] >> (p * kDigitBits)) & (kBuckets - 1)]++;
-            keysOut[slot] = keys[i];
-            orderOut[slot] = order[i];
-        }
-        keys.swap(keysOut);
-        order.swap(orderOut);
-    }
-    return order;
+    return radixOrder(std::move(keys));
 }
 
 } // namespace
@@ -96,7 +56,7 @@ SpanTree SpanTree::build(const Trace &trace)
         if (s.measured) {
             flags |= Measured;
             if (s.closed)
-                tree.m_measuredTotalNs = addSaturating(tree.m_measuredTotalNs, s.durationNs);
+                tree.m_measuredTotalNs = saturatingAdd(tree.m_measuredTotalNs, s.durationNs);
         }
         std::uint32_t parent = kNoParent;
         if (s.parentId != kNoString) {
@@ -189,7 +149,7 @@ SpanTree SpanTree::build(const Trace &trace)
         std::uint64_t childTotal = 0;
         for (std::uint32_t c : tree.children(i)) {
             if (!tree.isOpen(c))
-                childTotal = addSaturating(childTotal, tree.m_duration[c]);
+                childTotal = saturatingAdd(childTotal, tree.m_duration[c]);
         }
         tree.m_self[i] = tree.m_duration[i] - std::min(childTotal, tree.m_duration[i]);
     }

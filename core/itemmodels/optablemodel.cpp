@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "core/itemmodels/optablemodel.h"
 
+#include "core/analysis/densebytes.h"
+#include "core/analysis/radixorder.h"
+
 #include <algorithm>
 #include <limits>
 #include <numeric>
@@ -18,17 +21,6 @@ namespace {
 QString qs(std::string_view text)
 {
     return QString::fromUtf8(text.data(), qsizetype(text.size()));
-}
-
-std::uint64_t elementCount(std::span<const std::uint64_t> dims)
-{
-    std::uint64_t n = 1;
-    for (std::uint64_t d : dims) {
-        if (d != 0 && n > std::numeric_limits<std::uint64_t>::max() / d)
-            return std::numeric_limits<std::uint64_t>::max();
-        n *= d;
-    }
-    return n;
 }
 
 // Rank of every interned string used by \a field of some op, in byte-wise text order.
@@ -64,7 +56,7 @@ std::vector<std::uint32_t> shapeRanks(const Trace &trace)
     }
     std::vector<std::uint64_t> elements(trace.shapes.size(), 0);
     for (ShapeId id : distinct)
-        elements[id] = elementCount(trace.shapes.view(id));
+        elements[id] = elemCount(trace.shapes.view(id));
     // By element count, then dims, so [4] < [2, 3] < [2, 128, 768] reads as "bigger later".
     std::sort(distinct.begin(), distinct.end(), [&](ShapeId a, ShapeId b) {
         if (elements[a] != elements[b])
@@ -78,45 +70,6 @@ std::vector<std::uint32_t> shapeRanks(const Trace &trace)
     return rank;
 }
 
-// Op indices ordered by \a keys (one per op), stable, so equal keys keep stream order.
-// LSD radix sort on 16-bit digits: linear, and passes over digits that every key shares
-// (the high bits of timestamps, ranks and byte counts) are skipped.
-std::vector<std::uint32_t> radixOrder(std::vector<std::uint64_t> keys)
-{
-    const std::size_t n = keys.size();
-    std::vector<std::uint32_t> order(n);
-    std::iota(order.begin(), order.end(), 0U);
-    if (n < 2048) {
-        std::stable_sort(order.begin(), order.end(), [&keys](std::uint32_t a, std::uint32_t b) { return keys[a] < keys[b]; });
-        return order;
-    }
-    constexpr int kDigitBits = 16;
-    constexpr std::size_t kBuckets = std::size_t(1) << kDigitBits;
-    constexpr int kPasses = 64 / kDigitBits;
-    std::vector<std::uint32_t> histogram(kPasses * kBuckets, 0);
-    for (std::uint64_t key : keys) {
-        for (int p = 0; p < kPasses; ++p)
-            ++histogram[p * kBuckets + ((key >> (p * kDigitBits)) & (kBuckets - 1))];
-    }
-    std::vector<std::uint64_t> keysOut(n);
-    std::vector<std::uint32_t> orderOut(n);
-    for (int p = 0; p < kPasses; ++p) {
-        std::uint32_t *counts = histogram.data() + p * kBuckets;
-        if (std::any_of(counts, counts + kBuckets, [n](std::uint32_t c) { return c == n; }))
-            continue;
-        std::uint32_t running = 0;
-        for (std::size_t b = 0; b < kBuckets; ++b)
-            running += std::exchange(counts[b], running);
-        for (std::size_t i = 0; i < n; ++i) {
-            const std::uint32_t slot = counts[(keys[i] >> (p * kDigitBits)) & (kBuckets - 1)]++;
-            keysOut[slot] = keys[i];
-            orderOut[slot] = order[i];
-        }
-        keys.swap(keysOut);
-        order.swap(orderOut);
-    }
-    return order;
-}
 
 // Rank of each op's span id in byte-wise order without comparing a million strings: known
 // span ids are already ordered by span index (Trace::spans is id-sorted); the few ids that
@@ -303,7 +256,7 @@ QVariant OpTableModel::sortData(std::size_t op, int column) const
     case DeviceColumn:
         return displayData(op, column);
     case ShapeColumn:
-        return QVariant::fromValue(quint64(elementCount(m_trace->shapes.view(o.shape))));
+        return QVariant::fromValue(quint64(elemCount(m_trace->shapes.view(o.shape))));
     case StartColumn:
         return QVariant::fromValue(quint64(o.timestampNs));
     case DurationColumn:

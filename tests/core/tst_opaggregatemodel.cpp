@@ -4,6 +4,7 @@
 #include <QSortFilterProxyModel>
 #include <QTest>
 
+#include "tests/testutils/fixtures.h"
 #include "core/analysis/opstatistics.h"
 #include "core/io/tracereader.h"
 #include "core/itemmodels/modelroles.h"
@@ -14,12 +15,7 @@ using namespace TraceInspector;
 
 namespace {
 
-const char kMeta[] =
-    "{\"kind\":\"meta\",\"schema\":\"candle-graph/trace/10\",\"run_id\":\"r\",\"correlation_id\":\"c\","
-    "\"entrypoint\":\"e\",\"phase\":\"infer\",\"timestamp\":\"t\",\"capture_step\":1,\"warmup_steps\":0,"
-    "\"device\":\"cpu\",\"timing_mode\":\"host\",\"capture_contract\":{\"measurement_scope\":\"profiled_work\","
-    "\"operations\":\"complete\",\"logical_memory\":\"none\",\"physical_memory\":\"none\",\"device_timing\":\"none\"},"
-    "\"tags\":{}}\n";
+using TestFixtures::kMeta;
 
 // `name:duration` items separated by spaces, one op each.
 std::shared_ptr<const Trace> opsTrace(const QByteArray &spec)

@@ -8,6 +8,7 @@
 
 #include <random>
 
+#include "tests/testutils/fixtures.h"
 #include "core/analysis/spantree.h"
 #include "core/io/tracereader.h"
 #include "core/itemmodels/modelroles.h"
@@ -19,12 +20,7 @@ using namespace TraceInspector;
 
 namespace {
 
-const char kMeta[] =
-    "{\"kind\":\"meta\",\"schema\":\"candle-graph/trace/10\",\"run_id\":\"r\",\"correlation_id\":\"c\","
-    "\"entrypoint\":\"e\",\"phase\":\"infer\",\"timestamp\":\"t\",\"capture_step\":1,\"warmup_steps\":0,"
-    "\"device\":\"cpu\",\"timing_mode\":\"host\",\"capture_contract\":{\"measurement_scope\":\"profiled_work\","
-    "\"operations\":\"complete\",\"logical_memory\":\"none\",\"physical_memory\":\"none\",\"device_timing\":\"none\"},"
-    "\"tags\":{}}\n";
+using TestFixtures::kMeta;
 
 // Spans s-attn (name "attention") and s-mlp (name "mlp"); ops as
 // `name/span/shape/dtype/device/start/duration/inputBytes[/outputBytes]`, shape as 2x3.

@@ -5,6 +5,7 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include "tests/testutils/fixtures.h"
 #include "core/analysis/spantree.h"
 #include "core/io/tracereader.h"
 #include "core/itemmodels/modelroles.h"
@@ -16,12 +17,7 @@ using namespace TraceInspector;
 
 namespace {
 
-const char kMeta[] =
-    "{\"kind\":\"meta\",\"schema\":\"candle-graph/trace/10\",\"run_id\":\"r\",\"correlation_id\":\"c\","
-    "\"entrypoint\":\"e\",\"phase\":\"infer\",\"timestamp\":\"t\",\"capture_step\":1,\"warmup_steps\":0,"
-    "\"device\":\"cpu\",\"timing_mode\":\"host\",\"capture_contract\":{\"measurement_scope\":\"profiled_work\","
-    "\"operations\":\"complete\",\"logical_memory\":\"none\",\"physical_memory\":\"none\",\"device_timing\":\"none\"},"
-    "\"tags\":{}}\n";
+using TestFixtures::kMeta;
 
 // Space-separated `id[=name][*]:parent:start:duration` items; parent `-` = none, duration
 // `open` = no span_end, `*` = measured, name defaults to the id. An optional fifth field

@@ -10,6 +10,7 @@
 #include <QTableView>
 #include <QTest>
 
+#include "tests/testutils/fixtures.h"
 #include "core/analysis/spantree.h"
 #include "core/io/tracereader.h"
 #include "core/itemmodels/modelroles.h"
@@ -24,12 +25,7 @@ using namespace TraceInspector;
 
 namespace {
 
-const char kMeta[] =
-    "{\"kind\":\"meta\",\"schema\":\"candle-graph/trace/10\",\"run_id\":\"r\",\"correlation_id\":\"c\","
-    "\"entrypoint\":\"e\",\"phase\":\"infer\",\"timestamp\":\"t\",\"capture_step\":1,\"warmup_steps\":0,"
-    "\"device\":\"cpu\",\"timing_mode\":\"host\",\"capture_contract\":{\"measurement_scope\":\"profiled_work\","
-    "\"operations\":\"complete\",\"logical_memory\":\"none\",\"physical_memory\":\"none\",\"device_timing\":\"none\"},"
-    "\"tags\":{}}\n";
+using TestFixtures::kMeta;
 
 // Spans s-attn ("attention") and s-mlp ("mlp"); ops as `name/span/device/duration`.
 QByteArray opsJsonl(const QList<QByteArray> &ops)

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+#include "core/analysis/radixorder.h"
+
+#include <algorithm>
+#include <numeric>
+#include <utility>
+
+namespace TraceInspector {
+
+std::vector<std::uint32_t> radixOrder(std::vector<std::uint64_t> keys)
+{
+    const std::size_t n = keys.size();
+    std::vector<std::uint32_t> order(n);
+    std::iota(order.begin(), order.end(), 0U);
+    if (n < 2048) {
+        std::stable_sort(order.begin(), order.end(), [&keys](std::uint32_t a, std::uint32_t b) { return keys[a] < keys[b]; });
+        return order;
+    }
+    constexpr int kDigitBits = 16;
+    constexpr std::size_t kBuckets = std::size_t(1) << kDigitBits;
+    constexpr int kPasses = 64 / kDigitBits;
+    std::vector<std::uint32_t> histogram(kPasses * kBuckets, 0);
+    for (std::uint64_t key : keys) {
+        for (int p = 0; p < kPasses; ++p)
+            ++histogram[p * kBuckets + ((key >> (p * kDigitBits)) & (kBuckets - 1))];
+    }
+    std::vector<std::uint64_t> keysOut(n);
+    std::vector<std::uint32_t> orderOut(n);
+    for (int p = 0; p < kPasses; ++p) {
+        std::uint32_t *counts = histogram.data() + p * kBuckets;
+        if (std::any_of(counts, counts + kBuckets, [n](std::uint32_t c) { return c == n; }))
+            continue;
+        std::uint32_t running = 0;
+        for (std::size_t b = 0; b < kBuckets; ++b)
+            running += std::exchange(counts[b], running);
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::uint32_t slot = counts[(keys[i] >> (p * kDigitBits)) & (kBuckets - 1)]++;
+            keysOut[slot] = keys[i];
+            orderOut[slot] = order[i];
+        }
+        keys.swap(keysOut);
+        order.swap(orderOut);
+    }
+    return order;
+}
+
+} // namespace TraceInspector
