@@ -6,7 +6,7 @@ packages=(
   cmake ninja-build g++ pkg-config python3
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-qpa-plugins libgl-dev
   nlohmann-json3-dev libsimdjson-dev
-  xvfb xauth imagemagick fonts-dejavu-core time
+  fonts-dejavu-core time
 )
 missing=()
 for p in "${packages[@]}"; do
