@@ -17,40 +17,7 @@ using namespace TraceInspector;
 
 namespace {
 
-using TestFixtures::kMeta;
-
-// Space-separated `id[=name][*]:parent:start:duration` items; parent `-` = none, duration
-// `open` = no span_end, `*` = measured, name defaults to the id. An optional fifth field
-// gives the step (forward/backward/optimizer), a sixth the kind.
-QByteArray spansJsonl(const QByteArray &spec)
-{
-    QByteArray starts;
-    QByteArray ends;
-    for (const QByteArray &item : spec.split(' ')) {
-        if (item.isEmpty())
-            continue;
-        const QList<QByteArray> f = item.split(':');
-        QByteArray id = f[0];
-        const bool measured = id.endsWith('*');
-        if (measured)
-            id.chop(1);
-        QByteArray name = id;
-        if (const qsizetype eq = id.indexOf('='); eq >= 0) {
-            name = id.mid(eq + 1);
-            id.truncate(eq);
-        }
-        starts += "{\"kind\":\"span_start\",\"id\":\"" + id + "\"";
-        if (f[1] != "-")
-            starts += ",\"parent_id\":\"" + f[1] + "\"";
-        if (f.size() > 4 && !f[4].isEmpty())
-            starts += ",\"step\":\"" + f[4] + "\"";
-        starts += ",\"name\":\"" + name + "\",\"start_ns\":" + f[2] + ",\"span_kind\":\""
-            + (f.size() > 5 ? f[5] : QByteArray("function")) + "\",\"measured\":" + (measured ? "true" : "false") + "}\n";
-        if (f[3] != "open")
-            ends += "{\"kind\":\"span_end\",\"id\":\"" + id + "\",\"duration_ns\":" + f[3] + "}\n";
-    }
-    return QByteArray(kMeta) + starts + ends + "{\"kind\":\"terminal\",\"outcome\":\"complete\",\"timestamp_ns\":1000000000}\n";
-}
+using TestFixtures::spansJsonl;
 
 std::shared_ptr<const Trace> load(const QByteArray &jsonl)
 {

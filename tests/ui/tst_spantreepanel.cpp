@@ -21,36 +21,7 @@ using namespace TraceInspector;
 
 namespace {
 
-using TestFixtures::kMeta;
-
-// Space-separated `id[=name][*]:parent:start:duration` items (see tst_spantreemodel).
-QByteArray spansJsonl(const QByteArray &spec)
-{
-    QByteArray starts;
-    QByteArray ends;
-    for (const QByteArray &item : spec.split(' ')) {
-        if (item.isEmpty())
-            continue;
-        const QList<QByteArray> f = item.split(':');
-        QByteArray id = f[0];
-        const bool measured = id.endsWith('*');
-        if (measured)
-            id.chop(1);
-        QByteArray name = id;
-        if (const qsizetype eq = id.indexOf('='); eq >= 0) {
-            name = id.mid(eq + 1);
-            id.truncate(eq);
-        }
-        starts += "{\"kind\":\"span_start\",\"id\":\"" + id + "\"";
-        if (f[1] != "-")
-            starts += ",\"parent_id\":\"" + f[1] + "\"";
-        starts += ",\"name\":\"" + name + "\",\"start_ns\":" + f[2] + ",\"span_kind\":\"function\",\"measured\":"
-            + (measured ? "true" : "false") + "}\n";
-        if (f[3] != "open")
-            ends += "{\"kind\":\"span_end\",\"id\":\"" + id + "\",\"duration_ns\":" + f[3] + "}\n";
-    }
-    return QByteArray(kMeta) + starts + ends + "{\"kind\":\"terminal\",\"outcome\":\"complete\",\"timestamp_ns\":1000000000}\n";
-}
+using TestFixtures::spansJsonl;
 
 struct Loaded {
     std::shared_ptr<const Trace> trace;
