@@ -3,17 +3,10 @@
 
 #include <algorithm>
 
+#include "core/analysis/densebytes.h"
 #include "core/model/trace.h"
 
 namespace TraceInspector {
-
-namespace {
-std::uint64_t addSaturating(std::uint64_t a, std::uint64_t b)
-{
-    const std::uint64_t sum = a + b;
-    return sum < a ? UINT64_MAX : sum;
-}
-} // namespace
 
 OpStatistics OpStatistics::compute(const Trace &trace)
 {
@@ -35,10 +28,10 @@ OpStatistics OpStatistics::compute(const Trace &trace)
         }
         OpNameStatistics &r = stats.m_rows[row];
         ++r.count;
-        r.totalNs = addSaturating(r.totalNs, op.durationNs);
+        r.totalNs = saturatingAdd(r.totalNs, op.durationNs);
         r.minNs = std::min(r.minNs, op.durationNs);
         r.maxNs = std::max(r.maxNs, op.durationNs);
-        stats.m_totalNs = addSaturating(stats.m_totalNs, op.durationNs);
+        stats.m_totalNs = saturatingAdd(stats.m_totalNs, op.durationNs);
         ++stats.m_opCount;
     }
     for (OpNameStatistics &r : stats.m_rows)
