@@ -6,7 +6,6 @@
 # Usage: bench/bench_check.sh [path/to/candle-trace]
 #   BENCH_EVENTS  lines to generate (default 7000000, about 1 GB)
 #   BENCH_SEED    generator seed (default 1)
-#   TI_SHARED_DIR the team's shared/ folder (default: ../shared next to the repository)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -19,9 +18,7 @@ if [ -z "$CT" ]; then
 fi
 [ -n "$CT" ] && [ -x "$CT" ] || { echo "error: candle-trace binary not found; pass its path" >&2; exit 2; }
 CT=$(realpath "$CT")
-SHARED=${TI_SHARED_DIR:-$(dirname "$repo")/shared}
-GEN=$SHARED/tools/gen_trace.py
-[ -f "$GEN" ] || { echo "error: generator not found at $GEN (set TI_SHARED_DIR)" >&2; exit 2; }
+GEN=$repo/tools/gen_trace.py
 [ -x /usr/bin/time ] || { echo "error: /usr/bin/time missing (apt-get install time)" >&2; exit 2; }
 EVENTS=${BENCH_EVENTS:-7000000}
 SEED=${BENCH_SEED:-1}

@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: MIT
 # candle-trace normalize: exact output, refusal of rejected traces and of OUT == FILE, and
 # that OUT is never touched when anything fails.
-# Usage: bash normalize_output.sh <candle-trace> <shared-dir>
+# Usage: bash normalize_output.sh <candle-trace> <examples-dir>
 set -u
 CT=$(realpath "$1")
-EXAMPLES=$2/spec/examples
+EXAMPLES=$2
 TMP=$(mktemp -d)
 trap 'chmod -R u+w "$TMP" 2>/dev/null; rm -rf "$TMP"' EXIT
 failures=0

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # candle-trace usage errors exit 2 with an "error: " line; --help and --version exit 0.
-# Usage: bash usage_errors.sh <candle-trace> <shared-dir>
+# Usage: bash usage_errors.sh <candle-trace> <examples-dir>
 set -u
 CT=$(realpath "$1")
-EX=$2/spec/examples/01_valid_trace10_forward.jsonl
+EX=$2/01_valid_trace10_forward.jsonl
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 failures=0

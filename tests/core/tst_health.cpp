@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <QFile>
 #include <QHash>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -10,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/testutils/generator.h"
 #include "core/analysis/health.h"
 #include "core/io/tracereader.h"
 
@@ -275,7 +275,7 @@ void verifyCodesAndSeverities(const HealthReport &report, bool failed)
 
 QString examplePath(const char *name)
 {
-    return QStringLiteral(TI_SHARED_DIR "/spec/examples/") + QLatin1String(name);
+    return QStringLiteral(TI_EXAMPLES_DIR "/") + QLatin1String(name);
 }
 
 } // namespace
@@ -964,16 +964,8 @@ void TestHealth::generatedTraceIsStructurallyValid()
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString path = dir.filePath(QStringLiteral("gen.jsonl"));
-    QString python = QStringLiteral(TI_PYTHON);
-    if (python.isEmpty())
-        python = QStringLiteral("python3");
-    QProcess gen;
-    gen.start(python, {QStringLiteral(TI_SHARED_DIR "/tools/gen_trace.py"), QStringLiteral("--events"), QStringLiteral("20000"),
-                       QStringLiteral("--seed"), QStringLiteral("7"), QStringLiteral("--out"), path, QStringLiteral("--quiet")});
-    if (!gen.waitForStarted())
-        QSKIP("python3 is not available to run gen_trace.py");
-    QVERIFY(gen.waitForFinished(120000));
-    QCOMPARE(gen.exitCode(), 0);
+    TI_GENERATE({QStringLiteral("--events"), QStringLiteral("20000"), QStringLiteral("--seed"), QStringLiteral("7"),
+                 QStringLiteral("--out"), path, QStringLiteral("--quiet")});
 
     const ReadResult r = TraceReader::readFile(path.toStdString());
     QVERIFY(r.accepted());

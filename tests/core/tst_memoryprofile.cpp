@@ -738,7 +738,7 @@ void TstMemoryProfile::examplesJson()
 {
     QFETCH(QString, file);
     QFETCH(QString, expected);
-    const auto trace = loadFile(QStringLiteral(TI_SHARED_DIR "/spec/examples/") + file);
+    const auto trace = loadFile(QStringLiteral(TI_EXAMPLES_DIR "/") + file);
     QVERIFY(trace);
     const MemoryProfile profile = analyzeMemory(*trace);
     QCOMPARE(QString::fromStdString(profileJson(*trace, profile)), expected);

@@ -11,7 +11,7 @@ namespace {
 
 std::shared_ptr<const Trace> readExample(const char *name)
 {
-    const std::string path = std::string(TI_SHARED_DIR "/spec/examples/") + name;
+    const std::string path = std::string(TI_EXAMPLES_DIR "/") + name;
     ReadResult r = TraceReader::readFile(path);
     return r.trace;
 }

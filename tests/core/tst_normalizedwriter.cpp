@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 #include <QFile>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -8,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/testutils/generator.h"
 #include "core/io/tracereader.h"
 #include "core/output/jsonwriter.h"
 #include "core/output/normalizedwriter.h"
@@ -30,7 +30,7 @@ std::string readAll(const QString &path)
 
 QString examplePath(const char *name)
 {
-    return QStringLiteral(TI_SHARED_DIR "/spec/examples/") + QLatin1String(name);
+    return QStringLiteral(TI_EXAMPLES_DIR "/") + QLatin1String(name);
 }
 
 std::string normalizeOrFail(const std::string &text, const std::string &path, bool *ok)
@@ -380,19 +380,10 @@ void tst_NormalizedWriter::idempotentOnGeneratedTraces()
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString path = dir.filePath(QStringLiteral("gen.jsonl"));
-    QProcess gen;
-    QStringList args{QStringLiteral(TI_SHARED_DIR "/tools/gen_trace.py"), QStringLiteral("--events"),
-                     QStringLiteral("20000"), QStringLiteral("--seed"), QString::number(seed),
+    QStringList args{QStringLiteral("--events"), QStringLiteral("20000"), QStringLiteral("--seed"), QString::number(seed),
                      QStringLiteral("--out"), path, QStringLiteral("--quiet")};
     args += extraArgs;
-    QString python = QStringLiteral(TI_PYTHON);
-    if (python.isEmpty())
-        python = QStringLiteral("python3");
-    gen.start(python, args);
-    if (!gen.waitForStarted())
-        QSKIP("python3 is not available to run gen_trace.py");
-    QVERIFY(gen.waitForFinished(120000));
-    QCOMPARE(gen.exitCode(), 0);
+    TI_GENERATE(args);
 
     const ReadResult first = TraceReader::readFile(path.toStdString());
     QVERIFY(first.accepted());

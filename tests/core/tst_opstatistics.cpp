@@ -101,7 +101,7 @@ void tst_OpStatistics::fractions()
 
 void tst_OpStatistics::example()
 {
-    QFile file(QStringLiteral(TI_SHARED_DIR "/spec/examples/01_valid_trace10_forward.jsonl"));
+    QFile file(QStringLiteral(TI_EXAMPLES_DIR "/01_valid_trace10_forward.jsonl"));
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QByteArray text = file.readAll();
     const auto trace = TraceReader::readBytes(std::string_view(text.constData(), std::size_t(text.size())), "01").trace;

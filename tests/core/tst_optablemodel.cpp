@@ -125,7 +125,7 @@ void tst_OpTableModel::exampleRow()
 {
     OpTableModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    QFile file(QStringLiteral(TI_SHARED_DIR "/spec/examples/01_valid_trace10_forward.jsonl"));
+    QFile file(QStringLiteral(TI_EXAMPLES_DIR "/01_valid_trace10_forward.jsonl"));
     QVERIFY(file.open(QIODevice::ReadOnly));
     const auto trace = load(file.readAll());
     QVERIFY(trace);

@@ -56,7 +56,7 @@ std::shared_ptr<Trace> load(const QByteArray &jsonl)
 
 std::shared_ptr<Trace> loadExample(const char *name)
 {
-    QFile file(QStringLiteral(TI_SHARED_DIR "/spec/examples/") + QLatin1String(name));
+    QFile file(QStringLiteral(TI_EXAMPLES_DIR "/") + QLatin1String(name));
     if (!file.open(QIODevice::ReadOnly))
         return {};
     return load(file.readAll());

@@ -26,7 +26,7 @@ std::shared_ptr<const Trace> load(const QByteArray &jsonl)
 
 std::shared_ptr<const Trace> loadExample(const QString &name)
 {
-    QFile file(QStringLiteral(TI_SHARED_DIR "/spec/examples/") + name);
+    QFile file(QStringLiteral(TI_EXAMPLES_DIR "/") + name);
     if (!file.open(QIODevice::ReadOnly))
         return {};
     return load(file.readAll());

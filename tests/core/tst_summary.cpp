@@ -76,7 +76,7 @@ std::shared_ptr<const Trace> load(const QString &records)
 
 std::shared_ptr<const Trace> loadExample(const QString &name)
 {
-    QFile f(QStringLiteral(TI_SHARED_DIR "/spec/examples/") + name);
+    QFile f(QStringLiteral(TI_EXAMPLES_DIR "/") + name);
     if (!f.open(QIODevice::ReadOnly))
         return nullptr;
     const QByteArray bytes = f.readAll();

@@ -2,12 +2,12 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
-#include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThreadPool>
 
+#include "tests/testutils/generator.h"
 #include "core/analysis/health.h"
 #include "core/analysis/memoryprofile.h"
 #include "core/analysis/opstatistics.h"
@@ -22,7 +22,7 @@ namespace {
 
 QString example(const char *name)
 {
-    return QStringLiteral(TI_SHARED_DIR "/spec/examples/") + QLatin1StringView(name);
+    return QStringLiteral(TI_EXAMPLES_DIR "/") + QLatin1StringView(name);
 }
 
 quint64 generationOf(const QList<QVariant> &args)
@@ -68,12 +68,8 @@ void TestTraceLoader::initTestCase()
     QVERIFY(m_dir.isValid());
     QVERIFY2(QFile::exists(example("01_valid_trace10_forward.jsonl")), "spec examples not found");
     m_bigTrace = m_dir.filePath(QStringLiteral("big.jsonl"));
-    QProcess gen;
-    gen.start(QStringLiteral(TI_PYTHON),
-              {QStringLiteral(TI_SHARED_DIR "/tools/gen_trace.py"), QStringLiteral("--events"), QStringLiteral("1000000"),
-               QStringLiteral("--seed"), QStringLiteral("11"), QStringLiteral("--quiet"), QStringLiteral("--out"), m_bigTrace});
-    QVERIFY2(gen.waitForFinished(120000), "trace generator did not finish");
-    QCOMPARE(gen.exitCode(), 0);
+    TI_GENERATE({QStringLiteral("--events"), QStringLiteral("1000000"), QStringLiteral("--seed"), QStringLiteral("11"),
+                 QStringLiteral("--quiet"), QStringLiteral("--out"), m_bigTrace});
     QVERIFY(QFileInfo(m_bigTrace).size() > 100'000'000);
 }
 

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <QDir>
 #include <QFile>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -9,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "tests/testutils/generator.h"
 #include "core/io/tracereader.h"
 
 using namespace TraceInspector;
@@ -38,7 +38,7 @@ namespace {
 
 QString examplesDir()
 {
-    return QStringLiteral(TI_SHARED_DIR "/spec/examples");
+    return QStringLiteral(TI_EXAMPLES_DIR);
 }
 
 std::string readAll(const QString &path)
@@ -383,13 +383,9 @@ void TestTraceReader::corruptedGeneratedTrace()
     QVERIFY(dir.isValid());
     const QString out = dir.filePath(QStringLiteral("c.jsonl"));
     const QString log = dir.filePath(QStringLiteral("faults.jsonl"));
-    QProcess gen;
-    gen.start(QStringLiteral(TI_PYTHON).isEmpty() ? QStringLiteral("python3") : QStringLiteral(TI_PYTHON),
-              {QStringLiteral(TI_SHARED_DIR "/tools/gen_trace.py"), QStringLiteral("--events"), QStringLiteral("20000"),
-               QStringLiteral("--seed"), QStringLiteral("3"), QStringLiteral("--corrupt"), QStringLiteral("0.004"),
-               QStringLiteral("--fault-log"), log, QStringLiteral("--out"), out, QStringLiteral("--quiet")});
-    QVERIFY(gen.waitForFinished(120000));
-    QCOMPARE(gen.exitCode(), 0);
+    TI_GENERATE({QStringLiteral("--events"), QStringLiteral("20000"), QStringLiteral("--seed"), QStringLiteral("3"),
+                 QStringLiteral("--corrupt"), QStringLiteral("0.004"), QStringLiteral("--fault-log"), log,
+                 QStringLiteral("--out"), out, QStringLiteral("--quiet")});
     std::set<std::uint64_t> faultLines;
     std::ifstream logIn(log.toStdString());
     for (std::string l; std::getline(logIn, l);) {
@@ -432,13 +428,8 @@ void TestTraceReader::segmentsMatchSingleThread()
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString out = dir.filePath(QStringLiteral("s.jsonl"));
-    QProcess gen;
-    gen.start(QStringLiteral("python3"), {QStringLiteral(TI_SHARED_DIR "/tools/gen_trace.py"), QStringLiteral("--events"),
-                                          QStringLiteral("30000"), QStringLiteral("--seed"), QStringLiteral("5"),
-                                          QStringLiteral("--corrupt"), QStringLiteral("0.002"), QStringLiteral("--out"), out,
-                                          QStringLiteral("--quiet")});
-    QVERIFY(gen.waitForFinished(120000));
-    QCOMPARE(gen.exitCode(), 0);
+    TI_GENERATE({QStringLiteral("--events"), QStringLiteral("30000"), QStringLiteral("--seed"), QStringLiteral("5"),
+                 QStringLiteral("--corrupt"), QStringLiteral("0.002"), QStringLiteral("--out"), out, QStringLiteral("--quiet")});
     ReadOptions one;
     one.maxThreads = 1;
     ReadOptions many;

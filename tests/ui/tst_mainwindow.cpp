@@ -16,6 +16,7 @@
 #include <QTreeView>
 #include <QUrl>
 
+#include "tests/testutils/generator.h"
 #include "core/itemmodels/modelroles.h"
 #include "core/itemmodels/validationfilterproxymodel.h"
 #include "core/itemmodels/validationissuemodel.h"
@@ -37,7 +38,7 @@ namespace {
 
 QString example(const char *name)
 {
-    return QStringLiteral(TI_SHARED_DIR "/spec/examples/") + QLatin1StringView(name);
+    return QStringLiteral(TI_EXAMPLES_DIR "/") + QLatin1StringView(name);
 }
 
 QByteArray readAll(const QString &path)
@@ -125,12 +126,8 @@ void TestMainWindow::initTestCase()
     QVERIFY(m_dir.isValid());
 
     m_bigTrace = m_dir.filePath(QStringLiteral("big.jsonl"));
-    QProcess gen;
-    gen.start(QStringLiteral(TI_PYTHON),
-              {QStringLiteral(TI_SHARED_DIR "/tools/gen_trace.py"), QStringLiteral("--events"), QStringLiteral("1000000"),
-               QStringLiteral("--seed"), QStringLiteral("5"), QStringLiteral("--quiet"), QStringLiteral("--out"), m_bigTrace});
-    QVERIFY2(gen.waitForFinished(120000), "trace generator did not finish");
-    QCOMPARE(gen.exitCode(), 0);
+    TI_GENERATE({QStringLiteral("--events"), QStringLiteral("1000000"), QStringLiteral("--seed"), QStringLiteral("5"),
+                 QStringLiteral("--quiet"), QStringLiteral("--out"), m_bigTrace});
 }
 
 void TestMainWindow::cleanupTestCase()

@@ -3,12 +3,12 @@
 #include <QComboBox>
 #include <QFile>
 #include <QLabel>
-#include <QProcess>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "tests/testutils/generator.h"
 #include "core/analysis/format.h"
 #include "core/analysis/memoryprofile.h"
 #include "core/io/tracereader.h"
@@ -47,7 +47,7 @@ Loaded loadFile(const QString &path)
 
 Loaded example(const char *name)
 {
-    return loadFile(QStringLiteral(TI_SHARED_DIR "/spec/examples/") + QLatin1String(name));
+    return loadFile(QStringLiteral(TI_EXAMPLES_DIR "/") + QLatin1String(name));
 }
 
 bool showTrace(MemoryChartPanel &panel, const Loaded &l)
@@ -186,12 +186,8 @@ private slots:
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const QString path = dir.filePath(QStringLiteral("gen.jsonl"));
-        QProcess gen;
-        gen.start(QStringLiteral(TI_PYTHON), {QStringLiteral(TI_SHARED_DIR "/tools/gen_trace.py"), QStringLiteral("--events"),
-                                              QStringLiteral("30000"), QStringLiteral("--seed"), QStringLiteral("3"),
-                                              QStringLiteral("--out"), path, QStringLiteral("--quiet")});
-        if (!gen.waitForFinished(120000) || gen.exitCode() != 0)
-            QSKIP("gen_trace.py could not run here");
+        TI_GENERATE({QStringLiteral("--events"), QStringLiteral("30000"), QStringLiteral("--seed"), QStringLiteral("3"),
+                     QStringLiteral("--out"), path, QStringLiteral("--quiet")});
         const Loaded l = loadFile(path);
         QVERIFY(l.trace);
         QVERIFY(l.profile->logical && l.profile->logical->peak());
