@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <random>
@@ -257,7 +258,9 @@ void tst_SerdeNumber::randomLayoutsMatchTheFormula()
             int ex = e;
             for (;;) {
                 if (std::abs(ex) <= 308) {
-                    const double p = std::strtod(("1e" + std::to_string(std::abs(ex))).c_str(), nullptr);
+                    char power[8];
+                    std::snprintf(power, sizeof power, "1e%d", std::abs(ex));
+                    const double p = std::strtod(power, nullptr); // correctly rounded, as P[k] must be
                     if (ex >= 0) {
                         expected *= p;
                         outOfRange = std::isinf(expected);
@@ -283,12 +286,17 @@ void tst_SerdeNumber::randomLayoutsMatchTheFormula()
         if (point == 0) {
             text = digitsText;
         } else if (point == int(digitsText.size())) {
-            text = "0." + digitsText;
+            text = std::string("0.").append(digitsText);
         } else {
-            text = digitsText.substr(0, digitsText.size() - std::size_t(point)) + "." + digitsText.substr(digitsText.size() - std::size_t(point));
+            text = digitsText;
+            text.insert(digitsText.size() - std::size_t(point), 1, '.');
         }
-        if (exponent != 0 || rng() % 2)
-            text += (rng() % 2 ? "e" : "E") + std::string(exponent >= 0 && rng() % 2 ? "+" : "") + std::to_string(exponent);
+        if (exponent != 0 || rng() % 2) {
+            text.push_back(rng() % 2 ? 'e' : 'E');
+            if (exponent >= 0 && rng() % 2)
+                text.push_back('+');
+            text.append(std::to_string(exponent));
+        }
         if (point == 0 && exponent == 0 && text.find_first_of("eE") == std::string::npos)
             continue; // a plain integer, not a float
         NumberScan r;
