@@ -11,7 +11,9 @@ namespace TraceInspector {
 
 void printError(const std::string &message)
 {
-    std::fprintf(stderr, "error: %s\n", message.c_str());
+    // Every byte of the message, as upstream prints it: an id may hold a NUL or a newline.
+    std::string line = "error: " + message + "\n";
+    std::fwrite(line.data(), 1, line.size(), stderr);
 }
 
 } // namespace TraceInspector
