@@ -3,7 +3,8 @@
 # Installs a built .deb on THIS machine with apt, checks that the dpkg triggers of
 # shared-mime-info, desktop-file-utils and hicolor-icon-theme refreshed the system databases,
 # then removes the package again and checks that the databases forgot it. Changes the system:
-# run it by hand on a test machine or container (root or sudo), not from ctest.
+# run it by hand on a test machine or container (root or sudo), not from ctest. apt also
+# installs the package's Recommends (qt6-wayland...); they stay after the removal.
 # Usage: packaging/check-deb-install.sh build/release/candle-trace-inspector_*.deb
 set -euo pipefail
 deb=$(realpath "${1:?usage: check-deb-install.sh PACKAGE.deb}")

@@ -30,8 +30,9 @@ set(CPACK_DEBIAN_PACKAGE_HOMEPAGE ${TI_PACKAGE_HOMEPAGE})
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS OFF)
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
-# The Qt platform plugins (X11 in libqt6gui6, Wayland) are loaded at run time, so
-# dpkg-shlibdeps cannot see them; libqt6gui6 already depends on its xcb plugin's libraries.
+# Not seen by dpkg-shlibdeps: Qt's platform plugins load at run time (X11's is in libqt6gui6,
+# Wayland's in qt6-wayland), and double-click needs the MIME and desktop databases, which the
+# triggers of shared-mime-info and desktop-file-utils keep.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "qt6-wayland, shared-mime-info, desktop-file-utils")
 
 include(CPack)
