@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Installs the Debian packages the build, the tests and the GUI need, when missing.
+# Installs the Debian packages the build, the tests, the packages and the GUI need, when missing.
 set -euo pipefail
 packages=(
   cmake ninja-build g++ pkg-config python3
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-qpa-plugins libgl-dev
   nlohmann-json3-dev libsimdjson-dev
   fonts-dejavu-core time
+  # the packaging tests (ctest -L packaging): MIME and desktop databases and their validators,
+  # xdg-mime and gio as a desktop uses them, Xvfb to open a trace like a file manager, and
+  # dpkg-shlibdeps for the .deb's dependencies
+  shared-mime-info desktop-file-utils xdg-utils libglib2.0-bin appstream xvfb xauth dpkg-dev
 )
 missing=()
 for p in "${packages[@]}"; do

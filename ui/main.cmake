@@ -24,10 +24,12 @@ target_sources(tinspect_ui PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/widgets/startpage.h
     ${CMAKE_CURRENT_LIST_DIR}/widgets/startpage.cpp
 )
+# The window icon: the hicolor PNGs that are installed for the desktop too.
+file(GLOB _ti_icon_pngs CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/resources/icons/hicolor/*/apps/*.png)
 qt_add_resources(tinspect_ui "inspector_resources"
     PREFIX "/"
     BASE ${PROJECT_SOURCE_DIR}/resources
     FILES
         ${PROJECT_SOURCE_DIR}/resources/sample-trace.jsonl
-        ${PROJECT_SOURCE_DIR}/resources/icons/candle-trace-inspector.svg
+        ${_ti_icon_pngs}
 )

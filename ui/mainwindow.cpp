@@ -293,6 +293,19 @@ void MainWindow::openFile(const QString &path)
     m_loader->load(path);
 }
 
+MainWindow *MainWindow::openInNewWindow(const QString &path)
+{
+    auto *window = new MainWindow;
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    // Every window restores the same saved geometry; offset it so that none hides another.
+    constexpr int kCascade = 32;
+    window->resize(size());
+    window->move(pos() + QPoint(kCascade, kCascade));
+    window->show();
+    window->openFile(path);
+    return window;
+}
+
 void MainWindow::openWithDialog()
 {
     QString dir;
@@ -654,13 +667,11 @@ void MainWindow::dropEvent(QDropEvent *event)
     if (files.isEmpty())
         return;
     event->acceptProposedAction();
+    // One trace per window: the first replaces this window's trace, each other gets its own.
     openFile(files.constFirst());
-    if (files.size() > 1) {
-        m_messageBanner->showMessage(SeverityPalette::Tone::Information, QStringLiteral("One trace per window"),
-                                     QStringLiteral("Opened %1; the other %2 dropped file(s) were ignored.")
-                                         .arg(displayName(files.constFirst()))
-                                         .arg(files.size() - 1));
-    }
+    MainWindow *previous = this;
+    for (qsizetype i = 1; i < files.size(); ++i)
+        previous = previous->openInNewWindow(files.at(i));
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

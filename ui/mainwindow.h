@@ -42,6 +42,9 @@ public:
     /// Starts loading \a path, superseding any load in progress. The trace shown so far stays
     /// until the new one has been read.
     void openFile(const QString &path);
+    /// Opens \a path in a window of its own (deleted when it is closed), placed a little below
+    /// and to the right of this one: several traces are several windows.
+    MainWindow *openInNewWindow(const QString &path);
     /// Exports the shown trace to \a target without a file dialog; still asks before it would
     /// replace the opened trace. The result arrives as exportFinished().
     void exportNormalizedTo(const QString &target);
