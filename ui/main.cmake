@@ -23,6 +23,10 @@ target_sources(tinspect_ui PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/widgets/messagebanner.cpp
     ${CMAKE_CURRENT_LIST_DIR}/widgets/startpage.h
     ${CMAKE_CURRENT_LIST_DIR}/widgets/startpage.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/widgets/rowexportjob.h
+    ${CMAKE_CURRENT_LIST_DIR}/widgets/rowexportjob.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/widgets/tableactions.h
+    ${CMAKE_CURRENT_LIST_DIR}/widgets/tableactions.cpp
 )
 qt_add_resources(tinspect_ui "inspector_resources"
     PREFIX "/"

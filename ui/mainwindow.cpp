@@ -88,7 +88,7 @@ MainWindow::MainWindow(QWidget *parent)
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     // Without a saved layout, split by proportion (sizes are relative until first shown).
     if (!m_mainSplitter->restoreState(settings.value(QStringLiteral("window/mainSplitter")).toByteArray()))
-        m_mainSplitter->setSizes({520, 440});
+        m_mainSplitter->setSizes({440, 520});
     if (!m_topSplitter->restoreState(settings.value(QStringLiteral("window/topSplitter")).toByteArray()))
         m_topSplitter->setSizes({1100, 900});
     if (!m_bottomSplitter->restoreState(settings.value(QStringLiteral("window/bottomSplitter")).toByteArray()))
@@ -242,7 +242,7 @@ void MainWindow::createActions()
     showMeta->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_2));
     view->addSeparator();
     view->addAction(QStringLiteral("&Reset Layout"), this, [this] {
-        m_mainSplitter->setSizes({520, 440});
+        m_mainSplitter->setSizes({440, 520});
         m_topSplitter->setSizes({1100, 900});
         m_bottomSplitter->setSizes({1200, 800});
     });
