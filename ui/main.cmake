@@ -27,6 +27,12 @@ target_sources(tinspect_ui PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/widgets/rowexportjob.cpp
     ${CMAKE_CURRENT_LIST_DIR}/widgets/tableactions.h
     ${CMAKE_CURRENT_LIST_DIR}/widgets/tableactions.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/widgets/formatreferencewindow.h
+    ${CMAKE_CURRENT_LIST_DIR}/widgets/formatreferencewindow.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/widgets/shortcutsdialog.h
+    ${CMAKE_CURRENT_LIST_DIR}/widgets/shortcutsdialog.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/style/palettes.h
+    ${CMAKE_CURRENT_LIST_DIR}/style/palettes.cpp
 )
 qt_add_resources(tinspect_ui "inspector_resources"
     PREFIX "/"
@@ -34,4 +40,10 @@ qt_add_resources(tinspect_ui "inspector_resources"
     FILES
         ${PROJECT_SOURCE_DIR}/resources/sample-trace.jsonl
         ${PROJECT_SOURCE_DIR}/resources/icons/candle-trace-inspector.svg
+)
+# The format's authority, shown by Help > Format Reference.
+qt_add_resources(tinspect_ui "format_reference"
+    PREFIX "/docs"
+    BASE ${PROJECT_SOURCE_DIR}/docs
+    FILES ${PROJECT_SOURCE_DIR}/docs/TRACE_FORMAT.md
 )

@@ -117,6 +117,8 @@ public:
     enum class ImageFormat { Png, Svg };
     /// Writes both plots, as shown, to \a path. Returns an empty string or the reason it failed.
     QString exportImage(const QString &path, ImageFormat format);
+    /// Asks where, then exportImage(); a failure is shown above the chart.
+    void exportWithDialog(ImageFormat format);
 
     DrawnState drawnState() const;
 

@@ -185,21 +185,31 @@ QString formatDurationIn(std::uint64_t ns, TimeUnit unit, bool withUnit)
     return exactIn(ns, unit, withUnit);
 }
 
-QString measuredTimeText(const Trace &trace, std::uint64_t totalNs)
+MeasuredSpanCount countMeasuredSpans(const Trace &trace)
 {
-    std::size_t measured = 0;
-    std::size_t closed = 0;
+    MeasuredSpanCount count;
     for (const Span &s : trace.spans) {
         if (s.measured) {
-            ++measured;
-            closed += s.closed ? 1 : 0;
+            ++count.measured;
+            count.closed += s.closed ? 1 : 0;
         }
     }
-    if (measured == 0)
+    return count;
+}
+
+QString measuredTimeText(std::size_t measuredSpans, std::size_t closedMeasuredSpans, std::uint64_t totalNs)
+{
+    if (measuredSpans == 0)
         return QStringLiteral("measured time unknown (no measured span)");
-    if (closed == 0)
+    if (closedMeasuredSpans == 0)
         return QStringLiteral("measured time unknown (measured spans never ended)");
     return QStringLiteral("measured %1").arg(formatDuration(totalNs));
+}
+
+QString measuredTimeText(const Trace &trace, std::uint64_t totalNs)
+{
+    const MeasuredSpanCount count = countMeasuredSpans(trace);
+    return measuredTimeText(count.measured, count.closed, totalNs);
 }
 
 QString formatBytes(std::uint64_t bytes)

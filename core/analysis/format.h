@@ -47,6 +47,13 @@ QString formatDurationIn(std::uint64_t ns, TimeUnit unit, bool withUnit = true);
 /// `measured time unknown (no measured span)` / `(measured spans never ended)` when the
 /// trace measures nothing — unknown, never zero.
 QString measuredTimeText(const Trace &trace, std::uint64_t totalNs);
+/// The same from counts (a million spans are counted once, not at every refresh).
+QString measuredTimeText(std::size_t measuredSpans, std::size_t closedMeasuredSpans, std::uint64_t totalNs);
+struct MeasuredSpanCount {
+    std::size_t measured = 0;
+    std::size_t closed = 0; // of the measured ones
+};
+MeasuredSpanCount countMeasuredSpans(const Trace &trace);
 
 /// A byte count in binary units with three significant digits: `0 B`, `1023 B`,
 /// `1.00 KiB`, `384 KiB`, `1.50 GiB`, up to EiB. Values from 1000 to 1023 of a unit

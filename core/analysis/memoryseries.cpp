@@ -350,6 +350,7 @@ LogicalChartData MemorySeries::logical(int device, const TimeWindow &window, int
             if (!bin.seen || next == x0) // zero-width buckets hold no time
                 continue;
             const std::uint64_t x1 = x0 + (next - x0) / 2;
+            out.envelope.push_back({x0, next, bin.min, bin.max});
             if (bin.min == bin.max) {
                 out.columns.push_back({x0, bin.min});
             } else if (bin.minOrder <= bin.maxOrder) {

@@ -29,6 +29,14 @@ struct StackedColumn {
     std::array<std::uint64_t, kMemoryCategoryCount> stack{};
 };
 
+/// The smallest and largest value of every stack level over one bucket (pixel column).
+struct StackedEnvelope {
+    std::uint64_t timeNs = 0; // the bucket's start
+    std::uint64_t endNs = 0;  // the next bucket's start
+    std::array<std::uint64_t, kMemoryCategoryCount> min{};
+    std::array<std::uint64_t, kMemoryCategoryCount> max{};
+};
+
 struct LogicalChartData {
     /// False when there is nothing to draw for the selection: the trace has no memory records
     /// (or none on the selected device). Unknown is not zero.
@@ -37,6 +45,9 @@ struct LogicalChartData {
     /// per bucket (two columns per bucket); false when every change is drawn as a step.
     bool downsampled = false;
     std::vector<StackedColumn> columns; // time order; polyline per stack level
+    /// When downsampled: the same buckets as min/max per stack level, for drawing a pixel
+    /// column at a time (a zig-zag polygon costs a scanline renderer one edge per column).
+    std::vector<StackedEnvelope> envelope;
     std::array<bool, kMemoryCategoryCount> categoryPresent{}; // by kChartCategoryOrder, over the whole trace
     std::uint64_t maxBytes = 0;          // largest total in the window
     /// The §8.1 peak of the selection (global peak, or the device's peak), anywhere in time.

@@ -17,6 +17,8 @@
 #include <QMainWindow>
 #include <QMenu>
 #include <QStatusBar>
+#include <QSet>
+#include <QStyle>
 #include <QTableView>
 #include <QToolTip>
 #include <QTreeView>
@@ -26,6 +28,8 @@
 namespace TraceInspector {
 
 namespace {
+
+constexpr int kSizeSampleRows = 120;
 
 QHeaderView *headerOf(const QAbstractItemView *view)
 {
@@ -61,6 +65,12 @@ TableActions::TableActions(QAbstractItemView *view, const QString &tableName)
     m_view->addAction(m_copy);
     connect(m_export, &QAction::triggered, this, &TableActions::exportCsvWithDialog);
 
+    // Column widths sample the visible rows plus this many: the default 1000 rows costs
+    // ~10 ms a column on a million-row table, and ids are measured over all rows anyway.
+    if (QHeaderView *header = headerOf(m_view))
+        header->setResizeContentsPrecision(kSizeSampleRows);
+    if (auto *table = qobject_cast<QTableView *>(m_view))
+        table->verticalHeader()->setResizeContentsPrecision(kSizeSampleRows);
     m_view->setContextMenuPolicy(Qt::DefaultContextMenu);
     m_view->installEventFilter(this);
     m_view->viewport()->installEventFilter(this);
@@ -74,14 +84,22 @@ void TableActions::addRoleColumn(int role, const QString &header)
     m_roleColumns.append({role, header});
 }
 
-void TableActions::setColumnFits(QList<ColumnFit> fits, int stretchColumn)
+void TableActions::setColumnFits(QList<ColumnFit> fits, int stretchColumn, int stretchMinChars)
 {
     m_fits = std::move(fits);
     m_stretch = stretchColumn;
-    if (QHeaderView *header = headerOf(m_view)) {
+    m_stretchMinChars = stretchMinChars;
+    if (QHeaderView *header = headerOf(m_view))
         header->setStretchLastSection(false);
-        if (m_stretch >= 0)
-            header->setSectionResizeMode(m_stretch, QHeaderView::Stretch);
+    // Ids never elide, not even when a column is dragged narrower.
+    if (QHeaderView *header = headerOf(m_view)) {
+        connect(header, &QHeaderView::sectionResized, this, [this, header](int column, int, int size) {
+            if (!m_layingOut && column != m_stretch && m_fitted.contains(column))
+                m_userSized.insert(column); // by hand: keep it
+            const int minimum = m_minimumWidths.value(column, 0);
+            if (size < minimum)
+                QMetaObject::invokeMethod(header, [header, column, minimum] { header->resizeSection(column, minimum); }, Qt::QueuedConnection);
+        });
     }
     // After a reset the view has new content; size once it has laid it out.
     if (QAbstractItemModel *model = m_view->model())
@@ -95,17 +113,73 @@ void TableActions::fitColumns()
     if (!header || !m_view->model())
         return;
     const int em = m_view->fontMetrics().averageCharWidth();
+    m_minimumWidths.clear();
+    m_fitted.clear();
+    m_userSized.clear();
+    const bool hasRows = m_view->model()->rowCount() > 0;
     for (const ColumnFit &fit : std::as_const(m_fits)) {
         if (fit.column == m_stretch || fit.column >= m_view->model()->columnCount())
             continue;
         // The header's own hint includes the sort arrow: a header is never clipped.
         const int headerWidth = header->sectionSizeHint(fit.column);
-        const int content = m_view->model()->rowCount() > 0 ? m_view->sizeHintForColumn(fit.column) : 0;
-        const int width = std::max(headerWidth, std::clamp(content, fit.minChars * em, fit.maxChars * em));
-        header->resizeSection(fit.column, width);
+        const int content = hasRows ? m_view->sizeHintForColumn(fit.column) : 0;
+        int width = std::max(headerWidth, std::clamp(content, fit.minChars * em, fit.maxChars * em));
+        if (fit.widestText && hasRows) {
+            // Cell margins as the style draws them, on both sides, plus a little air.
+            const int margin = 2 * (m_view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_view) + 1) + 8;
+            const int widest = m_view->fontMetrics().horizontalAdvance(fit.widestText()) + margin;
+            width = std::max({width, widest, content});
+            m_minimumWidths.insert(fit.column, width);
+        }
+        m_fitted.insert(fit.column, {width, fit.yields && !fit.widestText});
     }
-    if (m_stretch >= 0)
-        header->setMinimumSectionSize(std::min(header->minimumSectionSize(), header->sectionSizeHint(m_stretch)));
+    layoutColumns();
+}
+
+void TableActions::layoutColumns()
+{
+    // The fitted widths when they fit; when the view is too narrow the yielding columns give
+    // up room for the stretching one, each down to its header at most, and take it back
+    // when the view grows. Columns resized by hand stay as they are.
+    QHeaderView *header = headerOf(m_view);
+    if (!header || m_layingOut)
+        return;
+    m_layingOut = true;
+    const int em = m_view->fontMetrics().averageCharWidth();
+    // A pixel of slack: a header exactly as wide as the view still gets a scroll bar.
+    const int available = m_view->viewport()->width() - 2;
+    const int stretchMin = m_stretch >= 0 ? std::max(header->sectionSizeHint(m_stretch), m_stretchMinChars * em) : 0;
+    int others = 0;
+    int spare = 0;
+    for (int c = 0; c < header->count(); ++c) {
+        if (c == m_stretch || header->isSectionHidden(c))
+            continue;
+        const auto it = m_fitted.constFind(c);
+        if (it == m_fitted.constEnd() || m_userSized.contains(c)) {
+            others += header->sectionSize(c);
+            continue;
+        }
+        others += it->width;
+        if (it->yields)
+            spare += std::max(0, it->width - header->sectionSizeHint(c));
+    }
+    const int excess = m_stretch >= 0 ? others + stretchMin - available : 0;
+    const double keep = excess > 0 && spare > 0 ? 1.0 - std::min(1.0, double(excess) / double(spare)) : 1.0;
+    int used = 0;
+    for (int c = 0; c < header->count(); ++c) {
+        if (c == m_stretch || header->isSectionHidden(c))
+            continue;
+        const auto it = m_fitted.constFind(c);
+        if (it != m_fitted.constEnd() && !m_userSized.contains(c)) {
+            const int hint = header->sectionSizeHint(c);
+            const int width = it->yields && it->width > hint ? hint + int(double(it->width - hint) * keep) : it->width;
+            header->resizeSection(c, width);
+        }
+        used += header->sectionSize(c);
+    }
+    if (m_stretch >= 0 && m_stretch < header->count())
+        header->resizeSection(m_stretch, std::max(stretchMin, available - used));
+    m_layingOut = false;
 }
 
 QAction *TableActions::addRowAction(const QString &text, std::function<void(const QModelIndex &)> run,
@@ -142,7 +216,7 @@ std::vector<RowExportJob::Column> TableActions::columns() const
     const int count = model->columnCount();
     for (int visual = 0; visual < count; ++visual) {
         const int logical = header ? header->logicalIndex(visual) : visual;
-        if (logical < 0 || (header && header->isSectionHidden(logical)) || m_excluded.contains(logical))
+        if (logical < 0 || (header && header->isSectionHidden(logical) && !m_includeHidden) || m_excluded.contains(logical))
             continue;
         out.push_back({logical, Qt::DisplayRole, model->headerData(logical, Qt::Horizontal).toString()});
     }
@@ -332,6 +406,8 @@ void TableActions::showToolTip(const QPoint &pos, const QPoint &globalPos)
 
 bool TableActions::eventFilter(QObject *watched, QEvent *event)
 {
+    if (watched == m_view->viewport() && event->type() == QEvent::Resize)
+        layoutColumns();
     if (watched == m_view->viewport() && event->type() == QEvent::ToolTip) {
         const auto *help = static_cast<QHelpEvent *>(event);
         showToolTip(help->pos(), help->globalPos());

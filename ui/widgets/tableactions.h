@@ -5,7 +5,9 @@
 #include <vector>
 
 #include <QKeySequence>
+#include <QHash>
 #include <QList>
+#include <QSet>
 #include <QModelIndex>
 #include <QObject>
 #include <QPointer>
@@ -35,7 +37,13 @@ public:
     struct ColumnFit {
         int column = 0;
         int minChars = 4;  // in average character widths
-        int maxChars = 40; // content wider than this elides (ids get a large limit)
+        int maxChars = 40; // content wider than this elides
+        /// For ids, which never elide: the widest text of the column (not only of the rows
+        /// sampled); the column never gets narrower than it, not even by hand.
+        std::function<QString()> widestText = {};
+        /// Gives up room for the stretching column when the view is narrow (times do not:
+        /// their digits are what tells neighbours apart).
+        bool yields = true;
     };
 
     /// Installs itself on \a view (its parent); \a tableName names the CSV file suggested.
@@ -46,11 +54,17 @@ public:
 
     /// Columns left out of copies and exports (e.g. a bar drawn from another column's value).
     void setExcludedColumns(QList<int> columns) { m_excluded = std::move(columns); }
+    /// Copies and exports include columns the view hides (their data is still the table's).
+    void setIncludeHiddenColumns(bool include) { m_includeHidden = include; }
     /// An extra column in copies and exports: \a role of the row (e.g. a span id no column shows).
     void addRoleColumn(int role, const QString &header);
-    /// Sizes \a fits after every model reset; \a stretchColumn (or -1) fills the remaining width.
-    void setColumnFits(QList<ColumnFit> fits, int stretchColumn = -1);
+    /// Sizes \a fits after every model reset; \a stretchColumn (or -1) fills the remaining width
+    /// and never gets narrower than \a stretchMinChars (other columns give up room first, down
+    /// to their header's width; never-eliding columns never do).
+    void setColumnFits(QList<ColumnFit> fits, int stretchColumn = -1, int stretchMinChars = 18);
     void fitColumns();
+    /// Lays the fitted columns out in the view's width (on resize and after fitting).
+    void layoutColumns();
 
     /// Adds \a text to the context menu for the row it opened on (the current row from the
     /// keyboard), and to the view as an action on the current row with \a shortcut.
@@ -105,9 +119,19 @@ private:
     QAbstractItemView *m_view;
     QString m_tableName;
     QList<int> m_excluded;
+    bool m_includeHidden = false;
     QList<RoleColumn> m_roleColumns;
     QList<ColumnFit> m_fits;
+    QHash<int, int> m_minimumWidths; // never-eliding columns
+    struct Fitted {
+        int width = 0;
+        bool yields = true;
+    };
+    QHash<int, Fitted> m_fitted;
+    QSet<int> m_userSized;
     int m_stretch = -1;
+    int m_stretchMinChars = 18;
+    bool m_layingOut = false;
     std::vector<RowAction> m_rowActions;
     QAction *m_copy;
     QAction *m_export;
