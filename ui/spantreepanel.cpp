@@ -61,13 +61,22 @@ SpanTreePanel::SpanTreePanel(QWidget *parent)
     m_status->setObjectName(QStringLiteral("spanStatus"));
     m_status->setTextFormat(Qt::PlainText);
 
+    // F3 / Shift+F3 plus the platform's own keys, each once (a key listed twice is ambiguous
+    // and triggers nothing).
+    const auto keys = [](QKeySequence first, QKeySequence::StandardKey standard) {
+        QList<QKeySequence> list{first};
+        for (const QKeySequence &k : QKeySequence::keyBindings(standard))
+            if (!list.contains(k))
+                list << k;
+        return list;
+    };
     auto *previousAction = new QAction(tr("Previous Match"), this);
-    previousAction->setShortcuts({QKeySequence(Qt::SHIFT | Qt::Key_F3), QKeySequence::FindPrevious});
+    previousAction->setShortcuts(keys(QKeySequence(Qt::SHIFT | Qt::Key_F3), QKeySequence::FindPrevious));
     previousAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     previousAction->setToolTip(tr("Previous span matching the filter (Shift+F3)"));
     connect(previousAction, &QAction::triggered, this, &SpanTreePanel::previousMatch);
     auto *nextAction = new QAction(tr("Next Match"), this);
-    nextAction->setShortcuts({QKeySequence(Qt::Key_F3), QKeySequence::FindNext});
+    nextAction->setShortcuts(keys(QKeySequence(Qt::Key_F3), QKeySequence::FindNext));
     nextAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     nextAction->setToolTip(tr("Next span matching the filter (F3)"));
     connect(nextAction, &QAction::triggered, this, &SpanTreePanel::nextMatch);

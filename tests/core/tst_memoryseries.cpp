@@ -314,6 +314,21 @@ private slots:
                     QCOMPARE(got[std::size_t(k)].max, want[std::size_t(k)].max);
                     QCOMPARE(got[std::size_t(k)].min, want[std::size_t(k)].min);
                 }
+                // The envelope (drawn a pixel column at a time) holds the same extremes, per bucket.
+                std::size_t e = 0;
+                for (int k = 0; k < buckets; ++k) {
+                    if (!want[std::size_t(k)].seen || bucketStart(w, buckets, k) == bucketStart(w, buckets, k + 1))
+                        continue;
+                    QVERIFY(e < d.envelope.size());
+                    const StackedEnvelope &env = d.envelope[e++];
+                    QCOMPARE(env.timeNs, bucketStart(w, buckets, k));
+                    QCOMPARE(env.endNs, bucketStart(w, buckets, k + 1));
+                    QCOMPARE(env.max.back(), want[std::size_t(k)].max);
+                    QCOMPARE(env.min.back(), want[std::size_t(k)].min);
+                    for (std::size_t level = 0; level < env.min.size(); ++level)
+                        QVERIFY(env.min[level] <= env.max[level]);
+                }
+                QCOMPARE(e, d.envelope.size());
             }
         }
     }

@@ -8,6 +8,7 @@
 #include <QLineEdit>
 #include <QTextBrowser>
 #include <QTextCursor>
+#include <QTextDocument>
 #include <QVBoxLayout>
 
 namespace TraceInspector {
@@ -27,7 +28,10 @@ FormatReferenceWindow::FormatReferenceWindow(QWidget *parent)
     if (text.isEmpty())
         m_browser->setPlainText(tr("The format reference (TRACE_FORMAT.md) is missing from this build."));
     else
-        m_browser->setMarkdown(text);
+        // No raw HTML: the reference writes types as `array<string>`, which would be taken
+        // for an HTML tag and swallow the rest of the document.
+        m_browser->document()->setMarkdown(
+            text, QTextDocument::MarkdownFeatures(QTextDocument::MarkdownDialectGitHub | QTextDocument::MarkdownNoHTML));
 
     m_find->setObjectName(QStringLiteral("formatReferenceFind"));
     m_find->setPlaceholderText(tr("Find in the reference (Return: next, Shift+Return: previous)"));

@@ -194,7 +194,7 @@ QAction *TableActions::addRowAction(const QString &text, std::function<void(cons
     // Triggered from the view's shortcut: the current row; the menu passes its own row.
     connect(action, &QAction::triggered, this, [this, action] {
         const QModelIndex row = action->data().isValid() ? action->data().value<QPersistentModelIndex>()
-                                                         : QPersistentModelIndex(m_view->currentIndex());
+                                                         : QPersistentModelIndex(m_view->currentIndex().siblingAtColumn(0));
         action->setData({});
         if (row.isValid()) {
             for (const RowAction &a : m_rowActions)
@@ -360,15 +360,17 @@ QMenu *TableActions::buildContextMenu(const QModelIndex &index)
             a.action->setEnabled(row.isValid() && (!a.enabled || a.enabled(row)));
             menu->addAction(a.action);
         }
-        // Actions not triggered from this menu act on the current row again.
-        connect(menu, &QMenu::aboutToHide, this, [this] {
+        // Once the menu is gone, the actions act on the current row again (their shortcuts).
+        const auto release = [this] {
             QMetaObject::invokeMethod(this, [this] {
                 for (const RowAction &a : m_rowActions) {
                     a.action->setData({});
                     a.action->setEnabled(true);
                 }
             }, Qt::QueuedConnection);
-        });
+        };
+        connect(menu, &QMenu::aboutToHide, this, release);
+        connect(menu, &QObject::destroyed, this, release);
     }
     return menu;
 }
