@@ -81,6 +81,8 @@ QColor deviceColor(int i)
     return colors[std::size_t(i) % std::size(colors)];
 }
 
+const QMargins kChartMargins(4, 2, 8, 2);
+
 const char *metricName(PhysicalMetric m)
 {
     switch (m) {
@@ -523,7 +525,7 @@ void MemoryChartPanel::Private::buildPlot(Plot &plot, const QString &objectName)
     plot.chart = new QChart;
     plot.chart->setAnimationOptions(QChart::NoAnimation);
     plot.chart->setBackgroundRoundness(0);
-    plot.chart->setMargins(QMargins(4, 2, 8, 2));
+    plot.chart->setMargins(kChartMargins);
     // At the right, the legend costs the plot width rather than scarce height.
     plot.chart->legend()->setAlignment(Qt::AlignRight);
     plot.chart->legend()->setShowToolTips(true);
@@ -604,6 +606,10 @@ void MemoryChartPanel::Private::build()
     peakLabel = new QLabel(q);
     peakLabel->setObjectName(QStringLiteral("memoryPeakLabel"));
     peakLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // A long peak text must not widen the panel (and squeeze its neighbours): it gets the room
+    // left, and says everything in its tooltip.
+    peakLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    peakLabel->setMinimumWidth(0);
 
     auto *top = new QHBoxLayout;
     top->setContentsMargins(0, 0, 0, 0);
@@ -694,7 +700,12 @@ void MemoryChartPanel::Private::build()
                                  {LiveAllocationsModel::CategoryColumn, 8, 12},
                                  {LiveAllocationsModel::SpanColumn, 6, 60},
                                  {LiveAllocationsModel::OpColumn, 6, 24},
-                                 {LiveAllocationsModel::StartColumn, 10, 30}},
+                                 {LiveAllocationsModel::StartColumn, 10, 30,
+                                  [this] {
+                                      const TimeUnit unit = model->timeUnit();
+                                      return widestTimePoint(series ? series->runRange().end : 0, unit, unit == TimeUnit::Auto);
+                                  },
+                                  false}},
                                 LiveAllocationsModel::TensorIdsColumn);
     tableActions->addRowAction(
         tr("Select &Span"), [this](const QModelIndex &row) { Q_EMIT q->spanActivated(row.data(SpanIdRole).toString()); },
@@ -1308,8 +1319,10 @@ void MemoryChartPanel::Private::updateAxes()
 
 void MemoryChartPanel::Private::alignPlots()
 {
-    // Both plots share the time axis, so their plot areas must line up to the pixel: let
-    // Qt Charts lay each out, then give both the narrower horizontal extent.
+    // Both plots share the time axis, so their plot areas must line up to the pixel. Their
+    // byte labels and legends differ in width: let Qt Charts lay each out, then widen the
+    // margins of the one with the narrower labels (a fixed plot area would leave its axes
+    // where the automatic layout put them).
     if (aligning)
         return;
     aligning = true;
@@ -1318,7 +1331,7 @@ void MemoryChartPanel::Private::alignPlots()
         if (p->slot->currentWidget() == p->view && p->view->isVisible())
             shown.push_back(p);
     for (Plot *p : shown) {
-        p->chart->setPlotArea(QRectF());
+        p->chart->setMargins(kChartMargins);
         p->chart->layout()->activate();
     }
     // The byte axes depend on the plot heights just laid out (tick spacing, the peak
@@ -1333,11 +1346,13 @@ void MemoryChartPanel::Private::alignPlots()
         const QRectF b = shown[1]->chart->plotArea();
         const double left = std::max(a.left(), b.left());
         const double right = std::min(a.right(), b.right());
-        if (right - left > 16) {
-            for (Plot *p : shown) {
-                const QRectF r = p->chart->plotArea();
-                p->chart->setPlotArea(QRectF(left, r.top(), right - left, r.height()));
-            }
+        for (Plot *p : shown) {
+            const QRectF r = p->chart->plotArea();
+            QMargins m = kChartMargins;
+            m.setLeft(m.left() + int(std::lround(left - r.left())));
+            m.setRight(m.right() + int(std::lround(r.right() - right)));
+            p->chart->setMargins(m);
+            p->chart->layout()->activate();
         }
     }
     aligning = false;
@@ -1411,6 +1426,7 @@ void MemoryChartPanel::Private::updatePeakTexts()
         if (!window.contains(*logical.peakTimeNs))
             text += tr(" (outside the zoomed window)");
         peakLabel->setText(text);
+        peakLabel->setToolTip(text);
     } else if (logical.known) {
         peakLabel->setText(tr("No logical peak (no storage was allocated)"));
     } else {
@@ -1743,6 +1759,7 @@ void MemoryChartPanel::setTimeUnit(TimeUnit unit)
         return;
     d->timeUnit = unit;
     d->model->setTimeUnit(unit);
+    d->tableActions->fitColumns();
     d->rebucket();
     d->updateTableTitle();
     if (d->instant && !d->hoverTime)

@@ -62,7 +62,7 @@ OpTablePanel::OpTablePanel(QWidget *parent)
                                 {OpTableModel::ShapeColumn, 8, 30},
                                 {OpTableModel::DtypeColumn, 4, 10},
                                 {OpTableModel::DeviceColumn, 5, 14},
-                                {OpTableModel::StartColumn, 9, 26, {}, false},
+                                {OpTableModel::StartColumn, 9, 26, [this] { return widestStart(); }, false},
                                 {OpTableModel::DurationColumn, 7, 20, {}, false},
                                 {OpTableModel::InputBytesColumn, 8, 12},
                                 {OpTableModel::OutputBytesColumn, 8, 12}},
@@ -190,6 +190,18 @@ void OpTablePanel::setTimeUnit(TimeUnit unit)
     m_aggregateModel->setTimeUnit(unit);
     m_opActions->fitColumns();
     m_aggregateActions->fitColumns();
+}
+
+QString OpTablePanel::widestStart() const
+{
+    // Times never elide: their last digits tell neighbours apart (late in a run too).
+    if (!m_trace)
+        return {};
+    std::uint64_t latest = 0;
+    for (const Op &op : m_trace->ops)
+        latest = std::max(latest, op.timestampNs);
+    const TimeUnit unit = m_opModel->timeUnit();
+    return widestTimePoint(latest, unit, unit == TimeUnit::Auto);
 }
 
 QString OpTablePanel::longestSpanId() const

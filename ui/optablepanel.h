@@ -86,6 +86,7 @@ private:
     void updateStatus();
     qint64 opOf(const QModelIndex &proxyIndex) const;
     QString longestSpanId() const;
+    QString widestStart() const;
     static void setupTable(QTableView *view);
 
     std::shared_ptr<const Trace> m_trace;

@@ -114,7 +114,17 @@ SpanTreePanel::SpanTreePanel(QWidget *parent)
     m_actions->addRoleColumn(DepthRole, tr("Depth"));
     m_actions->setColumnFits({{SpanTreeModel::KindColumn, 5, 14},
                               {SpanTreeModel::StepColumn, 5, 14},
-                              {SpanTreeModel::StartColumn, 9, 26, {}, false},
+                              {SpanTreeModel::StartColumn, 9, 26,
+                               [this] {
+                                   // Times never elide: their last digits tell neighbours apart.
+                                   std::uint64_t latest = 0;
+                                   if (m_trace)
+                                       for (const Span &sp : m_trace->spans)
+                                           latest = std::max(latest, sp.startNs);
+                                   const TimeUnit unit = m_model->timeUnit();
+                                   return widestTimePoint(latest, unit, unit == TimeUnit::Auto);
+                               },
+                               false},
                               {SpanTreeModel::DurationColumn, 7, 20, {}, false},
                               {SpanTreeModel::SelfColumn, 7, 20, {}, false},
                               {SpanTreeModel::MeasuredPercentColumn, 6, 12},

@@ -104,10 +104,6 @@ ValidationPanel::ValidationPanel(QWidget *parent)
     QHeaderView *header = m_view->header();
     header->moveSection(header->visualIndex(ValidationIssueModel::ColumnColumn), ValidationIssueModel::ColumnCount - 1);
     header->moveSection(header->visualIndex(ValidationIssueModel::MessageColumn), header->visualIndex(ValidationIssueModel::RuleColumn) + 1);
-    // Code and column are in the detail pane below; as columns they would take the room the
-    // message needs.
-    header->setSectionHidden(ValidationIssueModel::CodeColumn, true);
-    header->setSectionHidden(ValidationIssueModel::ColumnColumn, true);
     m_actions = new TableActions(m_view, QStringLiteral("problems"));
     m_actions->setIncludeHiddenColumns(true);
     m_actions->setColumnFits({{ValidationIssueModel::SeverityColumn, 10, 20, {}, false},
@@ -116,6 +112,10 @@ ValidationPanel::ValidationPanel(QWidget *parent)
                               {ValidationIssueModel::CodeColumn, 4, 24},
                               {ValidationIssueModel::ColumnColumn, 4, 8}},
                              ValidationIssueModel::MessageColumn);
+    // Code and column are in the detail pane below; as columns they would take the room the
+    // message needs. Hidden once the last section no longer stretches.
+    header->setSectionHidden(ValidationIssueModel::CodeColumn, true);
+    header->setSectionHidden(ValidationIssueModel::ColumnColumn, true);
     const auto locate = [this](const QModelIndex &row) {
         const int source = sourceRow(row);
         const Problem *p = m_model->problemAt(source);

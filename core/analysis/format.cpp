@@ -178,6 +178,20 @@ QString formatTimePoint(std::uint64_t ns, TimeUnit unit, bool withUnit)
     return exactIn(ns, unit, withUnit);
 }
 
+QString widestTimePoint(std::uint64_t maxNs, TimeUnit unit, bool withUnit)
+{
+    QString widest = formatTimePoint(maxNs, unit, withUnit);
+    // Digits are equally wide in the fonts used; the longest text is the widest.
+    for (const std::uint64_t candidate : {999ull, 999'999ull, 999'999'999ull}) {
+        if (candidate > maxNs)
+            break;
+        const QString text = formatTimePoint(candidate, unit, withUnit);
+        if (text.size() > widest.size())
+            widest = text;
+    }
+    return widest;
+}
+
 QString formatDurationIn(std::uint64_t ns, TimeUnit unit, bool withUnit)
 {
     if (unit == TimeUnit::Auto)

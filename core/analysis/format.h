@@ -39,6 +39,10 @@ QString timeUnitSymbol(TimeUnit unit);
 /// unit (for columns whose header names it; only meaningful with a fixed unit).
 QString formatTimePoint(std::uint64_t ns, TimeUnit unit = TimeUnit::Auto, bool withUnit = true);
 
+/// The longest text formatTimePoint() gives for any time up to \a maxNs (in Auto, a smaller
+/// value in a smaller unit can be longer): what a time column must be wide enough for.
+QString widestTimePoint(std::uint64_t maxNs, TimeUnit unit = TimeUnit::Auto, bool withUnit = true);
+
 /// A duration for tables: Auto gives formatDuration() (three significant digits); a fixed
 /// unit gives the exact value in that unit like formatTimePoint().
 QString formatDurationIn(std::uint64_t ns, TimeUnit unit, bool withUnit = true);

@@ -32,6 +32,7 @@ private Q_SLOTS:
     void timePoint_data();
     void timePoint();
     void timePointTellsNeighboursApart();
+    void widestTimePoint();
     void durationIn_data();
     void durationIn();
     void measuredTime_data();
@@ -234,6 +235,16 @@ void tst_Format::timePointTellsNeighboursApart()
     // Ops 1 ns apart late in a run read differently (the three-decimal form said "13.132 s").
     for (const TimeUnit unit : {TimeUnit::Auto, TimeUnit::Seconds, TimeUnit::Milliseconds})
         QVERIFY(formatTimePoint(13131852417, unit) != formatTimePoint(13131852418, unit));
+}
+
+void tst_Format::widestTimePoint()
+{
+    // Up to 25.5 s the seconds form is the longest; up to 2 ms a value just under 1 ms is.
+    QCOMPARE(TraceInspector::widestTimePoint(25527748201), g("25.527_748_201 s"));
+    QCOMPARE(TraceInspector::widestTimePoint(2000000), g("2.000_000 ms"));
+    QCOMPARE(TraceInspector::widestTimePoint(1500000000), g("1.500_000_000 s"));
+    QCOMPARE(TraceInspector::widestTimePoint(500), QStringLiteral("500 ns"));
+    QCOMPARE(TraceInspector::widestTimePoint(123456789, TimeUnit::Seconds, false), g("0.123_456_789"));
 }
 
 void tst_Format::durationIn_data()

@@ -32,6 +32,7 @@ FormatReferenceWindow::FormatReferenceWindow(QWidget *parent)
         // for an HTML tag and swallow the rest of the document.
         m_browser->document()->setMarkdown(
             text, QTextDocument::MarkdownFeatures(QTextDocument::MarkdownDialectGitHub | QTextDocument::MarkdownNoHTML));
+    m_browser->moveCursor(QTextCursor::Start); // open at the title, not where the import left off
 
     m_find->setObjectName(QStringLiteral("formatReferenceFind"));
     m_find->setPlaceholderText(tr("Find in the reference (Return: next, Shift+Return: previous)"));

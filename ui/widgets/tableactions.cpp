@@ -89,6 +89,8 @@ void TableActions::setColumnFits(QList<ColumnFit> fits, int stretchColumn, int s
     m_fits = std::move(fits);
     m_stretch = stretchColumn;
     m_stretchMinChars = stretchMinChars;
+    // The stretching column is chosen here; a stretched last section would also keep its
+    // stretch when hidden, adding it to the header's length (a needless scroll bar).
     if (QHeaderView *header = headerOf(m_view))
         header->setStretchLastSection(false);
     // Ids never elide, not even when a column is dragged narrower.
@@ -123,7 +125,8 @@ void TableActions::fitColumns()
         // The header's own hint includes the sort arrow: a header is never clipped.
         const int headerWidth = header->sectionSizeHint(fit.column);
         const int content = hasRows ? m_view->sizeHintForColumn(fit.column) : 0;
-        int width = std::max(headerWidth, std::clamp(content, fit.minChars * em, fit.maxChars * em));
+        // A character of air: bold (a filter match) or another unit must still fit.
+        int width = std::max(headerWidth, std::clamp(content + em, fit.minChars * em, fit.maxChars * em));
         if (fit.widestText && hasRows) {
             // Cell margins as the style draws them, on both sides, plus a little air.
             const int margin = 2 * (m_view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_view) + 1) + 8;
