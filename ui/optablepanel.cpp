@@ -197,11 +197,14 @@ QString OpTablePanel::widestStart() const
     // Times never elide: their last digits tell neighbours apart (late in a run too).
     if (!m_trace)
         return {};
-    std::uint64_t latest = 0;
-    for (const Op &op : m_trace->ops)
-        latest = std::max(latest, op.timestampNs);
+    if (m_latestStartOf != m_trace.get()) { // once per trace, not at every refit
+        m_latestStart = 0;
+        for (const Op &op : m_trace->ops)
+            m_latestStart = std::max(m_latestStart, op.timestampNs);
+        m_latestStartOf = m_trace.get();
+    }
     const TimeUnit unit = m_opModel->timeUnit();
-    return widestTimePoint(latest, unit, unit == TimeUnit::Auto);
+    return widestTimePoint(m_latestStart, unit, unit == TimeUnit::Auto);
 }
 
 QString OpTablePanel::longestSpanId() const

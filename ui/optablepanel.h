@@ -103,6 +103,8 @@ private:
     TableActions *m_opActions;
     mutable const Trace *m_longestIdOf = nullptr;
     mutable QString m_longestId;
+    mutable const Trace *m_latestStartOf = nullptr;
+    mutable std::uint64_t m_latestStart = 0;
     TableActions *m_aggregateActions;
 };
 

@@ -117,12 +117,8 @@ SpanTreePanel::SpanTreePanel(QWidget *parent)
                               {SpanTreeModel::StartColumn, 9, 26,
                                [this] {
                                    // Times never elide: their last digits tell neighbours apart.
-                                   std::uint64_t latest = 0;
-                                   if (m_trace)
-                                       for (const Span &sp : m_trace->spans)
-                                           latest = std::max(latest, sp.startNs);
                                    const TimeUnit unit = m_model->timeUnit();
-                                   return widestTimePoint(latest, unit, unit == TimeUnit::Auto);
+                                   return widestTimePoint(m_latestStart, unit, unit == TimeUnit::Auto);
                                },
                                false},
                               {SpanTreeModel::DurationColumn, 7, 20, {}, false},
@@ -180,6 +176,10 @@ void SpanTreePanel::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr
     m_trace = std::move(trace);
     m_tree = std::move(tree);
     m_measured = m_trace ? countMeasuredSpans(*m_trace) : MeasuredSpanCount{};
+    m_latestStart = 0;
+    if (m_trace)
+        for (const Span &sp : m_trace->spans)
+            m_latestStart = std::max(m_latestStart, sp.startNs);
     m_model->setTrace(m_trace, m_tree);
     if (m_tree) {
         m_view->expandToDepth(m_tree->spanCount() < kExpandTwoLevelsBelow ? 1 : 0);

@@ -108,6 +108,7 @@ private:
     int m_matchPosition = 0; // 1-based position of m_lastMatchSpan among the matches, 0 = unknown
     qint64 m_lastMatchSpan = -1;
     MeasuredSpanCount m_measured;
+    std::uint64_t m_latestStart = 0; // widest start time to fit the Start column to
 };
 
 } // namespace TraceInspector
