@@ -4,7 +4,7 @@
 set -euo pipefail
 packages=(
   cmake ninja-build g++ pkg-config python3
-  qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-qpa-plugins libgl-dev
+  qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev qt6-qpa-plugins libgl-dev
   nlohmann-json3-dev libsimdjson-dev
   fonts-dejavu-core time
   # the packaging tests (ctest -L packaging): MIME and desktop databases and their validators,

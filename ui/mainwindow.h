@@ -4,7 +4,9 @@
 #include <QElapsedTimer>
 #include <QMainWindow>
 
+#include "core/analysis/format.h"
 #include "core/loading/loadedtrace.h"
+#include "core/loading/loadprogress.h"
 #include "ui/exportcontroller.h"
 
 class QLabel;
@@ -17,6 +19,7 @@ class QTabWidget;
 namespace TraceInspector {
 
 class ExportController;
+class FormatReferenceWindow;
 class LoadProgressWidget;
 class MemoryChartPanel;
 class MessageBanner;
@@ -73,6 +76,13 @@ public:
     /// The sample trace shipped with the application, or an empty string if not installed.
     static QString sampleTracePath();
 
+    /// Unit of every time column and of the memory chart's time axis (View > Time Unit).
+    TimeUnit timeUnit() const { return m_timeUnit; }
+    void setTimeUnit(TimeUnit unit);
+    /// Help > Format Reference (created on first use).
+    FormatReferenceWindow *showFormatReference();
+    void showShortcuts();
+
 Q_SIGNALS:
     /// A load ended: \a ok when every stage was delivered, false on failure or cancel.
     void loadFinished(bool ok);
@@ -95,7 +105,7 @@ private:
     void selectOp(qint64 opIndex);
 
     void onStarted(quint64 generation, const QString &path);
-    void onProgress(quint64 generation, int permille, const QString &phase);
+    void onProgress(quint64 generation, const LoadProgress &progress);
     void onTraceRead(quint64 generation, const LoadedTracePtr &snapshot);
     void onAnalysisReady(quint64 generation, const LoadedTracePtr &snapshot);
     void onFinished(quint64 generation, const LoadedTracePtr &snapshot);
@@ -110,6 +120,8 @@ private:
     void updateSummary();
     void updateTitle();
     void updateActions();
+    void resetViewState();
+    void focusPanel(QWidget *panel, QWidget *focus);
     static QStringList localFiles(const QMimeData *mime);
 
     TraceLoader *m_loader;
@@ -117,6 +129,10 @@ private:
     RecentFiles *m_recent;
     LoadedTracePtr m_shown;
     QString m_loadingPath;
+    QString m_viewStatePath; // the file whose filters, zoom and selection the views hold
+    TimeUnit m_timeUnit = TimeUnit::Auto;
+    const Trace *m_measuredOf = nullptr; // the trace m_measured counts
+    MeasuredSpanCount m_measured;
     QElapsedTimer m_loadClock;
     bool m_chartPending = false; // the memory chart has data it has not drawn yet
 
@@ -143,6 +159,7 @@ private:
     QAction *m_sampleAction = nullptr;
     QAction *m_showProblemsAction = nullptr;
     QAction *m_showProblemsInBannerAction = nullptr;
+    FormatReferenceWindow *m_formatReference = nullptr;
 };
 
 } // namespace TraceInspector

@@ -32,6 +32,7 @@ constexpr int kReadEnd = 850;
 constexpr int kSpanTreeEnd = 880;
 constexpr int kHealthEnd = 920;
 constexpr int kProgressIntervalMs = 40;
+constexpr int kStepCount = 4; // reading, span tree, health, memory
 
 struct LoadEvent {
     enum class Type : quint8 { Progress, Stage, Failure };
@@ -39,6 +40,7 @@ struct LoadEvent {
     int permille = 0;
     QString text; // phase text or failure message
     LoadedTracePtr snapshot;
+    LoadProgress progress;
 };
 
 QString formatFileSize(std::uint64_t bytes)
@@ -57,26 +59,38 @@ public:
         m_clock.start();
     }
 
-    void phase(int permille, const QString &text) { send(permille, text); }
-    void update(int permille, const QString &text)
+    /// A new step: always announced.
+    void step(int step, int permille, const QString &name, const QString &text)
+    {
+        m_step = step;
+        m_stepName = name;
+        send(permille, text, step == 1 ? 0 : -1, {});
+    }
+    /// Progress inside the reading step.
+    void update(int permille, int stepPermille, const QString &text, const QString &detail)
     {
         if (permille == m_last || m_clock.elapsed() - m_lastMs < kProgressIntervalMs)
             return;
-        send(permille, text);
+        send(permille, text, stepPermille, detail);
     }
+    void done() { send(1000, QStringLiteral("Done"), 1000, {}); }
 
 private:
-    void send(int permille, const QString &text)
+    void send(int permille, const QString &text, int stepPermille, const QString &detail)
     {
         m_last = permille;
         m_lastMs = m_clock.elapsed();
-        m_promise.addResult(LoadEvent{LoadEvent::Type::Progress, permille, text, {}});
+        LoadEvent event{LoadEvent::Type::Progress, permille, text, {}, {}};
+        event.progress = LoadProgress{m_step, kStepCount, m_stepName, stepPermille, detail, permille};
+        m_promise.addResult(std::move(event));
     }
 
     QPromise<LoadEvent> &m_promise;
     QElapsedTimer m_clock;
     qint64 m_lastMs = -1000;
     int m_last = -1;
+    int m_step = 0;
+    QString m_stepName;
 };
 
 QString openFailureMessage(const QString &path, const ReadResult &result)
@@ -90,7 +104,7 @@ QString openFailureMessage(const QString &path, const ReadResult &result)
 
 void publish(QPromise<LoadEvent> &promise, const std::shared_ptr<LoadedTrace> &snapshot)
 {
-    promise.addResult(LoadEvent{LoadEvent::Type::Stage, 0, {}, snapshot});
+    promise.addResult(LoadEvent{LoadEvent::Type::Stage, 0, {}, snapshot, {}});
 }
 
 void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 generation)
@@ -99,11 +113,11 @@ void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 genera
     clock.start();
     ProgressReporter progress(promise);
     const QString fileName = QFileInfo(path).fileName();
-    progress.phase(0, QStringLiteral("Opening %1").arg(fileName));
+    progress.step(1, 0, QStringLiteral("Reading %1").arg(fileName), QStringLiteral("Opening %1").arg(fileName));
 
     const TraceSniffer::Result sniff = TraceSniffer::check(path);
     if (sniff.verdict != TraceSniffer::Verdict::Trace) {
-        promise.addResult(LoadEvent{LoadEvent::Type::Failure, 0, sniff.message, {}});
+        promise.addResult(LoadEvent{LoadEvent::Type::Failure, 0, sniff.message, {}, {}});
         return;
     }
 
@@ -113,15 +127,16 @@ void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 genera
     const ProgressSink sink = [&](std::uint64_t done, std::uint64_t total) {
         if (promise.isCanceled())
             cancelFlag.store(true, std::memory_order_relaxed);
-        const int permille = total == 0 ? kReadEnd : int(double(done) / double(total) * kReadEnd);
-        progress.update(permille, QStringLiteral("Reading %1 of %2").arg(formatFileSize(done), formatFileSize(total)));
+        const double fraction = total == 0 ? 1.0 : double(done) / double(total);
+        const QString detail = QStringLiteral("%1 of %2").arg(formatFileSize(done), formatFileSize(total));
+        progress.update(int(fraction * kReadEnd), int(fraction * 1000), QStringLiteral("Reading ") + detail, detail);
     };
-    progress.phase(1, QStringLiteral("Reading %1").arg(fileName));
+    progress.step(1, 1, QStringLiteral("Reading %1").arg(fileName), QStringLiteral("Reading %1").arg(fileName));
     ReadResult read = TraceReader::readFile(QFile::encodeName(path).toStdString(), ReadOptions{}, sink, &cancelFlag);
     if (promise.isCanceled() || read.cancelled)
         return;
     if (!read.trace) {
-        promise.addResult(LoadEvent{LoadEvent::Type::Failure, 0, openFailureMessage(path, read), {}});
+        promise.addResult(LoadEvent{LoadEvent::Type::Failure, 0, openFailureMessage(path, read), {}, {}});
         return;
     }
 
@@ -139,7 +154,7 @@ void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 genera
 
     if (promise.isCanceled())
         return;
-    progress.phase(kReadEnd, QStringLiteral("Building the span tree"));
+    progress.step(2, kReadEnd, QStringLiteral("Building the span tree"), QStringLiteral("Building the span tree"));
     snapshot = std::make_shared<LoadedTrace>(*snapshot);
     snapshot->spanTree = std::make_shared<const SpanTree>(SpanTree::build(trace));
     snapshot->stage = LoadStage::SpanTree;
@@ -148,7 +163,7 @@ void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 genera
 
     if (promise.isCanceled())
         return;
-    progress.phase(kSpanTreeEnd, QStringLiteral("Checking health"));
+    progress.step(3, kSpanTreeEnd, QStringLiteral("Checking health"), QStringLiteral("Checking health"));
     snapshot = std::make_shared<LoadedTrace>(*snapshot);
     snapshot->health = std::make_shared<const HealthReport>(analyzeHealth(trace));
     snapshot->stage = LoadStage::Health;
@@ -157,14 +172,14 @@ void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 genera
 
     if (promise.isCanceled())
         return;
-    progress.phase(kHealthEnd, QStringLiteral("Analysing memory"));
+    progress.step(4, kHealthEnd, QStringLiteral("Analysing memory"), QStringLiteral("Analysing memory"));
     snapshot = std::make_shared<LoadedTrace>(*snapshot);
     auto memory = std::make_shared<const MemoryProfile>(analyzeMemory(trace));
     snapshot->summary = std::make_shared<const TraceSummary>(computeSummary(trace, *memory));
     snapshot->memory = std::move(memory);
     snapshot->stage = LoadStage::Memory;
     snapshot->timings.memoryDoneMs = clock.elapsed();
-    progress.phase(1000, QStringLiteral("Done"));
+    progress.done();
     publish(promise, snapshot);
 }
 
@@ -174,10 +189,10 @@ void runLoad(QPromise<LoadEvent> &promise, const QString &path, quint64 generati
         runStages(promise, path, generation);
     } catch (const std::bad_alloc &) {
         promise.addResult(LoadEvent{LoadEvent::Type::Failure, 0,
-                                    QStringLiteral("Cannot load %1: not enough memory").arg(path), {}});
+                                    QStringLiteral("Cannot load %1: not enough memory").arg(path), {}, {}});
     } catch (const std::exception &e) {
         promise.addResult(LoadEvent{LoadEvent::Type::Failure, 0,
-                                    QStringLiteral("Cannot load %1: %2").arg(path, QString::fromUtf8(e.what())), {}});
+                                    QStringLiteral("Cannot load %1: %2").arg(path, QString::fromUtf8(e.what())), {}, {}});
     }
 }
 
@@ -187,6 +202,7 @@ TraceLoader::TraceLoader(QObject *parent)
     : QObject(parent)
 {
     qRegisterMetaType<LoadedTracePtr>();
+    qRegisterMetaType<LoadProgress>();
 }
 
 TraceLoader::~TraceLoader()
@@ -260,6 +276,7 @@ void TraceLoader::onResult(QFutureWatcherBase *watcher, quint64 generation, int 
     switch (event.type) {
     case LoadEvent::Type::Progress:
         Q_EMIT progressChanged(generation, event.permille, event.text);
+        Q_EMIT stepProgress(generation, event.progress);
         break;
     case LoadEvent::Type::Failure:
         qCInfo(lcLoading) << "generation" << generation << "failed:" << event.text;

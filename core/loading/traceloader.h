@@ -5,6 +5,7 @@
 #include <QString>
 
 #include "core/loading/loadedtrace.h"
+#include "core/loading/loadprogress.h"
 
 class QFutureWatcherBase;
 
@@ -39,6 +40,8 @@ Q_SIGNALS:
     void started(quint64 generation, const QString &path);
     /// \a permille runs 0..1000 over the whole load; \a phase says what is being done.
     void progressChanged(quint64 generation, int permille, const QString &phase);
+    /// The same progress as values: the named step, its own progress, a detail line.
+    void stepProgress(quint64 generation, const TraceInspector::LoadProgress &progress);
     /// The file was read: trace, reader problems and strict verdict are available.
     void traceRead(quint64 generation, TraceInspector::LoadedTracePtr snapshot);
     /// A later stage finished; \a snapshot->stage tells which.
