@@ -5,6 +5,7 @@
 #include <QMainWindow>
 
 #include "core/loading/loadedtrace.h"
+#include "core/loading/traceloader.h"
 #include "ui/exportcontroller.h"
 
 class QLabel;
@@ -86,7 +87,7 @@ private:
     void createLayout();
     void openWithDialog();
     void exportWithDialog();
-    void startExport(const QString &target, bool replaceConfirmed);
+    void startExport(const QString &target, bool replaceConfirmed, bool replaceProtected = false);
     void rebuildRecentMenu();
     void selectSpan(qint64 spanIndex);
     void selectOp(qint64 opIndex);
@@ -96,7 +97,7 @@ private:
     void onTraceRead(quint64 generation, const LoadedTracePtr &snapshot);
     void onAnalysisReady(quint64 generation, const LoadedTracePtr &snapshot);
     void onFinished(quint64 generation, const LoadedTracePtr &snapshot);
-    void onFailed(quint64 generation, const QString &message);
+    void onFailed(quint64 generation, const QString &message, TraceLoader::FailureKind kind);
     void onCancelled(quint64 generation);
     void onExportFinished(const ExportOutcome &outcome);
 
@@ -114,6 +115,7 @@ private:
     RecentFiles *m_recent;
     LoadedTracePtr m_shown;
     QString m_loadingPath;
+    QString m_failedPath; // offered again by the banner's Reload
     QElapsedTimer m_loadClock;
     bool m_chartPending = false; // the memory chart has data it has not drawn yet
 
@@ -140,6 +142,7 @@ private:
     QAction *m_sampleAction = nullptr;
     QAction *m_showProblemsAction = nullptr;
     QAction *m_showProblemsInBannerAction = nullptr;
+    QAction *m_reloadFailedAction = nullptr;
 };
 
 } // namespace TraceInspector

@@ -32,11 +32,7 @@ void DocumentAssembler::report(std::uint32_t line, const char *rule, std::string
     p.relatedId = std::move(relatedId);
     if (!m_firstStreamError)
         m_firstStreamError = p;
-    if (m_problems.size() >= DecodedSegment::kMaxStoredProblems) {
-        ++m_unstored;
-        return;
-    }
-    m_problems.push_back(std::move(p));
+    m_limiter.store(std::move(p), m_problems);
 }
 
 void DocumentAssembler::reportPostWalk(std::uint32_t line, const char *rule, std::string message, RelatedKind kind)
@@ -48,7 +44,7 @@ void DocumentAssembler::reportPostWalk(std::uint32_t line, const char *rule, std
     p.relatedKind = kind;
     if (!m_firstPostWalkError)
         m_firstPostWalkError = p;
-    m_problems.push_back(std::move(p));
+    m_limiter.store(std::move(p), m_problems);
 }
 
 std::uint32_t DocumentAssembler::lineOf(std::uint8_t code) const
