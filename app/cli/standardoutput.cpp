@@ -12,6 +12,7 @@ namespace TraceInspector {
 namespace {
 
 int g_error = 0;
+bool g_closed[3] = {false, false, false};
 
 } // namespace
 
@@ -44,6 +45,7 @@ void reserveStandardDescriptors()
     for (int fd = 0; fd <= 2; ++fd) {
         if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF)
             continue;
+        g_closed[fd] = true;
         // Input opened write-only and outputs opened read-only: using them fails (EBADF).
         const int got = ::open("/dev/null", (fd == 0 ? O_WRONLY : O_RDONLY) | O_CLOEXEC);
         if (got >= 0 && got != fd) {
@@ -51,6 +53,11 @@ void reserveStandardDescriptors()
             ::close(got);
         }
     }
+}
+
+bool standardDescriptorWasClosed(int fd)
+{
+    return fd >= 0 && fd <= 2 && g_closed[fd];
 }
 
 } // namespace TraceInspector

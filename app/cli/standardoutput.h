@@ -24,5 +24,7 @@ public:
 /// file. A closed descriptor is replaced by /dev/null opened in the direction that makes
 /// its normal use fail with EBADF.
 void reserveStandardDescriptors();
+/// True when \a fd (0, 1 or 2) was closed when reserveStandardDescriptors() ran.
+bool standardDescriptorWasClosed(int fd);
 
 } // namespace TraceInspector

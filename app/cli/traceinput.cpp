@@ -7,6 +7,7 @@
 
 #include <unistd.h>
 
+#include "app/cli/standardoutput.h"
 #include "app/cli/textescape.h"
 
 namespace TraceInspector {
@@ -24,8 +25,10 @@ std::string nameOf(const std::string &path)
 
 TraceSource openTraceInput(const std::string &path)
 {
-    if (path == "-")
-        return TraceSource::fromDescriptor(STDIN_FILENO, path);
+    if (path == "-") {
+        // A closed standard input was replaced by a placeholder: report it as closed.
+        return TraceSource::fromDescriptor(standardDescriptorWasClosed(STDIN_FILENO) ? -1 : STDIN_FILENO, path);
+    }
     return TraceSource::open(path);
 }
 
@@ -36,6 +39,8 @@ std::string inputFailureText(const InputError &error, const std::string &path)
     case InputError::Kind::None:
         return {};
     case InputError::Kind::OpenFailed:
+        if (path == "-")
+            return std::string("read standard input: ") + std::strerror(error.osError);
         if (error.osError == ELOOP)
             return "open trace file " + shown + ": " + std::strerror(ELOOP) + " (a symbolic link loop)";
         return "open trace file " + shown + ": " + std::strerror(error.osError);

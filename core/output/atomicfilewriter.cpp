@@ -130,8 +130,14 @@ AtomicFileWriter::~AtomicFileWriter()
 
 void AtomicFileWriter::installSignalCleanup()
 {
-    for (int sig : {SIGINT, SIGTERM, SIGHUP})
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+        // A signal ignored by whoever started us (SIGINT for a background job of a
+        // script) stays ignored: it cannot end the process, so it leaves nothing behind.
+        struct sigaction old {};
+        if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN)
+            continue;
         std::signal(sig, removeTemporaryFilesAndDie);
+    }
 }
 
 bool AtomicFileWriter::fail(OutputError::Kind kind, int osError, const std::string &path)

@@ -80,8 +80,9 @@ public:
     /// ask before it starts). OutputError::Kind::None when it may be written.
     static OutputError check(const std::string &target, bool force);
 
-    /// Installs handlers for SIGINT, SIGTERM and SIGHUP that remove every temporary file
-    /// still open, then end the process by the signal. For command-line programs.
+    /// Installs handlers for SIGINT, SIGTERM and SIGHUP (those not ignored at startup) that
+    /// remove every temporary file still open, then end the process by the signal. For
+    /// command-line programs.
     static void installSignalCleanup();
 
 private:
