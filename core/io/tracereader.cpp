@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <memory>
 #include <fcntl.h>
 #include <thread>
 #include <unistd.h>
@@ -34,18 +35,32 @@ ReadResult inputFailure(const InputError &error, const std::string &path)
     return r;
 }
 
-/// Replaces \a buffer by one of \a size bytes holding its first \a keep bytes.
-void resizeKeeping(std::vector<char> &buffer, std::size_t keep, std::size_t size)
+/// A read buffer that is not zeroed when allocated: every byte the scanner looks at was
+/// read into it or is padding set explicitly, and zeroing 4 MB per segment costs more than
+/// reading a small file.
+class ReadBuffer
 {
-    std::vector<char> other(size);
-    std::memcpy(other.data(), buffer.data(), keep);
-    buffer.swap(other);
-}
+public:
+    explicit ReadBuffer(std::size_t size) : m_data(std::make_unique_for_overwrite<char[]>(size)), m_size(size) {}
+    char *data() { return m_data.get(); }
+    std::size_t size() const { return m_size; }
+    /// Replaces the buffer by one of \a size bytes holding its first \a keep bytes.
+    void resizeKeeping(std::size_t keep, std::size_t size)
+    {
+        auto other = std::make_unique_for_overwrite<char[]>(size);
+        std::memcpy(other.get(), m_data.get(), keep);
+        m_data = std::move(other);
+        m_size = size;
+    }
 
-/// Offset just past the first LF at or after \a from, or \a end.
-std::uint64_t findLineEnd(int fd, std::uint64_t from, std::uint64_t end)
+private:
+    std::unique_ptr<char[]> m_data;
+    std::size_t m_size;
+};
+
+/// Offset just past the first LF at or after \a from, or \a end. Looks through \a window.
+std::uint64_t findLineEnd(int fd, std::uint64_t from, std::uint64_t end, ReadBuffer &window)
 {
-    std::vector<char> window(std::size_t(1) << 20);
     std::uint64_t pos = from;
     while (pos < end) {
         const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(window.size(), end - pos));
@@ -72,8 +87,11 @@ RangeOutcome scanRange(int fd, std::uint64_t begin, std::uint64_t end, std::uint
                        const std::function<void()> &onChunk)
 {
     SegmentScanner scanner(segment);
+    // A small file needs no 4 MB buffer.
+    chunk = static_cast<std::size_t>(std::min<std::uint64_t>(chunk, std::max<std::uint64_t>(end - begin, kMinChunkBytes)));
     const std::size_t baseSize = chunk + kDecoderPadding;
-    std::vector<char> buffer(baseSize);
+    ReadBuffer buffer(baseSize);
+    std::unique_ptr<ReadBuffer> window; // for findLineEnd, made on the first long line
     std::size_t filled = 0;
     std::uint64_t offset = begin;
     bool reserved = false;
@@ -84,10 +102,12 @@ RangeOutcome scanRange(int fd, std::uint64_t begin, std::uint64_t end, std::uint
             // The pending bytes start a line longer than half a chunk. Make room for all of
             // it at once: doubling would copy a 200 MB line again and again, each time
             // with the old block still alive.
-            const std::uint64_t lineEnd = findLineEnd(fd, offset, end);
-            resizeKeeping(buffer, filled, filled + static_cast<std::size_t>(lineEnd - offset) + chunk + kDecoderPadding);
+            if (!window)
+                window = std::make_unique<ReadBuffer>(std::max<std::size_t>(chunk, std::size_t(64) << 10));
+            const std::uint64_t lineEnd = findLineEnd(fd, offset, end, *window);
+            buffer.resizeKeeping(filled, filled + static_cast<std::size_t>(lineEnd - offset) + chunk + kDecoderPadding);
         } else if (buffer.size() > 2 * baseSize && filled <= chunk / 2) {
-            resizeKeeping(buffer, filled, baseSize); // the long line is done
+            buffer.resizeKeeping(filled, baseSize); // the long line is done
         }
         const auto want = static_cast<std::size_t>(
             std::min<std::uint64_t>(buffer.size() - kDecoderPadding - filled, end - offset));
@@ -128,7 +148,7 @@ bool scanStream(TraceSource &source, const ReadOptions &options, std::size_t chu
     SegmentScanner scanner(segment);
     const std::size_t baseSize = chunk + kDecoderPadding;
     const std::uint64_t maxLine = std::max<std::uint64_t>(options.maxStreamLineBytes, chunk);
-    std::vector<char> buffer(baseSize);
+    ReadBuffer buffer(baseSize);
     std::size_t filled = 0;
     const WaitControl wait{cancel, options.waiting};
     for (;;) {
@@ -137,9 +157,9 @@ bool scanStream(TraceSource &source, const ReadOptions &options, std::size_t chu
         if (buffer.size() - kDecoderPadding - filled < chunk / 2) {
             // A long line: nothing tells how long it will get, so double (up to the limit).
             const std::uint64_t cap = maxLine + chunk + kDecoderPadding;
-            resizeKeeping(buffer, filled, static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size() * 2, cap)));
+            buffer.resizeKeeping(filled, static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size() * 2, cap)));
         } else if (buffer.size() > 2 * baseSize && filled <= chunk / 2) {
-            resizeKeeping(buffer, filled, baseSize);
+            buffer.resizeKeeping(filled, baseSize);
         }
         const std::int64_t n = source.readSome(buffer.data() + filled, buffer.size() - kDecoderPadding - filled, wait);
         if (n < 0) {

@@ -134,7 +134,7 @@ bool TraceSource::unchangedSinceOpen(std::uint64_t *sizeNow) const
     return *sizeNow == m_size && mtimeNs(st) == m_mtimeNs;
 }
 
-std::int64_t TraceSource::readFromDescriptor(char *buffer, std::size_t length, const WaitControl &wait)
+std::int64_t TraceSource::readFromDescriptor(char *buffer, std::size_t length, const WaitControl &wait, bool mayWait)
 {
     std::uint64_t waitedMs = 0;
     for (;;) {
@@ -144,7 +144,11 @@ std::int64_t TraceSource::readFromDescriptor(char *buffer, std::size_t length, c
         // A FIFO opened with O_NONBLOCK reports nothing here until a writer has opened it
         // and written or closed it, so "no writer yet" is a wait, not an empty input.
         pollfd p{m_fd, POLLIN, 0};
-        const int ready = ::poll(&p, 1, kPollIntervalMs);
+        const int ready = ::poll(&p, 1, mayWait ? kPollIntervalMs : 0);
+        if (ready == 0 && !mayWait) {
+            errno = EAGAIN;
+            return -2;
+        }
         if (ready < 0) {
             if (errno == EINTR)
                 continue;
@@ -206,7 +210,12 @@ bool TraceSource::peek(std::size_t maxBytes, std::string &head, const WaitContro
         m_pending.resize(maxBytes);
         std::size_t got = have;
         while (got < maxBytes) {
-            const std::int64_t n = readFromDescriptor(m_pending.data() + got, maxBytes - got, wait);
+            // Once a whole line came, take what is there now: a producer that pauses must
+            // not hold the first look at its output hostage.
+            const bool haveLine = std::memchr(m_pending.data(), '\n', got) != nullptr;
+            const std::int64_t n = readFromDescriptor(m_pending.data() + got, maxBytes - got, wait, !haveLine);
+            if (n == -2)
+                break;
             if (n < 0) {
                 m_pending.resize(got);
                 return false;
@@ -240,7 +249,7 @@ std::int64_t TraceSource::readSome(char *buffer, std::size_t length, const WaitC
     }
     if (m_peekedAll && m_kind == Kind::Stream)
         return 0; // peek() already met the end
-    const std::int64_t n = readFromDescriptor(buffer, length, wait);
+    const std::int64_t n = readFromDescriptor(buffer, length, wait, true);
     if (n > 0)
         m_consumed += static_cast<std::uint64_t>(n);
     return n;

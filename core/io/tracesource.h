@@ -64,7 +64,8 @@ public:
 
     /// Up to \a maxBytes from the start of the input into \a head, without consuming them:
     /// a stream keeps what it read for the next readSome() calls. Waits for a stream's
-    /// data. Returns false on a read error (see error()) or when cancelled.
+    /// first whole line, then takes what is there without waiting again. Returns false on a read
+    /// error (see error()) or when cancelled.
     bool peek(std::size_t maxBytes, std::string &head, const WaitControl &wait);
     /// True when peek() saw the whole input.
     bool peekedAll() const { return m_peekedAll; }
@@ -77,7 +78,9 @@ public:
 private:
     TraceSource() = default;
     void classify();
-    std::int64_t readFromDescriptor(char *buffer, std::size_t length, const WaitControl &wait);
+    /// Bytes read, 0 at the end, -1 on error or cancel; with \a mayWait false, -2 when
+    /// nothing is there yet.
+    std::int64_t readFromDescriptor(char *buffer, std::size_t length, const WaitControl &wait, bool mayWait);
 
     std::string m_path;
     InputError m_error;

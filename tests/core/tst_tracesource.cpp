@@ -35,6 +35,7 @@ private slots:
     void fifoWithWriterIsReadToItsEnd();
     void pipeMatchesFile_data();
     void pipeMatchesFile();
+    void peekDoesNotWaitForAPausingProducer();
     void procfsFileIsRead();
     void devicesAreRefused_data();
     void devicesAreRefused();
@@ -225,6 +226,39 @@ void TestTraceSource::pipeMatchesFile()
     ::close(fds[0]);
     const ReadResult direct = TraceReader::readFile(file.toStdString());
     QCOMPARE(fingerprint(piped), fingerprint(direct));
+}
+
+// The loader's first look at a pipe takes the first whole lines as soon as they are there,
+// even if the producer then pauses; what it saw is read again by the reader.
+void TestTraceSource::peekDoesNotWaitForAPausingProducer()
+{
+    int fds[2];
+    QCOMPARE(::pipe2(fds, O_CLOEXEC), 0);
+    std::atomic<bool> release{false};
+    std::thread writer([&] {
+        writeFd(fds[1], "{\"ki");
+        std::this_thread::sleep_for(std::chrono::milliseconds(300)); // half a line: keep waiting
+        writeFd(fds[1], "nd\":\"x\"}\nsecond\n");
+        while (!release)
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        writeFd(fds[1], "third\n");
+        ::close(fds[1]);
+    });
+    TraceSource source = TraceSource::fromDescriptor(fds[0], "pipe");
+    std::string head;
+    const auto start = std::chrono::steady_clock::now();
+    QVERIFY(source.peek(1 << 20, head, {}));
+    QVERIFY(std::chrono::steady_clock::now() - start < std::chrono::seconds(3));
+    QCOMPARE(head, std::string("{\"kind\":\"x\"}\nsecond\n"));
+    QVERIFY(!source.peekedAll());
+    release = true;
+    std::string all(64, '\0');
+    std::size_t got = 0;
+    for (std::int64_t n; (n = source.readSome(all.data() + got, all.size() - got, {})) > 0;)
+        got += std::size_t(n);
+    writer.join();
+    ::close(fds[0]);
+    QCOMPARE(all.substr(0, got), std::string("{\"kind\":\"x\"}\nsecond\nthird\n"));
 }
 
 // procfs reports a size of 0 for files with content: read as a stream, not as empty.
