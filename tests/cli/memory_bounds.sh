@@ -9,6 +9,10 @@ set -u
 CT=$(realpath "$1")
 EXAMPLES=$2
 VALID=$EXAMPLES/01_valid_trace10_forward.jsonl
+if [ -n "${TI_SANITIZED:-}" ]; then
+  echo "SKIP: built with sanitizers (TI_SANITIZED): their shadow memory makes peak RSS meaningless here"
+  exit 77
+fi
 if [ ! -x /usr/bin/time ]; then
   echo "SKIP: /usr/bin/time is missing (apt-get install time); this test measures peak memory with it"
   exit 77

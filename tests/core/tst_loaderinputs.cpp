@@ -35,6 +35,7 @@ private slots:
     void initTestCase();
     void init();
     void nulByteIsOneBadLine();
+    void omittedProblemsAreCounted();
     void sniffSaysWhatTheFileIs_data();
     void sniffSaysWhatTheFileIs();
     void arrayRecordsAreATrace();
@@ -132,6 +133,27 @@ void TestLoaderInputs::nulByteIsOneBadLine()
     QCOMPARE(o.snapshot->decodeFailureCount(), std::size_t(1));
     QCOMPARE(o.snapshot->readProblems->front().line, std::uint64_t(2));
     QCOMPARE(TraceSniffer::check(path).verdict, TraceSniffer::Verdict::Trace);
+}
+
+// Problems beyond a rule's first ProblemLimiter::kMaxPerRule are counted, not stored: the
+// snapshot still knows how many lines failed.
+void TestLoaderInputs::omittedProblemsAreCounted()
+{
+    const QByteArray valid = readAll(example("01_valid_trace10_forward.jsonl"));
+    const qsizetype nl = valid.indexOf('\n');
+    QByteArray garbage;
+    const int n = int(ProblemLimiter::kMaxPerRule) + 50;
+    for (int i = 0; i < n; ++i)
+        garbage += "x\n";
+    const QString path = m_dir->filePath(QStringLiteral("garbage.jsonl"));
+    QVERIFY(writeAll(path, valid.left(nl + 1) + garbage + valid.mid(nl + 1)));
+    TraceLoader loader;
+    const Outcome o = loadAndWait(loader, path);
+    QVERIFY2(o.read, qPrintable(o.message));
+    QCOMPARE(o.snapshot->readProblems->size(), std::size_t(ProblemLimiter::kMaxPerRule));
+    QCOMPARE(o.snapshot->decodeFailureCount(), std::size_t(n));
+    QCOMPARE(o.snapshot->readOmitted.size(), std::size_t(1));
+    QCOMPARE(o.snapshot->readOmitted.front().count, std::uint64_t(50));
 }
 
 void TestLoaderInputs::sniffSaysWhatTheFileIs_data()
