@@ -149,7 +149,10 @@ Commands:
       by upstream's message.
       --all   print every problem, one per line, as
               FILE:LINE[:COL]: SEVERITY[RULE]: MESSAGE
-              (load problems, then the health findings), then a summary line
+              (load problems, then the health findings), then a summary line;
+              each rule lists its first 10000 problems, the rest are counted
+              in one 'FILE: note[RULE]: N more ...' line, and the summary
+              line gives the true totals
       --json  print a machine-readable report (one JSON object) on standard
               output instead: file, verdict, error, every problem (as with
               --all), health (structurally_valid, capture_complete, coverage)
