@@ -58,6 +58,18 @@ private:
     std::size_t m_size;
 };
 
+/// Adds \a added freshly read bytes to the \a filled pending ones, pads them and scans the
+/// complete lines. The pending bytes hold no LF (the last scan took every complete line), so
+/// without one in the new bytes there is nothing to scan yet: rescanning a 300 MB line
+/// arriving from a pipe 64 KB at a time would take quadratic time.
+std::size_t scanNew(SegmentScanner &scanner, ReadBuffer &buffer, std::size_t &filled, std::size_t added, bool eof)
+{
+    const bool newLine = std::memchr(buffer.data() + filled, '\n', added) != nullptr;
+    filled += added;
+    std::memset(buffer.data() + filled, 0, kDecoderPadding);
+    return newLine || eof ? scanner.scan(buffer.data(), filled, eof) : 0;
+}
+
 /// Offset just past the first LF at or after \a from, or \a end. Looks through \a window.
 std::uint64_t findLineEnd(int fd, std::uint64_t from, std::uint64_t end, ReadBuffer &window)
 {
@@ -121,10 +133,8 @@ RangeOutcome scanRange(int fd, std::uint64_t begin, std::uint64_t end, std::uint
             }
         }
         const bool eof = n == 0;
-        filled += static_cast<std::size_t>(n);
+        const std::size_t used = scanNew(scanner, buffer, filled, static_cast<std::size_t>(n), eof);
         offset += static_cast<std::uint64_t>(n);
-        std::memset(buffer.data() + filled, 0, kDecoderPadding);
-        const std::size_t used = scanner.scan(buffer.data(), filled, eof);
         std::memmove(buffer.data(), buffer.data() + used, filled - used);
         filled -= used;
         if (!reserved && (offset - begin >= kMinReserveSample || eof)) {
@@ -169,9 +179,7 @@ bool scanStream(TraceSource &source, const ReadOptions &options, std::size_t chu
             return false;
         }
         const bool eof = n == 0;
-        filled += static_cast<std::size_t>(n);
-        std::memset(buffer.data() + filled, 0, kDecoderPadding);
-        const std::size_t used = scanner.scan(buffer.data(), filled, eof);
+        const std::size_t used = scanNew(scanner, buffer, filled, static_cast<std::size_t>(n), eof);
         std::memmove(buffer.data(), buffer.data() + used, filled - used);
         filled -= used;
         if (filled > maxLine) {

@@ -91,6 +91,16 @@ rc=$?
 [ $rc -eq 2 ] || fail "a 300 MB line from a pipe: exit $rc, expected 2"
 grep -q 'line 1 is longer than 268435456 bytes' "$TMP/err" || fail "a 300 MB line from a pipe: '$(cat "$TMP/err")'"
 
+# A 200 MB line (a span name) is just a long line: valid from a file and from a pipe.
+{ head -n 1 "$VALID"; printf '{"kind":"span_start","id":"s","name":"'; head -c 200000000 /dev/zero | tr '\0' n
+  printf '","start_ns":0,"span_kind":"function"}\n{"kind":"span_end","id":"s","duration_ns":1}\n'
+  echo '{"kind":"terminal","outcome":"complete","timestamp_ns":1000}'; } >"$TMP/long-line.jsonl"
+"$CT" check "$TMP/long-line.jsonl" >"$TMP/out" 2>"$TMP/err" || fail "200 MB line: exit $? ($(head -c 300 "$TMP/err"))"
+grep -q ': valid (candle-graph/trace/10, 4 records)$' "$TMP/out" || fail "200 MB line: '$(cat "$TMP/out")'"
+"$CT" check - <"$TMP/long-line.jsonl" >/dev/null 2>&1 || fail "200 MB line from a redirected file: exit $?"
+cat "$TMP/long-line.jsonl" | "$CT" check - >/dev/null 2>"$TMP/err" || fail "200 MB line from a pipe: exit $? ($(head -c 300 "$TMP/err"))"
+rm -f "$TMP/long-line.jsonl"
+
 # A file that grows while it is read: "changed while it was read", exit 2, and none of the
 # errors a cut file seems to have (it used to report false span_end errors).
 # A trace still being written: span_starts so far, its span_ends still coming.
