@@ -11,7 +11,8 @@
 #         time-boxed run of the reader fuzzer (TI_FUZZ_SECONDS, default 240) on a copy of
 #         tests/fuzz/corpus; a crash or a failed check fails the stage and leaves the input
 #         in build/fuzz/artifacts
-# Each stage prints its wall time.
+# Each stage prints its wall time. With several stages, every one runs even if an earlier
+# one failed, and the script fails at the end naming the failed ones.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${CI:-}" = "true" ]; then
@@ -21,8 +22,23 @@ else
 fi
 deps=()
 case " $stages " in *" asan "* | *" fuzz "*) deps+=(--sanitizers) ;; esac
-scripts/install-deps.sh "${deps[@]}"
+[ -n "${TI_DEPS_DONE:-}" ] || scripts/install-deps.sh "${deps[@]}"
 jobs=$(nproc)
+
+# Several stages: run each on its own, all of them even when one fails, then report.
+read -ra stage_list <<<"$stages"
+if [ "${#stage_list[@]}" -gt 1 ]; then
+  failed=()
+  for stage in "${stage_list[@]}"; do
+    TI_STAGES=$stage TI_DEPS_DONE=1 bash "$0" "$@" || failed+=("$stage")
+  done
+  if [ "${#failed[@]}" -gt 0 ]; then
+    echo "== failed stages: ${failed[*]}" >&2
+    exit 1
+  fi
+  echo "== all stages passed: $stages" >&2
+  exit 0
+fi
 
 stage_start=0
 begin() { stage_start=$SECONDS; echo "== $1" >&2; }
@@ -65,7 +81,7 @@ for stage in $stages; do
         build/fuzz/tests/fuzz/fuzz_reader -max_total_time="${TI_FUZZ_SECONDS:-240}" -max_len=16384 \
         -dict=tests/fuzz/reader.dict -artifact_prefix=build/fuzz/artifacts/ -print_final_stats=1 \
         "$work/corpus" >"$work/fuzz.log" 2>&1 || rc=$?
-      grep -E '^#[0-9]+ +(INITED|DONE)|^stat::' "$work/fuzz.log" >&2 || true
+      grep -E '^#[0-9]+[[:space:]]+(INITED|DONE)|^stat::' "$work/fuzz.log" >&2 || true
       if [ $rc -ne 0 ]; then
         tail -n 60 "$work/fuzz.log" >&2
         echo "fuzzing failed (exit $rc); the input is in build/fuzz/artifacts" >&2
