@@ -41,6 +41,8 @@ private:
     void postWalk();
     void sortSpans();
     std::uint32_t lineOf(std::uint8_t code) const;
+    /// True when a problem of \a rule is to be reported in full; false when it was counted.
+    bool listed(const char *rule);
     void report(std::uint32_t line, const char *rule, std::string message, RelatedKind kind = RelatedKind::None,
                 std::string relatedId = {});
     void reportPostWalk(std::uint32_t line, const char *rule, std::string message, RelatedKind kind = RelatedKind::None);

@@ -36,6 +36,15 @@ bool ProblemLimiter::admit(std::string_view ruleId, Severity severity, std::size
     return true;
 }
 
+bool ProblemLimiter::wouldStore(std::string_view ruleId, Severity severity) const
+{
+    for (const RuleState &s : m_rules) {
+        if (s.ruleId == ruleId && s.severity == severity)
+            return !s.exhausted && s.stored < kMaxPerRule;
+    }
+    return true;
+}
+
 void ProblemLimiter::addOmitted(std::string_view ruleId, Severity severity, std::uint64_t count)
 {
     if (count == 0)

@@ -41,6 +41,9 @@ public:
     /// Counts one problem; true when it is to be stored. \a textBytes is the size of its
     /// (already shortened) message and related id.
     bool admit(std::string_view ruleId, Severity severity, std::size_t textBytes);
+    /// False when a problem of \a ruleId would only be counted (its rule stores no more),
+    /// so that its text need not be built. Counts nothing.
+    bool wouldStore(std::string_view ruleId, Severity severity) const;
     /// Counts \a count problems that are not offered for storage (omitted elsewhere).
     void addOmitted(std::string_view ruleId, Severity severity, std::uint64_t count);
 
