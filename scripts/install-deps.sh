@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Installs the Debian packages the build, the tests, the packages and the GUI need, when missing.
+# Usage: scripts/install-deps.sh [--sanitizers]
+#   --sanitizers  also what the dev-asan and fuzz presets need: clang 14 with its runtime
+#                 libraries (libFuzzer, ASan, UBSan) and llvm-symbolizer for readable reports
 set -euo pipefail
 packages=(
   cmake ninja-build g++ pkg-config python3
@@ -12,6 +15,12 @@ packages=(
   # dpkg-shlibdeps for the .deb's dependencies
   shared-mime-info desktop-file-utils xdg-utils libglib2.0-bin appstream xvfb xauth dpkg-dev
 )
+for arg in "$@"; do
+  case $arg in
+    --sanitizers) packages+=(clang-14 libclang-rt-14-dev llvm-14) ;;
+    *) echo "usage: $0 [--sanitizers]" >&2; exit 2 ;;
+  esac
+done
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -257,6 +257,9 @@ void MainWindow::createActions()
         if (m_shown && m_shown->strictError)
             m_validation->selectProblem(*m_shown->strictError);
     });
+    m_reloadFailedAction = new QAction(tr("Reload"), this);
+    m_reloadFailedAction->setToolTip(tr("Read the file again"));
+    connect(m_reloadFailedAction, &QAction::triggered, this, [this] { openFile(m_failedPath); });
     QAction *showMeta = view->addAction(QStringLiteral("Show Run &Metadata"), this,
                                         [this] { m_sideTabs->setCurrentWidget(m_metadata); });
     showMeta->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_2));
@@ -477,10 +480,18 @@ void MainWindow::updateSummary()
         for (const Problem &p : list)
             (p.severity == Severity::Error ? errors : warnings) += 1;
     };
+    // Counted but not listed problems count too (ProblemLimiter).
+    const auto countOmitted = [&](const std::vector<OmittedProblems> &list) {
+        for (const OmittedProblems &o : list)
+            (o.severity == Severity::Error ? errors : warnings) += o.count;
+    };
     if (l.readProblems)
         count(*l.readProblems);
-    if (l.health)
+    countOmitted(l.readOmitted);
+    if (l.health) {
         count(l.health->findings);
+        countOmitted(l.health->omittedFindings);
+    }
     QString problems = QStringLiteral("%1, %2").arg(plural(qsizetype(errors), "error", "errors"),
                                                     plural(qsizetype(warnings), "warning", "warnings"));
     if (!l.health)
@@ -578,19 +589,33 @@ void MainWindow::reportLoaded()
     Q_EMIT loadFinished(true);
 }
 
-void MainWindow::onFailed(quint64, const QString &message)
+void MainWindow::onFailed(quint64, const QString &message, TraceLoader::FailureKind kind)
 {
     hideProgress();
-    const bool notATrace = message.startsWith(QStringLiteral("Not a candle-graph trace"));
+    m_failedPath = m_loadingPath;
     QString text = message;
-    if (notATrace)
+    if (kind == TraceLoader::FailureKind::NotATrace)
         text += QStringLiteral("\nFile: %1").arg(QDir::toNativeSeparators(m_loadingPath));
     if (m_shown)
         text += QStringLiteral("\nThe trace shown before is still displayed.");
-    m_messageBanner->showMessage(SeverityPalette::Tone::Error,
-                                 notATrace ? QStringLiteral("This file is not a trace")
-                                           : QStringLiteral("The file could not be opened"),
-                                 text);
+    QString title;
+    switch (kind) {
+    case TraceLoader::FailureKind::NotATrace:
+        title = QStringLiteral("This file is not a trace");
+        break;
+    case TraceLoader::FailureKind::ChangedWhileRead:
+        title = QStringLiteral("The file changed while it was read");
+        break;
+    case TraceLoader::FailureKind::OutOfMemory:
+        title = QStringLiteral("Not enough memory");
+        break;
+    case TraceLoader::FailureKind::Unreadable:
+        title = QStringLiteral("The file could not be opened");
+        break;
+    }
+    m_messageBanner->showMessage(SeverityPalette::Tone::Error, title, text);
+    if (kind == TraceLoader::FailureKind::ChangedWhileRead)
+        m_messageBanner->addAction(m_reloadFailedAction);
     if (!m_shown)
         m_stack->setCurrentWidget(m_startPage);
     updateSummary();
@@ -686,7 +711,7 @@ void MainWindow::exportNormalizedTo(const QString &target)
     startExport(target, false);
 }
 
-void MainWindow::startExport(const QString &target, bool replaceConfirmed)
+void MainWindow::startExport(const QString &target, bool replaceConfirmed, bool replaceProtected)
 {
     if (m_export->isRunning())
         return;
@@ -709,7 +734,23 @@ void MainWindow::startExport(const QString &target, bool replaceConfirmed)
         }
         replaceConfirmed = true;
     }
-    m_export->exportAsync(m_shown, target, replaceConfirmed);
+    // The same rules as candle-trace normalize: a read-only file or another user's is
+    // replaced only when asked to (the CLI's --force).
+    if (const QString protection = ExportController::protectionReason(target); !replaceProtected && !protection.isEmpty()) {
+        const auto answer = QMessageBox::warning(
+            this, QStringLiteral("Replace a Protected File?"),
+            QStringLiteral("%1: %2.\n\nReplace it anyway? The new file keeps its permissions.")
+                .arg(QDir::toNativeSeparators(target), protection),
+            QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
+        if (answer != QMessageBox::Yes) {
+            onExportFinished({ExportOutcome::Status::NeedsConfirmation,
+                              QStringLiteral("Export cancelled: %1 was left unchanged.").arg(target), 0,
+                              ExportOutcome::Question::ReplaceProtectedFile});
+            return;
+        }
+        replaceProtected = true;
+    }
+    m_export->exportAsync(m_shown, target, replaceConfirmed, replaceProtected);
     statusBar()->showMessage(QStringLiteral("Exporting to %1…").arg(QDir::toNativeSeparators(target)));
     updateActions();
 }

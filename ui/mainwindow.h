@@ -7,6 +7,7 @@
 #include "core/analysis/format.h"
 #include "core/loading/loadedtrace.h"
 #include "core/loading/loadprogress.h"
+#include "core/loading/traceloader.h"
 #include "ui/exportcontroller.h"
 
 class QLabel;
@@ -99,7 +100,7 @@ private:
     void createLayout();
     void openWithDialog();
     void exportWithDialog();
-    void startExport(const QString &target, bool replaceConfirmed);
+    void startExport(const QString &target, bool replaceConfirmed, bool replaceProtected = false);
     void rebuildRecentMenu();
     void selectSpan(qint64 spanIndex);
     void selectOp(qint64 opIndex);
@@ -109,7 +110,7 @@ private:
     void onTraceRead(quint64 generation, const LoadedTracePtr &snapshot);
     void onAnalysisReady(quint64 generation, const LoadedTracePtr &snapshot);
     void onFinished(quint64 generation, const LoadedTracePtr &snapshot);
-    void onFailed(quint64 generation, const QString &message);
+    void onFailed(quint64 generation, const QString &message, TraceLoader::FailureKind kind);
     void onCancelled(quint64 generation);
     void onExportFinished(const ExportOutcome &outcome);
 
@@ -133,6 +134,7 @@ private:
     TimeUnit m_timeUnit = TimeUnit::Auto;
     const Trace *m_measuredOf = nullptr; // the trace m_measured counts
     MeasuredSpanCount m_measured;
+    QString m_failedPath; // offered again by the banner's Reload
     QElapsedTimer m_loadClock;
     bool m_chartPending = false; // the memory chart has data it has not drawn yet
 
@@ -160,6 +162,7 @@ private:
     QAction *m_showProblemsAction = nullptr;
     QAction *m_showProblemsInBannerAction = nullptr;
     FormatReferenceWindow *m_formatReference = nullptr;
+    QAction *m_reloadFailedAction = nullptr;
 };
 
 } // namespace TraceInspector
