@@ -26,7 +26,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
-#include "core/analysis/format.h"
+#include "core/display/format.h"
 #include "core/analysis/health.h"
 #include "core/analysis/spantree.h"
 #include "core/analysis/summary.h"

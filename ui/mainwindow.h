@@ -4,7 +4,7 @@
 #include <QElapsedTimer>
 #include <QMainWindow>
 
-#include "core/analysis/format.h"
+#include "core/display/format.h"
 #include "core/loading/loadedtrace.h"
 #include "core/loading/loadprogress.h"
 #include "core/loading/traceloader.h"

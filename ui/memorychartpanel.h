@@ -10,7 +10,7 @@
 #include <QStringList>
 #include <QWidget>
 
-#include "core/analysis/format.h"
+#include "core/display/format.h"
 #include "core/analysis/timecoordinates.h"
 
 class QTableView;

@@ -9,7 +9,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-#include "core/analysis/format.h"
+#include "core/display/format.h"
 #include "core/analysis/spantree.h"
 #include "core/itemmodels/modelroles.h"
 #include "core/itemmodels/opaggregatemodel.h"

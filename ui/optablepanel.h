@@ -6,7 +6,7 @@
 
 #include <QWidget>
 
-#include "core/analysis/format.h"
+#include "core/display/format.h"
 
 class QLabel;
 class QModelIndex;

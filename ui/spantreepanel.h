@@ -9,7 +9,7 @@
 #include <QModelIndex>
 #include <QWidget>
 
-#include "core/analysis/format.h"
+#include "core/display/format.h"
 
 class QLabel;
 class QTimer;

@@ -16,14 +16,14 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include "core/analysis/format.h"
+#include "core/display/format.h"
 #include "core/analysis/health.h"
 #include "core/itemmodels/modelroles.h"
 #include "core/itemmodels/validationfilterproxymodel.h"
 #include "core/itemmodels/validationgroupmodel.h"
 #include "core/itemmodels/validationissuemodel.h"
 #include "core/loading/problemdetails.h"
-#include "core/loading/problemlocator.h"
+#include "core/analysis/problemlocator.h"
 #include "core/loading/rawline.h"
 #include "ui/style/severitydelegate.h"
 #include "ui/style/severitypalette.h"

@@ -4,7 +4,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/standardoutput.h"
-#include "app/cli/textescape.h"
+#include "core/output/textescape.h"
 #include "app/cli/traceinput.h"
 #include "core/io/fileidentity.h"
 #include "core/output/atomicfilewriter.h"

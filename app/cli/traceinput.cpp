@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "app/cli/standardoutput.h"
-#include "app/cli/textescape.h"
+#include "core/output/textescape.h"
 
 namespace TraceInspector {
 

@@ -3,7 +3,7 @@
 
 #include <array>
 
-#include "core/analysis/rustformat.h"
+#include "core/compat/rustformat.h"
 
 namespace TraceInspector {
 

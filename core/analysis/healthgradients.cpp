@@ -7,7 +7,7 @@
 
 #include "core/analysis/healthcontext.h"
 #include "core/analysis/metavalidation.h"
-#include "core/analysis/rustformat.h"
+#include "core/compat/rustformat.h"
 
 namespace TraceInspector::HealthDetail {
 

@@ -4,7 +4,7 @@
 #include <unordered_map>
 
 #include "core/analysis/healthcontext.h"
-#include "core/analysis/rustformat.h"
+#include "core/compat/rustformat.h"
 
 namespace TraceInspector::HealthDetail {
 

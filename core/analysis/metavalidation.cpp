@@ -6,7 +6,7 @@
 #include <string_view>
 #include <utility>
 
-#include "core/analysis/rustformat.h"
+#include "core/compat/rustformat.h"
 
 namespace TraceInspector {
 

@@ -3,22 +3,28 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
 namespace TraceInspector {
 
-/// Incremental SHA-256 (FIPS 180-4). Used for the gradient manifest digest (§9.4); no
-/// crypto library is linked for this one small need.
+/// Incremental SHA-256 for the gradient manifest digest (§9.4), on OpenSSL's libcrypto: a
+/// maintained implementation that keeps the engine free of Qt (QCryptographicHash would
+/// pull Qt Core into the CLI).
 class Sha256
 {
 public:
     using Digest = std::array<std::uint8_t, 32>;
 
     Sha256();
+    ~Sha256();
+    Sha256(const Sha256 &) = delete;
+    Sha256 &operator=(const Sha256 &) = delete;
+
     void update(const void *data, std::size_t length);
     void update(std::string_view bytes) { update(bytes.data(), bytes.size()); }
-    /// Pads and returns the digest; the object must not be updated afterwards.
+    /// Returns the digest; the object must not be updated afterwards.
     Digest finish();
 
     /// Lowercase hex of a digest (64 chars).
@@ -27,12 +33,8 @@ public:
     static std::string hexOf(std::string_view bytes);
 
 private:
-    void compress(const std::uint8_t *block);
-
-    std::array<std::uint32_t, 8> m_state;
-    std::array<std::uint8_t, 64> m_buffer{};
-    std::size_t m_buffered = 0;
-    std::uint64_t m_totalBytes = 0;
+    struct Context;
+    std::unique_ptr<Context> m_context;
 };
 
 } // namespace TraceInspector

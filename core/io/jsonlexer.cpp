@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/io/jsonlexer.h"
 
-#include "core/analysis/rustformat.h"
-#include "core/output/floatformat.h"
+#include "core/compat/rustformat.h"
+#include "core/compat/floatformat.h"
 
 namespace TraceInspector {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/io/serdenumber.h"
+#include "core/compat/serdenumber.h"
 
 namespace TraceInspector {
 

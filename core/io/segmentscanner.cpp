@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "core/analysis/densebytes.h"
-#include "core/analysis/rustformat.h"
+#include "core/compat/rustformat.h"
 
 namespace TraceInspector {
 

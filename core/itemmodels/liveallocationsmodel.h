@@ -7,7 +7,7 @@
 
 #include <QAbstractTableModel>
 
-#include "core/analysis/format.h"
+#include "core/display/format.h"
 
 namespace TraceInspector {
 

@@ -9,7 +9,7 @@
 #include <numeric>
 #include <utility>
 
-#include "core/analysis/format.h"
+#include "core/display/format.h"
 #include "core/analysis/spantree.h"
 #include "core/itemmodels/modelroles.h"
 #include "core/model/trace.h"

@@ -7,7 +7,7 @@
 #include <QAbstractProxyModel>
 #include <QPointer>
 
-#include "core/analysis/format.h"
+#include "core/display/format.h"
 
 namespace TraceInspector {
 

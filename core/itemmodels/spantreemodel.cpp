@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/itemmodels/spantreemodel.h"
 
-#include "core/analysis/format.h"
+#include "core/display/format.h"
 #include "core/analysis/spantree.h"
 #include "core/itemmodels/modelroles.h"
 #include "core/model/trace.h"

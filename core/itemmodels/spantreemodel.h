@@ -6,7 +6,7 @@
 
 #include <QAbstractItemModel>
 
-#include "core/analysis/format.h"
+#include "core/display/format.h"
 
 namespace TraceInspector {
 

@@ -6,8 +6,8 @@
 #include <vector>
 
 
-#include "core/analysis/format.h"
-#include "core/analysis/rustformat.h"
+#include "core/display/format.h"
+#include "core/compat/rustformat.h"
 #include "core/io/linedecoder.h"
 #include "core/loading/rawline.h"
 #include "core/model/problem.h"

@@ -13,7 +13,7 @@
 #include <memory>
 #include <string>
 
-#include "core/analysis/rustformat.h"
+#include "core/compat/rustformat.h"
 #include "core/io/compression.h"
 #include "core/io/linedecoder.h"
 #include "core/io/tracesource.h"

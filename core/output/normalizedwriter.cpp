@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "core/model/trace.h"
-#include "core/output/floatformat.h"
+#include "core/compat/floatformat.h"
 #include "core/output/jsonwriter.h"
 
 namespace TraceInspector {

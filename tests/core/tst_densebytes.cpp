@@ -24,7 +24,7 @@ constexpr std::uint64_t kMax = UINT64_MAX;
 class TstDenseBytes : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void dtypeSize_data()
     {
         QTest::addColumn<QByteArray>("dtype");

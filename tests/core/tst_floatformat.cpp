@@ -8,7 +8,7 @@
 #include <random>
 #include <string>
 
-#include "core/output/floatformat.h"
+#include "core/compat/floatformat.h"
 
 using namespace TraceInspector;
 
@@ -16,7 +16,7 @@ class tst_FloatFormat : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void layout_data();
     void layout();
     void nonFinite_data();

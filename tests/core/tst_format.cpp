@@ -5,7 +5,7 @@
 #include <limits>
 #include <vector>
 
-#include "core/analysis/format.h"
+#include "core/display/format.h"
 #include "core/io/tracereader.h"
 #include "core/model/trace.h"
 

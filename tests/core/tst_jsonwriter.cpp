@@ -17,7 +17,7 @@ class tst_JsonWriter : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void escaping_data();
     void escaping();
     void everyByteRoundTrips();

@@ -18,7 +18,7 @@ class tst_LineDecoder : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void rules_data();
     void rules();
     void arrayLengths_data();

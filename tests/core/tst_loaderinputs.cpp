@@ -31,7 +31,7 @@ class TestLoaderInputs : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void initTestCase();
     void init();
     void nulByteIsOneBadLine();

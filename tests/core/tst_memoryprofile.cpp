@@ -523,7 +523,7 @@ const char *const kExample02Memory =
 class TstMemoryProfile : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void logical_data();
     void logical();
     void lifetimeMetadataAndJson();

@@ -176,7 +176,7 @@ std::vector<Extremes> expectedBuckets(const Trace &trace, const LogicalMemoryPro
 class TstMemorySeries : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void unknownIsNotZero()
     {
         const auto none = load({});

@@ -14,9 +14,9 @@
 
 #include "tests/testutils/generator.h"
 #include "core/io/eventschema.h"
-#include "core/io/serdenumber.h"
+#include "core/compat/serdenumber.h"
 #include "core/io/tracereader.h"
-#include "core/output/floatformat.h"
+#include "core/compat/floatformat.h"
 #include "core/output/jsonwriter.h"
 #include "core/output/normalizedwriter.h"
 
@@ -112,7 +112,7 @@ class tst_NormalizedWriter : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void examples_data();
     void examples();
     void records_data();

@@ -5,7 +5,7 @@
 #include <limits>
 #include <string>
 
-#include "core/analysis/rustformat.h"
+#include "core/compat/rustformat.h"
 
 using namespace TraceInspector;
 using namespace Qt::Literals::StringLiterals;

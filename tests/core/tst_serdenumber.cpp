@@ -12,8 +12,8 @@
 #include <random>
 #include <string>
 
-#include "core/io/serdenumber.h"
-#include "core/output/floatformat.h"
+#include "core/compat/serdenumber.h"
+#include "core/compat/floatformat.h"
 
 using namespace TraceInspector;
 
@@ -21,7 +21,7 @@ class tst_SerdeNumber : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void floats_data();
     void floats();
     void integers_data();

@@ -97,7 +97,7 @@ QString summaryJson(const TraceSummary &s)
 class TstSummary : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void examples_data()
     {
         QTest::addColumn<QString>("file");

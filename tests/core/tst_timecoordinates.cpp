@@ -25,7 +25,7 @@ constexpr std::uint64_t kMax = UINT64_MAX;
 class TstTimeCoordinates : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void bucketStart_data()
     {
         QTest::addColumn<TimeWindow>("window");

@@ -18,7 +18,7 @@ class TestTraceReader : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void examples_data();
     void examples();
     void exampleContents();

@@ -28,7 +28,7 @@ class TestTraceSource : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void initTestCase();
     void init();
     void fifoWithoutWriterOpensAndCancels();

@@ -6,7 +6,7 @@
 #include "core/itemmodels/modelroles.h"
 #include "core/itemmodels/validationfilterproxymodel.h"
 #include "core/itemmodels/validationissuemodel.h"
-#include "core/loading/problemlocator.h"
+#include "core/analysis/problemlocator.h"
 
 using namespace TraceInspector;
 

@@ -11,7 +11,7 @@
 
 #include "tests/testutils/fixtures.h"
 #include "tests/testutils/generator.h"
-#include "core/analysis/format.h"
+#include "core/display/format.h"
 #include "core/analysis/memoryprofile.h"
 #include "core/io/tracereader.h"
 #include "core/itemmodels/modelroles.h"
@@ -82,7 +82,7 @@ QAbstractItemModel *peakTableModel(const MemoryChartPanel &panel)
 class TstMemoryChartPanel : public QObject
 {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void example01()
     {
         const Loaded l = example("01_valid_trace10_forward.jsonl");
@@ -128,7 +128,7 @@ private slots:
 
         QSignalSpy activated(&panel, &MemoryChartPanel::spanActivated);
         auto *table = panel.findChild<QTableView *>(QStringLiteral("peakAllocationsTable"));
-        emit table->activated(model->index(0, LiveAllocationsModel::OpColumn));
+        Q_EMIT table->activated(model->index(0, LiveAllocationsModel::OpColumn));
         QCOMPARE(activated.count(), 1);
         QCOMPARE(activated.at(0).at(0).toString(), QStringLiteral("span-matmul"));
 

@@ -7,7 +7,7 @@
 #include <QTextStream>
 #include <QTimer>
 
-#include "core/analysis/format.h"
+#include "core/display/format.h"
 
 namespace TraceInspector {
 

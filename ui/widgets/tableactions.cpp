@@ -23,7 +23,7 @@
 #include <QToolTip>
 #include <QTreeView>
 
-#include "core/analysis/format.h"
+#include "core/display/format.h"
 
 namespace TraceInspector {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "core/loading/problemlocator.h"
+#include "core/analysis/problemlocator.h"
 
 #include <algorithm>
 #include <vector>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "app/cli/textescape.h"
+#include "core/output/textescape.h"
 
 #include <cstdint>
 

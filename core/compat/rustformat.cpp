@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "core/analysis/rustformat.h"
+#include "core/compat/rustformat.h"
 
 #include <algorithm>
 #include <array>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "core/analysis/format.h"
+#include "core/display/format.h"
 
 #include <algorithm>
 #include <cmath>

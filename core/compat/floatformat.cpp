@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "core/output/floatformat.h"
+#include "core/compat/floatformat.h"
 
 #include <charconv>
 #include <cmath>

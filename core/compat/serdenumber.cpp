@@ -2,7 +2,7 @@
 // serde_json's number reader, digit by digit (TRACE_FORMAT.md §5.6). The value of a decimal
 // is deliberately computed with serde_json's own, not correctly rounded, method: strtod or
 // from_chars would round correctly and therefore disagree with upstream in the last digit.
-#include "core/io/serdenumber.h"
+#include "core/compat/serdenumber.h"
 
 #include <cmath>
 #include <limits>
