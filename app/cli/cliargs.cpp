@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/cliargs.h"
 
+#include <charconv>
 #include <string_view>
 #include <vector>
 
@@ -16,6 +17,8 @@ CliCommand commandFromName(std::string_view name)
         return CliCommand::Normalize;
     if (name == "summary")
         return CliCommand::Summary;
+    if (name == "diff")
+        return CliCommand::Diff;
     if (name == "help")
         return CliCommand::Help;
     return CliCommand::None;
@@ -76,7 +79,27 @@ CliParse parseCliArgs(int argc, const char *const *argv)
                 a.all = true;
                 continue;
             }
-            if (a.command == CliCommand::Check && arg == "--json") {
+            if (a.command == CliCommand::Diff && (arg == "--top" || arg.starts_with("--top="))) {
+                std::string_view value;
+                if (arg == "--top") {
+                    if (i + 1 >= args.size()) {
+                        result.error = "option '--top' needs a value (a count of rows, at least 1)";
+                        return result;
+                    }
+                    value = args[++i];
+                } else {
+                    value = arg.substr(6);
+                }
+                std::size_t n = 0;
+                const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+                if (ec != std::errc() || end != value.data() + value.size() || n == 0) {
+                    result.error = "option '--top' needs a count of rows, at least 1 (got " + quoted(value) + ")";
+                    return result;
+                }
+                a.top = n;
+                continue;
+            }
+            if ((a.command == CliCommand::Check || a.command == CliCommand::Diff) && arg == "--json") {
                 a.json = true;
                 continue;
             }
@@ -113,19 +136,29 @@ CliParse parseCliArgs(int argc, const char *const *argv)
             result.error = "unknown option " + quoted(arg) + " for " + cmd + " (try 'candle-trace --help')";
             return result;
         }
-        if (haveFile) {
-            result.error = "unexpected argument " + quoted(arg) + ": " + cmd + " takes one FILE";
-            return result;
-        }
         if (arg.empty()) {
             result.error = "FILE must not be empty";
+            return result;
+        }
+        if (a.command == CliCommand::Diff && haveFile && a.candidate.empty()) {
+            a.candidate = std::string(arg);
+            continue;
+        }
+        if (haveFile) {
+            result.error = "unexpected argument " + quoted(arg) + ": " + cmd
+                + (a.command == CliCommand::Diff ? " takes two files, BASE and CANDIDATE" : " takes one FILE");
             return result;
         }
         a.file = std::string(arg);
         haveFile = true;
     }
     if (!haveFile) {
-        result.error = cmd + ": missing FILE (try 'candle-trace --help')";
+        result.error = cmd + (a.command == CliCommand::Diff ? ": missing BASE and CANDIDATE" : ": missing FILE")
+            + " (try 'candle-trace --help')";
+        return result;
+    }
+    if (a.command == CliCommand::Diff && a.candidate.empty()) {
+        result.error = "diff: missing CANDIDATE (try 'candle-trace --help')";
         return result;
     }
     if (a.command == CliCommand::Normalize && !haveOutput) {
@@ -137,9 +170,9 @@ CliParse parseCliArgs(int argc, const char *const *argv)
 
 std::string usageText()
 {
-    return R"(Usage: candle-trace COMMAND [OPTIONS] FILE
+    return R"(Usage: candle-trace COMMAND [OPTIONS] FILE...
 
-Checks, normalizes and summarizes candle-graph execution traces (JSONL,
+Checks, normalizes, summarizes and compares candle-graph execution traces (JSONL,
 candle-graph/trace/10 and trace/9). FILE may be '-' for standard input.
 
 Commands:
@@ -178,6 +211,17 @@ Commands:
 
   summary FILE
       Print one JSON object with the trace summary and the memory profile.
+      Rejected traces are refused (exit 1).
+
+  diff BASE CANDIDATE [--json] [--top N]
+      Compare two runs: spans are matched by their path of names from the
+      root, with the occurrence index among same-named siblings
+      ('step/microbatch[2]/forward'); ops within matched spans by op name and
+      ordinal; op groups by (op, shape, dtype, device). Prints how much
+      matched, the measured totals, the top N (default 10) regressions and
+      improvements by span path (self time) and by op group (total time), and
+      the largest subtrees only one run has. One run each is indicative, not
+      a statistical verdict. --json prints the same as one JSON object.
       Rejected traces are refused (exit 1).
 
   help, --help, -h     show this help

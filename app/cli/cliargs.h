@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 namespace TraceInspector {
@@ -12,14 +13,16 @@ enum ExitCode : int {
     ExitUsage = 2,    // usage error, unreadable input or unwritable output
 };
 
-enum class CliCommand { None, Help, Version, Check, Normalize, Summary };
+enum class CliCommand { None, Help, Version, Check, Normalize, Summary, Diff };
 
 struct CliArgs {
     CliCommand command = CliCommand::None;
     std::string file;   // input trace; "-" = standard input
     std::string output; // normalize -o; "-" = standard output
+    std::string candidate; // diff: the second trace (file is the baseline)
+    std::size_t top = 10;  // diff --top N
     bool all = false;   // check --all
-    bool json = false;  // check --json
+    bool json = false;  // check --json, diff --json
     bool force = false; // normalize --force: replace a read-only OUT or another user's
 };
 

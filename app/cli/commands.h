@@ -9,6 +9,7 @@ namespace TraceInspector {
 int runCheck(const CliArgs &args);
 int runNormalize(const CliArgs &args);
 int runSummary(const CliArgs &args);
+int runDiff(const CliArgs &args);
 
 /// Prints "error: <message>" as one line on standard error.
 void printError(const std::string &message);

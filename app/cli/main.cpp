@@ -48,6 +48,8 @@ int main(int argc, char **argv)
         return runNormalize(parsed.args);
     case CliCommand::Summary:
         return runSummary(parsed.args);
+    case CliCommand::Diff:
+        return runDiff(parsed.args);
     case CliCommand::None:
         break;
     }
