@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "core/analysis/radixorder.h"
+
 #include "core/analysis/format.h"
 #include "core/analysis/spantree.h"
 #include "core/model/trace.h"
@@ -13,6 +15,18 @@ namespace {
 QString qs(std::string_view text)
 {
     return QString::fromUtf8(text.data(), qsizetype(text.size()));
+}
+
+/// The run of \a order (sorted by keyOf) whose key is \a key.
+template<typename KeyOf>
+std::pair<std::vector<std::uint32_t>::const_iterator, std::vector<std::uint32_t>::const_iterator>
+recordsOf(const std::vector<std::uint32_t> &order, KeyOf keyOf, StringId key)
+{
+    const auto first = std::lower_bound(order.begin(), order.end(), key,
+                                        [&](std::uint32_t record, StringId k) { return keyOf(record) < k; });
+    const auto last = std::upper_bound(first, order.end(), key,
+                                       [&](StringId k, std::uint32_t record) { return k < keyOf(record); });
+    return {first, last};
 }
 
 } // namespace
@@ -32,7 +46,23 @@ void SpanContentsModel::setTrace(std::shared_ptr<const Trace> trace, std::shared
     m_span = -1;
     m_rows.clear();
     std::fill(std::begin(m_counts), std::end(m_counts), 0);
+    m_tensorsBySpan.clear();
+    m_memoryBySpan.clear();
+    m_indexed = false;
     endResetModel();
+}
+
+void SpanContentsModel::buildIndex()
+{
+    m_indexed = true;
+    std::vector<std::uint64_t> keys(m_trace->tensors.size());
+    for (std::size_t i = 0; i < keys.size(); ++i)
+        keys[i] = m_trace->tensors[i].spanId;
+    m_tensorsBySpan = radixOrder(std::move(keys));
+    keys.assign(m_trace->memory.size(), 0);
+    for (std::size_t i = 0; i < keys.size(); ++i)
+        keys[i] = m_trace->memory[i].spanId;
+    m_memoryBySpan = radixOrder(std::move(keys));
 }
 
 void SpanContentsModel::setSpan(qint64 spanIndex)
@@ -51,20 +81,20 @@ void SpanContentsModel::setSpan(qint64 spanIndex)
         for (std::uint32_t o : m_tree->opsOfSpan(i))
             m_rows.push_back({RelatedKind::Op, o});
         m_counts[1] = m_tree->opsOfSpan(i).size();
-        // Tensors and memory events name their span by id; ids are interned, so this is
-        // one integer compare per record.
+        if (!m_indexed)
+            buildIndex();
+        // Tensors and memory events name their span by id; ids are interned, so the index
+        // (stable: stream order within a span) is searched by the id's number.
         const StringId id = m_trace->spans[i].id;
         const std::size_t before = m_rows.size();
-        for (std::size_t t = 0; t < m_trace->tensors.size(); ++t) {
-            if (m_trace->tensors[t].spanId == id)
-                m_rows.push_back({RelatedKind::Tensor, std::uint32_t(t)});
-        }
+        const auto tensors = recordsOf(m_tensorsBySpan, [this](std::uint32_t t) { return m_trace->tensors[t].spanId; }, id);
+        for (auto it = tensors.first; it != tensors.second; ++it)
+            m_rows.push_back({RelatedKind::Tensor, *it});
         m_counts[2] = m_rows.size() - before;
         const std::size_t beforeMemory = m_rows.size();
-        for (std::size_t m = 0; m < m_trace->memory.size(); ++m) {
-            if (m_trace->memory[m].spanId == id)
-                m_rows.push_back({RelatedKind::Storage, std::uint32_t(m)});
-        }
+        const auto memory = recordsOf(m_memoryBySpan, [this](std::uint32_t m) { return m_trace->memory[m].spanId; }, id);
+        for (auto it = memory.first; it != memory.second; ++it)
+            m_rows.push_back({RelatedKind::Storage, *it});
         m_counts[3] = m_rows.size() - beforeMemory;
     }
     endResetModel();

@@ -62,8 +62,15 @@ private:
     std::shared_ptr<const Trace> m_trace;
     std::shared_ptr<const SpanTree> m_tree;
     qint64 m_span = -1;
+    void buildIndex();
+
     std::vector<Row> m_rows;
     std::size_t m_counts[4] = {0, 0, 0, 0};
+    // Tensors and memory events ordered by span id (interned), built on the first setSpan():
+    // a span's records are then one binary search away instead of a scan of millions.
+    std::vector<std::uint32_t> m_tensorsBySpan;
+    std::vector<std::uint32_t> m_memoryBySpan;
+    bool m_indexed = false;
 };
 
 } // namespace TraceInspector

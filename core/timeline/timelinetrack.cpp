@@ -47,6 +47,10 @@ void TimelineTrack::finish()
     m_end.shrink_to_fit();
     m_payload.shrink_to_fit();
     m_maxEnd.clear();
+    m_coarse.clear();
+    m_coarse.reserve(m_start.size() / kCoarse + 1);
+    for (std::size_t i = 0; i < m_start.size(); i += kCoarse)
+        m_coarse.push_back(m_start[i]);
     bool overlaps = false;
     for (std::size_t i = 1; i < m_start.size() && !overlaps; ++i)
         overlaps = m_start[i] < m_end[i - 1] || m_end[i] < m_end[i - 1];
@@ -92,6 +96,31 @@ void TimelineTrack::marksDisjoint(const TimeWindow &window, double width, std::v
     walkDisjoint(window, width, first, last, out, mergeWidth, std::numeric_limits<double>::infinity());
 }
 
+std::size_t TimelineTrack::lowerBoundStart(std::uint64_t t, std::size_t from, std::size_t to) const
+{
+    if (from >= to)
+        return to;
+    // Gallop over the coarse index from the block after `from`: the boundary is usually a
+    // few blocks away.
+    const std::size_t coarseEnd = std::min(m_coarse.size(), (to + kCoarse - 1) / kCoarse);
+    std::size_t lo = from / kCoarse + 1; // coarse entries before lo start at or before `from`
+    std::size_t step = 1;
+    while (lo + step <= coarseEnd && m_coarse[lo + step - 1] < t) {
+        lo += step;
+        step *= 2;
+    }
+    const std::size_t hi = std::min(lo + step - 1, coarseEnd);
+    const auto c = std::size_t(std::lower_bound(m_coarse.begin() + std::ptrdiff_t(std::min(lo, hi)),
+                                                m_coarse.begin() + std::ptrdiff_t(hi), t)
+                               - m_coarse.begin());
+    // m_start[c * kCoarse] >= t (or c == coarseEnd) and m_start[(c - 1) * kCoarse] < t.
+    const std::size_t blockBegin = std::max(from, c > 0 ? (c - 1) * kCoarse : 0);
+    const std::size_t blockEnd = c < coarseEnd ? std::min(to, c * kCoarse) : to;
+    return std::size_t(std::lower_bound(m_start.begin() + std::ptrdiff_t(std::min(blockBegin, blockEnd)),
+                                        m_start.begin() + std::ptrdiff_t(blockEnd), t)
+                       - m_start.begin());
+}
+
 void TimelineTrack::walkDisjoint(const TimeWindow &window, double width, std::size_t i, std::size_t last,
                                  std::vector<TimelineMark> &out, double mergeWidth, double stopX) const
 {
@@ -110,9 +139,7 @@ void TimelineTrack::walkDisjoint(const TimeWindow &window, double width, std::si
         // a million slices costs what a column holding one does.
         const double column = std::floor(x0 / mergeWidth) * mergeWidth;
         const std::uint64_t columnEnd = map.timeAt(column + mergeWidth);
-        auto j = std::size_t(std::lower_bound(m_start.begin() + std::ptrdiff_t(i) + 1, m_start.begin() + std::ptrdiff_t(last),
-                                              columnEnd)
-                             - m_start.begin());
+        auto j = lowerBoundStart(columnEnd, i + 1, last);
         j = std::max(j, i + 1);
         // Without overlaps only the last slice starting in the column can reach beyond it.
         std::size_t mergedEnd = j;
@@ -230,7 +257,7 @@ std::optional<std::size_t> TimelineTrack::find(std::uint64_t start, std::uint32_
 
 std::size_t TimelineTrack::memoryUsage() const
 {
-    return (m_start.capacity() + m_end.capacity() + m_maxEnd.capacity()) * sizeof(std::uint64_t)
+    return (m_start.capacity() + m_end.capacity() + m_maxEnd.capacity() + m_coarse.capacity()) * sizeof(std::uint64_t)
         + m_payload.capacity() * sizeof(std::uint32_t);
 }
 

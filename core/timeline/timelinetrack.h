@@ -61,6 +61,8 @@ public:
 
 private:
     void marksDisjoint(const TimeWindow &window, double width, std::vector<TimelineMark> &out, double mergeWidth) const;
+    /// First position in [from, to) whose start is >= t (galloping over a coarse index).
+    std::size_t lowerBoundStart(std::uint64_t t, std::size_t from, std::size_t to) const;
     void walkDisjoint(const TimeWindow &window, double width, std::size_t first, std::size_t last,
                       std::vector<TimelineMark> &out, double mergeWidth, double stopX) const;
     void marksOverlapping(const TimeWindow &window, double width, std::vector<TimelineMark> &out, double mergeWidth) const;
@@ -68,6 +70,10 @@ private:
     std::vector<std::uint64_t> m_start;
     std::vector<std::uint64_t> m_end;
     std::vector<std::uint64_t> m_maxEnd; // running max of m_end; only when slices overlap
+    // Every kCoarse-th start: column boundaries are searched here first, in an array small
+    // enough to stay in cache, then within one block of m_start.
+    static constexpr std::size_t kCoarse = 32;
+    std::vector<std::uint64_t> m_coarse;
     std::vector<std::uint32_t> m_payload;
 };
 

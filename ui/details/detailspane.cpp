@@ -86,8 +86,16 @@ DetailsPane::DetailsPane(QWidget *parent)
     m_contentsView->setSelectionMode(QAbstractItemView::SingleSelection);
     m_contentsView->verticalHeader()->hide();
     m_contentsView->verticalHeader()->setDefaultSectionSize(m_contentsView->fontMetrics().height() + 6);
-    m_contentsView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_contentsView->horizontalHeader()->setSectionResizeMode(SpanContentsModel::NameColumn, QHeaderView::Stretch);
+    // Fixed starting widths: ResizeToContents would measure up to a thousand rows on every
+    // selection (the root span of a large trace lists thousands of tensors).
+    QHeaderView *header = m_contentsView->horizontalHeader();
+    const QFontMetrics fm = m_contentsView->fontMetrics();
+    header->setSectionResizeMode(QHeaderView::Interactive);
+    header->resizeSection(SpanContentsModel::KindColumn, fm.horizontalAdvance(QStringLiteral("tensor__")) + 12);
+    for (int c : {int(SpanContentsModel::StartColumn), int(SpanContentsModel::DurationColumn), int(SpanContentsModel::SelfColumn),
+                  int(SpanContentsModel::ShareColumn), int(SpanContentsModel::BytesColumn)})
+        header->resizeSection(c, fm.horizontalAdvance(QStringLiteral("12.345 678 s")) + 12);
+    header->setSectionResizeMode(SpanContentsModel::NameColumn, QHeaderView::Stretch);
     m_contentsView->setWordWrap(false);
     m_contentsView->setAccessibleName(tr("Contents of the span"));
     m_findingsView->setAccessibleName(tr("Findings that name the selection"));

@@ -45,6 +45,7 @@ void TimelinePainter::setData(const Trace *trace, const SpanTree *tree, const Ti
     m_layout = layout;
     m_rows = rows;
     m_strings.clear();
+    m_colorCache.clear();
 }
 
 void TimelinePainter::setStyle(const QFont &font, const QPalette &palette)
@@ -58,6 +59,7 @@ void TimelinePainter::setStyle(const QFont &font, const QPalette &palette)
     m_metrics = QFontMetricsF(m_font);
     m_smallMetrics = QFontMetricsF(m_smallFont);
     m_colors = TimelineColors(palette);
+    m_colorCache.clear();
     m_rowHeight = int(std::ceil(m_metrics.height())) + 6;
     m_rulerHeight = int(std::ceil(m_smallMetrics.height())) + 12;
     m_headerHeight = int(std::ceil(m_smallMetrics.height())) + 6 + m_rulerHeight;
@@ -127,20 +129,31 @@ TimelineColors::Family TimelinePainter::familyOf(TimelineItem item) const
     return TimelineColors::Family::Function;
 }
 
-std::string_view TimelinePainter::colorKey(TimelineItem item) const
+std::uint32_t TimelinePainter::colorKey(TimelineItem item) const
 {
     switch (item.kind) {
     case TimelineItemKind::Span:
-        return m_trace->str(m_trace->spans[item.index].name);
+        return m_trace->spans[item.index].name;
     case TimelineItemKind::Op:
-        return m_trace->str(m_trace->ops[item.index].opName);
+        return m_trace->ops[item.index].opName;
     case TimelineItemKind::DeviceInterval: {
         const std::uint32_t span = m_layout ? m_layout->spanOfInterval(item.index) : TimelineLayout::kNoSpan;
-        return span == TimelineLayout::kNoSpan ? m_trace->str(m_trace->deviceIntervals[item.index].spanId)
-                                               : m_trace->str(m_trace->spans[span].name);
+        return span == TimelineLayout::kNoSpan ? m_trace->deviceIntervals[item.index].spanId : m_trace->spans[span].name;
     }
     }
-    return {};
+    return kNoString;
+}
+
+QColor TimelinePainter::colorOf(TimelineItem item) const
+{
+    // Hashing the name for every slice of every frame would cost more than the fill itself.
+    const TimelineColors::Family family = familyOf(item);
+    const std::uint32_t key = colorKey(item);
+    const quint64 slot = (quint64(family) << 32) | key;
+    auto it = m_colorCache.constFind(slot);
+    if (it == m_colorCache.constEnd())
+        it = m_colorCache.insert(slot, m_colors.sliceFill(m_trace->str(key), family).rgb());
+    return QColor::fromRgb(*it);
 }
 
 QString TimelinePainter::laneLabel(std::uint32_t lane) const
@@ -331,8 +344,7 @@ void TimelinePainter::paintTrack(QPainter &p, const TimelineRow &row, int y, con
         flushRun();
         const TimelineItem item = device ? TimelineItem{TimelineItemKind::DeviceInterval, track.payload(mark.first)}
                                          : TimelineLayout::hostItem(track.payload(mark.first));
-        const QString &name = nameOf(item);
-        const QColor slice = m_colors.sliceFill(colorKey(item), familyOf(item));
+        const QColor slice = colorOf(item);
         const int w = x1 - x0 >= 4 ? x1 - x0 - 1 : x1 - x0; // a 1 px gap keeps neighbours apart
         const bool open = item.kind == TimelineItemKind::Span && m_tree->isOpen(item.index);
         p.fillRect(QRect(x0, top, w, h), slice);
@@ -348,6 +360,7 @@ void TimelinePainter::paintTrack(QPainter &p, const TimelineRow &row, int y, con
         const double available = std::min(x0 + w, width) - textX - 3;
         if (available < kMinLabelWidth - 6)
             continue;
+        const QString &name = nameOf(item);
         QString text = open ? name + m_openSuffix : name;
         if (m_metrics.horizontalAdvance(text) > available) {
             text = m_metrics.elidedText(text, Qt::ElideRight, available);

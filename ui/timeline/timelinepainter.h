@@ -49,8 +49,10 @@ public:
     /// The name a slice shows (span name, op name, an interval's span name).
     const QString &nameOf(TimelineItem item) const;
     TimelineColors::Family familyOf(TimelineItem item) const;
-    /// The text a slice's colour is derived from (stable across traces).
-    std::string_view colorKey(TimelineItem item) const;
+    /// The string (id) a slice's colour is derived from: its name, an interval's span name.
+    std::uint32_t colorKey(TimelineItem item) const;
+    /// The fill of a slice (cached per name and kind).
+    QColor colorOf(TimelineItem item) const;
     /// Title of a device lane: `cuda:0 · stream 7 · cuda · 1,234 intervals`.
     QString laneLabel(std::uint32_t lane) const;
     /// Text of a title row.
@@ -85,6 +87,7 @@ private:
     QString m_openSuffix;
     std::vector<TimelineMark> m_marks; // reused between rows and frames
     mutable QHash<std::uint32_t, QString> m_strings;
+    mutable QHash<quint64, QRgb> m_colorCache;
 };
 
 } // namespace TraceInspector
