@@ -1,12 +1,97 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Installs what is missing, builds everything and runs the whole test suite (ctest).
-# Usage: scripts/run-tests.sh [extra ctest arguments]
+# Usage: scripts/run-tests.sh [extra ctest arguments for the main stage]
+#
+# Stages (TI_STAGES, space-separated; default "main", and "main asan fuzz" when CI=true):
+#   main  the dev preset (the ci preset, with -Werror, in CI): build, then the whole suite
+#   asan  the dev-asan preset: ASan + UBSan build, then the whole suite; any sanitizer
+#         report fails the test that caused it (halt_on_error, no recovery)
+#   fuzz  the fuzz preset (clang, libFuzzer, ASan + UBSan): the corpus replay, then a
+#         time-boxed run of the reader fuzzer (TI_FUZZ_SECONDS, default 240) on a copy of
+#         tests/fuzz/corpus; a crash or a failed check fails the stage and leaves the input
+#         in build/fuzz/artifacts
+# Each stage prints its wall time. With several stages, every one runs even if an earlier
+# one failed, and the script fails at the end naming the failed ones.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
-preset=dev
-[ "${CI:-}" = "true" ] && preset=ci
-cmake --preset "$preset" >/dev/null
-cmake --build --preset "$preset" -j "$(nproc)"
-ctest --preset "$preset" -j "$(nproc)" "$@"
+if [ "${CI:-}" = "true" ]; then
+  stages=${TI_STAGES:-main asan fuzz}
+else
+  stages=${TI_STAGES:-main}
+fi
+deps=()
+case " $stages " in *" asan "* | *" fuzz "*) deps+=(--sanitizers) ;; esac
+[ -n "${TI_DEPS_DONE:-}" ] || scripts/install-deps.sh "${deps[@]}"
+jobs=$(nproc)
+
+# Several stages: run each on its own, all of them even when one fails, then report.
+read -ra stage_list <<<"$stages"
+if [ "${#stage_list[@]}" -gt 1 ]; then
+  failed=()
+  for stage in "${stage_list[@]}"; do
+    TI_STAGES=$stage TI_DEPS_DONE=1 bash "$0" "$@" || failed+=("$stage")
+  done
+  if [ "${#failed[@]}" -gt 0 ]; then
+    echo "== failed stages: ${failed[*]}" >&2
+    exit 1
+  fi
+  echo "== all stages passed: $stages" >&2
+  exit 0
+fi
+
+stage_start=0
+begin() { stage_start=$SECONDS; echo "== $1" >&2; }
+end() { echo "== $1 took $((SECONDS - stage_start)) s" >&2; }
+
+for stage in $stages; do
+  case $stage in
+    main)
+      preset=dev
+      [ "${CI:-}" = "true" ] && preset=ci
+      begin "build ($preset)"
+      cmake --preset "$preset" >/dev/null
+      cmake --build --preset "$preset" -j "$jobs"
+      end "build ($preset)"
+      begin "tests ($preset)"
+      ctest --preset "$preset" -j "$jobs" "$@"
+      end "tests ($preset)"
+      ;;
+    asan)
+      begin "build (dev-asan)"
+      cmake --preset dev-asan >/dev/null
+      cmake --build --preset dev-asan -j "$jobs"
+      end "build (dev-asan)"
+      begin "tests (dev-asan)"
+      ctest --preset dev-asan -j "$jobs"
+      end "tests (dev-asan)"
+      ;;
+    fuzz)
+      begin "build (fuzz)"
+      cmake --preset fuzz >/dev/null
+      cmake --build --preset fuzz -j "$jobs"
+      end "build (fuzz)"
+      begin "fuzz corpus replay and a ${TI_FUZZ_SECONDS:-240} s run"
+      ctest --preset fuzz
+      work=build/fuzz/run
+      rm -rf "$work" && mkdir -p "$work/corpus" build/fuzz/artifacts
+      cp tests/fuzz/corpus/* "$work/corpus/"
+      rc=0
+      ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+        build/fuzz/tests/fuzz/fuzz_reader -max_total_time="${TI_FUZZ_SECONDS:-240}" -max_len=16384 \
+        -dict=tests/fuzz/reader.dict -artifact_prefix=build/fuzz/artifacts/ -print_final_stats=1 \
+        "$work/corpus" >"$work/fuzz.log" 2>&1 || rc=$?
+      grep -E '^#[0-9]+[[:space:]]+(INITED|DONE)|^stat::' "$work/fuzz.log" >&2 || true
+      if [ $rc -ne 0 ]; then
+        tail -n 60 "$work/fuzz.log" >&2
+        echo "fuzzing failed (exit $rc); the input is in build/fuzz/artifacts" >&2
+        exit 1
+      fi
+      end "fuzz corpus replay and a ${TI_FUZZ_SECONDS:-240} s run"
+      ;;
+    *)
+      echo "unknown stage '$stage' (main, asan, fuzz)" >&2
+      exit 2
+      ;;
+  esac
+done

@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: MIT
 #include "ui/exportcontroller.h"
 
+#include <QFile>
 #include <QFileInfo>
 #include <QFutureWatcher>
 #include <QLocale>
-#include <QSaveFile>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 
+#include "core/io/fileidentity.h"
+#include "core/output/atomicfilewriter.h"
 #include "core/output/jsonwriter.h"
 #include "core/output/normalizedwriter.h"
 
@@ -41,52 +45,104 @@ QString ExportController::refusalReason(const LoadedTrace *loaded)
     return {};
 }
 
-bool ExportController::isSameFile(const QString &a, const QString &b)
+namespace {
+
+std::string localPath(const QString &path)
 {
-    const QFileInfo fa(a);
-    const QFileInfo fb(b);
-    if (!fa.exists() || !fb.exists())
-        return false;
-    return fa.canonicalFilePath() == fb.canonicalFilePath();
+    return QFile::encodeName(path).toStdString();
 }
 
-ExportOutcome ExportController::exportTo(const LoadedTrace &loaded, const QString &target, bool replaceOpenedTrace)
+QString reasonText(const OutputError &error)
+{
+    switch (error.kind) {
+    case OutputError::Kind::None:
+        return {};
+    case OutputError::Kind::IsDirectory:
+        return QStringLiteral("it is a folder");
+    case OutputError::Kind::DanglingSymlink:
+        return QStringLiteral("it is a symbolic link to a file that does not exist");
+    case OutputError::Kind::ReadOnly:
+        return QStringLiteral("the file is read-only");
+    case OutputError::Kind::OtherOwner:
+        return QStringLiteral("the file belongs to another user or group, and the replacement would not");
+    case OutputError::Kind::Open:
+        if (error.osError == ENXIO)
+            return QStringLiteral("no program is reading from this FIFO");
+        break;
+    case OutputError::Kind::Inspect:
+    case OutputError::Kind::CreateTemporary:
+    case OutputError::Kind::Write:
+    case OutputError::Kind::Rename:
+        break;
+    }
+    const QString os = QString::fromLocal8Bit(std::strerror(error.osError));
+    if (error.kind == OutputError::Kind::CreateTemporary)
+        return QStringLiteral("cannot create a temporary file in %1: %2").arg(QFile::decodeName(error.path.c_str()), os);
+    return os;
+}
+
+bool isProtection(const OutputError &error)
+{
+    return error.kind == OutputError::Kind::ReadOnly || error.kind == OutputError::Kind::OtherOwner;
+}
+
+} // namespace
+
+bool ExportController::isSameFile(const QString &a, const QString &b)
+{
+    const auto ia = identityOfPath(localPath(a));
+    const auto ib = identityOfPath(localPath(b));
+    if (ia && ib && *ia == *ib)
+        return true; // hard links have different canonical paths
+    const QFileInfo fa(a);
+    const QFileInfo fb(b);
+    return fa.exists() && fb.exists() && fa.canonicalFilePath() == fb.canonicalFilePath();
+}
+
+QString ExportController::protectionReason(const QString &target)
+{
+    const OutputError e = AtomicFileWriter::check(localPath(target), false);
+    return isProtection(e) ? reasonText(e) : QString();
+}
+
+ExportOutcome ExportController::exportTo(const LoadedTrace &loaded, const QString &target, bool replaceOpenedTrace,
+                                         bool replaceProtected)
 {
     using Status = ExportOutcome::Status;
+    using Question = ExportOutcome::Question;
     if (const QString reason = refusalReason(&loaded); !reason.isEmpty())
         return {Status::Refused, reason, 0};
     if (target.isEmpty())
         return {Status::Failed, QStringLiteral("No file name was given."), 0};
     if (!replaceOpenedTrace && isSameFile(target, loaded.path)) {
         return {Status::NeedsConfirmation,
-                QStringLiteral("%1 is the trace that is open. Replace it with its normalized form?").arg(target), 0};
+                QStringLiteral("%1 is the trace that is open. Replace it with its normalized form?").arg(target), 0,
+                Question::ReplaceOpenedTrace};
     }
 
-    QSaveFile file(target);
-    if (!file.open(QIODevice::WriteOnly))
-        return {Status::Failed, QStringLiteral("Cannot write %1: %2").arg(target, file.errorString()), 0};
-    bool sinkOk = true;
-    JsonWriter writer([&file, &sinkOk](std::string_view chunk) {
-        sinkOk = file.write(chunk.data(), qint64(chunk.size())) == qint64(chunk.size());
-        return sinkOk;
-    });
-    const bool written = writeNormalized(*loaded.trace, writer) && writer.flush() && sinkOk;
-    const quint64 bytes = writer.bytesWritten();
-    if (!written) {
-        const QString reason = file.error() != QFileDevice::NoError ? file.errorString()
-                                                                    : QString::fromStdString(writer.errorString());
-        file.cancelWriting();
-        return {Status::Failed, QStringLiteral("Cannot write %1: %2").arg(target, reason), 0};
+    AtomicFileWriter file(localPath(target), replaceProtected);
+    if (!file.open()) {
+        if (isProtection(file.error())) {
+            return {Status::NeedsConfirmation,
+                    QStringLiteral("%1: %2. Replace it anyway?").arg(target, reasonText(file.error())), 0,
+                    Question::ReplaceProtectedFile};
+        }
+        return {Status::Failed, QStringLiteral("Cannot write %1: %2").arg(target, reasonText(file.error())), 0};
     }
+    JsonWriter writer([&file](std::string_view chunk) { return file.write(chunk); });
+    writeNormalized(*loaded.trace, writer);
+    writer.flush();
+    const quint64 bytes = writer.bytesWritten();
     if (!file.commit())
-        return {Status::Failed, QStringLiteral("Cannot write %1: %2").arg(target, file.errorString()), 0};
+        return {Status::Failed, QStringLiteral("Cannot write %1: %2").arg(target, reasonText(file.error())), 0};
     return {Status::Written,
             QStringLiteral("Exported normalized JSONL to %1 (%2)")
                 .arg(target, QLocale::system().formattedDataSize(qint64(bytes), 1, QLocale::DataSizeSIFormat)),
             bytes};
 }
 
-void ExportController::exportAsync(LoadedTracePtr loaded, const QString &target, bool replaceOpenedTrace)
+void ExportController::exportAsync(LoadedTracePtr loaded, const QString &target, bool replaceOpenedTrace,
+                                   bool replaceProtected)
 {
     if (!loaded) {
         Q_EMIT finished({ExportOutcome::Status::Refused, refusalReason(nullptr), 0});
@@ -100,8 +156,8 @@ void ExportController::exportAsync(LoadedTracePtr loaded, const QString &target,
         watcher->deleteLater();
         Q_EMIT finished(outcome);
     });
-    watcher->setFuture(QtConcurrent::run([loaded, target, replaceOpenedTrace] {
-        return exportTo(*loaded, target, replaceOpenedTrace);
+    watcher->setFuture(QtConcurrent::run([loaded, target, replaceOpenedTrace, replaceProtected] {
+        return exportTo(*loaded, target, replaceOpenedTrace, replaceProtected);
     }));
 }
 

@@ -23,11 +23,29 @@ target_sources(tinspect_ui PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/widgets/messagebanner.cpp
     ${CMAKE_CURRENT_LIST_DIR}/widgets/startpage.h
     ${CMAKE_CURRENT_LIST_DIR}/widgets/startpage.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/widgets/rowexportjob.h
+    ${CMAKE_CURRENT_LIST_DIR}/widgets/rowexportjob.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/widgets/tableactions.h
+    ${CMAKE_CURRENT_LIST_DIR}/widgets/tableactions.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/widgets/formatreferencewindow.h
+    ${CMAKE_CURRENT_LIST_DIR}/widgets/formatreferencewindow.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/widgets/shortcutsdialog.h
+    ${CMAKE_CURRENT_LIST_DIR}/widgets/shortcutsdialog.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/style/palettes.h
+    ${CMAKE_CURRENT_LIST_DIR}/style/palettes.cpp
 )
+# The window icon: the hicolor PNGs that are installed for the desktop too.
+file(GLOB _ti_icon_pngs CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/resources/icons/hicolor/*/apps/*.png)
 qt_add_resources(tinspect_ui "inspector_resources"
     PREFIX "/"
     BASE ${PROJECT_SOURCE_DIR}/resources
     FILES
         ${PROJECT_SOURCE_DIR}/resources/sample-trace.jsonl
-        ${PROJECT_SOURCE_DIR}/resources/icons/candle-trace-inspector.svg
+        ${_ti_icon_pngs}
+)
+# The format's authority, shown by Help > Format Reference.
+qt_add_resources(tinspect_ui "format_reference"
+    PREFIX "/docs"
+    BASE ${PROJECT_SOURCE_DIR}/docs
+    FILES ${PROJECT_SOURCE_DIR}/docs/TRACE_FORMAT.md
 )

@@ -2,6 +2,7 @@
 #include "ui/mainwindow.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
@@ -20,6 +21,9 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTableView>
+#include <QTreeView>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include "core/analysis/format.h"
@@ -27,6 +31,7 @@
 #include "core/analysis/spantree.h"
 #include "core/analysis/summary.h"
 #include "core/itemmodels/validationissuemodel.h"
+#include "core/loading/problemdetails.h"
 #include "core/loading/traceloader.h"
 #include "ui/memorychartpanel.h"
 #include "ui/metadatapanel.h"
@@ -34,9 +39,13 @@
 #include "ui/recentfiles.h"
 #include "ui/spantreepanel.h"
 #include "ui/style/appicon.h"
+#include "ui/style/palettes.h"
 #include "ui/validationpanel.h"
+#include "ui/widgets/filterlineedit.h"
+#include "ui/widgets/formatreferencewindow.h"
 #include "ui/widgets/loadprogresswidget.h"
 #include "ui/widgets/messagebanner.h"
+#include "ui/widgets/shortcutsdialog.h"
 #include "ui/widgets/startpage.h"
 
 Q_LOGGING_CATEGORY(lcWindow, "traceinspector.mainwindow", QtWarningMsg)
@@ -66,6 +75,9 @@ MainWindow::MainWindow(QWidget *parent)
     , m_export(new ExportController(this))
     , m_recent(new RecentFiles(this))
 {
+    // CANDLE_TRACE_INSPECTOR_PALETTE=dark checks (and uses) the inspector in a dark theme.
+    static const bool paletteFromEnvironment = applyPaletteFromEnvironment();
+    Q_UNUSED(paletteFromEnvironment);
     setWindowTitle(kAppName);
     setWindowIcon(AppIcon::icon());
     setAcceptDrops(true);
@@ -75,7 +87,7 @@ MainWindow::MainWindow(QWidget *parent)
     createActions();
 
     connect(m_loader, &TraceLoader::started, this, &MainWindow::onStarted);
-    connect(m_loader, &TraceLoader::progressChanged, this, &MainWindow::onProgress);
+    connect(m_loader, &TraceLoader::stepProgress, this, &MainWindow::onProgress);
     connect(m_loader, &TraceLoader::traceRead, this, &MainWindow::onTraceRead);
     connect(m_loader, &TraceLoader::analysisReady, this, &MainWindow::onAnalysisReady);
     connect(m_loader, &TraceLoader::finished, this, &MainWindow::onFinished);
@@ -88,11 +100,15 @@ MainWindow::MainWindow(QWidget *parent)
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     // Without a saved layout, split by proportion (sizes are relative until first shown).
     if (!m_mainSplitter->restoreState(settings.value(QStringLiteral("window/mainSplitter")).toByteArray()))
-        m_mainSplitter->setSizes({520, 440});
+        m_mainSplitter->setSizes({440, 520});
     if (!m_topSplitter->restoreState(settings.value(QStringLiteral("window/topSplitter")).toByteArray()))
-        m_topSplitter->setSizes({1100, 900});
+        m_topSplitter->setSizes({1000, 1000});
     if (!m_bottomSplitter->restoreState(settings.value(QStringLiteral("window/bottomSplitter")).toByteArray()))
         m_bottomSplitter->setSizes({1200, 800});
+
+    bool unitOk = false;
+    const int unit = settings.value(QStringLiteral("view/timeUnit")).toInt(&unitOk);
+    setTimeUnit(unitOk && unit >= 0 && unit <= int(TimeUnit::Nanoseconds) ? TimeUnit(unit) : TimeUnit::Auto);
 
     rebuildRecentMenu();
     updateActions();
@@ -116,8 +132,8 @@ void MainWindow::createLayout()
     m_topSplitter = new QSplitter(Qt::Horizontal, this);
     m_topSplitter->addWidget(m_spanTree);
     m_topSplitter->addWidget(m_opTable);
-    m_topSplitter->setStretchFactor(0, 11);
-    m_topSplitter->setStretchFactor(1, 9);
+    m_topSplitter->setStretchFactor(0, 1);
+    m_topSplitter->setStretchFactor(1, 1);
 
     m_sideTabs = new QTabWidget(this);
     m_sideTabs->setDocumentMode(true);
@@ -234,20 +250,90 @@ void MainWindow::createActions()
     m_showProblemsAction = view->addAction(QStringLiteral("Show &Validation"), this,
                                            [this] { m_sideTabs->setCurrentWidget(m_validation); });
     m_showProblemsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
-    m_showProblemsInBannerAction = new QAction(QStringLiteral("Show Problems"), this);
-    m_showProblemsInBannerAction->setToolTip(QStringLiteral("List every problem found in this trace"));
-    connect(m_showProblemsInBannerAction, &QAction::triggered, m_showProblemsAction, &QAction::trigger);
+    m_showProblemsInBannerAction = new QAction(tr("Show Problems"), this);
+    m_showProblemsInBannerAction->setToolTip(tr("Select this error in the list of every problem found"));
+    connect(m_showProblemsInBannerAction, &QAction::triggered, this, [this] {
+        m_sideTabs->setCurrentWidget(m_validation);
+        if (m_shown && m_shown->strictError)
+            m_validation->selectProblem(*m_shown->strictError);
+    });
+    m_reloadFailedAction = new QAction(tr("Reload"), this);
+    m_reloadFailedAction->setToolTip(tr("Read the file again"));
+    connect(m_reloadFailedAction, &QAction::triggered, this, [this] { openFile(m_failedPath); });
     QAction *showMeta = view->addAction(QStringLiteral("Show Run &Metadata"), this,
                                         [this] { m_sideTabs->setCurrentWidget(m_metadata); });
     showMeta->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_2));
     view->addSeparator();
-    view->addAction(QStringLiteral("&Reset Layout"), this, [this] {
-        m_mainSplitter->setSizes({520, 440});
-        m_topSplitter->setSizes({1100, 900});
+    const auto goTo = [this, view](const QString &text, int key, QWidget *panel, QWidget *focus) {
+        QAction *a = view->addAction(text, this, [this, panel, focus] { focusPanel(panel, focus); });
+        a->setShortcut(QKeySequence(Qt::ALT | key));
+        return a;
+    };
+    goTo(tr("Go to &Span Tree"), Qt::Key_1, m_spanTree, m_spanTree->view());
+    goTo(tr("Go to &Op Table"), Qt::Key_2, m_opTable, m_opTable->opView());
+    goTo(tr("Go to Memory &Chart"), Qt::Key_3, m_memoryChart, m_memoryChart->findChild<QWidget *>(QStringLiteral("logicalChartView")));
+    goTo(tr("Go to &Problems"), Qt::Key_4, m_validation, m_validation->view());
+    view->addSeparator();
+    QMenu *units = view->addMenu(tr("&Time Unit"));
+    auto *unitGroup = new QActionGroup(this);
+    const std::pair<TimeUnit, QString> unitNames[] = {{TimeUnit::Auto, tr("&Automatic (exact, per value)")},
+                                                      {TimeUnit::Seconds, tr("&Seconds")},
+                                                      {TimeUnit::Milliseconds, tr("&Milliseconds")},
+                                                      {TimeUnit::Microseconds, tr("Mi&croseconds")},
+                                                      {TimeUnit::Nanoseconds, tr("&Nanoseconds")}};
+    for (const auto &[unit, name] : unitNames) {
+        QAction *a = units->addAction(name, this, [this, unit] { setTimeUnit(unit); });
+        a->setCheckable(true);
+        a->setData(int(unit));
+        a->setObjectName(QStringLiteral("timeUnit%1").arg(int(unit)));
+        unitGroup->addAction(a);
+    }
+    view->addSeparator();
+    view->addAction(tr("&Reset Layout"), this, [this] {
+        m_mainSplitter->setSizes({440, 520});
+        m_topSplitter->setSizes({1000, 1000});
         m_bottomSplitter->setSizes({1200, 800});
     });
 
+    QMenu *edit = menuBar()->insertMenu(view->menuAction(), new QMenu(tr("&Edit"), this))->menu();
+    QAction *findSpans = edit->addAction(tr("&Filter Spans"), this, [this] {
+        focusPanel(m_spanTree, m_spanTree->filterEdit());
+        m_spanTree->filterEdit()->selectAll();
+    });
+    findSpans->setShortcut(QKeySequence::Find);
+    QAction *findOps = edit->addAction(tr("Filter &Ops"), this, [this] {
+        focusPanel(m_opTable, m_opTable->filterEdit());
+        m_opTable->filterEdit()->selectAll();
+    });
+    findOps->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
+    QAction *findProblems = edit->addAction(tr("Filter &Problems"), this, [this] {
+        m_sideTabs->setCurrentWidget(m_validation);
+        focusPanel(m_validation, m_validation->filterEdit());
+        m_validation->filterEdit()->selectAll();
+    });
+    findProblems->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_F));
+    edit->addSeparator();
+    // The span tree's own actions, made window-wide: one action per key, never two.
+    for (QAction *a : m_spanTree->actions()) {
+        a->setShortcutContext(Qt::WindowShortcut);
+        edit->addAction(a);
+    }
+
+    QMenu *memory = menuBar()->addMenu(tr("&Memory"));
+    QAction *resetZoom = memory->addAction(tr("&Reset Zoom (Whole Run)"), m_memoryChart, &MemoryChartPanel::resetZoom);
+    resetZoom->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    QAction *peak = memory->addAction(tr("Allocations at the &Peak"), m_memoryChart, &MemoryChartPanel::showPeak);
+    peak->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+    memory->addSeparator();
+    memory->addAction(tr("Export Chart as P&NG…"), m_memoryChart, [this] { m_memoryChart->exportWithDialog(MemoryChartPanel::ImageFormat::Png); });
+    memory->addAction(tr("Export Chart as &SVG…"), m_memoryChart, [this] { m_memoryChart->exportWithDialog(MemoryChartPanel::ImageFormat::Svg); });
+
     QMenu *help = menuBar()->addMenu(QStringLiteral("&Help"));
+    QAction *reference = help->addAction(tr("Trace &Format Reference"), this, [this] { showFormatReference(); });
+    reference->setShortcut(QKeySequence::HelpContents);
+    QAction *keys = help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);
+    keys->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F1));
+    help->addSeparator();
     help->addAction(QStringLiteral("&About Candle Trace Inspector"), this, [this] {
         QMessageBox::about(this, QStringLiteral("About Candle Trace Inspector"),
                            QStringLiteral("<h3>Candle Trace Inspector %1</h3>"
@@ -291,6 +377,19 @@ void MainWindow::openFile(const QString &path)
     if (path.isEmpty())
         return;
     m_loader->load(path);
+}
+
+MainWindow *MainWindow::openInNewWindow(const QString &path)
+{
+    auto *window = new MainWindow;
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    // Every window restores the same saved geometry; offset it so that none hides another.
+    constexpr int kCascade = 32;
+    window->resize(size());
+    window->move(pos() + QPoint(kCascade, kCascade));
+    window->show();
+    window->openFile(path);
+    return window;
 }
 
 void MainWindow::openWithDialog()
@@ -360,10 +459,15 @@ void MainWindow::updateSummary()
     const Trace &t = *l.trace;
     QStringList parts;
     parts << plural(qsizetype(t.ops.size()), "op", "ops") << plural(qsizetype(t.spans.size()), "span", "spans");
+    // One wording for the measured time everywhere: unknown, never zero.
+    if (m_measuredOf != &t) {
+        m_measured = countMeasuredSpans(t);
+        m_measuredOf = &t;
+    }
     if (l.summary)
-        parts << QStringLiteral("measured %1").arg(formatDuration(l.summary->totalNs));
+        parts << measuredTimeText(m_measured.measured, m_measured.closed, l.summary->totalNs);
     else if (l.spanTree)
-        parts << QStringLiteral("measured %1").arg(formatDuration(l.spanTree->measuredTotalNs()));
+        parts << measuredTimeText(m_measured.measured, m_measured.closed, l.spanTree->measuredTotalNs());
     if (l.summary) {
         parts << (l.summary->logicalPeakBytes ? QStringLiteral("logical peak %1").arg(formatBytes(*l.summary->logicalPeakBytes))
                                               : QStringLiteral("logical peak unknown (no memory records)"));
@@ -376,10 +480,18 @@ void MainWindow::updateSummary()
         for (const Problem &p : list)
             (p.severity == Severity::Error ? errors : warnings) += 1;
     };
+    // Counted but not listed problems count too (ProblemLimiter).
+    const auto countOmitted = [&](const std::vector<OmittedProblems> &list) {
+        for (const OmittedProblems &o : list)
+            (o.severity == Severity::Error ? errors : warnings) += o.count;
+    };
     if (l.readProblems)
         count(*l.readProblems);
-    if (l.health)
+    countOmitted(l.readOmitted);
+    if (l.health) {
         count(l.health->findings);
+        countOmitted(l.health->omittedFindings);
+    }
     QString problems = QStringLiteral("%1, %2").arg(plural(qsizetype(errors), "error", "errors"),
                                                     plural(qsizetype(warnings), "warning", "warnings"));
     if (!l.health)
@@ -402,10 +514,10 @@ void MainWindow::onStarted(quint64, const QString &path)
     updateSummary();
 }
 
-void MainWindow::onProgress(quint64, int permille, const QString &phase)
+void MainWindow::onProgress(quint64, const LoadProgress &progress)
 {
-    m_progress->setProgress(permille, phase);
-    m_startPage->progress()->setProgress(permille, phase);
+    m_progress->setProgress(progress);
+    m_startPage->progress()->setProgress(progress);
 }
 
 void MainWindow::onTraceRead(quint64, const LoadedTracePtr &snapshot)
@@ -418,6 +530,14 @@ void MainWindow::onTraceRead(quint64, const LoadedTracePtr &snapshot)
     m_spanTree->clear();
     m_memoryChart->clear();
     m_chartPending = false;
+    // A different file starts from a fresh view: filters, zoom and selections of the last
+    // one would hide the new trace ("0 of 2 spans match"). Emptied first, so that resetting
+    // costs nothing.
+    if (QFileInfo(snapshot->path).absoluteFilePath() != m_viewStatePath) {
+        m_opTable->clear();
+        resetViewState();
+    }
+    m_viewStatePath = QFileInfo(snapshot->path).absoluteFilePath();
     m_opTable->setTrace(snapshot->trace, {}, snapshot->opStatistics);
     m_validation->setLoadedTrace(snapshot);
     m_metadata->setLoadedTrace(snapshot);
@@ -469,19 +589,33 @@ void MainWindow::reportLoaded()
     Q_EMIT loadFinished(true);
 }
 
-void MainWindow::onFailed(quint64, const QString &message)
+void MainWindow::onFailed(quint64, const QString &message, TraceLoader::FailureKind kind)
 {
     hideProgress();
-    const bool notATrace = message.startsWith(QStringLiteral("Not a candle-graph trace"));
+    m_failedPath = m_loadingPath;
     QString text = message;
-    if (notATrace)
+    if (kind == TraceLoader::FailureKind::NotATrace)
         text += QStringLiteral("\nFile: %1").arg(QDir::toNativeSeparators(m_loadingPath));
     if (m_shown)
         text += QStringLiteral("\nThe trace shown before is still displayed.");
-    m_messageBanner->showMessage(SeverityPalette::Tone::Error,
-                                 notATrace ? QStringLiteral("This file is not a trace")
-                                           : QStringLiteral("The file could not be opened"),
-                                 text);
+    QString title;
+    switch (kind) {
+    case TraceLoader::FailureKind::NotATrace:
+        title = QStringLiteral("This file is not a trace");
+        break;
+    case TraceLoader::FailureKind::ChangedWhileRead:
+        title = QStringLiteral("The file changed while it was read");
+        break;
+    case TraceLoader::FailureKind::OutOfMemory:
+        title = QStringLiteral("Not enough memory");
+        break;
+    case TraceLoader::FailureKind::Unreadable:
+        title = QStringLiteral("The file could not be opened");
+        break;
+    }
+    m_messageBanner->showMessage(SeverityPalette::Tone::Error, title, text);
+    if (kind == TraceLoader::FailureKind::ChangedWhileRead)
+        m_messageBanner->addAction(m_reloadFailedAction);
     if (!m_shown)
         m_stack->setCurrentWidget(m_startPage);
     updateSummary();
@@ -526,9 +660,12 @@ void MainWindow::showRejection(const LoadedTrace &loaded)
     const Problem &p = *loaded.strictError;
     const QString where = p.line > 0 ? QStringLiteral("Line %1, %2: ").arg(p.line).arg(QString::fromStdString(p.ruleId))
                                      : QStringLiteral("%1: ").arg(QString::fromStdString(p.ruleId));
+    QString text = where + QString::fromStdString(p.message);
+    // Upstream's message stays as the CLI prints it; what its record index counts is said after it.
+    if (const QString note = explainProblem(p, nullptr).note; !note.isEmpty())
+        text += u'\n' + note;
     m_rejectionBanner->showMessage(SeverityPalette::Tone::Error,
-                                   QStringLiteral("Rejected by the strict rules — everything valid is still shown"),
-                                   where + QString::fromStdString(p.message));
+                                   QStringLiteral("Rejected by the strict rules — everything valid is still shown"), text);
     m_rejectionBanner->addAction(m_showProblemsInBannerAction);
 }
 
@@ -574,7 +711,7 @@ void MainWindow::exportNormalizedTo(const QString &target)
     startExport(target, false);
 }
 
-void MainWindow::startExport(const QString &target, bool replaceConfirmed)
+void MainWindow::startExport(const QString &target, bool replaceConfirmed, bool replaceProtected)
 {
     if (m_export->isRunning())
         return;
@@ -597,7 +734,23 @@ void MainWindow::startExport(const QString &target, bool replaceConfirmed)
         }
         replaceConfirmed = true;
     }
-    m_export->exportAsync(m_shown, target, replaceConfirmed);
+    // The same rules as candle-trace normalize: a read-only file or another user's is
+    // replaced only when asked to (the CLI's --force).
+    if (const QString protection = ExportController::protectionReason(target); !replaceProtected && !protection.isEmpty()) {
+        const auto answer = QMessageBox::warning(
+            this, QStringLiteral("Replace a Protected File?"),
+            QStringLiteral("%1: %2.\n\nReplace it anyway? The new file keeps its permissions.")
+                .arg(QDir::toNativeSeparators(target), protection),
+            QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
+        if (answer != QMessageBox::Yes) {
+            onExportFinished({ExportOutcome::Status::NeedsConfirmation,
+                              QStringLiteral("Export cancelled: %1 was left unchanged.").arg(target), 0,
+                              ExportOutcome::Question::ReplaceProtectedFile});
+            return;
+        }
+        replaceProtected = true;
+    }
+    m_export->exportAsync(m_shown, target, replaceConfirmed, replaceProtected);
     statusBar()->showMessage(QStringLiteral("Exporting to %1…").arg(QDir::toNativeSeparators(target)));
     updateActions();
 }
@@ -654,13 +807,55 @@ void MainWindow::dropEvent(QDropEvent *event)
     if (files.isEmpty())
         return;
     event->acceptProposedAction();
+    // One trace per window: the first replaces this window's trace, each other gets its own.
     openFile(files.constFirst());
-    if (files.size() > 1) {
-        m_messageBanner->showMessage(SeverityPalette::Tone::Information, QStringLiteral("One trace per window"),
-                                     QStringLiteral("Opened %1; the other %2 dropped file(s) were ignored.")
-                                         .arg(displayName(files.constFirst()))
-                                         .arg(files.size() - 1));
-    }
+    MainWindow *previous = this;
+    for (qsizetype i = 1; i < files.size(); ++i)
+        previous = previous->openInNewWindow(files.at(i));
+}
+
+void MainWindow::resetViewState()
+{
+    m_spanTree->resetView();
+    m_opTable->resetView();
+    m_validation->resetView();
+    m_memoryChart->resetView();
+}
+
+void MainWindow::focusPanel(QWidget *panel, QWidget *focus)
+{
+    if (panel == m_validation)
+        m_sideTabs->setCurrentWidget(m_validation);
+    if (focus)
+        focus->setFocus(Qt::ShortcutFocusReason);
+}
+
+void MainWindow::setTimeUnit(TimeUnit unit)
+{
+    m_timeUnit = unit;
+    m_spanTree->setTimeUnit(unit);
+    m_opTable->setTimeUnit(unit);
+    m_memoryChart->setTimeUnit(unit);
+    if (auto *a = findChild<QAction *>(QStringLiteral("timeUnit%1").arg(int(unit))))
+        a->setChecked(true);
+    QSettings().setValue(QStringLiteral("view/timeUnit"), int(unit));
+}
+
+FormatReferenceWindow *MainWindow::showFormatReference()
+{
+    if (!m_formatReference)
+        m_formatReference = new FormatReferenceWindow(this);
+    m_formatReference->show();
+    m_formatReference->raise();
+    m_formatReference->activateWindow();
+    return m_formatReference;
+}
+
+void MainWindow::showShortcuts()
+{
+    auto *dialog = new ShortcutsDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

@@ -4,7 +4,10 @@
 #include <QElapsedTimer>
 #include <QMainWindow>
 
+#include "core/analysis/format.h"
 #include "core/loading/loadedtrace.h"
+#include "core/loading/loadprogress.h"
+#include "core/loading/traceloader.h"
 #include "ui/exportcontroller.h"
 
 class QLabel;
@@ -17,6 +20,7 @@ class QTabWidget;
 namespace TraceInspector {
 
 class ExportController;
+class FormatReferenceWindow;
 class LoadProgressWidget;
 class MemoryChartPanel;
 class MessageBanner;
@@ -42,6 +46,9 @@ public:
     /// Starts loading \a path, superseding any load in progress. The trace shown so far stays
     /// until the new one has been read.
     void openFile(const QString &path);
+    /// Opens \a path in a window of its own (deleted when it is closed), placed a little below
+    /// and to the right of this one: several traces are several windows.
+    MainWindow *openInNewWindow(const QString &path);
     /// Exports the shown trace to \a target without a file dialog; still asks before it would
     /// replace the opened trace. The result arrives as exportFinished().
     void exportNormalizedTo(const QString &target);
@@ -70,6 +77,13 @@ public:
     /// The sample trace shipped with the application, or an empty string if not installed.
     static QString sampleTracePath();
 
+    /// Unit of every time column and of the memory chart's time axis (View > Time Unit).
+    TimeUnit timeUnit() const { return m_timeUnit; }
+    void setTimeUnit(TimeUnit unit);
+    /// Help > Format Reference (created on first use).
+    FormatReferenceWindow *showFormatReference();
+    void showShortcuts();
+
 Q_SIGNALS:
     /// A load ended: \a ok when every stage was delivered, false on failure or cancel.
     void loadFinished(bool ok);
@@ -86,17 +100,17 @@ private:
     void createLayout();
     void openWithDialog();
     void exportWithDialog();
-    void startExport(const QString &target, bool replaceConfirmed);
+    void startExport(const QString &target, bool replaceConfirmed, bool replaceProtected = false);
     void rebuildRecentMenu();
     void selectSpan(qint64 spanIndex);
     void selectOp(qint64 opIndex);
 
     void onStarted(quint64 generation, const QString &path);
-    void onProgress(quint64 generation, int permille, const QString &phase);
+    void onProgress(quint64 generation, const LoadProgress &progress);
     void onTraceRead(quint64 generation, const LoadedTracePtr &snapshot);
     void onAnalysisReady(quint64 generation, const LoadedTracePtr &snapshot);
     void onFinished(quint64 generation, const LoadedTracePtr &snapshot);
-    void onFailed(quint64 generation, const QString &message);
+    void onFailed(quint64 generation, const QString &message, TraceLoader::FailureKind kind);
     void onCancelled(quint64 generation);
     void onExportFinished(const ExportOutcome &outcome);
 
@@ -107,6 +121,8 @@ private:
     void updateSummary();
     void updateTitle();
     void updateActions();
+    void resetViewState();
+    void focusPanel(QWidget *panel, QWidget *focus);
     static QStringList localFiles(const QMimeData *mime);
 
     TraceLoader *m_loader;
@@ -114,6 +130,11 @@ private:
     RecentFiles *m_recent;
     LoadedTracePtr m_shown;
     QString m_loadingPath;
+    QString m_viewStatePath; // the file whose filters, zoom and selection the views hold
+    TimeUnit m_timeUnit = TimeUnit::Auto;
+    const Trace *m_measuredOf = nullptr; // the trace m_measured counts
+    MeasuredSpanCount m_measured;
+    QString m_failedPath; // offered again by the banner's Reload
     QElapsedTimer m_loadClock;
     bool m_chartPending = false; // the memory chart has data it has not drawn yet
 
@@ -140,6 +161,8 @@ private:
     QAction *m_sampleAction = nullptr;
     QAction *m_showProblemsAction = nullptr;
     QAction *m_showProblemsInBannerAction = nullptr;
+    FormatReferenceWindow *m_formatReference = nullptr;
+    QAction *m_reloadFailedAction = nullptr;
 };
 
 } // namespace TraceInspector

@@ -6,24 +6,34 @@
 #include <optional>
 
 #include <QList>
+#include <QRectF>
 #include <QStringList>
 #include <QWidget>
 
+#include "core/analysis/format.h"
 #include "core/analysis/timecoordinates.h"
+
+class QTableView;
 
 namespace TraceInspector {
 
 struct Trace;
 struct MemoryProfile;
+class LiveAllocationsModel;
+class TableActions;
 
-/// Memory over time (TRACE_FORMAT.md §8): logical live bytes stacked by category, the
-/// physical used/reserved samples of the devices as dashed lines on a second Y axis, the
-/// logical peak marked, and below it the allocations live at the peak.
+/// Memory over time (TRACE_FORMAT.md §8) as two time-aligned plots on one time axis, each
+/// with its own honest byte axis: on top the logical live bytes stacked by category, below
+/// the physical used / reserved / capacity samples of each device. Under them the
+/// allocations live at one instant: the logical peak of the device shown, or the instant
+/// clicked on the chart.
 ///
-/// Zoom with the mouse wheel or by dragging a band, right-click to zoom out, "Reset zoom"
-/// to see everything; each change re-buckets the data (min/max per pixel column, computed
-/// in core) so no peak disappears at any zoom level. A plane without records is shown as
-/// "unknown", never as a zero line.
+/// Wheel or drag a band to zoom, right-click to zoom out, "Reset zoom" to see the whole run;
+/// each change re-buckets the data (min/max per pixel column, computed in core) so no peak
+/// disappears at any zoom level, and both byte axes rescale to the window. Hovering shows
+/// every series' value at the cursor; the legend (or the Series menu) hides and shows
+/// series. The keyboard does the same: arrows move the instant, +/- zoom, 0 resets, P goes
+/// to the peak. A plane without records is shown once as "unknown", never as a zero line.
 ///
 /// This is the only file pair that uses Qt Charts; the header exposes none of its types.
 class MemoryChartPanel : public QWidget
@@ -39,13 +49,26 @@ public:
         QString physicalNote;
         QStringList layers;          // category names of the stacked areas, bottom first
         QList<int> layerPointCounts; // points of each area's upper line
-        QStringList physicalLines;   // e.g. "used cuda:0", "reserved cuda:0"
-        QList<int> physicalPointCounts;
+        QStringList physicalLines;   // e.g. "used cuda:0", "reserved cuda:0", "capacity cuda:0"
+        QList<int> physicalPointCounts; // points drawn: line points, or band columns
+        QList<bool> physicalBands;   // drawn as a min/max band (downsampled)
+        int markersShown = 0;        // series drawing a marker per sample
         bool downsampled = false;    // the logical areas are min/max buckets
         std::optional<std::uint64_t> peakTimeNs; // the peak marker, when drawn
         std::optional<std::uint64_t> peakBytes;
+        QRectF peakLabelRect;        // in chart coordinates, when drawn
+        bool peakLabelClear = true;  // no drawn line passes through the label
         TimeWindow window; // the window the series were computed for
         int buckets = 0;
+        double logicalAxisMax = 0;   // top of the logical byte axis, in its unit
+        QString logicalAxisTitle;
+        double physicalAxisMax = 0;
+        QString physicalAxisTitle;
+        double timeAxisMin = 0, timeAxisMax = 0; // in the time axis' unit
+        QString timeAxisTitle;
+        QRectF logicalPlot, physicalPlot; // plot areas in view coordinates
+        QStringList legend;          // every legend entry shown, both plots
+        QStringList hiddenSeries;    // legend entries switched off
     };
 
     explicit MemoryChartPanel(QWidget *parent = nullptr);
@@ -55,6 +78,8 @@ public:
     /// prepared in the background; chartReady() follows.
     void setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const MemoryProfile> profile);
     void clear();
+    /// Back to the whole run, all devices and the peak (a different file was opened).
+    void resetView();
 
     /// Device names in the selector after "All devices".
     QStringList deviceNames() const;
@@ -63,20 +88,52 @@ public:
     void setSelectedDevice(int device);
 
     TimeWindow window() const;
-    /// Zooms to \a window (clamped to the data's time range).
+    /// Zooms to \a window (clamped to the run).
     void setWindow(const TimeWindow &window);
     void resetZoom();
+    /// The run's time range: what "Reset zoom" shows.
+    TimeWindow runWindow() const;
+
+    /// Lists the allocations live at \a timeNs (on the device shown); allocationsShown() follows.
+    void selectInstant(std::uint64_t timeNs);
+    /// Lists the allocations live at the logical peak of the device shown again.
+    void showPeak();
+    /// The clicked instant, or none while the table shows the peak.
+    std::optional<std::uint64_t> selectedInstant() const;
+    /// The instant the table lists (the peak's or the clicked one), if any.
+    std::optional<std::uint64_t> tableInstant() const;
+    QString tableTitle() const;
+    LiveAllocationsModel *allocationsModel() const;
+    QTableView *allocationsView() const;
+    TableActions *allocationsActions() const;
+
+    /// The hover readout for \a timeNs: every series' value at that time.
+    QString readoutAt(std::uint64_t timeNs) const;
+    /// Shows or hides the series named like its legend entry ("activation", "cuda:0 used").
+    bool setSeriesVisible(const QString &legendName, bool visible);
+
+    void setTimeUnit(TimeUnit unit);
+
+    enum class ImageFormat { Png, Svg };
+    /// Writes both plots, as shown, to \a path. Returns an empty string or the reason it failed.
+    QString exportImage(const QString &path, ImageFormat format);
+    /// Asks where, then exportImage(); a failure is shown above the chart.
+    void exportWithDialog(ImageFormat format);
 
     DrawnState drawnState() const;
 
-signals:
-    /// A row of the peak table was activated: the span that allocated the storage.
+Q_SIGNALS:
+    /// A row of the allocations table was activated: the span that allocated the storage.
     void spanActivated(QString spanId);
     /// The chart data for the trace given to setTrace() is ready and drawn.
     void chartReady();
+    /// The allocations table lists a new instant (after selectInstant(), showPeak() or a
+    /// device change).
+    void allocationsShown();
 
 protected:
     void showEvent(QShowEvent *event) override;
+    void changeEvent(QEvent *event) override;
 
 private:
     struct Private;

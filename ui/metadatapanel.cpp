@@ -9,6 +9,7 @@
 #include "core/analysis/health.h"
 #include "core/itemmodels/metadatamodel.h"
 #include "ui/style/severitypalette.h"
+#include "ui/widgets/tableactions.h"
 
 namespace TraceInspector {
 
@@ -24,6 +25,8 @@ MetadataPanel::MetadataPanel(QWidget *parent)
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->header()->setStretchLastSection(true);
     m_view->header()->resizeSection(MetadataModel::FieldColumn, 230);
+    m_view->setObjectName(QStringLiteral("metadataView"));
+    new TableActions(m_view, QStringLiteral("run-metadata"));
     m_verdict->setWordWrap(true);
     m_verdict->setTextFormat(Qt::PlainText);
     m_verdict->setContentsMargins(4, 2, 4, 2);

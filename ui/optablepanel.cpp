@@ -19,6 +19,7 @@
 #include "ui/delegates/durationbardelegate.h"
 #include "ui/delegates/spanitemdelegate.h"
 #include "ui/widgets/filterlineedit.h"
+#include "ui/widgets/tableactions.h"
 
 namespace TraceInspector {
 
@@ -55,21 +56,35 @@ OpTablePanel::OpTablePanel(QWidget *parent)
     setupTable(m_opView);
     m_opView->setModel(m_opProxy);
     m_opView->setItemDelegate(new SpanItemDelegate(m_opView)); // warning icon for unknown spans
-    m_opView->setTextElideMode(Qt::ElideMiddle);
-    const int em = fontMetrics().horizontalAdvance(QLatin1Char('M'));
-    const int widths[OpTableModel::ColumnCount] = {9, 5, 10, 4, 5, 8, 6, 7, 7};
-    for (int c = 0; c < OpTableModel::ColumnCount; ++c)
-        m_opView->setColumnWidth(c, widths[c] * em);
+    // Names and shapes elide at their end, span ids never: a cut id names another span.
+    m_opActions = new TableActions(m_opView, QStringLiteral("ops"));
+    m_opActions->setColumnFits({{OpTableModel::SpanColumn, 4, 60, [this] { return longestSpanId(); }},
+                                {OpTableModel::ShapeColumn, 8, 30},
+                                {OpTableModel::DtypeColumn, 4, 10},
+                                {OpTableModel::DeviceColumn, 5, 14},
+                                {OpTableModel::StartColumn, 9, 26, [this] { return widestStart(); }, false},
+                                {OpTableModel::DurationColumn, 7, 20, {}, false},
+                                {OpTableModel::InputBytesColumn, 8, 12},
+                                {OpTableModel::OutputBytesColumn, 8, 12}},
+                               OpTableModel::NameColumn);
+    m_opActions->addRowAction(
+        tr("Select &Span"), [this](const QModelIndex &row) { Q_EMIT spanActivated(m_opModel->spanOfOp(opOf(row))); },
+        [this](const QModelIndex &row) { return m_opModel->spanOfOp(opOf(row)) >= 0; }, QKeySequence(Qt::CTRL | Qt::Key_J));
 
     m_aggregateView->setObjectName(QStringLiteral("opAggregateView"));
     setupTable(m_aggregateView);
     m_aggregateView->setModel(m_aggregateProxy);
     m_aggregateView->setItemDelegateForColumn(OpAggregateModel::TotalColumn, new DurationBarDelegate(m_aggregateView));
-    for (int c = 0; c < OpAggregateModel::ColumnCount; ++c)
-        m_aggregateView->setColumnWidth(c, 6 * em);
-    m_aggregateView->setColumnWidth(OpAggregateModel::NameColumn, 12 * em);
-    m_aggregateView->setColumnWidth(OpAggregateModel::TotalColumn, 9 * em);
     m_aggregateView->setToolTip(tr("Double-click a row to list its ops"));
+    m_aggregateActions = new TableActions(m_aggregateView, QStringLiteral("ops-by-name"));
+    m_aggregateActions->setColumnFits({{OpAggregateModel::CountColumn, 6, 12},
+                                       {OpAggregateModel::TotalColumn, 10, 20},
+                                       {OpAggregateModel::MeanColumn, 7, 20},
+                                       {OpAggregateModel::MinColumn, 7, 20},
+                                       {OpAggregateModel::MaxColumn, 7, 20},
+                                       {OpAggregateModel::PercentColumn, 6, 12}},
+                                      OpAggregateModel::NameColumn);
+    m_aggregateActions->addRowAction(tr("&List These Ops"), [this](const QModelIndex &row) { showOpsNamed(row); });
 
     m_tabs->setDocumentMode(true);
     m_tabs->addTab(m_opView, tr("All ops"));
@@ -113,7 +128,6 @@ void OpTablePanel::setupTable(QTableView *view)
     view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
     view->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    view->horizontalHeader()->setStretchLastSection(true);
     view->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder); // stream order
     view->horizontalHeader()->setSortIndicatorClearable(true);
     view->horizontalHeader()->setHighlightSections(false);
@@ -155,6 +169,65 @@ void OpTablePanel::setSpanTree(std::shared_ptr<const SpanTree> tree)
 void OpTablePanel::clear()
 {
     setTrace({});
+}
+
+void OpTablePanel::resetView()
+{
+    setFilterText(QString());
+    m_opView->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    m_aggregateView->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    m_aggregateProxy->sort(-1); // the model's own order: longest total first
+    m_opView->selectionModel()->clear();
+    m_opView->setCurrentIndex(QModelIndex());
+    m_aggregateView->selectionModel()->clear();
+    m_tabs->setCurrentIndex(AllOpsTab);
+    m_opView->scrollToTop();
+}
+
+void OpTablePanel::setTimeUnit(TimeUnit unit)
+{
+    m_opModel->setTimeUnit(unit);
+    m_aggregateModel->setTimeUnit(unit);
+    m_opActions->fitColumns();
+    m_aggregateActions->fitColumns();
+}
+
+QString OpTablePanel::widestStart() const
+{
+    // Times never elide: their last digits tell neighbours apart (late in a run too).
+    if (!m_trace)
+        return {};
+    if (m_latestStartOf != m_trace.get()) { // once per trace, not at every refit
+        m_latestStart = 0;
+        for (const Op &op : m_trace->ops)
+            m_latestStart = std::max(m_latestStart, op.timestampNs);
+        m_latestStartOf = m_trace.get();
+    }
+    const TimeUnit unit = m_opModel->timeUnit();
+    return widestTimePoint(m_latestStart, unit, unit == TimeUnit::Auto);
+}
+
+QString OpTablePanel::longestSpanId() const
+{
+    // The widest id is almost always the longest; measuring every one would cost more.
+    // Once per trace: the column is fitted again after every reset.
+    if (!m_trace)
+        return {};
+    if (m_longestIdOf != m_trace.get()) {
+        std::size_t longest = 0;
+        std::size_t at = 0;
+        for (std::size_t i = 0; i < m_trace->spans.size(); ++i) {
+            const std::size_t n = m_trace->str(m_trace->spans[i].id).size();
+            if (n > longest) {
+                longest = n;
+                at = i;
+            }
+        }
+        const std::string_view id = m_trace->spans.empty() ? std::string_view() : m_trace->str(m_trace->spans[at].id);
+        m_longestId = QString::fromUtf8(id.data(), qsizetype(id.size()));
+        m_longestIdOf = m_trace.get();
+    }
+    return m_longestId;
 }
 
 qint64 OpTablePanel::selectedOp() const

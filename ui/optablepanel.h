@@ -6,6 +6,8 @@
 
 #include <QWidget>
 
+#include "core/analysis/format.h"
+
 class QLabel;
 class QModelIndex;
 class QSortFilterProxyModel;
@@ -21,6 +23,7 @@ class OpTableModel;
 class OpFilterProxyModel;
 class OpAggregateModel;
 class FilterLineEdit;
+class TableActions;
 
 /// Every op of a trace ("All ops", sortable, filterable, built for millions of rows) and the
 /// same ops aggregated by op name ("By op name"). One debounced filter applies to both tabs.
@@ -46,7 +49,14 @@ public:
     qint64 selectedOp() const;
     QString filterText() const;
 
+    void setTimeUnit(TimeUnit unit);
+    /// Back to a fresh view: no filter, stream order, no selection, "All ops" (a different
+    /// file was opened).
+    void resetView();
+
     QTabWidget *tabs() const { return m_tabs; }
+    TableActions *opActions() const { return m_opActions; }
+    TableActions *aggregateActions() const { return m_aggregateActions; }
     QTableView *opView() const { return m_opView; }
     QTableView *aggregateView() const { return m_aggregateView; }
     FilterLineEdit *filterEdit() const { return m_filter; }
@@ -75,6 +85,8 @@ private:
     void showOpsNamed(const QModelIndex &aggregateIndex);
     void updateStatus();
     qint64 opOf(const QModelIndex &proxyIndex) const;
+    QString longestSpanId() const;
+    QString widestStart() const;
     static void setupTable(QTableView *view);
 
     std::shared_ptr<const Trace> m_trace;
@@ -88,6 +100,12 @@ private:
     QTabWidget *m_tabs;
     QTableView *m_opView;
     QTableView *m_aggregateView;
+    TableActions *m_opActions;
+    mutable const Trace *m_longestIdOf = nullptr;
+    mutable QString m_longestId;
+    mutable const Trace *m_latestStartOf = nullptr;
+    mutable std::uint64_t m_latestStart = 0;
+    TableActions *m_aggregateActions;
 };
 
 } // namespace TraceInspector

@@ -2,7 +2,12 @@
 #include "ui/recentfiles.h"
 
 #include <QFileInfo>
+#include <QMutex>
+#include <QMutexLocker>
 #include <QSettings>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <optional>
 
 namespace TraceInspector {
 namespace {
@@ -11,12 +16,57 @@ const QString &settingsKey()
     static const QString key = QStringLiteral("recentFiles");
     return key;
 }
+
+// Writing QSettings syncs the file to disk, tens of milliseconds on a slow disk: it happens
+// on a worker. The newest list waits here until written, and readers see it meanwhile.
+QMutex &pendingMutex()
+{
+    static QMutex mutex;
+    return mutex;
+}
+std::optional<QStringList> &pendingList()
+{
+    static std::optional<QStringList> list;
+    return list;
+}
+
+QStringList storedList()
+{
+    {
+        const QMutexLocker lock(&pendingMutex());
+        if (pendingList())
+            return *pendingList();
+    }
+    return QSettings().value(settingsKey()).toStringList();
+}
+
+void writePending()
+{
+    // Serialised: the newest list is written last, whatever order the workers run in.
+    static QMutex writing;
+    const QMutexLocker writeLock(&writing);
+    QStringList list;
+    {
+        const QMutexLocker lock(&pendingMutex());
+        if (!pendingList())
+            return;
+        list = *pendingList();
+    }
+    {
+        QSettings settings;
+        settings.setValue(settingsKey(), list);
+        settings.sync();
+    }
+    const QMutexLocker lock(&pendingMutex());
+    if (pendingList() == list)
+        pendingList().reset();
+}
 } // namespace
 
 RecentFiles::RecentFiles(QObject *parent)
     : QObject(parent)
 {
-    const QStringList stored = QSettings().value(settingsKey()).toStringList();
+    const QStringList stored = storedList();
     for (const QString &path : stored) {
         if (!path.isEmpty() && !m_files.contains(path) && m_files.size() < kMaxFiles)
             m_files.append(path);
@@ -49,7 +99,11 @@ void RecentFiles::clear()
 
 void RecentFiles::save()
 {
-    QSettings().setValue(settingsKey(), m_files);
+    {
+        const QMutexLocker lock(&pendingMutex());
+        pendingList() = m_files;
+    }
+    (void)QtConcurrent::run(&writePending);
     Q_EMIT changed();
 }
 

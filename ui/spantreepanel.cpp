@@ -1,28 +1,41 @@
 // SPDX-License-Identifier: MIT
 #include "ui/spantreepanel.h"
 
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QElapsedTimer>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QTreeView>
+#include <QTimer>
+#include <QToolButton>
 #include <QVBoxLayout>
 
-#include <vector>
+#include <algorithm>
+#include <climits>
+#include <limits>
 
-#include "core/analysis/format.h"
 #include "core/analysis/spantree.h"
+#include "core/itemmodels/modelroles.h"
 #include "core/itemmodels/spanfilterproxymodel.h"
 #include "core/itemmodels/spantreemodel.h"
+#include "core/model/trace.h"
 #include "ui/delegates/durationbardelegate.h"
 #include "ui/delegates/spanitemdelegate.h"
 #include "ui/widgets/filterlineedit.h"
+#include "ui/widgets/tableactions.h"
+#include "ui/widgets/treeview.h"
 
 namespace TraceInspector {
 
 namespace {
-// Above this many matches the filter does not expand their ancestors automatically: the
-// expansion itself would cost more than it helps.
-constexpr std::size_t kAutoExpandLimit = 2000;
+// Matches opened at once when a filter applies; the rest follow slice by slice.
+constexpr std::size_t kFirstBatch = 400;
+// Beyond this many the tree would be too long to read; Next/Previous still reach every match.
+constexpr std::size_t kExpandLimit = 20000;
+// A slice of the progressive expansion never holds the window longer than this.
+constexpr int kSliceMs = 15;
 // Traces with fewer spans open two levels at load; larger ones only the roots.
 constexpr std::size_t kExpandTwoLevelsBelow = 100000;
 } // namespace
@@ -34,15 +47,49 @@ SpanTreePanel::SpanTreePanel(QWidget *parent)
     , m_itemDelegate(new SpanItemDelegate(this))
     , m_filter(new FilterLineEdit(this))
     , m_status(new QLabel(this))
-    , m_view(new QTreeView(this))
+    , m_previous(new QToolButton(this))
+    , m_next(new QToolButton(this))
+    , m_view(new TreeView(this))
+    , m_expandTimer(new QTimer(this))
 {
     m_proxy->setSourceModel(m_model);
 
     m_filter->setObjectName(QStringLiteral("spanFilter"));
     m_filter->setPlaceholderText(tr("Filter spans by name or id"));
-    m_filter->setToolTip(tr("Case-insensitive; the ancestors of matching spans stay visible"));
+    m_filter->setToolTip(tr("Case-insensitive; the ancestors of matching spans stay visible. "
+                            "F3 / Shift+F3: next / previous match"));
     m_status->setObjectName(QStringLiteral("spanStatus"));
     m_status->setTextFormat(Qt::PlainText);
+
+    // F3 / Shift+F3 plus the platform's own keys, each once (a key listed twice is ambiguous
+    // and triggers nothing).
+    const auto keys = [](QKeySequence first, QKeySequence::StandardKey standard) {
+        QList<QKeySequence> list{first};
+        for (const QKeySequence &k : QKeySequence::keyBindings(standard))
+            if (!list.contains(k))
+                list << k;
+        return list;
+    };
+    auto *previousAction = new QAction(tr("Previous Match"), this);
+    previousAction->setShortcuts(keys(QKeySequence(Qt::SHIFT | Qt::Key_F3), QKeySequence::FindPrevious));
+    previousAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    previousAction->setToolTip(tr("Previous span matching the filter (Shift+F3)"));
+    connect(previousAction, &QAction::triggered, this, &SpanTreePanel::previousMatch);
+    auto *nextAction = new QAction(tr("Next Match"), this);
+    nextAction->setShortcuts(keys(QKeySequence(Qt::Key_F3), QKeySequence::FindNext));
+    nextAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    nextAction->setToolTip(tr("Next span matching the filter (F3)"));
+    connect(nextAction, &QAction::triggered, this, &SpanTreePanel::nextMatch);
+    addAction(previousAction);
+    addAction(nextAction);
+    m_previous->setObjectName(QStringLiteral("spanPreviousMatch"));
+    m_previous->setDefaultAction(previousAction);
+    m_previous->setArrowType(Qt::UpArrow);
+    m_previous->setAutoRaise(true);
+    m_next->setObjectName(QStringLiteral("spanNextMatch"));
+    m_next->setDefaultAction(nextAction);
+    m_next->setArrowType(Qt::DownArrow);
+    m_next->setAutoRaise(true);
 
     m_view->setObjectName(QStringLiteral("spanTreeView"));
     m_view->setModel(m_proxy);
@@ -52,26 +99,44 @@ SpanTreePanel::SpanTreePanel(QWidget *parent)
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->setAllColumnsShowFocus(true);
     m_view->setIndentation(14);
-    m_view->setTextElideMode(Qt::ElideMiddle); // span names differ at both ends (model.layers.N.…)
     m_view->setItemDelegate(m_itemDelegate);
     m_view->setItemDelegateForColumn(SpanTreeModel::BarColumn, new DurationBarDelegate(m_view));
     m_view->header()->setSortIndicator(-1, Qt::AscendingOrder); // tree order until a header is clicked
     m_view->header()->setSortIndicatorClearable(true);
     m_view->setSortingEnabled(true);
-    m_view->header()->setStretchLastSection(true);
     m_view->header()->setSectionResizeMode(QHeaderView::Interactive);
-    const int em = fontMetrics().horizontalAdvance(QLatin1Char('M'));
-    m_view->setColumnWidth(SpanTreeModel::NameColumn, 24 * em);
-    m_view->setColumnWidth(SpanTreeModel::KindColumn, 6 * em);
-    m_view->setColumnWidth(SpanTreeModel::StepColumn, 7 * em);
-    m_view->setColumnWidth(SpanTreeModel::StartColumn, 8 * em);
-    m_view->setColumnWidth(SpanTreeModel::DurationColumn, 6 * em);
-    m_view->setColumnWidth(SpanTreeModel::SelfColumn, 6 * em);
-    m_view->setColumnWidth(SpanTreeModel::MeasuredPercentColumn, 7 * em);
+
+    // Names elide at their end (the distinguishing part of module paths is often in the
+    // middle, so the full name is on hover); the Name column takes the room left.
+    m_actions = new TableActions(m_view, QStringLiteral("spans"));
+    m_actions->setExcludedColumns({SpanTreeModel::BarColumn});
+    m_actions->addRoleColumn(SpanIdRole, tr("Span id"));
+    m_actions->addRoleColumn(DepthRole, tr("Depth"));
+    m_actions->setColumnFits({{SpanTreeModel::KindColumn, 5, 14},
+                              {SpanTreeModel::StepColumn, 5, 14},
+                              {SpanTreeModel::StartColumn, 9, 26,
+                               [this] {
+                                   // Times never elide: their last digits tell neighbours apart.
+                                   const TimeUnit unit = m_model->timeUnit();
+                                   return widestTimePoint(m_latestStart, unit, unit == TimeUnit::Auto);
+                               },
+                               false},
+                              {SpanTreeModel::DurationColumn, 7, 20, {}, false},
+                              {SpanTreeModel::SelfColumn, 7, 20, {}, false},
+                              {SpanTreeModel::MeasuredPercentColumn, 6, 12},
+                              {SpanTreeModel::BarColumn, 12, 12}},
+                             SpanTreeModel::NameColumn);
+    m_actions->addRowAction(tr("Copy Span &Id"), [](const QModelIndex &row) {
+        QApplication::clipboard()->setText(row.data(SpanIdRole).toString());
+    });
 
     auto *top = new QHBoxLayout;
     top->setContentsMargins(0, 0, 0, 0);
+    top->setSpacing(2);
     top->addWidget(m_filter, 1);
+    top->addWidget(m_previous);
+    top->addWidget(m_next);
+    top->addSpacing(4);
     top->addWidget(m_status);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -79,6 +144,12 @@ SpanTreePanel::SpanTreePanel(QWidget *parent)
     layout->addLayout(top);
     layout->addWidget(m_view, 1);
 
+    m_expandTimer->setSingleShot(true);
+    m_expandTimer->setInterval(0);
+    connect(m_expandTimer, &QTimer::timeout, this, &SpanTreePanel::expandSlice);
+    // A new order (sort) changes which matches come first: open the way again in that order.
+    // Filter changes are layout changes too.
+    connect(m_proxy, &QAbstractItemModel::layoutChanged, this, &SpanTreePanel::startExpansion);
     connect(m_filter, &FilterLineEdit::filterChanged, this, &SpanTreePanel::applyFilter);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) { Q_EMIT spanSelected(spanOf(current)); });
@@ -91,14 +162,29 @@ SpanTreePanel::SpanTreePanel(QWidget *parent)
 
 SpanTreePanel::~SpanTreePanel() = default;
 
+QTreeView *SpanTreePanel::view() const
+{
+    return m_view;
+}
+
 void SpanTreePanel::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const SpanTree> tree)
 {
+    m_expandTimer->stop();
+    m_walk.clear();
+    m_expandedMatches = 0;
+    m_matchPosition = 0;
     m_trace = std::move(trace);
     m_tree = std::move(tree);
+    m_measured = m_trace ? countMeasuredSpans(*m_trace) : MeasuredSpanCount{};
+    m_latestStart = 0;
+    if (m_trace)
+        for (const Span &sp : m_trace->spans)
+            m_latestStart = std::max(m_latestStart, sp.startNs);
     m_model->setTrace(m_trace, m_tree);
     if (m_tree) {
         m_view->expandToDepth(m_tree->spanCount() < kExpandTwoLevelsBelow ? 1 : 0);
-        expandMatches();
+        if (!m_proxy->filterText().isEmpty())
+            startExpansion();
     }
     updateStatus();
 }
@@ -106,6 +192,22 @@ void SpanTreePanel::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr
 void SpanTreePanel::clear()
 {
     setTrace({}, {});
+}
+
+void SpanTreePanel::resetView()
+{
+    setFilterText(QString());
+    m_view->header()->setSortIndicator(-1, Qt::AscendingOrder);
+    m_proxy->sort(-1);
+    m_view->selectionModel()->clear();
+    m_view->setCurrentIndex(QModelIndex());
+    m_view->scrollToTop();
+}
+
+void SpanTreePanel::setTimeUnit(TimeUnit unit)
+{
+    m_model->setTimeUnit(unit);
+    m_actions->fitColumns();
 }
 
 qint64 SpanTreePanel::selectedSpan() const
@@ -116,6 +218,11 @@ qint64 SpanTreePanel::selectedSpan() const
 QString SpanTreePanel::filterText() const
 {
     return m_proxy->filterText();
+}
+
+bool SpanTreePanel::isExpanding() const
+{
+    return m_expandTimer->isActive();
 }
 
 void SpanTreePanel::setFilterText(const QString &text)
@@ -135,7 +242,7 @@ void SpanTreePanel::applyFilter(const QString &text)
     const qint64 current = selectedSpan();
     m_proxy->setFilterText(text);
     m_itemDelegate->setFilterActive(!m_proxy->filterText().isEmpty());
-    expandMatches();
+    m_matchPosition = 0;
     if (current >= 0) {
         const QModelIndex index = m_proxy->mapFromSource(m_model->indexForSpan(current));
         if (index.isValid())
@@ -145,33 +252,62 @@ void SpanTreePanel::applyFilter(const QString &text)
     updateStatus();
 }
 
-void SpanTreePanel::expandMatches()
+void SpanTreePanel::startExpansion()
 {
-    if (!m_tree || m_proxy->filterText().isEmpty())
+    m_expandTimer->stop();
+    m_walk.clear();
+    m_expandedMatches = 0;
+    if (!m_tree || m_proxy->filterText().isEmpty()) {
+        updateStatus();
         return;
-    const std::vector<std::uint32_t> matches = m_proxy->matches();
-    if (matches.size() > kAutoExpandLimit)
-        return;
-    std::vector<std::uint8_t> done(m_tree->spanCount(), 0);
-    std::vector<std::uint32_t> chain;
-    for (std::uint32_t match : matches) {
-        chain.clear();
-        for (std::uint32_t p = m_tree->parent(match); p != SpanTree::kNoParent && !done[p]; p = m_tree->parent(p)) {
-            done[p] = 1;
-            chain.push_back(p);
-        }
-        for (auto it = chain.rbegin(); it != chain.rend(); ++it)
-            m_view->expand(m_proxy->mapFromSource(m_model->indexForSpan(*it)));
     }
+    m_walk.emplace_back(QPersistentModelIndex(), 0);
+    expandSlice();
+}
+
+void SpanTreePanel::expandSlice()
+{
+    // Depth first over the rows the filter keeps, in the order shown: every kept row with
+    // kept children leads to a match, so it opens. The view relays out once per slice.
+    QElapsedTimer clock;
+    clock.start();
+    const std::size_t budget = m_expandedMatches == 0 ? kFirstBatch : std::numeric_limits<std::size_t>::max();
+    std::size_t matchesThisSlice = 0;
+    QModelIndexList toExpand;
+    while (!m_walk.empty() && m_expandedMatches < kExpandLimit) {
+        auto &[parent, next] = m_walk.back();
+        if (next >= m_proxy->rowCount(parent)) {
+            m_walk.pop_back();
+            continue;
+        }
+        const QModelIndex row = m_proxy->index(next++, 0, parent);
+        if (row.data(IsFilterMatchRole).toBool()) {
+            ++m_expandedMatches;
+            ++matchesThisSlice;
+        }
+        if (m_proxy->hasChildren(row)) {
+            toExpand.append(row);
+            m_walk.emplace_back(QPersistentModelIndex(row), 0);
+        }
+        if (matchesThisSlice >= budget || ((matchesThisSlice & 63) == 0 && clock.elapsed() >= kSliceMs))
+            break;
+    }
+    m_view->expandMany(toExpand);
+    if (!m_walk.empty() && m_expandedMatches < kExpandLimit) {
+        m_expandTimer->start();
+    } else {
+        m_walk.clear();
+        Q_EMIT expansionFinished();
+    }
+    updateStatus();
 }
 
 void SpanTreePanel::expandTo(qint64 spanIndex)
 {
-    std::vector<std::uint32_t> chain;
+    QModelIndexList chain;
     for (std::uint32_t p = m_tree->parent(std::size_t(spanIndex)); p != SpanTree::kNoParent; p = m_tree->parent(p))
-        chain.push_back(p);
-    for (auto it = chain.rbegin(); it != chain.rend(); ++it)
-        m_view->expand(m_proxy->mapFromSource(m_model->indexForSpan(*it)));
+        chain.prepend(m_proxy->mapFromSource(m_model->indexForSpan(p)));
+    m_view->expandMany(chain);
 }
 
 void SpanTreePanel::selectSpan(qint64 spanIndex)
@@ -188,21 +324,99 @@ void SpanTreePanel::selectSpan(qint64 spanIndex)
     m_view->scrollTo(index, QAbstractItemView::PositionAtCenter);
 }
 
+void SpanTreePanel::nextMatch()
+{
+    stepMatch(true);
+}
+
+void SpanTreePanel::previousMatch()
+{
+    stepMatch(false);
+}
+
+void SpanTreePanel::stepMatch(bool forward)
+{
+    if (!m_tree || m_proxy->filterText().isEmpty() || m_proxy->matchCount() == 0)
+        return;
+    // Pre-order neighbours in the filtered model (collapsed rows included): a kept row that
+    // is no match leads to one within its depth, so the walk stays short.
+    const auto lastDescendant = [this](QModelIndex i) {
+        while (m_proxy->hasChildren(i))
+            i = m_proxy->index(m_proxy->rowCount(i) - 1, 0, i);
+        return i;
+    };
+    const auto after = [this](const QModelIndex &i) -> QModelIndex {
+        if (!i.isValid())
+            return m_proxy->index(0, 0);
+        if (m_proxy->hasChildren(i))
+            return m_proxy->index(0, 0, i);
+        for (QModelIndex up = i; up.isValid(); up = up.parent()) {
+            if (up.row() + 1 < m_proxy->rowCount(up.parent()))
+                return m_proxy->index(up.row() + 1, 0, up.parent());
+        }
+        return {};
+    };
+    const auto before = [this, &lastDescendant](const QModelIndex &i) -> QModelIndex {
+        if (!i.isValid())
+            return m_proxy->rowCount() > 0 ? lastDescendant(m_proxy->index(m_proxy->rowCount() - 1, 0)) : QModelIndex();
+        if (i.row() > 0)
+            return lastDescendant(m_proxy->index(i.row() - 1, 0, i.parent()));
+        return i.parent();
+    };
+    const QModelIndex start = m_view->currentIndex().siblingAtColumn(0);
+    QModelIndex i = start;
+    bool wrapped = false;
+    for (;;) {
+        i = forward ? after(i) : before(i);
+        if (!i.isValid()) {
+            if (wrapped)
+                return;
+            wrapped = true; // past the end: continue from the other end
+            continue;
+        }
+        if (i == start)
+            return;
+        if (i.data(IsFilterMatchRole).toBool())
+            break;
+    }
+    const qint64 span = spanOf(i);
+    // The position is known while the user walks from match to match.
+    const int count = int(std::min<std::size_t>(m_proxy->matchCount(), std::size_t(INT_MAX)));
+    int position = 0;
+    if (m_matchPosition > 0 && m_lastMatchSpan == spanOf(start))
+        position = forward ? (m_matchPosition % count) + 1 : (m_matchPosition + count - 2) % count + 1;
+    else if (!start.isValid())
+        position = forward ? 1 : count;
+    expandTo(span);
+    const QModelIndex index = m_proxy->mapFromSource(m_model->indexForSpan(span));
+    m_view->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_view->scrollTo(index, QAbstractItemView::PositionAtCenter);
+    m_matchPosition = position;
+    m_lastMatchSpan = span;
+    updateStatus();
+}
+
 void SpanTreePanel::updateStatus()
 {
+    m_previous->setEnabled(m_tree && !m_proxy->filterText().isEmpty() && m_proxy->matchCount() > 0);
+    m_next->setEnabled(m_previous->isEnabled());
     if (!m_tree) {
         m_status->setText(tr("No spans"));
         return;
     }
     QStringList parts;
-    if (m_proxy->filterText().isEmpty())
+    if (m_proxy->filterText().isEmpty()) {
         parts << (m_tree->spanCount() == 1 ? tr("1 span") : tr("%1 spans").arg(formatCount(m_tree->spanCount())));
-    else
+    } else {
         parts << tr("%1 of %2 spans match").arg(formatCount(m_proxy->matchCount()), formatCount(m_tree->spanCount()));
-    if (m_tree->measuredTotalNs() > 0)
-        parts << tr("measured %1").arg(formatDuration(m_tree->measuredTotalNs()));
-    else
-        parts << tr("no measured span");
+        if (m_matchPosition > 0 && m_lastMatchSpan == selectedSpan())
+            parts << tr("match %1 of %2").arg(formatCount(std::uint64_t(m_matchPosition)), formatCount(m_proxy->matchCount()));
+        if (m_expandTimer->isActive())
+            parts << tr("opening %1…").arg(formatCount(m_expandedMatches));
+        else if (m_expandedMatches < m_proxy->matchCount() && m_proxy->matchCount() > 0)
+            parts << tr("first %1 opened; F3 for the rest").arg(formatCount(m_expandedMatches));
+    }
+    parts << measuredTimeText(m_measured.measured, m_measured.closed, m_tree->measuredTotalNs());
     if (m_tree->openCount() > 0)
         parts << tr("%1 open").arg(formatCount(m_tree->openCount()));
     if (m_tree->danglingCount() > 0)

@@ -3,11 +3,17 @@
 
 #include <cstdint>
 #include <memory>
+#include <utility>
+#include <vector>
 
+#include <QModelIndex>
 #include <QWidget>
 
+#include "core/analysis/format.h"
+
 class QLabel;
-class QModelIndex;
+class QTimer;
+class QToolButton;
 class QTreeView;
 
 namespace TraceInspector {
@@ -18,11 +24,17 @@ class SpanTreeModel;
 class SpanFilterProxyModel;
 class SpanItemDelegate;
 class FilterLineEdit;
+class TableActions;
+class TreeView;
 
 /// The span tree of a trace: a sortable QTreeView over SpanTreeModel with a debounced
 /// filter that keeps the ancestors of matches. Open spans are italic and say "open";
 /// dangling-parent and cycle spans carry a warning icon and explain themselves in the
 /// tooltip. Span indices are indices into Trace::spans.
+///
+/// A filter shows how many spans match and opens the way to them progressively, in the
+/// order shown (a first batch at once, more in slices that never hold the window up);
+/// Next/Previous match (F3, Shift+F3) walk the matches in that order and open what is needed.
 class SpanTreePanel : public QWidget
 {
     Q_OBJECT
@@ -37,8 +49,16 @@ public:
     /// Index of the current span, or -1.
     qint64 selectedSpan() const;
     QString filterText() const;
+    /// Matches opened so far by the progressive expansion; all of them once done.
+    std::size_t expandedMatchCount() const { return m_expandedMatches; }
+    bool isExpanding() const;
 
-    QTreeView *view() const { return m_view; }
+    void setTimeUnit(TimeUnit unit);
+    /// Back to a fresh view: no filter, no selection, tree order (a different file was opened).
+    void resetView();
+
+    QTreeView *view() const;
+    TableActions *tableActions() const { return m_actions; }
     FilterLineEdit *filterEdit() const { return m_filter; }
     SpanTreeModel *model() const { return m_model; }
     SpanFilterProxyModel *proxyModel() const { return m_proxy; }
@@ -49,17 +69,24 @@ public Q_SLOTS:
     void selectSpan(qint64 spanIndex);
     /// Applies \a text at once (no debounce).
     void setFilterText(const QString &text);
+    /// Makes the next (previous) match after the current span, in the order shown, current.
+    void nextMatch();
+    void previousMatch();
 
 Q_SIGNALS:
     /// The current span changed (by the user or by selectSpan()); -1 when none.
     void spanSelected(qint64 spanIndex);
     /// The user activated a span (double click or Return).
     void spanActivated(qint64 spanIndex);
+    /// The progressive expansion after a filter change opened everything it will open.
+    void expansionFinished();
 
 private:
     void applyFilter(const QString &text);
-    void expandMatches();
+    void startExpansion();
+    void expandSlice();
     void expandTo(qint64 spanIndex);
+    void stepMatch(bool forward);
     void updateStatus();
     qint64 spanOf(const QModelIndex &proxyIndex) const;
 
@@ -70,7 +97,18 @@ private:
     SpanItemDelegate *m_itemDelegate;
     FilterLineEdit *m_filter;
     QLabel *m_status;
-    QTreeView *m_view;
+    QToolButton *m_previous;
+    QToolButton *m_next;
+    TreeView *m_view;
+    TableActions *m_actions;
+    QTimer *m_expandTimer;
+    // Depth-first walk over the shown rows, opening parents of matches in display order.
+    std::vector<std::pair<QPersistentModelIndex, int>> m_walk;
+    std::size_t m_expandedMatches = 0;
+    int m_matchPosition = 0; // 1-based position of m_lastMatchSpan among the matches, 0 = unknown
+    qint64 m_lastMatchSpan = -1;
+    MeasuredSpanCount m_measured;
+    std::uint64_t m_latestStart = 0; // widest start time to fit the Start column to
 };
 
 } // namespace TraceInspector

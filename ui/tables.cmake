@@ -11,4 +11,6 @@ target_sources(tinspect_ui PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/delegates/spanitemdelegate.cpp
     ${CMAKE_CURRENT_LIST_DIR}/widgets/filterlineedit.h
     ${CMAKE_CURRENT_LIST_DIR}/widgets/filterlineedit.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/widgets/treeview.h
+    ${CMAKE_CURRENT_LIST_DIR}/widgets/treeview.cpp
 )

@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "app/cli/commands.h"
+#include "app/cli/standardoutput.h"
+#include "app/cli/textescape.h"
 #include "app/cli/traceinput.h"
 #include "core/analysis/health.h"
 #include "core/analysis/memoryprofile.h"
@@ -25,13 +27,17 @@ struct Counts {
     std::uint64_t warnings() const { return loadWarnings + healthWarnings; }
 };
 
-Counts countProblems(const std::vector<Problem> &load, const std::vector<Problem> &health)
+Counts countProblems(const ReadResult &read, const HealthReport &health)
 {
     Counts c;
-    for (const Problem &p : load)
+    for (const Problem &p : read.problems)
         (p.severity == Severity::Error ? c.loadErrors : c.loadWarnings)++;
-    for (const Problem &p : health)
+    for (const OmittedProblems &o : read.omittedProblems)
+        (o.severity == Severity::Error ? c.loadErrors : c.loadWarnings) += o.count;
+    for (const Problem &p : health.findings)
         (p.severity == Severity::Error ? c.healthErrors : c.healthWarnings)++;
+    for (const OmittedProblems &o : health.omittedFindings)
+        (o.severity == Severity::Error ? c.healthErrors : c.healthWarnings) += o.count;
     return c;
 }
 
@@ -59,30 +65,7 @@ std::string plural(std::uint64_t n, const char *word)
     return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
-// Keeps one problem per line even when an id in the message holds a line break.
-void appendOneLine(std::string &out, std::string_view text)
-{
-    for (const char ch : text) {
-        const auto c = static_cast<unsigned char>(ch);
-        if (c == '\n') {
-            out += "\\n";
-        } else if (c == '\r') {
-            out += "\\r";
-        } else if (c == '\t') {
-            out += "\\t";
-        } else if (c < 0x20 || c == 0x7f) {
-            static constexpr char kHex[] = "0123456789abcdef";
-            out += "\\u{";
-            if (c >= 0x10)
-                out += kHex[c >> 4];
-            out += kHex[c & 0xF];
-            out += '}';
-        } else {
-            out += ch;
-        }
-    }
-}
-
+/// \a file is already escaped (oneLine()).
 void printProblemLine(std::string &out, const std::string &file, const Problem &p)
 {
     out += file;
@@ -103,6 +86,24 @@ void printProblemLine(std::string &out, const std::string &file, const Problem &
     out += '\n';
 }
 
+/// The problems a rule found beyond those listed, in the --all format with severity `note`.
+void printOmittedLine(std::string &out, const std::string &file, const OmittedProblems &o)
+{
+    out += file + ": note[" + o.ruleId + "]: " + std::to_string(o.count) + " more " + severityName(o.severity)
+        + (o.count == 1 ? "" : "s") + " of this rule not listed (each rule lists its first "
+        + std::to_string(ProblemLimiter::kMaxPerRule) + ")\n";
+}
+
+void writeOmittedJson(JsonWriter &w, const OmittedProblems &o, const char *stage)
+{
+    w.beginObject();
+    w.key("rule").string(o.ruleId);
+    w.key("severity").string(severityName(o.severity));
+    w.key("count").u64(o.count);
+    w.key("stage").string(stage);
+    w.endObject();
+}
+
 void writeProblemJson(JsonWriter &w, const Problem &p, const char *stage)
 {
     w.beginObject();
@@ -113,13 +114,13 @@ void writeProblemJson(JsonWriter &w, const Problem &p, const char *stage)
     w.key("rule").string(p.ruleId);
     if (!p.code.empty())
         w.key("code").string(p.code);
-    w.key("message").string(p.message);
+    w.key("message").string(utf8Lossy(p.message)); // a file name in it may be any bytes
     w.key("stage").string(stage);
     if (p.relatedKind != RelatedKind::None) {
         w.key("related").beginObject();
         w.key("kind").string(relatedKindName(p.relatedKind));
         if (!p.relatedId.empty())
-            w.key("id").string(p.relatedId);
+            w.key("id").string(utf8Lossy(p.relatedId));
         if (p.relatedIndex != UINT64_MAX)
             w.key("index").u64(p.relatedIndex);
         w.endObject();
@@ -148,13 +149,23 @@ void writeCoverageJson(JsonWriter &w, const CoverageCounts &c)
     w.endObject();
 }
 
+/// Exit code \a code, or ExitUsage with the reason when standard output failed.
+int finish(int code)
+{
+    if (StandardOutput::ok())
+        return code;
+    printError(StandardOutput::errorMessage());
+    return ExitUsage;
+}
+
 } // namespace
 
 int runCheck(const CliArgs &args)
 {
-    const TraceInput in = readTraceInput(args.file);
+    TraceSource source = openTraceInput(args.file);
+    const TraceInput in = readTraceInput(source);
     if (!in.opened()) {
-        printError(in.openError);
+        printError(in.inputError);
         return ExitUsage;
     }
     const ReadResult &r = in.result;
@@ -162,25 +173,28 @@ int runCheck(const CliArgs &args)
     const std::string strictMessage = rejected && r.strictError ? r.strictError->message
                                       : rejected                ? std::string("trace was not loaded")
                                                                 : std::string();
+    // Every output line starts with the file name; a line break in it must not split one.
+    const std::string file = oneLine(args.file);
 
     // The verdict line comes first on stderr, before any report on stdout is written.
     if (rejected) {
         printError(strictMessage);
         if (r.strictError && r.strictError->line != 0 && !r.strictError->ruleId.starts_with("E-LINE") && !args.json) {
             // Stream rules name record indices; point at the physical line as well.
-            std::fprintf(stderr, "note: the record is at %s:%llu\n", args.file.c_str(),
+            std::fprintf(stderr, "note: the record is at %s:%llu\n", file.c_str(),
                          static_cast<unsigned long long>(r.strictError->line));
         }
+        if (const std::string hint = compressionHint(in.compression, args.file); !hint.empty() && !args.json)
+            std::fprintf(stderr, "%s\n", hint.c_str());
     }
 
     if (!args.all && !args.json) {
         if (!rejected) {
             const Trace &t = *r.trace;
-            std::printf("%s: valid (%s, %llu records)\n", args.file.c_str(),
-                        t.meta ? t.meta->schema.c_str() : "no schema",
-                        static_cast<unsigned long long>(t.recordCount));
+            StandardOutput::write(file + ": valid (" + (t.meta ? t.meta->schema : std::string("no schema")) + ", "
+                                  + std::to_string(t.recordCount) + " records)\n");
         }
-        return rejected ? ExitRejected : ExitOk;
+        return finish(rejected ? ExitRejected : ExitOk);
     }
 
     // Health runs on whatever the tolerant load kept, so a rejected trace still gets the
@@ -189,16 +203,20 @@ int runCheck(const CliArgs &args)
     // their working sets together, pushing peak memory past half the file size.
     const HealthReport health = analyzeHealth(*r.trace);
     const TraceSummary summary = computeSummary(*r.trace, analyzeMemory(*r.trace));
-    const Counts counts = countProblems(r.problems, health.findings);
+    const Counts counts = countProblems(r, health);
 
     if (args.json) {
-        JsonWriter w(stdout);
+        JsonWriter w([](std::string_view chunk) { return StandardOutput::write(chunk); });
         w.beginObject();
-        w.key("file").string(args.file);
+        // JSON text must be UTF-8: a file name that is not gets U+FFFD in "file" and its
+        // exact bytes in "file_hex".
+        w.key("file").string(utf8Lossy(args.file));
+        if (!isValidUtf8(args.file))
+            w.key("file_hex").string(hexBytes(args.file));
         w.key("verdict").string(rejected ? "rejected" : "valid");
         w.key("error");
         if (rejected)
-            w.string(strictMessage);
+            w.string(utf8Lossy(strictMessage));
         else
             w.null();
         w.key("error_line");
@@ -211,6 +229,13 @@ int runCheck(const CliArgs &args)
             writeProblemJson(w, p, "load");
         for (const Problem &p : health.findings)
             writeProblemJson(w, p, "health");
+        w.endArray();
+        // Problems counted but not listed: each rule lists its first ProblemLimiter::kMaxPerRule.
+        w.key("omitted_problems").beginArray();
+        for (const OmittedProblems &o : r.omittedProblems)
+            writeOmittedJson(w, o, "load");
+        for (const OmittedProblems &o : health.omittedFindings)
+            writeOmittedJson(w, o, "health");
         w.endArray();
         w.key("health").beginObject();
         w.key("structurally_valid").boolean(health.structurallyValid);
@@ -231,46 +256,43 @@ int runCheck(const CliArgs &args)
         w.key("trace_summary");
         writeSummaryJson(w, summary);
         w.endObject().endLine();
-        if (!w.flush() || std::fflush(stdout) != 0) {
-            printError("write standard output: " + (w.ok() ? std::string("flush failed") : w.errorString()));
-            return ExitUsage;
-        }
-        return rejected ? ExitRejected : ExitOk;
+        w.flush();
+        return finish(rejected ? ExitRejected : ExitOk);
     }
 
     std::string out;
-    for (const Problem &p : r.problems) {
-        printProblemLine(out, args.file, p);
+    auto flushIfLarge = [&out] {
         if (out.size() > (1u << 20)) {
-            std::fwrite(out.data(), 1, out.size(), stdout);
+            StandardOutput::write(out);
             out.clear();
         }
+    };
+    for (const Problem &p : r.problems) {
+        printProblemLine(out, file, p);
+        flushIfLarge();
     }
     for (const Problem &p : health.findings) {
-        printProblemLine(out, args.file, p);
-        if (out.size() > (1u << 20)) {
-            std::fwrite(out.data(), 1, out.size(), stdout);
-            out.clear();
-        }
+        printProblemLine(out, file, p);
+        flushIfLarge();
     }
-    out += args.file + ": summary: " + plural(summary.opCount, "op") + ", " + plural(summary.spanCount, "span") + " ("
+    for (const OmittedProblems &o : r.omittedProblems)
+        printOmittedLine(out, file, o);
+    for (const OmittedProblems &o : health.omittedFindings)
+        printOmittedLine(out, file, o);
+    out += file + ": summary: " + plural(summary.opCount, "op") + ", " + plural(summary.spanCount, "span") + " ("
         + plural(summary.rootSpanCount, "root") + ", max depth " + std::to_string(summary.maxDepth) + "), measured "
         + std::to_string(summary.totalNs) + " ns, " + plural(summary.allocCount, "alloc") + ", "
         + plural(summary.freeCount, "free") + ", logical peak "
         + (summary.logicalPeakBytes ? std::to_string(*summary.logicalPeakBytes) + " bytes" : std::string("unknown"))
         + "\n";
-    out += args.file + ": " + plural(counts.errors(), "error") + ", " + plural(counts.warnings(), "warning") + " ("
-        + plural(r.problems.size(), "load problem") + ", " + plural(counts.healthErrors, "health error") + ", "
+    out += file + ": " + plural(counts.errors(), "error") + ", " + plural(counts.warnings(), "warning") + " ("
+        + plural(r.problemCount(), "load problem") + ", " + plural(counts.healthErrors, "health error") + ", "
         + plural(counts.healthWarnings, "health warning") + "); "
         + (health.structurallyValid ? "structurally valid" : "not structurally valid") + ", "
         + (health.captureComplete ? "capture complete" : "capture not complete") + "; verdict: "
         + (rejected ? "rejected" : "valid") + "\n";
-    std::fwrite(out.data(), 1, out.size(), stdout);
-    if (std::fflush(stdout) != 0) {
-        printError("write standard output failed");
-        return ExitUsage;
-    }
-    return rejected ? ExitRejected : ExitOk;
+    StandardOutput::write(out);
+    return finish(rejected ? ExitRejected : ExitOk);
 }
 
 } // namespace TraceInspector

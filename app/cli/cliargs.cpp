@@ -80,6 +80,10 @@ CliParse parseCliArgs(int argc, const char *const *argv)
                 a.json = true;
                 continue;
             }
+            if (a.command == CliCommand::Normalize && (arg == "--force" || arg == "-f")) {
+                a.force = true;
+                continue;
+            }
             if (a.command == CliCommand::Normalize
                 && (arg == "-o" || arg == "--output" || arg.starts_with("--output=") || (arg.starts_with("-o") && arg.size() > 2))) {
                 std::string_view value;
@@ -145,7 +149,10 @@ Commands:
       by upstream's message.
       --all   print every problem, one per line, as
               FILE:LINE[:COL]: SEVERITY[RULE]: MESSAGE
-              (load problems, then the health findings), then a summary line
+              (load problems, then the health findings), then a summary line;
+              each rule lists its first 10000 problems, the rest are counted
+              in one 'FILE: note[RULE]: N more ...' line, and the summary
+              line gives the true totals
       --json  print a machine-readable report (one JSON object) on standard
               output instead: file, verdict, error, every problem (as with
               --all), health (structurally_valid, capture_complete, coverage)
@@ -154,12 +161,20 @@ Commands:
       never change the exit code: only a strict rejection does, as upstream
       loads such traces too.
 
-  normalize FILE -o OUT
+  normalize FILE -o OUT [--force]
       Write the normalized form of FILE (one record per line in upstream's
       re-emission order and layout) to OUT; '-o -' writes to standard output.
-      Rejected traces are refused (exit 1). OUT must not be FILE. OUT is
-      replaced atomically (temporary file in OUT's directory, fsync, rename)
-      and left untouched on any failure.
+      Rejected traces are refused (exit 1). OUT must not be FILE (compared by
+      device and inode, so also through links and for '-'). OUT is replaced
+      atomically: the output goes to a temporary file '.ct.tmp-XXXXXX' in
+      OUT's directory, is synced and renamed over OUT; on any failure or
+      interruption the temporary file is removed and OUT is left untouched.
+      A symlink OUT is written through (the file it points to is replaced,
+      the link stays); a symlink to nothing is refused. The new file keeps
+      OUT's permissions, owner and group. A read-only OUT, or one whose owner
+      could not be kept, is refused unless --force (-f) is given. A device or
+      FIFO OUT is written directly. Other hard links of OUT keep the old
+      content.
 
   summary FILE
       Print one JSON object with the trace summary and the memory profile.
@@ -171,7 +186,11 @@ Commands:
 Exit codes:
   0  success (check: the trace loads)
   1  the trace is rejected by the strict load rules
-  2  usage error, unreadable input or unwritable output
+  2  usage error, unreadable input (also: FILE changed while it was read, or
+     is a device) or unwritable output (also: standard output)
+
+FILE may be a regular file, '-' (standard input), a pipe or a FIFO; pipes and
+FIFOs are read to their end (a line may be at most 256 MiB there).
 )";
 }
 

@@ -20,6 +20,7 @@ struct CliArgs {
     std::string output; // normalize -o; "-" = standard output
     bool all = false;   // check --all
     bool json = false;  // check --json
+    bool force = false; // normalize --force: replace a read-only OUT or another user's
 };
 
 /// Result of parsing argv: the arguments, or a usage error message (without "error: ").

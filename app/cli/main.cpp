@@ -5,13 +5,17 @@
 
 #include "app/cli/cliargs.h"
 #include "app/cli/commands.h"
+#include "app/cli/standardoutput.h"
+#include "core/output/atomicfilewriter.h"
 #include "core/version.h"
 
 namespace TraceInspector {
 
 void printError(const std::string &message)
 {
-    std::fprintf(stderr, "error: %s\n", message.c_str());
+    // Every byte of the message, as upstream prints it: an id may hold a NUL or a newline.
+    std::string line = "error: " + message + "\n";
+    std::fwrite(line.data(), 1, line.size(), stderr);
 }
 
 } // namespace TraceInspector
@@ -19,6 +23,8 @@ void printError(const std::string &message)
 int main(int argc, char **argv)
 {
     using namespace TraceInspector;
+    reserveStandardDescriptors();
+    AtomicFileWriter::installSignalCleanup();
     const CliParse parsed = parseCliArgs(argc, argv);
     if (!parsed.ok()) {
         printError(parsed.error);
@@ -26,13 +32,16 @@ int main(int argc, char **argv)
     }
     switch (parsed.args.command) {
     case CliCommand::Help: {
-        const std::string text = usageText();
-        std::fwrite(text.data(), 1, text.size(), stdout);
-        return std::fflush(stdout) == 0 ? ExitOk : ExitUsage;
+        if (StandardOutput::write(usageText()))
+            return ExitOk;
+        printError(StandardOutput::errorMessage());
+        return ExitUsage;
     }
     case CliCommand::Version:
-        std::printf("candle-trace %s\n", kVersion);
-        return std::fflush(stdout) == 0 ? ExitOk : ExitUsage;
+        if (StandardOutput::write(std::string("candle-trace ") + kVersion + "\n"))
+            return ExitOk;
+        printError(StandardOutput::errorMessage());
+        return ExitUsage;
     case CliCommand::Check:
         return runCheck(parsed.args);
     case CliCommand::Normalize:

@@ -2,9 +2,12 @@
 #include <cstdio>
 #include <string>
 
-#include "app/cli/atomicoutputfile.h"
 #include "app/cli/commands.h"
+#include "app/cli/standardoutput.h"
+#include "app/cli/textescape.h"
 #include "app/cli/traceinput.h"
+#include "core/io/fileidentity.h"
+#include "core/output/atomicfilewriter.h"
 #include "core/output/jsonwriter.h"
 #include "core/output/normalizedwriter.h"
 
@@ -13,53 +16,57 @@ namespace TraceInspector {
 int runNormalize(const CliArgs &args)
 {
     const bool toStdout = args.output == "-";
-    if (!toStdout && args.file != "-" && isSameFile(args.file, args.output)) {
-        printError("normalize: refusing to write the output over the input file " + args.file
-                   + " (choose another -o OUT)");
-        return ExitUsage;
+    TraceSource source = openTraceInput(args.file);
+    // Compare what is open, not names: `normalize - -o FILE < FILE`, hard links, symlinks
+    // and /dev/stdin all lead to the same device and inode.
+    if (!toStdout && source.isOpen()) {
+        const auto input = source.identity();
+        const auto output = identityOfPath(args.output);
+        if (input && output && *input == *output) {
+            printError("normalize: refusing to write the output over the input file "
+                       + oneLine(args.file == "-" ? std::string("(standard input)") : args.file)
+                       + " (choose another -o OUT)");
+            return ExitUsage;
+        }
     }
 
-    const TraceInput in = readTraceInput(args.file);
+    const TraceInput in = readTraceInput(source);
     if (!in.opened()) {
-        printError(in.openError);
+        printError(in.inputError);
         return ExitUsage;
     }
     if (!in.result.accepted()) {
         printError(in.result.strictError ? in.result.strictError->message : std::string("trace was not loaded"));
+        if (const std::string hint = compressionHint(in.compression, args.file); !hint.empty())
+            std::fprintf(stderr, "%s\n", hint.c_str());
         std::fputs("note: rejected traces are not normalized; no output was written\n", stderr);
         return ExitRejected;
     }
     const Trace &trace = *in.result.trace;
 
     if (toStdout) {
-        JsonWriter w(stdout);
-        const bool ok = writeNormalized(trace, w);
-        if (!ok || std::fflush(stdout) != 0 || std::ferror(stdout)) {
-            printError("write standard output: " + (w.ok() ? std::string("flush failed") : w.errorString()));
+        JsonWriter w([](std::string_view chunk) { return StandardOutput::write(chunk); });
+        writeNormalized(trace, w);
+        w.flush();
+        if (!StandardOutput::ok()) {
+            printError(StandardOutput::errorMessage());
             return ExitUsage;
         }
         return ExitOk;
     }
 
-    AtomicOutputFile out(args.output);
-    std::string error;
-    if (!out.open(&error)) {
-        printError(error);
+    AtomicFileWriter out(args.output, args.force);
+    if (!out.open()) {
+        printError(outputErrorMessage(out.error()));
         return ExitUsage;
     }
-    std::string writeError;
     {
-        JsonWriter w(out.file());
-        if (!writeNormalized(trace, w))
-            writeError = w.errorString();
+        JsonWriter w([&out](std::string_view chunk) { return out.write(chunk); });
+        writeNormalized(trace, w);
+        w.flush();
     } // the writer is gone before the file is closed or removed
-    if (!writeError.empty()) {
-        out.discard();
-        printError("write " + args.output + ": " + writeError);
-        return ExitUsage;
-    }
-    if (!out.commit(&error)) {
-        printError(error);
+    if (!out.commit()) {
+        printError(outputErrorMessage(out.error()));
         return ExitUsage;
     }
     return ExitOk;

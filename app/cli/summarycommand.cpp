@@ -3,6 +3,7 @@
 #include <string>
 
 #include "app/cli/commands.h"
+#include "app/cli/standardoutput.h"
 #include "app/cli/traceinput.h"
 #include "core/analysis/memoryprofile.h"
 #include "core/analysis/summary.h"
@@ -14,9 +15,10 @@ namespace TraceInspector {
 
 int runSummary(const CliArgs &args)
 {
-    const TraceInput in = readTraceInput(args.file);
+    TraceSource source = openTraceInput(args.file);
+    const TraceInput in = readTraceInput(source);
     if (!in.opened()) {
-        printError(in.openError);
+        printError(in.inputError);
         return ExitUsage;
     }
     if (!in.result.accepted()) {
@@ -28,15 +30,16 @@ int runSummary(const CliArgs &args)
     const MemoryProfile memory = analyzeMemory(trace);
     const TraceSummary summary = computeSummary(trace, memory);
 
-    JsonWriter w(stdout);
+    JsonWriter w([](std::string_view chunk) { return StandardOutput::write(chunk); });
     w.beginObject();
     w.key("summary");
     writeSummaryJson(w, summary);
     w.key("memory");
     writeMemoryProfileJson(w, trace, memory);
     w.endObject().endLine();
-    if (!w.flush() || std::fflush(stdout) != 0) {
-        printError("write standard output: " + (w.ok() ? std::string("flush failed") : w.errorString()));
+    w.flush();
+    if (!StandardOutput::ok()) {
+        printError(StandardOutput::errorMessage());
         return ExitUsage;
     }
     return ExitOk;

@@ -5,56 +5,100 @@
 #include <cstdio>
 #include <cstring>
 
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
+
+#include "app/cli/standardoutput.h"
+#include "app/cli/textescape.h"
 
 namespace TraceInspector {
 
 namespace {
 
-std::string openFailure(const std::string &path, int err)
+constexpr std::uint64_t kWaitNoteAfterMs = 1000;
+
+std::string nameOf(const std::string &path)
 {
-    return "open trace file " + path + ": " + std::strerror(err);
+    return path == "-" ? std::string("standard input") : path;
 }
 
 } // namespace
 
-TraceInput readTraceInput(const std::string &path)
+TraceSource openTraceInput(const std::string &path)
+{
+    if (path == "-") {
+        // A closed standard input was replaced by a placeholder: report it as closed.
+        return TraceSource::fromDescriptor(standardDescriptorWasClosed(STDIN_FILENO) ? -1 : STDIN_FILENO, path);
+    }
+    return TraceSource::open(path);
+}
+
+std::string inputFailureText(const InputError &error, const std::string &path)
+{
+    const std::string shown = oneLine(path);
+    switch (error.kind) {
+    case InputError::Kind::None:
+        return {};
+    case InputError::Kind::OpenFailed:
+        if (path == "-")
+            return std::string("read standard input: ") + std::strerror(error.osError);
+        if (error.osError == ELOOP)
+            return "open trace file " + shown + ": " + std::strerror(ELOOP) + " (a symbolic link loop)";
+        return "open trace file " + shown + ": " + std::strerror(error.osError);
+    case InputError::Kind::IsDirectory:
+        return "open trace file " + shown + ": " + std::strerror(EISDIR);
+    case InputError::Kind::IsDevice:
+        if (path == "-" && ::isatty(STDIN_FILENO))
+            return "read standard input: it is a terminal; pipe a trace into it or name a FILE";
+        return "open trace file " + shown
+            + ": it is a device, not a file or a pipe (a device such as /dev/zero may never end); give a regular file, "
+              "a pipe or '-'";
+    case InputError::Kind::ReadFailed:
+        return "read trace file " + oneLine(nameOf(path)) + ": " + std::strerror(error.osError);
+    case InputError::Kind::Changed:
+        return "read trace file " + shown + ": the file changed while it was read (" + std::to_string(error.sizeAtOpen)
+            + " bytes when opened, " + std::to_string(error.sizeAfter)
+            + " bytes at the end); nothing is reported about a file that is still being written or was truncated - "
+              "check it again once it is complete";
+    case InputError::Kind::LineTooLong:
+        return "read trace file " + oneLine(nameOf(path)) + ": line " + std::to_string(error.line)
+            + " is longer than " + std::to_string(error.limit)
+            + " bytes, the limit for a pipe or other stream (a regular file has no such limit)";
+    }
+    return {};
+}
+
+std::string compressionHint(Compression c, const std::string &path)
+{
+    if (c == Compression::None)
+        return {};
+    const std::string shown = oneLine(path);
+    return "note: " + shown + " is " + compressionName(c) + "-compressed, not JSON lines; decompress it first, e.g. "
+        + decompressCommand(c) + " " + (path == "-" ? std::string("FILE") : shown) + " | candle-trace check -";
+}
+
+TraceInput readTraceInput(TraceSource &source)
 {
     TraceInput in;
-    if (path == "-") {
-        std::string text;
-        char buf[1 << 16];
-        std::size_t n;
-        while ((n = std::fread(buf, 1, sizeof buf, stdin)) > 0)
-            text.append(buf, n);
-        if (std::ferror(stdin)) {
-            in.openError = "read standard input: " + std::string(std::strerror(errno != 0 ? errno : EIO));
-            return in;
-        }
-        in.result = TraceReader::readBytes(text, path);
-        return in;
+    const std::string path = source.path();
+    bool noted = false;
+    ReadOptions options;
+    options.waiting = [&](std::uint64_t waitedMs, std::uint64_t bytesSoFar) {
+        if (noted || bytesSoFar > 0 || waitedMs < kWaitNoteAfterMs)
+            return;
+        noted = true;
+        std::fprintf(stderr, "note: waiting for data from %s (%s); interrupt to stop\n", oneLine(nameOf(path)).c_str(),
+                     source.isFifo() ? "a FIFO: its writer has not written yet" : "a pipe or stream");
+    };
+    if (source.isOpen()) {
+        std::string head;
+        if (source.peek(8, head, WaitControl{nullptr, options.waiting}))
+            in.compression = detectCompression(head);
     }
-
-    // Probe first so the OS reason can be reported; the reader only says that it failed.
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        in.openError = openFailure(path, errno);
-        return in;
-    }
-    struct stat st {};
-    const bool isDir = ::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode);
-    ::close(fd);
-    if (isDir) {
-        in.openError = openFailure(path, EISDIR);
-        return in;
-    }
-
-    in.result = TraceReader::readFile(path);
-    if (!in.result.trace) {
-        in.openError = in.result.strictError ? in.result.strictError->message : "open trace file " + path;
-    }
+    in.result = TraceReader::read(source, options);
+    if (in.result.inputError)
+        in.inputError = inputFailureText(in.result.inputError, path);
+    else if (!in.result.trace)
+        in.inputError = "read trace file " + oneLine(nameOf(path)) + ": nothing was read";
     return in;
 }
 

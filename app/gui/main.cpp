@@ -2,14 +2,11 @@
 // candle-trace-inspector: the Qt Widgets inspector window for candle-graph traces.
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QDir>
-#include <QFileInfo>
 #include <QImage>
 #include <QTimer>
 
+#include <algorithm>
 #include <cstdio>
-#include <memory>
-#include <vector>
 
 #include "core/version.h"
 #include "ui/mainwindow.h"
@@ -19,10 +16,55 @@ namespace {
 
 // Time the window gets after the last stage to lay out and paint (chart series included).
 constexpr int kSettleMs = 400;
+constexpr int kExitUsage = 2;
 
 void printError(const QString &message)
 {
     std::fprintf(stderr, "candle-trace-inspector: %s\n", qPrintable(message));
+}
+
+/// Options QGuiApplication takes out of argv itself (-platform offscreen, -style fusion...).
+/// Before the application exists they are unknown to our parser, but they are no mistake.
+bool isQtGuiOption(const QString &name)
+{
+    static const QStringList names = {
+        QStringLiteral("platform"),   QStringLiteral("platformpluginpath"), QStringLiteral("platformtheme"),
+        QStringLiteral("plugin"),     QStringLiteral("qwindowgeometry"),    QStringLiteral("geometry"),
+        QStringLiteral("qwindowicon"), QStringLiteral("icon"),              QStringLiteral("qwindowtitle"),
+        QStringLiteral("title"),      QStringLiteral("reverse"),            QStringLiteral("session"),
+        QStringLiteral("display"),    QStringLiteral("name"),               QStringLiteral("style"),
+        QStringLiteral("stylesheet"), QStringLiteral("widgetcount"),        QStringLiteral("nograb"),
+        QStringLiteral("dograb"),     QStringLiteral("sync"),               QStringLiteral("qmljsdebugger"),
+    };
+    return names.contains(name);
+}
+
+struct Options
+{
+    QCommandLineOption screenshot{
+        QStringLiteral("screenshot"),
+        QStringLiteral("Load the given trace, save a PNG of the window once every panel is filled, and exit."),
+        QStringLiteral("png")};
+};
+
+void setUpParser(QCommandLineParser &parser, const Options &options)
+{
+    // Qt's own options are single-dash words (-platform); read ours the same way so that an
+    // unknown word is reported as one name, not as a run of single letters.
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    parser.setApplicationDescription(QStringLiteral(
+        "Inspect candle-graph execution traces (JSONL). Each file opens in a window of its own."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Trace files to open, one window each."),
+                                 QStringLiteral("[files...]"));
+    parser.addOption(options.screenshot);
+}
+
+bool wantsHelpOrVersion(const QCommandLineParser &parser)
+{
+    return parser.isSet(QStringLiteral("help")) || parser.isSet(QStringLiteral("help-all"))
+        || parser.isSet(QStringLiteral("version"));
 }
 
 /// --screenshot: load, let the panels fill and render, grab the window, save it, quit.
@@ -46,54 +88,101 @@ void scheduleScreenshot(TraceInspector::MainWindow &window, const QString &pngPa
     });
 }
 
+void setApplicationInfo()
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("candle-graph"));
+    QCoreApplication::setApplicationName(QStringLiteral("candle-trace-inspector"));
+    QCoreApplication::setApplicationVersion(QString::fromLatin1(TraceInspector::kVersion));
+}
+
+/// Everything that needs no display: --help, --version and argument errors are answered here,
+/// before QApplication connects to one. Returns an exit code, or -1 to go on.
+int handleArgumentsWithoutDisplay(int argc, char **argv)
+{
+    QStringList arguments;
+    for (int i = 0; i < argc; ++i)
+        arguments << QString::fromLocal8Bit(argv[i]);
+    const Options options;
+    QCommandLineParser parser;
+    setUpParser(parser, options);
+    if (!parser.parse(arguments)) {
+        const QStringList unknown = parser.unknownOptionNames();
+        const bool onlyQtOptions = !unknown.isEmpty() && std::all_of(unknown.cbegin(), unknown.cend(), isQtGuiOption);
+        if (onlyQtOptions)
+            return -1; // QApplication removes them; the arguments are parsed again after it
+        printError(parser.errorText() + QStringLiteral(" Try --help."));
+        return kExitUsage;
+    }
+    if (wantsHelpOrVersion(parser)) {
+        // QCommandLineParser prints help and version through a QCoreApplication, which needs no
+        // display; both exit the process with status 0.
+        QCoreApplication core(argc, argv);
+        parser.process(core);
+    }
+    if (parser.isSet(options.screenshot) && parser.positionalArguments().size() != 1) {
+        printError(QStringLiteral("--screenshot needs exactly one trace file"));
+        return kExitUsage;
+    }
+    return -1;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
+    setApplicationInfo();
+    if (const int exitCode = handleArgumentsWithoutDisplay(argc, argv); exitCode >= 0)
+        return exitCode;
+
     QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("candle-graph"));
-    QApplication::setApplicationName(QStringLiteral("candle-trace-inspector"));
     QApplication::setApplicationDisplayName(QStringLiteral("Candle Trace Inspector"));
-    QApplication::setApplicationVersion(QString::fromLatin1(TraceInspector::kVersion));
-    QApplication::setDesktopFileName(QStringLiteral("io.github.candle_graph.TraceInspector"));
+    QApplication::setDesktopFileName(QStringLiteral("io.github.candle_graph.trace_inspector"));
     QApplication::setWindowIcon(TraceInspector::AppIcon::icon());
 
+    const Options options;
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Inspect candle-graph execution traces (JSONL)."));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Trace files to open, one window each."),
-                                 QStringLiteral("[files...]"));
-    const QCommandLineOption screenshot(
-        QStringLiteral("screenshot"),
-        QStringLiteral("Load the given trace, save a PNG of the window once every panel is filled, and exit."),
-        QStringLiteral("png"));
-    parser.addOption(screenshot);
-    parser.process(app);
+    setUpParser(parser, options);
+    if (!parser.parse(QCoreApplication::arguments())) {
+        printError(parser.errorText() + QStringLiteral(" Try --help."));
+        return kExitUsage;
+    }
+    // Reached with Qt's own options beside --help or --version (-platform offscreen --version).
+    if (wantsHelpOrVersion(parser))
+        parser.process(app);
 
     const QStringList files = parser.positionalArguments();
-    if (parser.isSet(screenshot)) {
+    if (parser.isSet(options.screenshot)) {
         if (files.size() != 1) {
             printError(QStringLiteral("--screenshot needs exactly one trace file"));
-            return 2;
+            return kExitUsage;
         }
         TraceInspector::MainWindow window;
         window.resize(1600, 1000);
-        scheduleScreenshot(window, parser.value(screenshot));
+        scheduleScreenshot(window, parser.value(options.screenshot));
         window.show();
         window.openFile(files.constFirst());
         return QApplication::exec();
     }
 
-    std::vector<std::unique_ptr<TraceInspector::MainWindow>> windows;
-    const auto newWindow = [&windows] {
-        windows.push_back(std::make_unique<TraceInspector::MainWindow>());
-        windows.back()->show();
-        return windows.back().get();
-    };
-    if (files.isEmpty())
-        newWindow();
-    for (const QString &file : files)
-        newWindow()->openFile(file);
-    return QApplication::exec();
+    // One window per file; each is deleted when it is closed, the last one ends the program.
+    auto *first = new TraceInspector::MainWindow;
+    first->setAttribute(Qt::WA_DeleteOnClose);
+    first->show();
+    if (!files.isEmpty())
+        first->openFile(files.constFirst());
+    TraceInspector::MainWindow *previous = first;
+    for (qsizetype i = 1; i < files.size(); ++i)
+        previous = previous->openInNewWindow(files.at(i));
+
+    const int exitCode = QApplication::exec();
+    // Windows still open when the loop ended another way than by closing the last one.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    QList<TraceInspector::MainWindow *> remaining;
+    const QWidgetList topLevel = QApplication::topLevelWidgets();
+    for (QWidget *widget : topLevel) {
+        if (auto *window = qobject_cast<TraceInspector::MainWindow *>(widget))
+            remaining << window;
+    }
+    qDeleteAll(remaining);
+    return exitCode;
 }

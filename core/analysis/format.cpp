@@ -6,6 +6,8 @@
 #include <iterator>
 #include <utility>
 
+#include "core/model/trace.h"
+
 namespace TraceInspector {
 
 namespace {
@@ -86,6 +88,142 @@ QString formatTimestamp(std::uint64_t ns)
     }
     return QString::number(whole) + u'.' + QStringLiteral("%1").arg(frac, 3, 10, QLatin1Char('0')) + u' '
         + kTimeUnits[unit];
+}
+
+namespace {
+
+constexpr QChar kGroupSeparator(0x202F); // NARROW NO-BREAK SPACE: groups, never a line break
+
+QString groupedInteger(std::uint64_t value)
+{
+    QString digits = QString::number(value);
+    if (digits.size() < 5)
+        return digits;
+    for (qsizetype pos = digits.size() - 3; pos > 0; pos -= 3)
+        digits.insert(pos, kGroupSeparator);
+    return digits;
+}
+
+/// ns per unit and decimals of the unit (log10 of ns per unit).
+std::pair<std::uint64_t, int> unitScale(TimeUnit unit)
+{
+    switch (unit) {
+    case TimeUnit::Seconds:
+        return {1'000'000'000ull, 9};
+    case TimeUnit::Milliseconds:
+        return {1'000'000ull, 6};
+    case TimeUnit::Microseconds:
+        return {1'000ull, 3};
+    case TimeUnit::Nanoseconds:
+    case TimeUnit::Auto:
+        break;
+    }
+    return {1, 0};
+}
+
+TimeUnit autoUnit(std::uint64_t ns)
+{
+    if (ns >= 1'000'000'000ull)
+        return TimeUnit::Seconds;
+    if (ns >= 1'000'000ull)
+        return TimeUnit::Milliseconds;
+    if (ns >= 1'000ull)
+        return TimeUnit::Microseconds;
+    return TimeUnit::Nanoseconds;
+}
+
+QString exactIn(std::uint64_t ns, TimeUnit unit, bool withUnit)
+{
+    const auto [divisor, decimals] = unitScale(unit);
+    QString text = groupedInteger(ns / divisor);
+    if (decimals > 0) {
+        const QString frac = QStringLiteral("%1").arg(ns % divisor, decimals, 10, QLatin1Char('0'));
+        text += u'.';
+        for (int i = 0; i < decimals; i += 3) {
+            if (i > 0)
+                text += kGroupSeparator;
+            text += QStringView(frac).mid(i, 3);
+        }
+    }
+    if (withUnit)
+        text += u' ' + timeUnitSymbol(unit);
+    return text;
+}
+
+} // namespace
+
+QString timeUnitSymbol(TimeUnit unit)
+{
+    switch (unit) {
+    case TimeUnit::Seconds:
+        return QStringLiteral("s");
+    case TimeUnit::Milliseconds:
+        return QStringLiteral("ms");
+    case TimeUnit::Microseconds:
+        return QStringLiteral("\u00B5s");
+    case TimeUnit::Nanoseconds:
+        return QStringLiteral("ns");
+    case TimeUnit::Auto:
+        break;
+    }
+    return {};
+}
+
+QString formatTimePoint(std::uint64_t ns, TimeUnit unit, bool withUnit)
+{
+    if (unit == TimeUnit::Auto) {
+        unit = autoUnit(ns);
+        withUnit = true; // an automatic unit changes from row to row
+    }
+    return exactIn(ns, unit, withUnit);
+}
+
+QString widestTimePoint(std::uint64_t maxNs, TimeUnit unit, bool withUnit)
+{
+    QString widest = formatTimePoint(maxNs, unit, withUnit);
+    // Digits are equally wide in the fonts used; the longest text is the widest.
+    for (const std::uint64_t candidate : {999ull, 999'999ull, 999'999'999ull}) {
+        if (candidate > maxNs)
+            break;
+        const QString text = formatTimePoint(candidate, unit, withUnit);
+        if (text.size() > widest.size())
+            widest = text;
+    }
+    return widest;
+}
+
+QString formatDurationIn(std::uint64_t ns, TimeUnit unit, bool withUnit)
+{
+    if (unit == TimeUnit::Auto)
+        return formatDuration(ns);
+    return exactIn(ns, unit, withUnit);
+}
+
+MeasuredSpanCount countMeasuredSpans(const Trace &trace)
+{
+    MeasuredSpanCount count;
+    for (const Span &s : trace.spans) {
+        if (s.measured) {
+            ++count.measured;
+            count.closed += s.closed ? 1 : 0;
+        }
+    }
+    return count;
+}
+
+QString measuredTimeText(std::size_t measuredSpans, std::size_t closedMeasuredSpans, std::uint64_t totalNs)
+{
+    if (measuredSpans == 0)
+        return QStringLiteral("measured time unknown (no measured span)");
+    if (closedMeasuredSpans == 0)
+        return QStringLiteral("measured time unknown (measured spans never ended)");
+    return QStringLiteral("measured %1").arg(formatDuration(totalNs));
+}
+
+QString measuredTimeText(const Trace &trace, std::uint64_t totalNs)
+{
+    const MeasuredSpanCount count = countMeasuredSpans(trace);
+    return measuredTimeText(count.measured, count.closed, totalNs);
 }
 
 QString formatBytes(std::uint64_t bytes)

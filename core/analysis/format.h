@@ -10,6 +10,8 @@
 
 namespace TraceInspector {
 
+struct Trace;
+
 // Human-readable text for durations, times, sizes and shapes, shared by all models.
 // Output is locale-independent ("." as decimal point) so that it is testable.
 
@@ -22,6 +24,40 @@ QString formatDuration(std::uint64_t ns);
 /// integer `ns` below 1 µs, else three decimals in the largest fitting unit
 /// (`2.100 µs`, `51.200 µs`, `1.234 s`).
 QString formatTimestamp(std::uint64_t ns);
+
+/// The unit users pick for times; Auto chooses per value.
+enum class TimeUnit : std::uint8_t { Auto, Seconds, Milliseconds, Microseconds, Nanoseconds };
+
+/// `s`, `ms`, `µs`, `ns`; empty for Auto.
+QString timeUnitSymbol(TimeUnit unit);
+
+/// A point in time in ns since the run started, exact to the nanosecond so that neighbours
+/// never read alike: every decimal down to 1 ns, grouped by three with narrow no-break spaces
+/// (`13.131 852 417 s`, `2.100 µs`). Auto picks the largest unit the value reaches (`ns`
+/// below 1 µs); a fixed unit is used as is (`0.000 002 100 s`). Integer parts of five or
+/// more digits are grouped too (`13 131 852 417 ns`). \a withUnit false leaves out the
+/// unit (for columns whose header names it; only meaningful with a fixed unit).
+QString formatTimePoint(std::uint64_t ns, TimeUnit unit = TimeUnit::Auto, bool withUnit = true);
+
+/// The longest text formatTimePoint() gives for any time up to \a maxNs (in Auto, a smaller
+/// value in a smaller unit can be longer): what a time column must be wide enough for.
+QString widestTimePoint(std::uint64_t maxNs, TimeUnit unit = TimeUnit::Auto, bool withUnit = true);
+
+/// A duration for tables: Auto gives formatDuration() (three significant digits); a fixed
+/// unit gives the exact value in that unit like formatTimePoint().
+QString formatDurationIn(std::uint64_t ns, TimeUnit unit, bool withUnit = true);
+
+/// The measured time (§7.3 `total_ns`) in one wording everywhere: `measured 50.0 µs`, or
+/// `measured time unknown (no measured span)` / `(measured spans never ended)` when the
+/// trace measures nothing — unknown, never zero.
+QString measuredTimeText(const Trace &trace, std::uint64_t totalNs);
+/// The same from counts (a million spans are counted once, not at every refresh).
+QString measuredTimeText(std::size_t measuredSpans, std::size_t closedMeasuredSpans, std::uint64_t totalNs);
+struct MeasuredSpanCount {
+    std::size_t measured = 0;
+    std::size_t closed = 0; // of the measured ones
+};
+MeasuredSpanCount countMeasuredSpans(const Trace &trace);
 
 /// A byte count in binary units with three significant digits: `0 B`, `1023 B`,
 /// `1.00 KiB`, `384 KiB`, `1.50 GiB`, up to EiB. Values from 1000 to 1023 of a unit

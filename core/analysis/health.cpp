@@ -16,7 +16,7 @@ namespace HealthDetail {
 void HealthContext::emit(Severity severity, std::string_view ruleId, std::string_view code, std::string message,
                          std::uint64_t line, RelatedKind kind, std::string_view relatedId, std::uint64_t relatedIndex)
 {
-    Problem &p = findings.emplace_back();
+    Problem p;
     p.line = line;
     p.severity = severity;
     p.ruleId = ruleId;
@@ -25,6 +25,7 @@ void HealthContext::emit(Severity severity, std::string_view ruleId, std::string
     p.relatedKind = kind;
     p.relatedId = relatedId;
     p.relatedIndex = relatedIndex;
+    limiter.store(std::move(p), findings);
 }
 
 std::string concat(std::initializer_list<std::string_view> parts)
@@ -484,6 +485,7 @@ HealthReport analyzeHealth(const Trace &trace)
     report.structurallyValid = std::none_of(report.findings.begin(), report.findings.end(),
                                             [](const Problem &p) { return p.severity == Severity::Error; });
     report.captureComplete = trace.terminal && trace.terminal->outcome == RunOutcome::Complete;
+    report.omittedFindings = ctx.limiter.omitted();
     return report;
 }
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/model/problem.h"
+#include "core/model/problemlimiter.h"
 #include "core/model/trace.h"
 
 namespace TraceInspector {
@@ -34,6 +35,8 @@ struct HealthReport {
     /// the exact upstream `message`, and `line` = the line of the record it is about (0 for
     /// findings about the whole trace).
     std::vector<Problem> findings;
+    /// Findings counted but not stored: each rule keeps its first ProblemLimiter::kMaxPerRule.
+    std::vector<OmittedProblems> omittedFindings;
     bool structurallyValid = false; // no finding of severity error
     bool captureComplete = false;   // terminal outcome is `complete`
     CoverageCounts coverage{};

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/model/problem.h"
+#include "core/model/problemlimiter.h"
 #include "core/model/trace.h"
 
 namespace TraceInspector::HealthDetail {
@@ -28,6 +29,7 @@ struct HealthContext {
     bool failed = false;
     std::vector<Problem> &findings;
     std::vector<std::uint8_t> scratch; // indexed by StringId, ScratchBit flags
+    ProblemLimiter limiter{};          // ten million unclosed spans must not mean ten million findings
 
     Severity structural() const { return failed ? Severity::Warning : Severity::Error; }
 

@@ -135,7 +135,11 @@ void gradientFindings(HealthContext &ctx)
             return ra < rb;
         return trace.str(ga.key) < trace.str(gb.key);
     });
-    for (const auto &[k, obs] : pairs) {
+    // Plain references, not a structured binding: emitPair captures them, and capturing a
+    // structured binding (C++20, P1091/P1381) is rejected by clang before 16.
+    for (const auto &entry : pairs) {
+        const std::uint64_t k = entry.first;
+        const Observation &obs = entry.second;
         const Gradient &g = trace.gradients[obs.first];
         const std::string pair = quotedPair(trace.str(g.root), trace.str(g.key));
         const auto emitPair = [&](std::string_view ruleId, std::string_view code, std::string message) {

@@ -40,15 +40,14 @@ void labelFindings(HealthContext &ctx)
                 ++nameCounts[s.name];
     }
 
-    // A blank entry gets only the "empty" finding: its duplicate and cardinality checks would
-    // talk about a label that names nothing.
+    // Every check runs for every entry (TRACE_FORMAT.md §10.1, note below the table): a blank
+    // label gets its "empty" finding and still its duplicate and cardinality findings, as
+    // upstream does.
     std::set<std::string_view> required;
     for (const std::string &label : contract.requiredSemanticLabels) {
-        if (isRustBlank(label)) {
+        if (isRustBlank(label))
             ctx.emitMeta(severity, "HW-LABEL-EMPTY", "empty_required_semantic_label",
                          "required semantic labels must not be empty", label);
-            continue;
-        }
         if (!required.insert(label).second)
             ctx.emitMeta(severity, "HW-LABEL-DUP", "duplicate_required_semantic_label",
                          backticked("required semantic label ", label, " is declared more than once"), label);
@@ -63,7 +62,7 @@ void labelFindings(HealthContext &ctx)
 
     if (contract.gpuExpectedSemanticLabels.empty() && contract.cpuOnlySemanticLabels.empty())
         return;
-    std::set<std::string_view> requiredSet(contract.requiredSemanticLabels.begin(), contract.requiredSemanticLabels.end());
+    // `required` now holds every required label, blank ones included.
     std::set<std::string_view> classified;
     const std::pair<std::string_view, const std::vector<std::string> *> classes[] = {
         {"GPU-expected", &contract.gpuExpectedSemanticLabels},
@@ -72,15 +71,14 @@ void labelFindings(HealthContext &ctx)
     for (const auto &[className, labels] : classes) {
         std::set<std::string_view> seen;
         for (const std::string &label : *labels) {
-            if (isRustBlank(label)) {
+            // A blank entry is checked like any other and joins the classified set.
+            if (isRustBlank(label))
                 ctx.emitMeta(severity, "HW-CLASS-EMPTY", "empty_semantic_label_classification",
                              concat({className, " semantic labels must not be empty"}), label);
-                continue;
-            }
             if (!seen.insert(label).second)
                 ctx.emitMeta(severity, "HW-CLASS-DUP", "duplicate_semantic_label_classification",
                              concat({className, " semantic label `", label, "` is declared more than once"}), label);
-            if (!requiredSet.count(label))
+            if (!required.count(label))
                 ctx.emitMeta(severity, "HW-CLASS-UNREQUIRED", "unrequired_semantic_label_classification",
                              concat({className, " semantic label `", label, "` is not a required application label"}), label);
             if (!classified.insert(label).second)
@@ -88,7 +86,7 @@ void labelFindings(HealthContext &ctx)
                              backticked("semantic label ", label, " is classified as both GPU-expected and CPU-only"), label);
         }
     }
-    if (classified != requiredSet)
+    if (classified != required)
         ctx.emitMeta(severity, "HW-CLASS-PARTITION", "incomplete_semantic_label_partition",
                      "GPU-expected and CPU-only semantic labels must partition all required application labels");
 }

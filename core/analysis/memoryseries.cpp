@@ -104,13 +104,17 @@ MemorySeries::MemorySeries(const Trace &trace, const MemoryProfile &profile)
             byId.insert(d.device);
             target.push_back(indexOf(trace.str(d.device)));
         }
+        constexpr std::uint8_t usedBit = 1u << int(PhysicalMetric::Used);
+        constexpr std::uint8_t reservedBit = 1u << int(PhysicalMetric::Reserved);
+        constexpr std::uint8_t capacityBit = 1u << int(PhysicalMetric::Capacity);
         for (const std::uint32_t i : physical->timeline()) {
             const DeviceMemorySample &s = trace.deviceMemory[i];
             DeviceInfo &info = m_info[target[byId.find(s.device)]];
-            const std::uint8_t has = (s.has(DeviceMemorySample::Used) ? 1 : 0) | (s.has(DeviceMemorySample::Reserved) ? 2 : 0);
-            info.samples.push_back({s.timestampNs, s.usedBytes, s.reservedBytes, has});
-            info.hasUsed |= (has & 1) != 0;
-            info.hasReserved |= (has & 2) != 0;
+            const std::uint8_t has = (s.has(DeviceMemorySample::Used) ? usedBit : 0)
+                | (s.has(DeviceMemorySample::Reserved) ? reservedBit : 0)
+                | (s.has(DeviceMemorySample::Capacity) ? capacityBit : 0);
+            info.samples.push_back({s.timestampNs, {s.usedBytes, s.reservedBytes, s.capacityBytes}, has});
+            info.has |= has;
             first = std::min(first, s.timestampNs);
             last = std::max(last, s.timestampNs);
             any = true;
@@ -200,6 +204,17 @@ MemorySeries::MemorySeries(const Trace &trace, const MemoryProfile &profile)
 
     if (any)
         m_range = {first, last == UINT64_MAX ? UINT64_MAX : last + 1};
+
+    // §6.3 host evidence (saturating ends) and the terminal bound the run.
+    const auto end = [](std::uint64_t a, std::uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; };
+    std::uint64_t runEnd = any ? last : 0;
+    for (const Span &sp : trace.spans)
+        runEnd = std::max(runEnd, sp.closed ? end(sp.startNs, sp.durationNs) : sp.startNs);
+    for (const Op &op : trace.ops)
+        runEnd = std::max(runEnd, end(op.timestampNs, op.durationNs));
+    if (trace.terminal)
+        runEnd = std::max(runEnd, trace.terminal->timestampNs);
+    m_runRange = {0, runEnd == UINT64_MAX ? UINT64_MAX : runEnd + 1};
 }
 
 bool MemorySeries::hasLogical(int device) const
@@ -219,8 +234,11 @@ bool MemorySeries::hasPhysical(int device) const
 void MemorySeries::sumsBefore(std::size_t index, int slot, Sums &sums) const
 {
     sums = {};
-    const std::size_t checkpoint = index / m_checkpointInterval;
     const std::size_t stride = m_logicalSlots * kMemoryCategoryCount;
+    std::size_t checkpoint = index / m_checkpointInterval;
+    // An index just past the last change may lie beyond the last checkpoint taken.
+    if (stride > 0 && !m_checkpoints.empty())
+        checkpoint = std::min(checkpoint, m_checkpoints.size() / stride - 1);
     if (!m_times.empty()) {
         const WideSum *base = m_checkpoints.data() + checkpoint * stride;
         if (slot < 0) {
@@ -332,6 +350,7 @@ LogicalChartData MemorySeries::logical(int device, const TimeWindow &window, int
             if (!bin.seen || next == x0) // zero-width buckets hold no time
                 continue;
             const std::uint64_t x1 = x0 + (next - x0) / 2;
+            out.envelope.push_back({x0, next, bin.min, bin.max});
             if (bin.min == bin.max) {
                 out.columns.push_back({x0, bin.min});
             } else if (bin.minOrder <= bin.maxOrder) {
@@ -355,8 +374,8 @@ PhysicalDeviceSeries MemorySeries::physicalFor(int device, const TimeWindow &win
     const DeviceInfo &info = m_info[std::size_t(device)];
     PhysicalDeviceSeries out;
     out.device = device;
-    out.hasUsed = info.hasUsed;
-    out.hasReserved = info.hasReserved;
+    for (int m = 0; m < kPhysicalMetricCount; ++m)
+        out.metrics[std::size_t(m)].present = (info.has & (1u << m)) != 0;
     if (window.isEmpty() || buckets <= 0)
         return out;
     const auto &samples = info.samples;
@@ -364,13 +383,18 @@ PhysicalDeviceSeries MemorySeries::physicalFor(int device, const TimeWindow &win
     const std::size_t lo = std::size_t(std::lower_bound(samples.begin(), samples.end(), window.begin, byTime) - samples.begin());
     const std::size_t hi = std::size_t(std::lower_bound(samples.begin(), samples.end(), window.end, byTime) - samples.begin());
 
-    const auto collect = [&](std::uint8_t field, std::vector<ChartPoint> &points) {
-        const auto value = [field](const Sample &s) { return field == 1 ? s.used : s.reserved; };
+    const auto collect = [&](int metric, PhysicalMetricSeries &series) {
+        const std::uint8_t field = std::uint8_t(1u << metric);
+        std::vector<ChartPoint> &points = series.points;
+        const auto value = [metric](const Sample &s) { return s.values[std::size_t(metric)]; };
+        std::optional<ChartPoint> before;
         for (std::size_t i = lo; i-- > 0;)
             if (samples[i].has & field) {
-                points.push_back({samples[i].timeNs, value(samples[i])});
+                before = ChartPoint{samples[i].timeNs, value(samples[i])};
                 break;
             }
+        if (before)
+            points.push_back(*before);
         std::size_t inside = 0;
         for (std::size_t i = lo; i < hi; ++i)
             inside += (samples[i].has & field) ? 1 : 0;
@@ -380,6 +404,9 @@ PhysicalDeviceSeries MemorySeries::physicalFor(int device, const TimeWindow &win
                     points.push_back({samples[i].timeNs, value(samples[i])});
         } else {
             // Per bucket the smallest and the largest sample (earliest of equals), in time order.
+            series.downsampled = true;
+            if (before)
+                series.envelope.push_back({before->timeNs, before->bytes, before->bytes});
             std::size_t i = lo;
             for (int b = 0; b < buckets && i < hi; ++b) {
                 const std::uint64_t end = bucketStart(window, buckets, b + 1);
@@ -399,16 +426,20 @@ PhysicalDeviceSeries MemorySeries::physicalFor(int device, const TimeWindow &win
                 points.push_back({samples[a].timeNs, value(samples[a])});
                 if (z != a)
                     points.push_back({samples[z].timeNs, value(samples[z])});
+                series.envelope.push_back({std::max(bucketStart(window, buckets, b), window.begin), value(samples[*minAt]),
+                                           value(samples[*maxAt])});
             }
         }
         for (std::size_t i = hi; i < samples.size(); ++i)
             if (samples[i].has & field) {
                 points.push_back({samples[i].timeNs, value(samples[i])});
+                if (series.downsampled)
+                    series.envelope.push_back({samples[i].timeNs, value(samples[i]), value(samples[i])});
                 break;
             }
     };
-    collect(1, out.used);
-    collect(2, out.reserved);
+    for (int m = 0; m < kPhysicalMetricCount; ++m)
+        collect(m, out.metrics[std::size_t(m)]);
     return out;
 }
 
@@ -423,9 +454,80 @@ PhysicalChartData MemorySeries::physical(int device, const TimeWindow &window, i
             continue;
         out.devices.push_back(physicalFor(d, window, buckets));
         // The neighbours outside the window count too: the lines run through it to them.
-        for (const auto *points : {&out.devices.back().used, &out.devices.back().reserved})
-            for (const ChartPoint &p : *points)
+        for (const PhysicalMetricSeries &m : out.devices.back().metrics)
+            for (const ChartPoint &p : m.points)
                 out.maxBytes = std::max(out.maxBytes, p.bytes);
+    }
+    return out;
+}
+
+std::optional<StackedColumn> MemorySeries::logicalAt(int device, std::uint64_t t) const
+{
+    if (!hasLogical(device))
+        return std::nullopt;
+    const int slot = device == kAllDevices ? -1 : m_info[std::size_t(device)].logicalSlot;
+    const std::size_t next = std::size_t(std::upper_bound(m_times.begin(), m_times.end(), t) - m_times.begin());
+    const std::size_t firstChange = slot < 0 ? 0 : m_firstEvent[std::size_t(slot)];
+    if (m_times.empty() || next <= firstChange)
+        return std::nullopt; // nothing of the selection has happened yet: no data, not zero
+    Sums sums;
+    sumsBefore(next, slot, sums);
+    return StackedColumn{t, stackOf(sums)};
+}
+
+std::vector<PhysicalReading> MemorySeries::physicalAt(int device, std::uint64_t t) const
+{
+    std::vector<PhysicalReading> out;
+    for (int d = 0; d < int(m_info.size()); ++d) {
+        const DeviceInfo &info = m_info[std::size_t(d)];
+        if ((device != kAllDevices && d != device) || info.samples.empty())
+            continue;
+        PhysicalReading reading;
+        reading.device = d;
+        const auto byTime = [](std::uint64_t v, const Sample &s) { return v < s.timeNs; };
+        const std::size_t after = std::size_t(std::upper_bound(info.samples.begin(), info.samples.end(), t, byTime)
+                                              - info.samples.begin());
+        for (int m = 0; m < kPhysicalMetricCount; ++m) {
+            const std::uint8_t field = std::uint8_t(1u << m);
+            for (std::size_t i = after; i-- > 0;) {
+                if (info.samples[i].has & field) {
+                    reading.values[std::size_t(m)] = ChartPoint{info.samples[i].timeNs, info.samples[i].values[std::size_t(m)]};
+                    break;
+                }
+            }
+        }
+        out.push_back(reading);
+    }
+    return out;
+}
+
+std::vector<std::uint32_t> MemorySeries::liveLifetimesAt(const Trace &trace, const MemoryProfile &profile,
+                                                         std::uint64_t t, std::string_view device)
+{
+    std::vector<std::uint32_t> out;
+    if (!profile.logical)
+        return out;
+    const LogicalMemoryProfile &logical = *profile.logical;
+    const std::size_t count = logical.lifetimeCount();
+    // Lifetimes are sorted by start time: only those started by t can be live.
+    std::size_t lo = 0;
+    std::size_t hi = count;
+    while (lo < hi) {
+        const std::size_t mid = lo + (hi - lo) / 2;
+        if (trace.memory[logical.lifetimeAllocRecord(mid)].timestampNs <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (std::uint32_t l = 0; l < lo; ++l) {
+        const std::span<const std::uint32_t> recs = logical.lifetimeRecords(l);
+        const MemoryEvent &alloc = trace.memory[recs.front()];
+        if (!device.empty() && trace.str(alloc.device) != device)
+            continue;
+        const MemoryEvent &last = trace.memory[recs.back()];
+        if (recs.size() > 1 && last.action == MemoryAction::Free && last.timestampNs <= t)
+            continue; // freed by then
+        out.push_back(l);
     }
     return out;
 }

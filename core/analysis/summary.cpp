@@ -89,8 +89,10 @@ TraceSummary computeSummary(const Trace &trace, const MemoryProfile &memory)
     s.opCount = trace.ops.size();
     s.spanCount = trace.spans.size();
     for (const Span &span : trace.spans) {
-        if (span.measured)
-            s.totalNs = saturatingAdd(s.totalNs, span.closed ? span.durationNs : 0);
+        // §7.3: a plain u64 sum in upstream's release build, so it wraps modulo 2^64 (the
+        // only wrapping sum; unsigned arithmetic wraps by definition).
+        if (span.measured && span.closed)
+            s.totalNs += span.durationNs;
         if (span.parentId == kNoString)
             ++s.rootSpanCount;
     }

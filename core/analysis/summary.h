@@ -13,8 +13,8 @@ struct MemoryProfile;
 /// TRACE_FORMAT.md §7.3.
 struct TraceSummary {
     std::uint64_t opCount = 0;
-    /// Σ duration_ns of measured spans (open ones add 0). Saturates at 2^64-1 where upstream
-    /// wraps in release builds (spec §14 Q5); no real trace gets near it.
+    /// Σ duration_ns of measured spans (open ones add 0), wrapping modulo 2^64 as upstream's
+    /// release build does (§7.3, §14 Q5).
     std::uint64_t totalNs = 0;
     std::uint64_t spanCount = 0;
     std::uint64_t rootSpanCount = 0;

@@ -6,7 +6,10 @@
 #include <utility>
 #include <vector>
 
+#include <optional>
+
 #include "core/model/problem.h"
+#include "core/model/problemlimiter.h"
 #include "core/model/trace.h"
 
 namespace TraceInspector {
@@ -24,8 +27,6 @@ struct DecodedSegment {
     /// Codes of `order` beyond the EventKind values.
     static constexpr std::uint8_t kUndecodable = 12;
     static constexpr std::uint8_t kInvalidTensorStats = 13;
-    /// A file of garbage lines would otherwise hold one Problem per line in memory.
-    static constexpr std::size_t kMaxStoredProblems = 1000000;
 
     std::unique_ptr<Trace> trace = std::make_unique<Trace>(); // local tables; spans = span_start records
     std::vector<SpanEndRecord> spanEnds;
@@ -33,8 +34,9 @@ struct DecodedSegment {
     std::vector<Terminal> terminals;
     std::vector<std::uint32_t> invalidTensorStatsLines;
     std::vector<std::uint8_t> order; // one code per non-blank line
-    std::vector<Problem> decodeProblems; // at most kMaxStoredProblems
-    std::uint64_t unstoredDecodeProblems = 0;
+    std::vector<Problem> decodeProblems; // the ones decodeLimiter stored, in line order
+    ProblemLimiter decodeLimiter;        // a file of garbage lines must not hold a Problem per line
+    std::optional<Problem> firstDecodeProblem; // always kept with its full text: the strict error
     std::uint64_t lines = 0;            // physical lines in the segment
     std::uint64_t latestHostEvidence = 0; // over ops, memory and device_memory (§6.3)
     std::uint64_t firstLine = 0;        // 0-based line offset of the segment in the file

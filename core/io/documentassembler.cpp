@@ -32,11 +32,18 @@ void DocumentAssembler::report(std::uint32_t line, const char *rule, std::string
     p.relatedId = std::move(relatedId);
     if (!m_firstStreamError)
         m_firstStreamError = p;
-    if (m_problems.size() >= DecodedSegment::kMaxStoredProblems) {
-        ++m_unstored;
-        return;
-    }
-    m_problems.push_back(std::move(p));
+    m_limiter.store(std::move(p), m_problems);
+}
+
+bool DocumentAssembler::listed(const char *rule)
+{
+    // Only the first violation's text is always needed (it may be the strict error);
+    // past that, a rule that stores nothing more is just counted, without building the
+    // text of ten million messages nobody will see.
+    if (!m_firstStreamError || m_limiter.wouldStore(rule, Severity::Error))
+        return true;
+    m_limiter.addOmitted(rule, Severity::Error, 1);
+    return false;
 }
 
 void DocumentAssembler::reportPostWalk(std::uint32_t line, const char *rule, std::string message, RelatedKind kind)
@@ -48,7 +55,7 @@ void DocumentAssembler::reportPostWalk(std::uint32_t line, const char *rule, std
     p.relatedKind = kind;
     if (!m_firstPostWalkError)
         m_firstPostWalkError = p;
-    m_problems.push_back(std::move(p));
+    m_limiter.store(std::move(p), m_problems);
 }
 
 std::uint32_t DocumentAssembler::lineOf(std::uint8_t code) const
@@ -84,13 +91,13 @@ void DocumentAssembler::walk()
             continue;
         const std::uint32_t line = lineOf(code);
         const std::uint64_t n = m_cursor[code]++;
-        if (terminalSeen) {
+        if (terminalSeen && listed("E-AFTER-TERMINAL")) {
             report(line, "E-AFTER-TERMINAL",
                    "terminal event must be the final trace record; found another event at index " + std::to_string(i));
         }
         switch (code) {
         case static_cast<std::uint8_t>(EventKind::Meta):
-            if (i != 0) {
+            if (i != 0 && listed("E-META-FIRST")) {
                 report(line, "E-META-FIRST",
                        "meta event must be the first non-empty trace record, found at index " + std::to_string(i),
                        RelatedKind::Meta);
@@ -104,9 +111,11 @@ void DocumentAssembler::walk()
         case static_cast<std::uint8_t>(EventKind::SpanStart): {
             const StringId id = m_trace.spans[n].id;
             if (spanById[id] != 0) {
-                const std::string text(m_trace.str(id));
-                report(line, "E-SPAN-START-DUP", "duplicate span_start id `" + text + "` at index " + std::to_string(i),
-                       RelatedKind::Span, text);
+                if (listed("E-SPAN-START-DUP")) {
+                    const std::string text(m_trace.str(id));
+                    report(line, "E-SPAN-START-DUP", "duplicate span_start id `" + text + "` at index " + std::to_string(i),
+                           RelatedKind::Span, text);
+                }
                 droppedSpans.push_back(static_cast<std::uint32_t>(n));
             } else {
                 spanById[id] = static_cast<std::uint32_t>(n + 1);
@@ -117,16 +126,20 @@ void DocumentAssembler::walk()
             const SpanEndRecord &end = m_segment.spanEnds[n];
             const std::uint32_t slot = spanById[end.id];
             if (slot == 0) {
-                const std::string text(m_trace.str(end.id));
-                report(line, "E-SPAN-END-UNKNOWN", "span_end for unknown span `" + text + "` at index " + std::to_string(i),
-                       RelatedKind::Span, text);
+                if (listed("E-SPAN-END-UNKNOWN")) {
+                    const std::string text(m_trace.str(end.id));
+                    report(line, "E-SPAN-END-UNKNOWN", "span_end for unknown span `" + text + "` at index " + std::to_string(i),
+                           RelatedKind::Span, text);
+                }
                 break;
             }
             Span &span = m_trace.spans[slot - 1];
             if (span.closed) {
-                const std::string text(m_trace.str(end.id));
-                report(line, "E-SPAN-END-DUP", "duplicate span_end for `" + text + "` at index " + std::to_string(i),
-                       RelatedKind::Span, text);
+                if (listed("E-SPAN-END-DUP")) {
+                    const std::string text(m_trace.str(end.id));
+                    report(line, "E-SPAN-END-DUP", "duplicate span_end for `" + text + "` at index " + std::to_string(i),
+                           RelatedKind::Span, text);
+                }
                 break;
             }
             span.closed = true;
@@ -135,7 +148,8 @@ void DocumentAssembler::walk()
             break;
         }
         case DecodedSegment::kInvalidTensorStats:
-            report(line, "E-TSTATS-INVALID", "invalid tensor_stats event at index " + std::to_string(i), RelatedKind::TensorStats);
+            if (listed("E-TSTATS-INVALID"))
+                report(line, "E-TSTATS-INVALID", "invalid tensor_stats event at index " + std::to_string(i), RelatedKind::TensorStats);
             break;
         case static_cast<std::uint8_t>(EventKind::Terminal):
             // Tolerant: a terminal after the terminal is dropped; other late records stay.

@@ -9,6 +9,7 @@
 #include "core/io/decodedevent.h"
 #include "core/io/decodedsegment.h"
 #include "core/model/problem.h"
+#include "core/model/problemlimiter.h"
 
 namespace TraceInspector {
 
@@ -29,16 +30,19 @@ public:
     /// Walks the records, then runs the post-walk rules (§6.1 step 2) and sorts the spans.
     void run();
 
+    /// The stored problems (walk, then post-walk); see omittedProblems() for the rest.
     std::vector<Problem> &problems() { return m_problems; }
     const std::optional<Problem> &firstStreamError() const { return m_firstStreamError; }
     const std::optional<Problem> &firstPostWalkError() const { return m_firstPostWalkError; }
-    std::uint64_t unstoredProblems() const { return m_unstored; }
+    std::vector<OmittedProblems> omittedProblems() const { return m_limiter.omitted(); }
 
 private:
     void walk();
     void postWalk();
     void sortSpans();
     std::uint32_t lineOf(std::uint8_t code) const;
+    /// True when a problem of \a rule is to be reported in full; false when it was counted.
+    bool listed(const char *rule);
     void report(std::uint32_t line, const char *rule, std::string message, RelatedKind kind = RelatedKind::None,
                 std::string relatedId = {});
     void reportPostWalk(std::uint32_t line, const char *rule, std::string message, RelatedKind kind = RelatedKind::None);
@@ -49,7 +53,7 @@ private:
     std::optional<Problem> m_firstStreamError;
     std::optional<Problem> m_firstPostWalkError;
     std::uint64_t m_cursor[14] = {}; // next record of each order code
-    std::uint64_t m_unstored = 0;
+    ProblemLimiter m_limiter; // ten million unknown span_ends must not mean ten million Problems
 };
 
 } // namespace TraceInspector

@@ -101,15 +101,18 @@ void appendSegment(DecodedSegment &dstSeg, DecodedSegment &srcSeg)
         m.line(t.line);
         dstSeg.terminals.push_back(std::move(t));
     }
+    // Re-offering the stored problems in file order keeps what one sequential pass would
+    // have kept (ProblemLimiter).
     for (Problem &p : srcSeg.decodeProblems) {
-        if (dstSeg.decodeProblems.size() >= DecodedSegment::kMaxStoredProblems) {
-            ++dstSeg.unstoredDecodeProblems;
-            continue;
-        }
         p.line += m.lineOffset();
-        dstSeg.decodeProblems.push_back(std::move(p));
+        dstSeg.decodeLimiter.store(std::move(p), dstSeg.decodeProblems);
     }
-    dstSeg.unstoredDecodeProblems += srcSeg.unstoredDecodeProblems;
+    for (const OmittedProblems &o : srcSeg.decodeLimiter.omitted())
+        dstSeg.decodeLimiter.addOmitted(o.ruleId, o.severity, o.count);
+    if (!dstSeg.firstDecodeProblem && srcSeg.firstDecodeProblem) {
+        dstSeg.firstDecodeProblem = std::move(srcSeg.firstDecodeProblem);
+        dstSeg.firstDecodeProblem->line += m.lineOffset();
+    }
     dstSeg.order.insert(dstSeg.order.end(), srcSeg.order.begin(), srcSeg.order.end());
     dstSeg.lines += srcSeg.lines;
     dstSeg.latestHostEvidence = std::max(dstSeg.latestHostEvidence, srcSeg.latestHostEvidence);

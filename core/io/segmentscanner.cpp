@@ -71,10 +71,6 @@ void SegmentScanner::handleLine(const char *begin, std::size_t length)
         return;
     }
     m_segment.order.push_back(DecodedSegment::kUndecodable);
-    if (m_segment.decodeProblems.size() >= DecodedSegment::kMaxStoredProblems) {
-        ++m_segment.unstoredDecodeProblems;
-        return;
-    }
     Problem p;
     p.line = lineNo; // local; the reader adds the segment's offset and formats the message
     p.severity = Severity::Error;
@@ -86,7 +82,9 @@ void SegmentScanner::handleLine(const char *begin, std::size_t length)
             p.column = static_cast<std::uint32_t>(text.data() - raw.data()) + m_failure.column;
     }
     p.message = std::move(m_failure.cause);
-    m_segment.decodeProblems.push_back(std::move(p));
+    if (!m_segment.firstDecodeProblem)
+        m_segment.firstDecodeProblem = p;
+    m_segment.decodeLimiter.store(std::move(p), m_segment.decodeProblems);
 }
 
 std::optional<std::uint64_t> SegmentScanner::dtypeSizeOf(StringId dtype)

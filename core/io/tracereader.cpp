@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <memory>
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
 
@@ -16,38 +16,112 @@
 namespace TraceInspector {
 namespace {
 
-/// Rust's io::Error text, e.g. "No such file or directory (os error 2)".
-std::string osErrorText(int err)
-{
-    return std::string(std::strerror(err)) + " (os error " + std::to_string(err) + ")";
-}
+constexpr std::size_t kMinChunkBytes = 64;
+// Below this much scanned input the record mix says too little to size the arrays by.
+constexpr std::uint64_t kMinReserveSample = std::uint64_t(1) << 20;
 
-ReadResult fileFailure(const std::string &rule, const std::string &message)
+ReadResult inputFailure(const InputError &error, const std::string &path)
 {
     ReadResult r;
+    r.inputError = error;
     Problem p;
-    p.ruleId = rule;
-    p.message = message;
+    const bool opening = error.kind == InputError::Kind::OpenFailed || error.kind == InputError::Kind::IsDirectory
+        || error.kind == InputError::Kind::IsDevice;
+    p.ruleId = opening ? "E-FILE-OPEN" : "E-LINE-READ";
+    p.line = error.kind == InputError::Kind::LineTooLong ? error.line : 0;
+    p.message = inputErrorMessage(error, path);
     r.strictError = p;
     r.problems.push_back(std::move(p));
     return r;
 }
 
-/// Reads [begin, end) of \a fd in chunks and scans it. Returns 0 or an errno value.
-int scanRange(int fd, std::uint64_t begin, std::uint64_t end, std::uint64_t reserveBytes, std::size_t chunk,
-              DecodedSegment &segment, std::atomic<std::uint64_t> &done, const std::atomic<bool> *cancel,
-              const std::function<void()> &onChunk)
+/// A read buffer that is not zeroed when allocated: every byte the scanner looks at was
+/// read into it or is padding set explicitly, and zeroing 4 MB per segment costs more than
+/// reading a small file.
+class ReadBuffer
+{
+public:
+    explicit ReadBuffer(std::size_t size) : m_data(std::make_unique_for_overwrite<char[]>(size)), m_size(size) {}
+    char *data() { return m_data.get(); }
+    std::size_t size() const { return m_size; }
+    /// Replaces the buffer by one of \a size bytes holding its first \a keep bytes.
+    void resizeKeeping(std::size_t keep, std::size_t size)
+    {
+        auto other = std::make_unique_for_overwrite<char[]>(size);
+        std::memcpy(other.get(), m_data.get(), keep);
+        m_data = std::move(other);
+        m_size = size;
+    }
+
+private:
+    std::unique_ptr<char[]> m_data;
+    std::size_t m_size;
+};
+
+/// Adds \a added freshly read bytes to the \a filled pending ones, pads them and scans the
+/// complete lines. The pending bytes hold no LF (the last scan took every complete line), so
+/// without one in the new bytes there is nothing to scan yet: rescanning a 300 MB line
+/// arriving from a pipe 64 KB at a time would take quadratic time.
+std::size_t scanNew(SegmentScanner &scanner, ReadBuffer &buffer, std::size_t &filled, std::size_t added, bool eof)
+{
+    const bool newLine = std::memchr(buffer.data() + filled, '\n', added) != nullptr;
+    filled += added;
+    std::memset(buffer.data() + filled, 0, kDecoderPadding);
+    return newLine || eof ? scanner.scan(buffer.data(), filled, eof) : 0;
+}
+
+/// Offset just past the first LF at or after \a from, or \a end. Looks through \a window.
+std::uint64_t findLineEnd(int fd, std::uint64_t from, std::uint64_t end, ReadBuffer &window)
+{
+    std::uint64_t pos = from;
+    while (pos < end) {
+        const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(window.size(), end - pos));
+        const ssize_t n = ::pread(fd, window.data(), want, static_cast<off_t>(pos));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return end; // the real read will meet the error or the early end again
+        if (const void *nl = std::memchr(window.data(), '\n', static_cast<std::size_t>(n)))
+            return pos + static_cast<std::uint64_t>(static_cast<const char *>(nl) - window.data()) + 1;
+        pos += static_cast<std::uint64_t>(n);
+    }
+    return end;
+}
+
+struct RangeOutcome {
+    int osError = 0;
+    bool endedEarly = false; // the file ended before the size seen at open
+};
+
+/// Reads [begin, end) of a regular file in chunks and scans it.
+RangeOutcome scanRange(int fd, std::uint64_t begin, std::uint64_t end, std::uint64_t reserveBytes, std::size_t chunk,
+                       DecodedSegment &segment, std::atomic<std::uint64_t> &done, const std::atomic<bool> *cancel,
+                       const std::function<void()> &onChunk)
 {
     SegmentScanner scanner(segment);
-    std::vector<char> buffer(chunk + kDecoderPadding);
+    // A small file needs no 4 MB buffer.
+    chunk = static_cast<std::size_t>(std::min<std::uint64_t>(chunk, std::max<std::uint64_t>(end - begin, kMinChunkBytes)));
+    const std::size_t baseSize = chunk + kDecoderPadding;
+    ReadBuffer buffer(baseSize);
+    std::unique_ptr<ReadBuffer> window; // for findLineEnd, made on the first long line
     std::size_t filled = 0;
     std::uint64_t offset = begin;
+    bool reserved = false;
     for (;;) {
         if (cancel && cancel->load(std::memory_order_relaxed))
-            return 0;
-        if (buffer.size() - kDecoderPadding - filled < chunk / 2)
-            buffer.resize(buffer.size() * 2); // a line longer than half a chunk
-        const std::size_t want = static_cast<std::size_t>(
+            return {};
+        if (buffer.size() - kDecoderPadding - filled < chunk / 2) {
+            // The pending bytes start a line longer than half a chunk. Make room for all of
+            // it at once: doubling would copy a 200 MB line again and again, each time
+            // with the old block still alive.
+            if (!window)
+                window = std::make_unique<ReadBuffer>(std::max<std::size_t>(chunk, std::size_t(64) << 10));
+            const std::uint64_t lineEnd = findLineEnd(fd, offset, end, *window);
+            buffer.resizeKeeping(filled, filled + static_cast<std::size_t>(lineEnd - offset) + chunk + kDecoderPadding);
+        } else if (buffer.size() > 2 * baseSize && filled <= chunk / 2) {
+            buffer.resizeKeeping(filled, baseSize); // the long line is done
+        }
+        const auto want = static_cast<std::size_t>(
             std::min<std::uint64_t>(buffer.size() - kDecoderPadding - filled, end - offset));
         ssize_t n = 0;
         if (want > 0) {
@@ -55,23 +129,70 @@ int scanRange(int fd, std::uint64_t begin, std::uint64_t end, std::uint64_t rese
             if (n < 0) {
                 if (errno == EINTR)
                     continue;
-                return errno;
+                return {errno, false};
             }
         }
         const bool eof = n == 0;
-        filled += static_cast<std::size_t>(n);
+        const std::size_t used = scanNew(scanner, buffer, filled, static_cast<std::size_t>(n), eof);
         offset += static_cast<std::uint64_t>(n);
-        std::memset(buffer.data() + filled, 0, kDecoderPadding);
-        const std::size_t used = scanner.scan(buffer.data(), filled, eof);
         std::memmove(buffer.data(), buffer.data() + used, filled - used);
         filled -= used;
-        if (offset - begin == static_cast<std::uint64_t>(n))
-            scanner.reserveFor(reserveBytes, used);
+        if (!reserved && (offset - begin >= kMinReserveSample || eof)) {
+            scanner.reserveFor(reserveBytes, offset - begin - filled);
+            reserved = true;
+        }
         done.fetch_add(static_cast<std::uint64_t>(n), std::memory_order_relaxed);
         if (onChunk)
             onChunk();
         if (eof)
-            return 0;
+            return {0, want > 0};
+    }
+}
+
+/// Reads a stream front to back and scans it. Returns false with \a error set when the
+/// input failed; a cancelled read returns true.
+bool scanStream(TraceSource &source, const ReadOptions &options, std::size_t chunk, DecodedSegment &segment,
+                std::atomic<std::uint64_t> &done, const std::atomic<bool> *cancel,
+                const std::function<void()> &onChunk, InputError &error)
+{
+    SegmentScanner scanner(segment);
+    const std::size_t baseSize = chunk + kDecoderPadding;
+    const std::uint64_t maxLine = std::max<std::uint64_t>(options.maxStreamLineBytes, chunk);
+    ReadBuffer buffer(baseSize);
+    std::size_t filled = 0;
+    const WaitControl wait{cancel, options.waiting};
+    for (;;) {
+        if (cancel && cancel->load(std::memory_order_relaxed))
+            return true;
+        if (buffer.size() - kDecoderPadding - filled < chunk / 2) {
+            // A long line: nothing tells how long it will get, so double (up to the limit).
+            const std::uint64_t cap = maxLine + chunk + kDecoderPadding;
+            buffer.resizeKeeping(filled, static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size() * 2, cap)));
+        } else if (buffer.size() > 2 * baseSize && filled <= chunk / 2) {
+            buffer.resizeKeeping(filled, baseSize);
+        }
+        const std::int64_t n = source.readSome(buffer.data() + filled, buffer.size() - kDecoderPadding - filled, wait);
+        if (n < 0) {
+            if (!source.error())
+                return true; // cancelled while waiting
+            error = source.error();
+            return false;
+        }
+        const bool eof = n == 0;
+        const std::size_t used = scanNew(scanner, buffer, filled, static_cast<std::size_t>(n), eof);
+        std::memmove(buffer.data(), buffer.data() + used, filled - used);
+        filled -= used;
+        if (filled > maxLine) {
+            error.kind = InputError::Kind::LineTooLong;
+            error.line = segment.lines + 1;
+            error.limit = maxLine;
+            return false;
+        }
+        done.fetch_add(static_cast<std::uint64_t>(n), std::memory_order_relaxed);
+        if (onChunk)
+            onChunk();
+        if (eof)
+            return true;
     }
 }
 
@@ -94,12 +215,18 @@ std::vector<std::uint64_t> splitPoints(int fd, std::uint64_t size, unsigned part
                 pos += static_cast<std::uint64_t>(n);
             }
         }
-        if (!found)
+        if (!found || pos >= size)
             break;
         points.push_back(pos);
     }
     points.push_back(size);
     return points;
+}
+
+void prefixDecodeMessage(Problem &p, const std::string &path)
+{
+    const char *verb = p.ruleId == "E-LINE-READ" ? "read" : "parse";
+    p.message = std::string(verb) + " trace JSONL line " + std::to_string(p.line) + " from " + path + ": " + p.message;
 }
 
 /// Merges the segments, runs the stream rules and composes the result.
@@ -117,25 +244,17 @@ ReadResult assemble(std::vector<DecodedSegment> &segments, const std::string &pa
 
     ReadResult result;
     result.cancelled = cancelled;
-    std::optional<Problem> firstDecode;
-    for (Problem &p : all.decodeProblems) {
-        const char *verb = p.ruleId == "E-LINE-READ" ? "read" : "parse";
-        p.message = std::string(verb) + " trace JSONL line " + std::to_string(p.line) + " from " + path + ": " + p.message;
-        if (!firstDecode)
-            firstDecode = p;
-    }
+    std::optional<Problem> firstDecode = std::move(all.firstDecodeProblem);
+    if (firstDecode)
+        prefixDecodeMessage(*firstDecode, path);
+    for (Problem &p : all.decodeProblems)
+        prefixDecodeMessage(p, path);
     std::vector<Problem> &problems = assembler.problems();
     problems.insert(problems.end(), std::make_move_iterator(all.decodeProblems.begin()),
                     std::make_move_iterator(all.decodeProblems.end()));
     std::stable_sort(problems.begin(), problems.end(), [](const Problem &a, const Problem &b) { return a.line < b.line; });
-    if (const std::uint64_t unstored = all.unstoredDecodeProblems + assembler.unstoredProblems()) {
-        Problem p;
-        p.severity = Severity::Warning;
-        p.ruleId = "I-PROBLEM-LIMIT";
-        p.message = std::to_string(unstored) + " further problems were found but not listed (at most "
-            + std::to_string(DecodedSegment::kMaxStoredProblems) + " of each kind are kept)";
-        problems.push_back(std::move(p));
-    }
+    result.omittedProblems = all.decodeLimiter.omitted();
+    mergeOmitted(result.omittedProblems, assembler.omittedProblems());
     // §1: all lines are decoded before any stream rule, so a decode failure always wins.
     if (firstDecode)
         result.strictError = std::move(firstDecode);
@@ -148,57 +267,118 @@ ReadResult assemble(std::vector<DecodedSegment> &segments, const std::string &pa
     return result;
 }
 
+ReadResult readStream(TraceSource &source, const ReadOptions &options, const ProgressSink &progress,
+                      const std::atomic<bool> *cancel, std::size_t chunk)
+{
+    const bool regular = source.kind() == TraceSource::Kind::RegularFile;
+    const std::uint64_t total = regular ? source.sizeAtOpen() : 0;
+    std::vector<DecodedSegment> segments(1);
+    std::atomic<std::uint64_t> done{0};
+    std::function<void()> report;
+    if (progress)
+        report = [&] { progress(done.load(std::memory_order_relaxed), total); };
+    InputError error;
+    if (!scanStream(source, options, chunk, segments[0], done, cancel, report, error))
+        return inputFailure(error, source.path());
+    const bool cancelled = cancel && cancel->load();
+    if (regular && !cancelled) {
+        std::uint64_t sizeNow = 0;
+        if (!source.unchangedSinceOpen(&sizeNow) || done.load() != total) {
+            InputError changed;
+            changed.kind = InputError::Kind::Changed;
+            changed.sizeAtOpen = total;
+            changed.sizeAfter = sizeNow;
+            return inputFailure(changed, source.path());
+        }
+    }
+    if (progress)
+        progress(done.load(), regular ? total : done.load());
+    return assemble(segments, source.path(), done.load(), cancelled);
+}
+
 } // namespace
 
-ReadResult TraceReader::readFile(const std::string &path, const ReadOptions &options, const ProgressSink &progress,
-                                 const std::atomic<bool> *cancel)
+std::uint64_t ReadResult::problemCount() const
 {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return fileFailure("E-FILE-OPEN", "open trace file " + path + ": " + osErrorText(errno));
-    struct stat st {};
-    if (::fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
-        const int err = S_ISDIR(st.st_mode) ? EISDIR : errno;
-        ::close(fd);
-        return fileFailure("E-FILE-OPEN", "open trace file " + path + ": " + osErrorText(err));
-    }
+    std::uint64_t n = problems.size();
+    for (const OmittedProblems &o : omittedProblems)
+        n += o.count;
+    return n;
+}
+
+ReadResult TraceReader::read(TraceSource &source, const ReadOptions &options, const ProgressSink &progress,
+                             const std::atomic<bool> *cancel)
+{
+    if (!source.isOpen())
+        return inputFailure(source.error(), source.path());
+    const std::size_t chunk = std::max(options.chunkBytes, kMinChunkBytes);
+    if (source.kind() == TraceSource::Kind::Stream || options.readAsStream)
+        return readStream(source, options, progress, cancel, chunk);
+
+    const int fd = source.descriptor();
 #ifdef POSIX_FADV_SEQUENTIAL
     ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
-    const auto total = static_cast<std::uint64_t>(st.st_size);
+    const std::uint64_t total = source.sizeAtOpen();
     unsigned parts = 1;
     if (total >= options.parallelThresholdBytes)
         parts = std::clamp(std::thread::hardware_concurrency(), 1u, std::max(1u, options.maxThreads));
     const std::vector<std::uint64_t> points = splitPoints(fd, total, parts);
     std::vector<DecodedSegment> segments(points.size() - 1);
-    std::vector<int> errors(segments.size(), 0);
+    std::vector<RangeOutcome> outcomes(segments.size());
     std::atomic<std::uint64_t> done{0};
-    const std::size_t chunk = std::max<std::size_t>(options.chunkBytes, 1 << 16);
 
     // Segment 0 runs on the calling thread, which also reports progress for all.
     std::vector<std::thread> workers;
     for (std::size_t k = 1; k < segments.size(); ++k) {
         workers.emplace_back([&, k] {
-            errors[k] = scanRange(fd, points[k], points[k + 1], points[k + 1] - points[k], chunk, segments[k], done,
-                                  cancel, {});
+            outcomes[k] = scanRange(fd, points[k], points[k + 1], points[k + 1] - points[k], chunk, segments[k], done,
+                                    cancel, {});
         });
     }
     std::function<void()> report;
     if (progress)
         report = [&] { progress(done.load(std::memory_order_relaxed), total); };
     // Segment 0 receives the others when they are merged, so it reserves for the whole file.
-    errors[0] = scanRange(fd, points[0], points[1], total, chunk, segments[0], done, cancel, report);
+    outcomes[0] = scanRange(fd, points[0], points[1], total, chunk, segments[0], done, cancel, report);
     for (std::thread &w : workers)
         w.join();
-    ::close(fd);
-    for (int err : errors) {
-        if (err)
-            return fileFailure("E-LINE-READ", "read trace JSONL from " + path + ": " + osErrorText(err));
+    for (const RangeOutcome &o : outcomes) {
+        if (o.osError) {
+            InputError e;
+            e.kind = InputError::Kind::ReadFailed;
+            e.osError = o.osError;
+            return inputFailure(e, source.path());
+        }
+    }
+    const bool cancelled = cancel && cancel->load();
+    if (!cancelled) {
+        // A file that shrank mid-read ends early inside a segment; one that grew or was
+        // rewritten shows in its size or modification time. Either way the segments no
+        // longer describe one file, and their problems would be invented.
+        const bool endedEarly = std::any_of(outcomes.begin(), outcomes.end(), [](const RangeOutcome &o) { return o.endedEarly; });
+        std::uint64_t sizeNow = 0;
+        const bool unchanged = source.unchangedSinceOpen(&sizeNow);
+        // A pseudo-file (sysfs) may promise more than it has while staying unchanged; read
+        // whole by one segment, what it gave is all there is.
+        if (!unchanged || (endedEarly && segments.size() > 1)) {
+            InputError changed;
+            changed.kind = InputError::Kind::Changed;
+            changed.sizeAtOpen = total;
+            changed.sizeAfter = sizeNow;
+            return inputFailure(changed, source.path());
+        }
     }
     if (progress)
         progress(total, total);
-    const bool cancelled = cancel && cancel->load();
-    return assemble(segments, path, total, cancelled);
+    return assemble(segments, source.path(), done.load(), cancelled);
+}
+
+ReadResult TraceReader::readFile(const std::string &path, const ReadOptions &options, const ProgressSink &progress,
+                                 const std::atomic<bool> *cancel)
+{
+    TraceSource source = TraceSource::open(path);
+    return read(source, options, progress, cancel);
 }
 
 ReadResult TraceReader::readBytes(std::string_view bytes, const std::string &displayPath)

@@ -10,7 +10,10 @@
 #include <string_view>
 #include <vector>
 
+#include "core/io/inputerror.h"
+#include "core/io/tracesource.h"
 #include "core/model/problem.h"
+#include "core/model/problemlimiter.h"
 #include "core/model/trace.h"
 
 namespace TraceInspector {
@@ -19,38 +22,61 @@ struct ReadOptions {
     std::size_t chunkBytes = std::size_t(4) << 20; // read block size per thread
     unsigned maxThreads = 2; // larger files are split into this many segments, one thread each
     std::uint64_t parallelThresholdBytes = std::uint64_t(16) << 20; // below it one thread is faster
+    /// A line of a stream longer than this ends the read (InputError::LineTooLong): a pipe
+    /// from /dev/zero would otherwise grow one line until memory runs out. A regular
+    /// file's lines are bounded by its size and have no limit.
+    std::uint64_t maxStreamLineBytes = std::uint64_t(256) << 20;
+    /// Read even a regular file front to back with read(), as a pipe is read (tests and
+    /// the fuzzer compare the two ways).
+    bool readAsStream = false;
+    /// Called while a stream has no data (see WaitSink).
+    WaitSink waiting;
 };
 
-/// Progress callback: bytes consumed so far and total file bytes. Called at most once per
-/// chunk, from the calling thread.
+/// Progress callback: bytes consumed so far and total file bytes (0 for a stream, whose
+/// size is unknown). Called at most once per chunk, from the calling thread.
 using ProgressSink = std::function<void(std::uint64_t done, std::uint64_t total)>;
 
 /// Result of reading and assembling one trace file (TRACE_FORMAT.md §2–§6).
 ///
 /// The reader always works tolerantly: it decodes every line, keeps every record it can
-/// accept, and collects every decode failure and hard-rule violation in `problems` (line
-/// order). `strictError` is what upstream's strict loader would report: the first failing
-/// line if any line failed to read or decode, else the first stream-rule violation in
-/// record order, else the first failing post-walk rule (§6.1). Health findings are not
-/// part of this result (see analyzeHealth()).
+/// accept, and collects decode failures and hard-rule violations in `problems` (line
+/// order). Per rule only the first ProblemLimiter::kMaxPerRule are stored; the others are
+/// counted in `omittedProblems`, so totals stay exact while memory stays bounded.
+/// `strictError` is what upstream's strict loader would report: the first failing line if
+/// any line failed to read or decode, else the first stream-rule violation in record
+/// order, else the first failing post-walk rule (§6.1). Health findings are not part of
+/// this result (see analyzeHealth()).
+///
+/// When the input could not be read completely (`inputError`), there is no trace and no
+/// verdict about its content: `strictError` then holds the reader's message for it.
 struct ReadResult {
-    std::shared_ptr<Trace> trace;     // null only when the file could not be opened
+    std::shared_ptr<Trace> trace;     // null when inputError is set
     std::vector<Problem> problems;    // E-* problems, sorted by line
+    std::vector<OmittedProblems> omittedProblems;
     std::optional<Problem> strictError;
+    InputError inputError;
     bool cancelled = false;
 
     bool accepted() const { return trace && !strictError && !cancelled; }
+    /// Stored and omitted problems together.
+    std::uint64_t problemCount() const;
 };
 
 class TraceReader
 {
 public:
-    /// Reads \a path. \a cancel, when given, is polled once per chunk; a cancelled read
-    /// returns with `cancelled` set and a partial trace.
+    /// Reads \a source to its end. \a cancel, when given, is polled once per chunk and
+    /// while waiting for a stream's data; a cancelled read returns with `cancelled` set and
+    /// a partial trace.
+    static ReadResult read(TraceSource &source, const ReadOptions &options = {}, const ProgressSink &progress = {},
+                           const std::atomic<bool> *cancel = nullptr);
+
+    /// Opens \a path (TraceSource::open) and reads it.
     static ReadResult readFile(const std::string &path, const ReadOptions &options = {},
                                const ProgressSink &progress = {}, const std::atomic<bool> *cancel = nullptr);
 
-    /// Reads an in-memory JSONL text as if it were the file \a displayPath (tests, stdin).
+    /// Reads an in-memory JSONL text as if it were the file \a displayPath (tests, fuzzing).
     static ReadResult readBytes(std::string_view bytes, const std::string &displayPath);
 };
 

@@ -40,6 +40,16 @@ int OpAggregateModel::columnCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : ColumnCount;
 }
 
+void OpAggregateModel::setTimeUnit(TimeUnit unit)
+{
+    if (unit == m_unit)
+        return;
+    m_unit = unit;
+    Q_EMIT headerDataChanged(Qt::Horizontal, TotalColumn, MaxColumn);
+    if (rowCount() > 0)
+        Q_EMIT dataChanged(index(0, TotalColumn), index(rowCount() - 1, MaxColumn), {Qt::DisplayRole});
+}
+
 QVariant OpAggregateModel::data(const QModelIndex &index, int role) const
 {
     if (!m_stats || !index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount)
@@ -54,10 +64,10 @@ QVariant OpAggregateModel::data(const QModelIndex &index, int role) const
         switch (index.column()) {
         case NameColumn: return name;
         case CountColumn: return formatCount(r.count);
-        case TotalColumn: return formatDuration(r.totalNs);
-        case MeanColumn: return formatDuration(std::uint64_t(r.meanNs + 0.5));
-        case MinColumn: return formatDuration(r.minNs);
-        case MaxColumn: return formatDuration(r.maxNs);
+        case TotalColumn: return formatDurationIn(r.totalNs, m_unit, false);
+        case MeanColumn: return formatDurationIn(std::uint64_t(r.meanNs + 0.5), m_unit, false);
+        case MinColumn: return formatDurationIn(r.minNs, m_unit, false);
+        case MaxColumn: return formatDurationIn(r.maxNs, m_unit, false);
         case PercentColumn: return fraction ? formatPercent(*fraction) : tr("n/a");
         default: return {};
         }
@@ -99,14 +109,17 @@ QVariant OpAggregateModel::headerData(int section, Qt::Orientation orientation, 
 {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
         return {};
+    if (role == Qt::InitialSortOrderRole)
+        return section == NameColumn ? QVariant() : QVariant(int(Qt::DescendingOrder)); // costs: largest first
     if (role == Qt::DisplayRole) {
+        const QString unit = m_unit == TimeUnit::Auto ? QString() : QStringLiteral(" (%1)").arg(timeUnitSymbol(m_unit));
         switch (section) {
         case NameColumn: return tr("Op");
         case CountColumn: return tr("Count");
-        case TotalColumn: return tr("Total");
-        case MeanColumn: return tr("Mean");
-        case MinColumn: return tr("Min");
-        case MaxColumn: return tr("Max");
+        case TotalColumn: return QString(tr("Total") + unit);
+        case MeanColumn: return QString(tr("Mean") + unit);
+        case MinColumn: return QString(tr("Min") + unit);
+        case MaxColumn: return QString(tr("Max") + unit);
         case PercentColumn: return tr("% of op time");
         default: return {};
         }

@@ -5,6 +5,8 @@
 
 #include <QAbstractTableModel>
 
+#include "core/analysis/format.h"
+
 namespace TraceInspector {
 
 struct Trace;
@@ -37,6 +39,10 @@ public:
     void setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const OpStatistics> statistics = {});
     const OpStatistics *statistics() const { return m_stats.get(); }
 
+    /// Unit of the duration columns; a fixed unit moves to the headers.
+    TimeUnit timeUnit() const { return m_unit; }
+    void setTimeUnit(TimeUnit unit);
+
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
@@ -45,6 +51,7 @@ public:
 private:
     std::shared_ptr<const Trace> m_trace;
     std::shared_ptr<const OpStatistics> m_stats;
+    TimeUnit m_unit = TimeUnit::Auto;
 };
 
 } // namespace TraceInspector

@@ -155,6 +155,16 @@ std::int64_t OpTableModel::spanOfOp(std::int64_t opIndex) const
     return m_trace->findSpan(m_trace->ops[std::size_t(opIndex)].spanId);
 }
 
+void OpTableModel::setTimeUnit(TimeUnit unit)
+{
+    if (unit == m_unit)
+        return;
+    m_unit = unit;
+    Q_EMIT headerDataChanged(Qt::Horizontal, StartColumn, DurationColumn);
+    if (rowCount() > 0)
+        Q_EMIT dataChanged(index(0, StartColumn), index(rowCount() - 1, DurationColumn), {Qt::DisplayRole});
+}
+
 int OpTableModel::rowCount(const QModelIndex &parent) const
 {
     if (parent.isValid() || !m_trace)
@@ -234,9 +244,9 @@ QVariant OpTableModel::displayData(std::size_t op, int column) const
     case DeviceColumn:
         return qs(m_trace->str(o.device));
     case StartColumn:
-        return formatTimestamp(o.timestampNs);
+        return formatTimePoint(o.timestampNs, m_unit, false);
     case DurationColumn:
-        return formatDuration(o.durationNs);
+        return formatDurationIn(o.durationNs, m_unit, false);
     case InputBytesColumn:
         return formatBytes(o.inputDenseBytes);
     case OutputBytesColumn:
@@ -302,17 +312,30 @@ QVariant OpTableModel::headerData(int section, Qt::Orientation orientation, int 
 {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
         return {};
+    if (role == Qt::InitialSortOrderRole) {
+        // Costs (time, bytes, elements) are read largest first.
+        switch (section) {
+        case ShapeColumn:
+        case DurationColumn:
+        case InputBytesColumn:
+        case OutputBytesColumn:
+            return int(Qt::DescendingOrder);
+        default:
+            return {};
+        }
+    }
     if (role == Qt::DisplayRole) {
+        const QString unit = m_unit == TimeUnit::Auto ? QString() : QStringLiteral(" (%1)").arg(timeUnitSymbol(m_unit));
         switch (section) {
         case NameColumn: return tr("Op");
         case SpanColumn: return tr("Span");
         case ShapeColumn: return tr("Shape");
         case DtypeColumn: return tr("Dtype");
         case DeviceColumn: return tr("Device");
-        case StartColumn: return tr("Start");
-        case DurationColumn: return tr("Duration");
-        case InputBytesColumn: return tr("Input bytes");
-        case OutputBytesColumn: return tr("Output bytes");
+        case StartColumn: return QString(tr("Start") + unit);
+        case DurationColumn: return QString(tr("Duration") + unit);
+        case InputBytesColumn: return tr("In bytes");
+        case OutputBytesColumn: return tr("Out bytes");
         default: return {};
         }
     }

@@ -7,6 +7,8 @@
 
 #include <QAbstractTableModel>
 
+#include "core/analysis/format.h"
+
 namespace TraceInspector {
 
 struct Trace;
@@ -58,6 +60,10 @@ public:
     /// Longest op duration: TotalRole of the duration column.
     std::uint64_t maxDurationNs() const { return m_maxDurationNs; }
 
+    /// Unit of the Start and Duration columns; a fixed unit moves to the headers.
+    TimeUnit timeUnit() const { return m_unit; }
+    void setTimeUnit(TimeUnit unit);
+
     int sortColumn() const { return m_sortColumn; }
     Qt::SortOrder sortOrder() const { return m_sortOrder; }
 
@@ -81,6 +87,7 @@ private:
     std::uint64_t m_maxDurationNs = 0;
     int m_sortColumn = -1;
     Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
+    TimeUnit m_unit = TimeUnit::Auto;
 };
 
 } // namespace TraceInspector

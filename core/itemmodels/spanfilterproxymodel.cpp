@@ -50,7 +50,17 @@ void SpanFilterProxyModel::setSourceModel(QAbstractItemModel *sourceModel)
             rebuildRows();
             endResetModel();
         });
-        connect(m_spanModel, &QAbstractItemModel::dataChanged, this, [this] { relayout(); });
+        connect(m_spanModel, &QAbstractItemModel::dataChanged, this,
+                [this](const QModelIndex &, const QModelIndex &, const QList<int> &roles) {
+                    // New text for the same values (another time unit) keeps the order.
+                    if (!roles.isEmpty() && !roles.contains(SortRole)) {
+                        if (rowCount() > 0)
+                            Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1), roles);
+                        return;
+                    }
+                    relayout();
+                });
+        connect(m_spanModel, &QAbstractItemModel::headerDataChanged, this, &QAbstractItemModel::headerDataChanged);
     }
     computeKeepSet();
     rebuildRows();

@@ -70,6 +70,16 @@ std::uint64_t SpanTreeModel::barTotalNs() const
     return m_tree->measuredTotalNs() > 0 ? m_tree->measuredTotalNs() : m_tree->maxDurationNs();
 }
 
+void SpanTreeModel::setTimeUnit(TimeUnit unit)
+{
+    if (unit == m_unit)
+        return;
+    m_unit = unit;
+    Q_EMIT headerDataChanged(Qt::Horizontal, StartColumn, SelfColumn);
+    if (rowCount() > 0)
+        Q_EMIT dataChanged(index(0, StartColumn), index(rowCount() - 1, SelfColumn), {Qt::DisplayRole});
+}
+
 QModelIndex SpanTreeModel::index(int row, int column, const QModelIndex &parent) const
 {
     if (column < 0 || column >= ColumnCount)
@@ -186,14 +196,14 @@ QVariant SpanTreeModel::displayData(std::size_t span, int column) const
     case StepColumn:
         return qs(stepName(s.step));
     case StartColumn:
-        return formatTimestamp(s.startNs);
+        return formatTimePoint(s.startNs, m_unit, false);
     case DurationColumn:
         if (const auto d = m_tree->durationNs(span))
-            return formatDuration(*d);
+            return formatDurationIn(*d, m_unit, false);
         return tr("open");
     case SelfColumn:
         if (const auto d = m_tree->selfNs(span))
-            return formatDuration(*d);
+            return formatDurationIn(*d, m_unit, false);
         return tr("open");
     case MeasuredPercentColumn:
         if (const auto f = m_tree->fractionOfMeasured(span))
@@ -256,14 +266,27 @@ QVariant SpanTreeModel::headerData(int section, Qt::Orientation orientation, int
 {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
         return {};
+    if (role == Qt::InitialSortOrderRole) {
+        // Costs are read largest first: the first click on a time column sorts descending.
+        switch (section) {
+        case DurationColumn:
+        case SelfColumn:
+        case MeasuredPercentColumn:
+        case BarColumn:
+            return int(Qt::DescendingOrder);
+        default:
+            return {};
+        }
+    }
     if (role == Qt::DisplayRole) {
+        const QString unit = m_unit == TimeUnit::Auto ? QString() : QStringLiteral(" (%1)").arg(timeUnitSymbol(m_unit));
         switch (section) {
         case NameColumn: return tr("Name");
         case KindColumn: return tr("Kind");
         case StepColumn: return tr("Step");
-        case StartColumn: return tr("Start");
-        case DurationColumn: return tr("Duration");
-        case SelfColumn: return tr("Self");
+        case StartColumn: return QString(tr("Start") + unit);
+        case DurationColumn: return QString(tr("Duration") + unit);
+        case SelfColumn: return QString(tr("Self") + unit);
         case MeasuredPercentColumn: return tr("% measured");
         case BarColumn: return tr("Time");
         default: return {};

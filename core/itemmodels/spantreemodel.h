@@ -6,6 +6,8 @@
 
 #include <QAbstractItemModel>
 
+#include "core/analysis/format.h"
+
 namespace TraceInspector {
 
 struct Trace;
@@ -58,6 +60,11 @@ public:
     /// Reference for BarValueRole, as returned by TotalRole.
     std::uint64_t barTotalNs() const;
 
+    /// Unit of the Start, Duration and Self columns; a fixed unit moves to the headers.
+    /// Emits headerDataChanged() and dataChanged() (DisplayRole) for the top-level rows.
+    TimeUnit timeUnit() const { return m_unit; }
+    void setTimeUnit(TimeUnit unit);
+
     QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
     QModelIndex parent(const QModelIndex &child) const override;
     int rowCount(const QModelIndex &parent = {}) const override;
@@ -74,6 +81,7 @@ private:
 
     std::shared_ptr<const Trace> m_trace;
     std::shared_ptr<const SpanTree> m_tree;
+    TimeUnit m_unit = TimeUnit::Auto;
 };
 
 } // namespace TraceInspector

@@ -35,6 +35,7 @@ void ValidationIssueModel::setProblems(std::shared_ptr<const std::vector<Problem
     beginResetModel();
     m_reader = std::move(readerProblems);
     m_health = std::move(healthFindings);
+    m_reasons.clear();
     recount();
     endResetModel();
 }
@@ -62,6 +63,43 @@ void ValidationIssueModel::setHealthFindings(std::shared_ptr<const std::vector<P
 void ValidationIssueModel::clear()
 {
     setProblems(nullptr, nullptr);
+    m_path.clear();
+}
+
+void ValidationIssueModel::setTracePath(const QString &path)
+{
+    if (path == m_path)
+        return;
+    m_path = path;
+    if (rowCount() > 0)
+        Q_EMIT dataChanged(index(0, MessageColumn), index(rowCount() - 1, MessageColumn), {Qt::DisplayRole});
+}
+
+void ValidationIssueModel::setReason(int row, const QString &reason)
+{
+    if (row < 0 || row >= rowCount() || m_reasons.value(row) == reason)
+        return;
+    m_reasons.insert(row, reason);
+    Q_EMIT dataChanged(index(row, MessageColumn), index(row, MessageColumn), {Qt::DisplayRole, Qt::ToolTipRole});
+}
+
+QString ValidationIssueModel::displayMessage(int row) const
+{
+    const Problem *p = problemAt(row);
+    if (!p)
+        return {};
+    QString text = QString::fromStdString(p->message);
+    // Only the exact " from PATH" of the line rules; any other text stays as upstream wrote it.
+    if (!m_path.isEmpty() && (p->ruleId == "E-LINE-PARSE" || p->ruleId == "E-LINE-READ")) {
+        const QString from = QStringLiteral(" from ") + m_path;
+        const qsizetype at = text.indexOf(from);
+        if (at >= 0 && (at + from.size() == text.size() || text.at(at + from.size()) == u':'))
+            text.remove(at, from.size());
+    }
+    const QString why = m_reasons.value(row);
+    if (!why.isEmpty())
+        text += QStringLiteral(" \u2014 ") + why;
+    return text;
 }
 
 int ValidationIssueModel::readerCount() const
@@ -131,7 +169,7 @@ QVariant ValidationIssueModel::data(const QModelIndex &index, int role) const
         case CodeColumn:
             return QString::fromStdString(p->code);
         case MessageColumn:
-            return QString::fromStdString(p->message);
+            return displayMessage(index.row());
         }
         return {};
     case Qt::ToolTipRole:
@@ -139,7 +177,10 @@ QVariant ValidationIssueModel::data(const QModelIndex &index, int role) const
             return QStringLiteral("Not tied to a line: concerns the whole file");
         if (index.column() == MessageColumn || index.column() == RuleColumn) {
             const QString origin = sourceAt(index.row()) == Source::Reader ? QStringLiteral("Load") : QStringLiteral("Health");
-            return QStringLiteral("%1 · %2\n%3").arg(origin, QString::fromStdString(p->ruleId), QString::fromStdString(p->message));
+            QString tip = QStringLiteral("%1 · %2\n%3").arg(origin, QString::fromStdString(p->ruleId), QString::fromStdString(p->message));
+            if (const QString why = m_reasons.value(index.row()); !why.isEmpty())
+                tip += u'\n' + why;
+            return tip;
         }
         return {};
     case SortRole:

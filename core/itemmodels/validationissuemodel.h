@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QAbstractTableModel>
+#include <QHash>
 
 #include <memory>
 #include <vector>
@@ -36,6 +37,17 @@ public:
     void setHealthFindings(std::shared_ptr<const std::vector<Problem>> healthFindings);
     void clear();
 
+    /// The trace's path as the reader was given it: messages that repeat it (`… line N from
+    /// PATH: cause`) show without it, since the panel names the file once. Tooltips and
+    /// problemAt() keep upstream's exact text.
+    void setTracePath(const QString &path);
+    QString tracePath() const { return m_path; }
+    /// Why the finding on \a row fired, shown after its message (see explainProblem()).
+    void setReason(int row, const QString &reason);
+    QString reason(int row) const { return m_reasons.value(row); }
+    /// The message as shown: without the repeated path, with the reason when known.
+    QString displayMessage(int row) const;
+
     /// The problem on \a row, or null when out of range.
     const Problem *problemAt(int row) const;
     Source sourceAt(int row) const;
@@ -56,6 +68,8 @@ private:
     std::shared_ptr<const std::vector<Problem>> m_health;
     int m_errors = 0;
     int m_warnings = 0;
+    QString m_path;
+    QHash<int, QString> m_reasons;
 };
 
 } // namespace TraceInspector

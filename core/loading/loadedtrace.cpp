@@ -9,9 +9,14 @@ std::size_t LoadedTrace::decodeFailureCount() const
 {
     if (!readProblems)
         return 0;
-    return std::size_t(std::count_if(readProblems->begin(), readProblems->end(), [](const Problem &p) {
-        return p.ruleId.starts_with("E-LINE-") || p.ruleId == "E-FILE-OPEN";
-    }));
+    const auto isDecodeFailure = [](const std::string &rule) { return rule.starts_with("E-LINE-") || rule == "E-FILE-OPEN"; };
+    auto n = std::size_t(std::count_if(readProblems->begin(), readProblems->end(),
+                                       [&](const Problem &p) { return isDecodeFailure(p.ruleId); }));
+    for (const OmittedProblems &o : readOmitted) {
+        if (isDecodeFailure(o.ruleId))
+            n += std::size_t(o.count);
+    }
+    return n;
 }
 
 bool LoadedTrace::hasHardErrors() const

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/model/problem.h"
+#include "core/model/problemlimiter.h"
 #include "core/model/trace.h"
 
 namespace TraceInspector {
@@ -47,6 +48,9 @@ struct LoadedTrace {
     std::shared_ptr<const Trace> trace;
     /// Decode failures and hard-rule violations of the tolerant read, sorted by line.
     std::shared_ptr<const std::vector<Problem>> readProblems;
+    /// Reader problems counted but not stored (each rule keeps its first
+    /// ProblemLimiter::kMaxPerRule).
+    std::vector<OmittedProblems> readOmitted;
     /// What upstream's strict loader reports; set means the trace is rejected.
     std::optional<Problem> strictError;
     /// Op durations per op name, computed with the read so the op table never aggregates

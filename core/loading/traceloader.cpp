@@ -19,6 +19,7 @@
 #include "core/analysis/spantree.h"
 #include "core/analysis/summary.h"
 #include "core/io/tracereader.h"
+#include "core/io/tracesource.h"
 #include "core/loading/tracesniffer.h"
 
 Q_LOGGING_CATEGORY(lcLoading, "traceinspector.loading", QtWarningMsg)
@@ -32,6 +33,7 @@ constexpr int kReadEnd = 850;
 constexpr int kSpanTreeEnd = 880;
 constexpr int kHealthEnd = 920;
 constexpr int kProgressIntervalMs = 40;
+constexpr int kStepCount = 4; // reading, span tree, health, memory
 
 struct LoadEvent {
     enum class Type : quint8 { Progress, Stage, Failure };
@@ -39,7 +41,11 @@ struct LoadEvent {
     int permille = 0;
     QString text; // phase text or failure message
     LoadedTracePtr snapshot;
+    LoadProgress progress;
+    TraceLoader::FailureKind failure = TraceLoader::FailureKind::Unreadable;
 };
+
+using CancelFlag = std::shared_ptr<std::atomic<bool>>;
 
 QString formatFileSize(std::uint64_t bytes)
 {
@@ -57,71 +63,118 @@ public:
         m_clock.start();
     }
 
-    void phase(int permille, const QString &text) { send(permille, text); }
-    void update(int permille, const QString &text)
+    /// A new step: always announced.
+    void step(int step, int permille, const QString &name, const QString &text)
     {
-        if (permille == m_last || m_clock.elapsed() - m_lastMs < kProgressIntervalMs)
-            return;
-        send(permille, text);
+        m_step = step;
+        m_stepName = name;
+        send(permille, text, step == 1 ? 0 : -1, {});
     }
+    /// Progress inside the reading step.
+    void update(int permille, int stepPermille, const QString &text, const QString &detail)
+    {
+        // A stream's progress is a growing byte count with no permille to go with it.
+        if ((permille == m_last && text == m_lastText) || m_clock.elapsed() - m_lastMs < kProgressIntervalMs)
+            return;
+        send(permille, text, stepPermille, detail);
+    }
+    void done() { send(1000, QStringLiteral("Done"), 1000, {}); }
 
 private:
-    void send(int permille, const QString &text)
+    void send(int permille, const QString &text, int stepPermille, const QString &detail)
     {
         m_last = permille;
+        m_lastText = text;
         m_lastMs = m_clock.elapsed();
-        m_promise.addResult(LoadEvent{LoadEvent::Type::Progress, permille, text, {}});
+        LoadEvent event{LoadEvent::Type::Progress, permille, text, {}, {}};
+        event.progress = LoadProgress{m_step, kStepCount, m_stepName, stepPermille, detail, permille};
+        m_promise.addResult(std::move(event));
     }
 
     QPromise<LoadEvent> &m_promise;
     QElapsedTimer m_clock;
     qint64 m_lastMs = -1000;
     int m_last = -1;
+    int m_step = 0;
+    QString m_stepName;
+    QString m_lastText;
 };
 
-QString openFailureMessage(const QString &path, const ReadResult &result)
+void fail(QPromise<LoadEvent> &promise, const QString &message, TraceLoader::FailureKind kind)
 {
-    for (const Problem &p : result.problems) {
-        if (p.ruleId == "E-FILE-OPEN")
-            return QStringLiteral("Cannot open %1: %2").arg(path, QString::fromStdString(p.message));
-    }
-    return QStringLiteral("Cannot open %1").arg(path);
+    promise.addResult(LoadEvent{LoadEvent::Type::Failure, 0, message, {}, {}, kind});
 }
 
 void publish(QPromise<LoadEvent> &promise, const std::shared_ptr<LoadedTrace> &snapshot)
 {
-    promise.addResult(LoadEvent{LoadEvent::Type::Stage, 0, {}, snapshot});
+    promise.addResult(LoadEvent{LoadEvent::Type::Stage, 0, {}, snapshot, {}});
 }
 
-void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 generation)
+void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 generation, const CancelFlag &cancel)
 {
     QElapsedTimer clock;
     clock.start();
     ProgressReporter progress(promise);
     const QString fileName = QFileInfo(path).fileName();
-    progress.phase(0, QStringLiteral("Opening %1").arg(fileName));
+    progress.step(1, 0, QStringLiteral("Reading %1").arg(fileName), QStringLiteral("Opening %1").arg(fileName));
 
-    const TraceSniffer::Result sniff = TraceSniffer::check(path);
+    // One open, without blocking, for the sniff and the read: a pipe can be read only once,
+    // and a FIFO without a writer would block a plain open() for good.
+    TraceSource source = TraceSource::open(QFile::encodeName(path).toStdString());
+    if (!source.isOpen()) {
+        fail(promise, TraceSniffer::unreadableMessage(path, source.error()), TraceLoader::FailureKind::Unreadable);
+        return;
+    }
+    const bool stream = source.kind() == TraceSource::Kind::Stream;
+    const WaitSink waiting = [&](std::uint64_t waitedMs, std::uint64_t bytesSoFar) {
+        if (waitedMs >= 500) {
+            const QString text = bytesSoFar == 0 ? QStringLiteral("Waiting for data from %1 (%2)")
+                                                       .arg(fileName, source.isFifo() ? QStringLiteral("a FIFO")
+                                                                                      : QStringLiteral("a pipe"))
+                                                 : QStringLiteral("Waiting for more data from %1").arg(fileName);
+            progress.update(1, 0, text, text);
+        }
+    };
+    std::string head;
+    if (!source.peek(std::size_t(1) << 20, head, WaitControl{cancel.get(), waiting})) {
+        if (!source.error())
+            return; // cancelled while waiting for data
+        fail(promise, TraceSniffer::unreadableMessage(path, source.error()), TraceLoader::FailureKind::Unreadable);
+        return;
+    }
+    const TraceSniffer::Result sniff = TraceSniffer::inspect(head, source.peekedAll());
+    std::string().swap(head);
     if (sniff.verdict != TraceSniffer::Verdict::Trace) {
-        promise.addResult(LoadEvent{LoadEvent::Type::Failure, 0, sniff.message, {}});
+        fail(promise, sniff.message,
+             sniff.verdict == TraceSniffer::Verdict::NotATrace ? TraceLoader::FailureKind::NotATrace
+                                                               : TraceLoader::FailureKind::Unreadable);
         return;
     }
 
-    // The reader polls a plain atomic; the promise's cancel state is mirrored into it once
-    // per chunk, so QFuture::cancel() stays the only way to stop a job.
-    std::atomic<bool> cancelFlag{false};
     const ProgressSink sink = [&](std::uint64_t done, std::uint64_t total) {
         if (promise.isCanceled())
-            cancelFlag.store(true, std::memory_order_relaxed);
-        const int permille = total == 0 ? kReadEnd : int(double(done) / double(total) * kReadEnd);
-        progress.update(permille, QStringLiteral("Reading %1 of %2").arg(formatFileSize(done), formatFileSize(total)));
+            cancel->store(true, std::memory_order_relaxed);
+        if (total == 0) {
+            const QString detail = QStringLiteral("%1 so far").arg(formatFileSize(done));
+            progress.update(1, 0, QStringLiteral("Reading %1: %2").arg(fileName, detail), detail);
+            return;
+        }
+        const double fraction = double(done) / double(total);
+        const QString detail = QStringLiteral("%1 of %2").arg(formatFileSize(done), formatFileSize(total));
+        progress.update(int(fraction * kReadEnd), int(fraction * 1000), QStringLiteral("Reading ") + detail, detail);
     };
-    progress.phase(1, QStringLiteral("Reading %1").arg(fileName));
-    ReadResult read = TraceReader::readFile(QFile::encodeName(path).toStdString(), ReadOptions{}, sink, &cancelFlag);
-    if (promise.isCanceled() || read.cancelled)
+    const QString readingText = stream ? QStringLiteral("Reading %1 (a stream)").arg(fileName)
+                                       : QStringLiteral("Reading %1").arg(fileName);
+    progress.step(1, 1, QStringLiteral("Reading %1").arg(fileName), readingText);
+    ReadOptions options;
+    options.waiting = waiting;
+    ReadResult read = TraceReader::read(source, options, sink, cancel.get());
+    if (promise.isCanceled() || read.cancelled || cancel->load())
         return;
-    if (!read.trace) {
-        promise.addResult(LoadEvent{LoadEvent::Type::Failure, 0, openFailureMessage(path, read), {}});
+    if (read.inputError || !read.trace) {
+        fail(promise, TraceSniffer::unreadableMessage(path, read.inputError),
+             read.inputError.kind == InputError::Kind::Changed ? TraceLoader::FailureKind::ChangedWhileRead
+                                                               : TraceLoader::FailureKind::Unreadable);
         return;
     }
 
@@ -131,6 +184,7 @@ void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 genera
     snapshot->stage = LoadStage::Read;
     snapshot->trace = std::move(read.trace);
     snapshot->readProblems = std::make_shared<const std::vector<Problem>>(std::move(read.problems));
+    snapshot->readOmitted = std::move(read.omittedProblems);
     snapshot->strictError = std::move(read.strictError);
     snapshot->opStatistics = std::make_shared<const OpStatistics>(OpStatistics::compute(*snapshot->trace));
     snapshot->timings.readDoneMs = clock.elapsed();
@@ -139,7 +193,7 @@ void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 genera
 
     if (promise.isCanceled())
         return;
-    progress.phase(kReadEnd, QStringLiteral("Building the span tree"));
+    progress.step(2, kReadEnd, QStringLiteral("Building the span tree"), QStringLiteral("Building the span tree"));
     snapshot = std::make_shared<LoadedTrace>(*snapshot);
     snapshot->spanTree = std::make_shared<const SpanTree>(SpanTree::build(trace));
     snapshot->stage = LoadStage::SpanTree;
@@ -148,7 +202,7 @@ void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 genera
 
     if (promise.isCanceled())
         return;
-    progress.phase(kSpanTreeEnd, QStringLiteral("Checking health"));
+    progress.step(3, kSpanTreeEnd, QStringLiteral("Checking health"), QStringLiteral("Checking health"));
     snapshot = std::make_shared<LoadedTrace>(*snapshot);
     snapshot->health = std::make_shared<const HealthReport>(analyzeHealth(trace));
     snapshot->stage = LoadStage::Health;
@@ -157,27 +211,26 @@ void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 genera
 
     if (promise.isCanceled())
         return;
-    progress.phase(kHealthEnd, QStringLiteral("Analysing memory"));
+    progress.step(4, kHealthEnd, QStringLiteral("Analysing memory"), QStringLiteral("Analysing memory"));
     snapshot = std::make_shared<LoadedTrace>(*snapshot);
     auto memory = std::make_shared<const MemoryProfile>(analyzeMemory(trace));
     snapshot->summary = std::make_shared<const TraceSummary>(computeSummary(trace, *memory));
     snapshot->memory = std::move(memory);
     snapshot->stage = LoadStage::Memory;
     snapshot->timings.memoryDoneMs = clock.elapsed();
-    progress.phase(1000, QStringLiteral("Done"));
+    progress.done();
     publish(promise, snapshot);
 }
 
-void runLoad(QPromise<LoadEvent> &promise, const QString &path, quint64 generation)
+void runLoad(QPromise<LoadEvent> &promise, const QString &path, quint64 generation, const CancelFlag &cancel)
 {
     try {
-        runStages(promise, path, generation);
+        runStages(promise, path, generation, cancel);
     } catch (const std::bad_alloc &) {
-        promise.addResult(LoadEvent{LoadEvent::Type::Failure, 0,
-                                    QStringLiteral("Cannot load %1: not enough memory").arg(path), {}});
+        fail(promise, QStringLiteral("Cannot load %1: not enough memory").arg(path), TraceLoader::FailureKind::OutOfMemory);
     } catch (const std::exception &e) {
-        promise.addResult(LoadEvent{LoadEvent::Type::Failure, 0,
-                                    QStringLiteral("Cannot load %1: %2").arg(path, QString::fromUtf8(e.what())), {}});
+        fail(promise, QStringLiteral("Cannot load %1: %2").arg(path, QString::fromUtf8(e.what())),
+             TraceLoader::FailureKind::Unreadable);
     }
 }
 
@@ -187,11 +240,15 @@ TraceLoader::TraceLoader(QObject *parent)
     : QObject(parent)
 {
     qRegisterMetaType<LoadedTracePtr>();
+    qRegisterMetaType<LoadProgress>();
 }
 
 TraceLoader::~TraceLoader()
 {
     // Jobs must not outlive the loader's thread pool users; wait for them to notice.
+    // Tell every job at once, so that none of them keeps the others waiting.
+    for (const CancelFlag &flag : std::as_const(m_cancelFlags))
+        flag->store(true);
     const auto watchers = findChildren<QFutureWatcher<LoadEvent> *>(Qt::FindDirectChildrenOnly);
     for (QFutureWatcher<LoadEvent> *w : watchers) {
         w->disconnect(this);
@@ -209,6 +266,8 @@ quint64 TraceLoader::load(const QString &path)
 
     auto *watcher = new QFutureWatcher<LoadEvent>(this);
     m_watcher = watcher;
+    const CancelFlag cancel = std::make_shared<std::atomic<bool>>(false);
+    m_cancelFlags.insert(watcher, cancel);
     connect(watcher, &QFutureWatcherBase::resultsReadyAt, this, [this, watcher, generation](int begin, int end) {
         for (int i = begin; i < end; ++i)
             onResult(watcher, generation, i);
@@ -217,7 +276,7 @@ quint64 TraceLoader::load(const QString &path)
             [this, watcher, generation] { onJobFinished(watcher, generation); });
     qCInfo(lcLoading) << "generation" << generation << "loading" << path;
     Q_EMIT started(generation, path);
-    watcher->setFuture(QtConcurrent::run(&runLoad, path, generation));
+    watcher->setFuture(QtConcurrent::run(&runLoad, path, generation, cancel));
     return generation;
 }
 
@@ -244,6 +303,8 @@ void TraceLoader::retireCurrentJob()
     if (!watcher)
         return;
     m_watcher = nullptr;
+    if (const CancelFlag flag = m_cancelFlags.take(watcher))
+        flag->store(true); // a retired job has nothing left to hear
     watcher->disconnect(this);
     watcher->cancel();
     if (watcher->isFinished())
@@ -260,11 +321,12 @@ void TraceLoader::onResult(QFutureWatcherBase *watcher, quint64 generation, int 
     switch (event.type) {
     case LoadEvent::Type::Progress:
         Q_EMIT progressChanged(generation, event.permille, event.text);
+        Q_EMIT stepProgress(generation, event.progress);
         break;
     case LoadEvent::Type::Failure:
         qCInfo(lcLoading) << "generation" << generation << "failed:" << event.text;
         m_current.reset();
-        Q_EMIT failed(generation, event.text);
+        Q_EMIT failed(generation, event.text, event.failure);
         break;
     case LoadEvent::Type::Stage: {
         m_current = event.snapshot;
@@ -290,6 +352,7 @@ void TraceLoader::onJobFinished(QFutureWatcherBase *watcher, quint64 generation)
     if (watcher != m_watcher)
         return;
     m_watcher = nullptr;
+    m_cancelFlags.remove(watcher);
     watcher->deleteLater();
     if (generation != m_generation)
         return;

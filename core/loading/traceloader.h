@@ -4,7 +4,13 @@
 #include <QObject>
 #include <QString>
 
+#include <QHash>
+
+#include <atomic>
+#include <memory>
+
 #include "core/loading/loadedtrace.h"
+#include "core/loading/loadprogress.h"
 
 class QFutureWatcherBase;
 
@@ -22,12 +28,22 @@ class TraceLoader : public QObject
 {
     Q_OBJECT
 public:
+    /// Why a load failed, for the window to choose its wording and actions.
+    enum class FailureKind {
+        Unreadable,       ///< cannot be opened or read (missing, a folder, a device, a read error)
+        NotATrace,        ///< readable, but not candle-graph JSONL
+        ChangedWhileRead, ///< the file changed while it was read: reloading may succeed
+        OutOfMemory,
+    };
+    Q_ENUM(FailureKind)
+
     explicit TraceLoader(QObject *parent = nullptr);
     ~TraceLoader() override;
 
     /// Starts loading \a path and returns the new generation id (> 0).
     quint64 load(const QString &path);
-    /// Cancels the current load; the reader stops at its next chunk. Emits cancelled().
+    /// Cancels the current load; the reader stops at its next chunk, or within 100 ms when
+    /// it waits for a pipe's data. Emits cancelled().
     void cancel();
 
     bool isLoading() const;
@@ -39,14 +55,16 @@ Q_SIGNALS:
     void started(quint64 generation, const QString &path);
     /// \a permille runs 0..1000 over the whole load; \a phase says what is being done.
     void progressChanged(quint64 generation, int permille, const QString &phase);
+    /// The same progress as values: the named step, its own progress, a detail line.
+    void stepProgress(quint64 generation, const TraceInspector::LoadProgress &progress);
     /// The file was read: trace, reader problems and strict verdict are available.
     void traceRead(quint64 generation, TraceInspector::LoadedTracePtr snapshot);
     /// A later stage finished; \a snapshot->stage tells which.
     void analysisReady(quint64 generation, TraceInspector::LoadedTracePtr snapshot);
     /// All stages are done; \a snapshot is final.
     void finished(quint64 generation, TraceInspector::LoadedTracePtr snapshot);
-    /// The file could not be opened or is not a trace; nothing was loaded.
-    void failed(quint64 generation, const QString &message);
+    /// The file could not be opened or read, or is not a trace; nothing was loaded.
+    void failed(quint64 generation, const QString &message, TraceInspector::TraceLoader::FailureKind kind);
     void cancelled(quint64 generation);
 
 private:
@@ -57,6 +75,10 @@ private:
     quint64 m_generation = 0;
     LoadedTracePtr m_current;
     QFutureWatcherBase *m_watcher = nullptr; // current job; superseded jobs delete themselves
+    // Each job's cancel flag, read by the reader itself: a job waiting for a FIFO's writer
+    // sends no progress, so mirroring QFuture's cancel state from progress would never
+    // reach it.
+    QHash<QFutureWatcherBase *, std::shared_ptr<std::atomic<bool>>> m_cancelFlags;
     bool m_cancelReported = false;
 };
 

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "core/model/stringtable.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace TraceInspector {
 namespace {
 
 constexpr std::size_t kBlockBytes = std::size_t(1) << 20;
+constexpr std::size_t kFirstBlockBytes = std::size_t(64) << 10;
 
 // Multiply-xorshift over 8-byte words: ids are short, and this beats std::hash here.
 std::uint32_t hashBytes(std::string_view s)
@@ -74,17 +76,21 @@ const char *StringTable::store(std::string_view text)
 {
     if (text.size() > kBlockBytes / 4) {
         // Large strings get a block of their own and leave the current block open.
-        m_largeBlocks.push_back(std::make_unique<char[]>(text.size()));
+        m_largeBlocks.push_back(std::make_unique_for_overwrite<char[]>(text.size()));
         char *p = m_largeBlocks.back().get();
         std::memcpy(p, text.data(), text.size());
         m_bytesHeld += text.size();
         return p;
     }
     if (m_blocks.empty() || m_blockUsed + text.size() > m_blockSize) {
-        m_blocks.push_back(std::make_unique<char[]>(kBlockBytes));
-        m_blockSize = kBlockBytes;
+        // Blocks grow from 64 KB to 1 MB, so that a small trace holds a small table.
+        std::size_t size = std::min(kBlockBytes, std::max(kFirstBlockBytes, m_blockSize * 2));
+        if (size < text.size())
+            size = kBlockBytes;
+        m_blocks.push_back(std::make_unique_for_overwrite<char[]>(size));
+        m_blockSize = size;
         m_blockUsed = 0;
-        m_bytesHeld += kBlockBytes;
+        m_bytesHeld += size;
     }
     char *p = m_blocks.back().get() + m_blockUsed;
     std::memcpy(p, text.data(), text.size());
@@ -95,7 +101,7 @@ const char *StringTable::store(std::string_view text)
 StringId StringTable::intern(std::string_view text)
 {
     const std::uint32_t h = hashBytes(text);
-    std::uint64_t &recent = m_recent[(h >> 7) & (kRecentSlots - 1)];
+    std::uint64_t &recent = m_recent[(h >> 7) & (m_recent.size() - 1)];
     if (static_cast<std::uint32_t>(recent >> 32) == h && recent != 0) {
         const auto id = static_cast<StringId>(recent);
         const Entry &e = m_entries[id];
@@ -156,6 +162,8 @@ void StringTable::rehash(std::size_t slotCount)
         slots[i] = (std::uint64_t(m_entries[id].hash) << 32) | id;
     }
     m_slots = std::move(slots);
+    if (m_recent.size() < kRecentSlots && m_recent.size() < slotCount)
+        m_recent.assign(std::min(kRecentSlots, slotCount), 0); // a cache: starting empty is fine
 }
 
 std::size_t StringTable::memoryUsage() const

@@ -16,11 +16,21 @@ trap 'rm -rf "$TMP"' EXIT
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
+# The .expected message of a parse error names the bare file, as the reference printed it
+# when run inside the examples folder; a tool given another path prints that path.
+expected_for() { local e; e=$(head -n 1 "$EXAMPLES/$1.expected"); printf '%s' "${e/ from $1.jsonl: / from $2: }"; }
+
 count=0
 for trace in "$EXAMPLES"/*.jsonl; do
   name=$(basename "$trace" .jsonl)
-  expected=$(head -n 1 "$EXAMPLES/$name.expected")
+  expected=$(expected_for "$name" "$trace")
   count=$((count + 1))
+  # Run on the bare name inside the folder, the message is the .expected line byte for byte.
+  (cd "$EXAMPLES" && "$CT" check "$name.jsonl") >/dev/null 2>"$TMP/err"
+  if [ "$(head -n 1 "$EXAMPLES/$name.expected")" != "VALID" ]; then
+    cmp -s <(head -n 1 "$TMP/err") <(printf 'error: %s\n' "$(head -n 1 "$EXAMPLES/$name.expected")") \
+      || fail "$name check (bare name): first stderr line '$(head -n 1 "$TMP/err")'"
+  fi
   for mode in "" "--all" "--json"; do
     "$CT" check $mode "$trace" >"$TMP/out" 2>"$TMP/err"
     rc=$?
@@ -67,7 +77,7 @@ for trace in "$EXAMPLES"/*.jsonl; do
     [ ! -s "$TMP/sum" ] || fail "$name summary: wrote output for a rejected trace"
   fi
 done
-[ $count -ge 10 ] || fail "only $count examples found in $EXAMPLES"
+[ $count -ge 30 ] || fail "only $count examples found in $EXAMPLES"
 
 # §7.3 summary values of the two valid examples.
 "$CT" summary "$EXAMPLES/01_valid_trace10_forward.jsonl" >"$TMP/s1" 2>/dev/null
@@ -86,6 +96,31 @@ want = {"op_count": 1, "total_ns": 260500, "span_count": 4, "root_span_count": 1
         "alloc_count": 0, "free_count": 0, "logical_peak_bytes": None}
 assert s == want, s
 PY
+
+# §7.3 summary values of the array-form example and of the wrapping total.
+"$CT" summary "$EXAMPLES/11_array_records.jsonl" >"$TMP/s11" 2>/dev/null
+"$PYTHON" - "$TMP/s11" <<'PY' || fail "11 summary values"
+import json, sys
+s = json.load(open(sys.argv[1]))["summary"]
+want = {"op_count": 1, "total_ns": 8000, "span_count": 2, "root_span_count": 1, "max_depth": 1,
+        "alloc_count": 1, "free_count": 1, "logical_peak_bytes": 3725664}
+assert s == want, s
+PY
+"$CT" summary "$EXAMPLES/30_total_ns_wraps.jsonl" >"$TMP/s30" 2>/dev/null
+"$PYTHON" - "$TMP/s30" <<'PY' || fail "30 summary values"
+import json, sys
+s = json.load(open(sys.argv[1]))["summary"]
+want = {"op_count": 0, "total_ns": 553255926290448384, "span_count": 2, "root_span_count": 1, "max_depth": 1,
+        "alloc_count": 0, "free_count": 0, "logical_peak_bytes": None}
+assert s == want, s
+PY
+
+# The strict message on stderr carries every byte: a NUL and a newline in an id survive.
+{ head -n 1 "$EXAMPLES/01_valid_trace10_forward.jsonl"
+  printf '%s\n' '{"kind":"span_end","id":"a\u0000b\nc"}'; } >"$TMP/nul.jsonl"
+"$CT" check "$TMP/nul.jsonl" >/dev/null 2>"$TMP/err"
+printf 'error: span_end for unknown span `a\0b\nc` at index 1\n' >"$TMP/want"
+cmp -s <(head -c "$(stat -c %s "$TMP/want")" "$TMP/err") "$TMP/want" || fail "NUL/newline in the message: $(od -c "$TMP/err" | head -n 3)"
 
 # A decode error names the physical line and the path as given.
 { head -n 1 "$EXAMPLES/01_valid_trace10_forward.jsonl"; echo; echo '{"kind":"span_start","id":"a"}'; } >"$TMP/bad.jsonl"

@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "core/analysis/format.h"
+#include "core/io/tracereader.h"
+#include "core/model/trace.h"
 
 using namespace TraceInspector;
 
@@ -27,6 +29,14 @@ private Q_SLOTS:
     void count();
     void textFilter_data();
     void textFilter();
+    void timePoint_data();
+    void timePoint();
+    void timePointTellsNeighboursApart();
+    void widestTimePoint();
+    void durationIn_data();
+    void durationIn();
+    void measuredTime_data();
+    void measuredTime();
 };
 
 void tst_Format::duration_data()
@@ -179,6 +189,109 @@ void tst_Format::textFilter()
     QFETCH(bool, matches);
     const QByteArray utf8 = haystack.toUtf8();
     QCOMPARE(TextFilter(needle).matches(std::string_view(utf8.constData(), std::size_t(utf8.size()))), matches);
+}
+
+namespace {
+// Narrow no-break space, the digit group separator.
+QString g(const char *text)
+{
+    return QString::fromUtf8(text).replace(u'_', QChar(0x202F));
+}
+} // namespace
+
+void tst_Format::timePoint_data()
+{
+    QTest::addColumn<quint64>("ns");
+    QTest::addColumn<TimeUnit>("unit");
+    QTest::addColumn<bool>("withUnit");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("auto ns") << quint64(999) << TimeUnit::Auto << true << QStringLiteral("999 ns");
+    QTest::newRow("auto zero") << quint64(0) << TimeUnit::Auto << true << QStringLiteral("0 ns");
+    QTest::newRow("auto us") << quint64(2100) << TimeUnit::Auto << true << QStringLiteral("2.100 \u00B5s");
+    QTest::newRow("auto ms") << quint64(1234567) << TimeUnit::Auto << true << g("1.234_567 ms");
+    QTest::newRow("auto s, the issue's example") << quint64(13131852417) << TimeUnit::Auto << true << g("13.131_852_417 s");
+    QTest::newRow("auto never rounds up") << quint64(999999999) << TimeUnit::Auto << true << g("999.999_999 ms");
+    QTest::newRow("auto unit always shown") << quint64(2100) << TimeUnit::Auto << false << QStringLiteral("2.100 \u00B5s");
+    QTest::newRow("fixed s, small") << quint64(2100) << TimeUnit::Seconds << true << g("0.000_002_100 s");
+    QTest::newRow("fixed ms") << quint64(13131852417) << TimeUnit::Milliseconds << true << g("13_131.852_417 ms");
+    QTest::newRow("fixed us without unit") << quint64(51200) << TimeUnit::Microseconds << false << QStringLiteral("51.200");
+    QTest::newRow("fixed ns grouped") << quint64(13131852417) << TimeUnit::Nanoseconds << true << g("13_131_852_417 ns");
+    QTest::newRow("four digits stay together") << quint64(1234) << TimeUnit::Nanoseconds << true << QStringLiteral("1234 ns");
+    QTest::newRow("u64 max") << std::numeric_limits<quint64>::max() << TimeUnit::Auto << true
+                             << g("18_446_744_073.709_551_615 s");
+}
+
+void tst_Format::timePoint()
+{
+    QFETCH(quint64, ns);
+    QFETCH(TimeUnit, unit);
+    QFETCH(bool, withUnit);
+    QFETCH(QString, expected);
+    QCOMPARE(formatTimePoint(ns, unit, withUnit), expected);
+}
+
+void tst_Format::timePointTellsNeighboursApart()
+{
+    // Ops 1 ns apart late in a run read differently (the three-decimal form said "13.132 s").
+    for (const TimeUnit unit : {TimeUnit::Auto, TimeUnit::Seconds, TimeUnit::Milliseconds})
+        QVERIFY(formatTimePoint(13131852417, unit) != formatTimePoint(13131852418, unit));
+}
+
+void tst_Format::widestTimePoint()
+{
+    // Up to 25.5 s the seconds form is the longest; up to 2 ms a value just under 1 ms is.
+    QCOMPARE(TraceInspector::widestTimePoint(25527748201), g("25.527_748_201 s"));
+    QCOMPARE(TraceInspector::widestTimePoint(2000000), g("2.000_000 ms"));
+    QCOMPARE(TraceInspector::widestTimePoint(1500000000), g("1.500_000_000 s"));
+    QCOMPARE(TraceInspector::widestTimePoint(500), QStringLiteral("500 ns"));
+    QCOMPARE(TraceInspector::widestTimePoint(123456789, TimeUnit::Seconds, false), g("0.123_456_789"));
+}
+
+void tst_Format::durationIn_data()
+{
+    QTest::addColumn<quint64>("ns");
+    QTest::addColumn<TimeUnit>("unit");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("auto is compact") << quint64(11500) << TimeUnit::Auto << QStringLiteral("11.5 \u00B5s");
+    QTest::newRow("fixed us is exact") << quint64(11500) << TimeUnit::Microseconds << QStringLiteral("11.500 \u00B5s");
+    QTest::newRow("fixed ms") << quint64(11500) << TimeUnit::Milliseconds << g("0.011_500 ms");
+}
+
+void tst_Format::durationIn()
+{
+    QFETCH(quint64, ns);
+    QFETCH(TimeUnit, unit);
+    QFETCH(QString, expected);
+    QCOMPARE(formatDurationIn(ns, unit), expected);
+}
+
+void tst_Format::measuredTime_data()
+{
+    QTest::addColumn<QByteArray>("spans"); // one `span_start` json object per line, `|` ends it
+    QTest::addColumn<quint64>("total");
+    QTest::addColumn<QString>("expected");
+    const QByteArray closed = R"({"kind":"span_start","id":"a","name":"a","start_ns":0,"span_kind":"function","measured":true})"
+                              "\n"
+                              R"({"kind":"span_end","id":"a","duration_ns":50000})";
+    const QByteArray open = R"({"kind":"span_start","id":"a","name":"a","start_ns":0,"span_kind":"function","measured":true})";
+    const QByteArray unmeasured = R"({"kind":"span_start","id":"a","name":"a","start_ns":0,"span_kind":"function","measured":false})";
+    QTest::newRow("measured") << closed << quint64(50000) << QStringLiteral("measured 50.0 \u00B5s");
+    QTest::newRow("no measured span") << unmeasured << quint64(0) << QStringLiteral("measured time unknown (no measured span)");
+    QTest::newRow("no span at all") << QByteArray() << quint64(0) << QStringLiteral("measured time unknown (no measured span)");
+    QTest::newRow("never ended") << open << quint64(0) << QStringLiteral("measured time unknown (measured spans never ended)");
+}
+
+void tst_Format::measuredTime()
+{
+    QFETCH(QByteArray, spans);
+    QFETCH(quint64, total);
+    QFETCH(QString, expected);
+    const QByteArray text =
+        R"({"kind":"meta","schema":"candle-graph/trace/10","run_id":"r","correlation_id":"c","entrypoint":"e","phase":"infer","timestamp":"t","capture_step":1,"warmup_steps":0,"device":"cpu","timing_mode":"host","capture_contract":{"measurement_scope":"profiled_work","operations":"complete","logical_memory":"none","physical_memory":"none","device_timing":"none"},"tags":{}})"
+        "\n" + spans + "\n" R"({"kind":"terminal","outcome":"complete","timestamp_ns":100000})" "\n";
+    const ReadResult r = TraceReader::readBytes(std::string_view(text.constData(), std::size_t(text.size())), "m.jsonl");
+    QVERIFY(r.trace);
+    QCOMPARE(measuredTimeText(*r.trace, total), expected);
 }
 
 QTEST_GUILESS_MAIN(tst_Format)

@@ -144,6 +144,24 @@ QByteArray tv(const QByteArray &key, const char *state, const QByteArray &norm =
     return grad("g-" + key, "train_vb", key, state, norm);
 }
 
+/// Meta patch declaring the semantic labels of the capture contract; each argument is a raw
+/// JSON array, a class list is left out when null.
+QByteArray labelContract(const char *required, const char *gpu = nullptr, const char *cpu = nullptr)
+{
+    QByteArray patch = R"({"capture_contract":{"required_semantic_labels":)" + QByteArray(required);
+    if (gpu)
+        patch += R"(,"gpu_expected_semantic_labels":)" + QByteArray(gpu);
+    if (cpu)
+        patch += R"(,"cpu_only_semantic_labels":)" + QByteArray(cpu);
+    return patch + "}}";
+}
+
+/// Spans named `root`, `a` and `b` (lines 2-7); the terminal is line 8.
+QByteArrayList labelSpans()
+{
+    return {kRoot, named("s-a", "root", "a"), end("s-a", 1), named("s-b", "root", "b"), end("s-b", 1), kRootEnd};
+}
+
 std::shared_ptr<Trace> build(const QByteArray &metaPatch, const QByteArrayList &body, const QByteArray &terminal)
 {
     json meta = json::parse(kBaseMeta);
@@ -317,6 +335,10 @@ private Q_SLOTS:
     void coverage() { runRow(); }
     void labels_data();
     void labels() { runRow(); }
+    void blankRequiredLabels_data();
+    void blankRequiredLabels() { runRow(); }
+    void blankClassEntries_data();
+    void blankClassEntries() { runRow(); }
 
     void examples_data();
     void examples();
@@ -716,60 +738,260 @@ void TestHealth::coverage_data()
 void TestHealth::labels_data()
 {
     columns();
-    const QByteArrayList spans{kRoot, named("s-a", "root", "a"), end("s-a", 1), named("s-b", "root", "b"), end("s-b", 1),
-                               kRootEnd};
-    const auto labels = [](const char *required, const char *gpu = nullptr, const char *cpu = nullptr) -> QByteArray {
-        QByteArray patch = R"({"capture_contract":{"required_semantic_labels":)" + QByteArray(required);
-        if (gpu)
-            patch += R"(,"gpu_expected_semantic_labels":)" + QByteArray(gpu);
-        if (cpu)
-            patch += R"(,"cpu_only_semantic_labels":)" + QByteArray(cpu);
-        return patch + "}}";
-    };
-    addRow("labels occur once", labels(R"(["root","a","b"])"), spans, {}, {});
-    addRow("label never observed", labels(R"(["nope"])"), spans, {},
+    const QByteArrayList spans = labelSpans();
+    addRow("labels occur once", labelContract(R"(["root","a","b"])"), spans, {}, {});
+    addRow("label never observed", labelContract(R"(["nope"])"), spans, {},
            {u"HW-LABEL-CARDINALITY error 1: required semantic label `nope` must occur exactly once; observed 0"_s});
-    addRow("label observed twice", labels(R"(["a"])"), spans + QByteArrayList{named("s-a2", "root", "a"), end("s-a2", 1)}, {},
+    addRow("label observed twice", labelContract(R"(["a"])"),
+           spans + QByteArrayList{named("s-a2", "root", "a"), end("s-a2", 1)}, {},
            {u"HW-LABEL-CARDINALITY error 1: required semantic label `a` must occur exactly once; observed 2"_s});
-    addRow("labels match exactly", labels(R"(["Root","a "])"), spans, {},
+    addRow("labels match exactly", labelContract(R"(["Root","a "])"), spans, {},
            {u"HW-LABEL-CARDINALITY error 1: required semantic label `Root` must occur exactly once; observed 0"_s,
             u"HW-LABEL-CARDINALITY error 1: required semantic label `a ` must occur exactly once; observed 0"_s});
-    addRow("duplicate label, cardinality per entry", labels(R"(["x","root","x","root"])"), spans, {},
+    addRow("duplicate label, cardinality per entry", labelContract(R"(["x","root","x","root"])"), spans, {},
            {u"HW-LABEL-CARDINALITY error 1: required semantic label `x` must occur exactly once; observed 0"_s,
             u"HW-LABEL-DUP error 1: required semantic label `x` is declared more than once"_s,
             u"HW-LABEL-CARDINALITY error 1: required semantic label `x` must occur exactly once; observed 0"_s,
             u"HW-LABEL-DUP error 1: required semantic label `root` is declared more than once"_s});
-    addRow("blank label", labels(R"([" ","root",""])"), spans, {},
+    addRow("blank label", labelContract(R"([" ","root",""])"), spans, {},
            {u"HW-LABEL-EMPTY error 1: required semantic labels must not be empty"_s,
-            u"HW-LABEL-EMPTY error 1: required semantic labels must not be empty"_s});
-    addRow("label findings are warnings for a failed capture", labels(R"(["nope","nope",""])"), spans, kFailed,
+            u"HW-LABEL-CARDINALITY error 1: required semantic label ` ` must occur exactly once; observed 0"_s,
+            u"HW-LABEL-EMPTY error 1: required semantic labels must not be empty"_s,
+            u"HW-LABEL-CARDINALITY error 1: required semantic label `` must occur exactly once; observed 0"_s});
+    addRow("label findings are warnings for a failed capture", labelContract(R"(["nope","nope",""])"), spans, kFailed,
            {u"W-CAPTURE-FAILED warning 8: boom"_s,
             u"HW-LABEL-CARDINALITY warning 1: required semantic label `nope` must occur exactly once; observed 0"_s,
             u"HW-LABEL-DUP warning 1: required semantic label `nope` is declared more than once"_s,
             u"HW-LABEL-CARDINALITY warning 1: required semantic label `nope` must occur exactly once; observed 0"_s,
-            u"HW-LABEL-EMPTY warning 1: required semantic labels must not be empty"_s});
-    addRow("classes partition the labels", labels(R"(["root","a","b"])", R"(["root","a"])", R"(["b"])"), spans, {}, {});
-    addRow("no class lists, no class findings", labels(R"(["root","a","b"])", "[]", "[]"), spans, {}, {});
-    addRow("class findings", labels(R"(["root","a","b"])", R"(["","a","a","zz"])", R"(["a","b"," "])"), spans, {},
+            u"HW-LABEL-EMPTY warning 1: required semantic labels must not be empty"_s,
+            u"HW-LABEL-CARDINALITY warning 1: required semantic label `` must occur exactly once; observed 0"_s});
+    addRow("classes partition the labels", labelContract(R"(["root","a","b"])", R"(["root","a"])", R"(["b"])"), spans, {},
+           {});
+    addRow("no class lists, no class findings", labelContract(R"(["root","a","b"])", "[]", "[]"), spans, {}, {});
+    addRow("class findings", labelContract(R"(["root","a","b"])", R"(["","a","a","zz"])", R"(["a","b"," "])"), spans, {},
            {u"HW-CLASS-EMPTY error 1: GPU-expected semantic labels must not be empty"_s,
+            u"HW-CLASS-UNREQUIRED error 1: GPU-expected semantic label `` is not a required application label"_s,
             u"HW-CLASS-DUP error 1: GPU-expected semantic label `a` is declared more than once"_s,
             u"HW-CLASS-OVERLAP error 1: semantic label `a` is classified as both GPU-expected and CPU-only"_s,
             u"HW-CLASS-UNREQUIRED error 1: GPU-expected semantic label `zz` is not a required application label"_s,
             u"HW-CLASS-OVERLAP error 1: semantic label `a` is classified as both GPU-expected and CPU-only"_s,
             u"HW-CLASS-EMPTY error 1: CPU-only semantic labels must not be empty"_s,
+            u"HW-CLASS-UNREQUIRED error 1: CPU-only semantic label ` ` is not a required application label"_s,
             u"HW-CLASS-PARTITION error 1: GPU-expected and CPU-only semantic labels must partition all required application labels"_s});
-    addRow("unrequired duplicate", labels(R"(["root"])", R"(["root"])", R"(["q","q"])"), spans, {},
+    addRow("unrequired duplicate", labelContract(R"(["root"])", R"(["root"])", R"(["q","q"])"), spans, {},
            {u"HW-CLASS-UNREQUIRED error 1: CPU-only semantic label `q` is not a required application label"_s,
             u"HW-CLASS-DUP error 1: CPU-only semantic label `q` is declared more than once"_s,
             u"HW-CLASS-UNREQUIRED error 1: CPU-only semantic label `q` is not a required application label"_s,
             u"HW-CLASS-OVERLAP error 1: semantic label `q` is classified as both GPU-expected and CPU-only"_s,
             u"HW-CLASS-PARTITION error 1: GPU-expected and CPU-only semantic labels must partition all required application labels"_s});
-    addRow("only a CPU list", labels(R"(["root","a","b"])", nullptr, R"(["b"])"), spans, {},
+    addRow("only a CPU list", labelContract(R"(["root","a","b"])", nullptr, R"(["b"])"), spans, {},
            {u"HW-CLASS-PARTITION error 1: GPU-expected and CPU-only semantic labels must partition all required application labels"_s});
-    addRow("class findings are warnings for a failed capture", labels(R"(["root"])", R"(["zz"])"), spans, kFailed,
+    addRow("class findings are warnings for a failed capture", labelContract(R"(["root"])", R"(["zz"])"), spans, kFailed,
            {u"W-CAPTURE-FAILED warning 8: boom"_s,
             u"HW-CLASS-UNREQUIRED warning 1: GPU-expected semantic label `zz` is not a required application label"_s,
             u"HW-CLASS-PARTITION warning 1: GPU-expected and CPU-only semantic labels must partition all required application labels"_s});
+}
+
+// TRACE_FORMAT.md §10.1, note below the table: a blank required label (empty or whitespace
+// only) gets its "empty" finding and still goes through the duplicate and cardinality checks.
+void TestHealth::blankRequiredLabels_data()
+{
+    columns();
+    const QByteArrayList spans = labelSpans();
+    addRow("whitespace label alone", labelContract(R"([" "])"), spans, {},
+           {u"HW-LABEL-EMPTY error 1: required semantic labels must not be empty"_s,
+            u"HW-LABEL-CARDINALITY error 1: required semantic label ` ` must occur exactly once; observed 0"_s});
+    addRow("empty label alone", labelContract(R"([""])"), spans, {},
+           {u"HW-LABEL-EMPTY error 1: required semantic labels must not be empty"_s,
+            u"HW-LABEL-CARDINALITY error 1: required semantic label `` must occur exactly once; observed 0"_s});
+    addRow("non-ASCII whitespace is blank", labelContract(R"(["\u2003", "\u00a0\n"])"), spans, {},
+           {u"HW-LABEL-EMPTY error 1: required semantic labels must not be empty"_s,
+            u"HW-LABEL-CARDINALITY error 1: required semantic label `\u2003` must occur exactly once; observed 0"_s,
+            u"HW-LABEL-EMPTY error 1: required semantic labels must not be empty"_s,
+            u"HW-LABEL-CARDINALITY error 1: required semantic label `\u00a0\n` must occur exactly once; observed 0"_s});
+    addRow("whitespace label duplicated", labelContract(R"([" "," "])"), spans, {},
+           {u"HW-LABEL-EMPTY error 1: required semantic labels must not be empty"_s,
+            u"HW-LABEL-CARDINALITY error 1: required semantic label ` ` must occur exactly once; observed 0"_s,
+            u"HW-LABEL-EMPTY error 1: required semantic labels must not be empty"_s,
+            u"HW-LABEL-DUP error 1: required semantic label ` ` is declared more than once"_s,
+            u"HW-LABEL-CARDINALITY error 1: required semantic label ` ` must occur exactly once; observed 0"_s});
+    addRow("empty label duplicated", labelContract(R"(["","",""])"), spans, {},
+           {u"HW-LABEL-EMPTY error 1: required semantic labels must not be empty"_s,
+            u"HW-LABEL-CARDINALITY error 1: required semantic label `` must occur exactly once; observed 0"_s,
+            u"HW-LABEL-EMPTY error 1: required semantic labels must not be empty"_s,
+            u"HW-LABEL-DUP error 1: required semantic label `` is declared more than once"_s,
+            u"HW-LABEL-CARDINALITY error 1: required semantic label `` must occur exactly once; observed 0"_s,
+            u"HW-LABEL-EMPTY error 1: required semantic labels must not be empty"_s,
+            u"HW-LABEL-DUP error 1: required semantic label `` is declared more than once"_s,
+            u"HW-LABEL-CARDINALITY error 1: required semantic label `` must occur exactly once; observed 0"_s});
+    addRow("different blank texts are different labels", labelContract(R"([""," ","  ","\t"])"), spans, {},
+           {u"HW-LABEL-EMPTY error 1: required semantic labels must not be empty"_s,
+            u"HW-LABEL-CARDINALITY error 1: required semantic label `` must occur exactly once; observed 0"_s,
+            u"HW-LABEL-EMPTY error 1: required semantic labels must not be empty"_s,
+            u"HW-LABEL-CARDINALITY error 1: required semantic label ` ` must occur exactly once; observed 0"_s,
+            u"HW-LABEL-EMPTY error 1: required semantic labels must not be empty"_s,
+            u"HW-LABEL-CARDINALITY error 1: required semantic label `  ` must occur exactly once; observed 0"_s,
+            u"HW-LABEL-EMPTY error 1: required semantic labels must not be empty"_s,
+            u"HW-LABEL-CARDINALITY error 1: required semantic label `\t` must occur exactly once; observed 0"_s});
+    addRow("blank labels among others", labelContract(R"(["root"," ","a","nope","","b"," ","a"])"), spans, {},
+           {u"HW-LABEL-EMPTY error 1: required semantic labels must not be empty"_s,
+            u"HW-LABEL-CARDINALITY error 1: required semantic label ` ` must occur exactly once; observed 0"_s,
+            u"HW-LABEL-CARDINALITY error 1: required semantic label `nope` must occur exactly once; observed 0"_s,
+            u"HW-LABEL-EMPTY error 1: required semantic labels must not be empty"_s,
+            u"HW-LABEL-CARDINALITY error 1: required semantic label `` must occur exactly once; observed 0"_s,
+            u"HW-LABEL-EMPTY error 1: required semantic labels must not be empty"_s,
+            u"HW-LABEL-DUP error 1: required semantic label ` ` is declared more than once"_s,
+            u"HW-LABEL-CARDINALITY error 1: required semantic label ` ` must occur exactly once; observed 0"_s,
+            u"HW-LABEL-DUP error 1: required semantic label `a` is declared more than once"_s});
+    addRow("blank label naming one span", labelContract(R"([" "])"),
+           spans + QByteArrayList{named("s-blank", "root", " "), end("s-blank", 1)}, {},
+           {u"HW-LABEL-EMPTY error 1: required semantic labels must not be empty"_s});
+    addRow("blank label naming two spans", labelContract(R"(["", " "])"),
+           spans + QByteArrayList{named("s-e1", "root", ""), end("s-e1", 1), named("s-e2", "root", ""), end("s-e2", 1)}, {},
+           {u"HW-LABEL-EMPTY error 1: required semantic labels must not be empty"_s,
+            u"HW-LABEL-CARDINALITY error 1: required semantic label `` must occur exactly once; observed 2"_s,
+            u"HW-LABEL-EMPTY error 1: required semantic labels must not be empty"_s,
+            u"HW-LABEL-CARDINALITY error 1: required semantic label ` ` must occur exactly once; observed 0"_s});
+    addRow("failed capture: blank label alone", labelContract(R"([" "])"), spans, kFailed,
+           {u"W-CAPTURE-FAILED warning 8: boom"_s,
+            u"HW-LABEL-EMPTY warning 1: required semantic labels must not be empty"_s,
+            u"HW-LABEL-CARDINALITY warning 1: required semantic label ` ` must occur exactly once; observed 0"_s});
+    addRow("failed capture: blank labels duplicated among others", labelContract(R"(["",  "root", "", "a"])"), spans,
+           kFailed,
+           {u"W-CAPTURE-FAILED warning 8: boom"_s,
+            u"HW-LABEL-EMPTY warning 1: required semantic labels must not be empty"_s,
+            u"HW-LABEL-CARDINALITY warning 1: required semantic label `` must occur exactly once; observed 0"_s,
+            u"HW-LABEL-EMPTY warning 1: required semantic labels must not be empty"_s,
+            u"HW-LABEL-DUP warning 1: required semantic label `` is declared more than once"_s,
+            u"HW-LABEL-CARDINALITY warning 1: required semantic label `` must occur exactly once; observed 0"_s});
+    addRow("failed capture: blank label naming one span", labelContract(R"([" "])"),
+           spans + QByteArrayList{named("s-blank", "root", " "), end("s-blank", 1)}, kFailed,
+           {u"W-CAPTURE-FAILED warning 10: boom"_s,
+            u"HW-LABEL-EMPTY warning 1: required semantic labels must not be empty"_s});
+}
+
+// TRACE_FORMAT.md §10.1, note below the table: a blank entry of the GPU-expected or CPU-only
+// list gets its "empty" finding and is still checked for duplicates, against the required
+// labels and for overlap, and it counts among the classified labels of the partition check.
+void TestHealth::blankClassEntries_data()
+{
+    columns();
+    const QByteArrayList spans = labelSpans();
+    const QString partition =
+        u"HW-CLASS-PARTITION error 1: GPU-expected and CPU-only semantic labels must partition all required application labels"_s;
+    const QString partitionWarning =
+        u"HW-CLASS-PARTITION warning 1: GPU-expected and CPU-only semantic labels must partition all required application labels"_s;
+
+    addRow("GPU list: blank entry alone", labelContract(R"(["root","a","b"])", R"([" "])", R"(["root","a","b"])"), spans, {},
+           {u"HW-CLASS-EMPTY error 1: GPU-expected semantic labels must not be empty"_s,
+            u"HW-CLASS-UNREQUIRED error 1: GPU-expected semantic label ` ` is not a required application label"_s,
+            partition});
+    addRow("CPU list: blank entry alone", labelContract(R"(["root","a","b"])", R"(["root","a","b"])", R"([""])"), spans, {},
+           {u"HW-CLASS-EMPTY error 1: CPU-only semantic labels must not be empty"_s,
+            u"HW-CLASS-UNREQUIRED error 1: CPU-only semantic label `` is not a required application label"_s, partition});
+    addRow("CPU list only: blank entry alone", labelContract(R"(["root","a","b"])", nullptr, R"(["\t"])"), spans, {},
+           {u"HW-CLASS-EMPTY error 1: CPU-only semantic labels must not be empty"_s,
+            u"HW-CLASS-UNREQUIRED error 1: CPU-only semantic label `\t` is not a required application label"_s, partition});
+    addRow("no required labels, blank GPU entry", labelContract("[]", R"([" "])"), spans, {},
+           {u"HW-CLASS-EMPTY error 1: GPU-expected semantic labels must not be empty"_s,
+            u"HW-CLASS-UNREQUIRED error 1: GPU-expected semantic label ` ` is not a required application label"_s,
+            partition});
+    addRow("GPU list: blank entry duplicated",
+           labelContract(R"(["root","a","b"])", R"(["root"," ","a"," "])", R"(["b"])"), spans, {},
+           {u"HW-CLASS-EMPTY error 1: GPU-expected semantic labels must not be empty"_s,
+            u"HW-CLASS-UNREQUIRED error 1: GPU-expected semantic label ` ` is not a required application label"_s,
+            u"HW-CLASS-EMPTY error 1: GPU-expected semantic labels must not be empty"_s,
+            u"HW-CLASS-DUP error 1: GPU-expected semantic label ` ` is declared more than once"_s,
+            u"HW-CLASS-UNREQUIRED error 1: GPU-expected semantic label ` ` is not a required application label"_s,
+            u"HW-CLASS-OVERLAP error 1: semantic label ` ` is classified as both GPU-expected and CPU-only"_s, partition});
+    addRow("CPU list: blank entry duplicated", labelContract(R"(["root","a","b"])", R"(["root","a","b"])", R"(["",""])"),
+           spans, {},
+           {u"HW-CLASS-EMPTY error 1: CPU-only semantic labels must not be empty"_s,
+            u"HW-CLASS-UNREQUIRED error 1: CPU-only semantic label `` is not a required application label"_s,
+            u"HW-CLASS-EMPTY error 1: CPU-only semantic labels must not be empty"_s,
+            u"HW-CLASS-DUP error 1: CPU-only semantic label `` is declared more than once"_s,
+            u"HW-CLASS-UNREQUIRED error 1: CPU-only semantic label `` is not a required application label"_s,
+            u"HW-CLASS-OVERLAP error 1: semantic label `` is classified as both GPU-expected and CPU-only"_s, partition});
+    addRow("blank entry in both lists", labelContract(R"(["root","a","b"])", R"(["root","a"," "])", R"(["b"," "])"), spans,
+           {},
+           {u"HW-CLASS-EMPTY error 1: GPU-expected semantic labels must not be empty"_s,
+            u"HW-CLASS-UNREQUIRED error 1: GPU-expected semantic label ` ` is not a required application label"_s,
+            u"HW-CLASS-EMPTY error 1: CPU-only semantic labels must not be empty"_s,
+            u"HW-CLASS-UNREQUIRED error 1: CPU-only semantic label ` ` is not a required application label"_s,
+            u"HW-CLASS-OVERLAP error 1: semantic label ` ` is classified as both GPU-expected and CPU-only"_s, partition});
+    addRow("different blank texts in the two lists",
+           labelContract(R"(["root","a","b"])", R"(["root","a"," "])", R"(["b","  "])"), spans, {},
+           {u"HW-CLASS-EMPTY error 1: GPU-expected semantic labels must not be empty"_s,
+            u"HW-CLASS-UNREQUIRED error 1: GPU-expected semantic label ` ` is not a required application label"_s,
+            u"HW-CLASS-EMPTY error 1: CPU-only semantic labels must not be empty"_s,
+            u"HW-CLASS-UNREQUIRED error 1: CPU-only semantic label `  ` is not a required application label"_s, partition});
+    // Required as well: the blank entry completes the partition, so no partition finding.
+    addRow("GPU list: blank entry also required",
+           labelContract(R"(["root"," ","a","b"])", R"(["root"," ","a"])", R"(["b"])"), spans, {},
+           {u"HW-LABEL-EMPTY error 1: required semantic labels must not be empty"_s,
+            u"HW-LABEL-CARDINALITY error 1: required semantic label ` ` must occur exactly once; observed 0"_s,
+            u"HW-CLASS-EMPTY error 1: GPU-expected semantic labels must not be empty"_s});
+    addRow("CPU list: blank entry also required", labelContract(R"(["root","a","b",""])", R"(["root","a"])", R"(["b",""])"),
+           spans, {},
+           {u"HW-LABEL-EMPTY error 1: required semantic labels must not be empty"_s,
+            u"HW-LABEL-CARDINALITY error 1: required semantic label `` must occur exactly once; observed 0"_s,
+            u"HW-CLASS-EMPTY error 1: CPU-only semantic labels must not be empty"_s});
+    addRow("blank entry as the only label", labelContract(R"([" "])", R"([" "])"),
+           spans + QByteArrayList{named("s-blank", "root", " "), end("s-blank", 1)}, {},
+           {u"HW-LABEL-EMPTY error 1: required semantic labels must not be empty"_s,
+            u"HW-CLASS-EMPTY error 1: GPU-expected semantic labels must not be empty"_s});
+    addRow("blank entry duplicated, also required",
+           labelContract(R"(["root","a","b",""])", R"(["root","a","b"])", R"(["",""])"), spans, {},
+           {u"HW-LABEL-EMPTY error 1: required semantic labels must not be empty"_s,
+            u"HW-LABEL-CARDINALITY error 1: required semantic label `` must occur exactly once; observed 0"_s,
+            u"HW-CLASS-EMPTY error 1: CPU-only semantic labels must not be empty"_s,
+            u"HW-CLASS-EMPTY error 1: CPU-only semantic labels must not be empty"_s,
+            u"HW-CLASS-DUP error 1: CPU-only semantic label `` is declared more than once"_s,
+            u"HW-CLASS-OVERLAP error 1: semantic label `` is classified as both GPU-expected and CPU-only"_s});
+    addRow("blank entry in both lists, also required",
+           labelContract(R"(["root","a","b","\t"])", R"(["root","a","\t"])", R"(["b","\t"])"), spans, {},
+           {u"HW-LABEL-EMPTY error 1: required semantic labels must not be empty"_s,
+            u"HW-LABEL-CARDINALITY error 1: required semantic label `\t` must occur exactly once; observed 0"_s,
+            u"HW-CLASS-EMPTY error 1: GPU-expected semantic labels must not be empty"_s,
+            u"HW-CLASS-EMPTY error 1: CPU-only semantic labels must not be empty"_s,
+            u"HW-CLASS-OVERLAP error 1: semantic label `\t` is classified as both GPU-expected and CPU-only"_s});
+    // A required blank label left unclassified leaves the partition incomplete.
+    addRow("blank required label not classified", labelContract(R"(["root","a","b"," "])", R"(["root","a"])", R"(["b"])"),
+           spans, {},
+           {u"HW-LABEL-EMPTY error 1: required semantic labels must not be empty"_s,
+            u"HW-LABEL-CARDINALITY error 1: required semantic label ` ` must occur exactly once; observed 0"_s, partition});
+    addRow("required blank label, other blank text classified",
+           labelContract(R"(["root","a","b"," "])", R"(["root","a","b"])", R"(["  "])"), spans, {},
+           {u"HW-LABEL-EMPTY error 1: required semantic labels must not be empty"_s,
+            u"HW-LABEL-CARDINALITY error 1: required semantic label ` ` must occur exactly once; observed 0"_s,
+            u"HW-CLASS-EMPTY error 1: CPU-only semantic labels must not be empty"_s,
+            u"HW-CLASS-UNREQUIRED error 1: CPU-only semantic label `  ` is not a required application label"_s, partition});
+
+    addRow("failed capture: blank entry alone", labelContract(R"(["root","a","b"])", R"(["root","a","b"])", R"(["\t"])"),
+           spans, kFailed,
+           {u"W-CAPTURE-FAILED warning 8: boom"_s, u"HW-CLASS-EMPTY warning 1: CPU-only semantic labels must not be empty"_s,
+            u"HW-CLASS-UNREQUIRED warning 1: CPU-only semantic label `\t` is not a required application label"_s,
+            partitionWarning});
+    addRow("failed capture: blank entries duplicated and in both lists",
+           labelContract(R"(["root","a","b"," "])", R"(["root"," "," "])", R"(["a","b",""," "])"), spans, kFailed,
+           {u"W-CAPTURE-FAILED warning 8: boom"_s,
+            u"HW-LABEL-EMPTY warning 1: required semantic labels must not be empty"_s,
+            u"HW-LABEL-CARDINALITY warning 1: required semantic label ` ` must occur exactly once; observed 0"_s,
+            u"HW-CLASS-EMPTY warning 1: GPU-expected semantic labels must not be empty"_s,
+            u"HW-CLASS-EMPTY warning 1: GPU-expected semantic labels must not be empty"_s,
+            u"HW-CLASS-DUP warning 1: GPU-expected semantic label ` ` is declared more than once"_s,
+            u"HW-CLASS-OVERLAP warning 1: semantic label ` ` is classified as both GPU-expected and CPU-only"_s,
+            u"HW-CLASS-EMPTY warning 1: CPU-only semantic labels must not be empty"_s,
+            u"HW-CLASS-UNREQUIRED warning 1: CPU-only semantic label `` is not a required application label"_s,
+            u"HW-CLASS-EMPTY warning 1: CPU-only semantic labels must not be empty"_s,
+            u"HW-CLASS-OVERLAP warning 1: semantic label ` ` is classified as both GPU-expected and CPU-only"_s,
+            partitionWarning});
+    addRow("failed capture: blank entry also required completes the partition",
+           labelContract(R"(["root","a","b",""])", R"(["root","a",""])", R"(["b"])"), spans, kFailed,
+           {u"W-CAPTURE-FAILED warning 8: boom"_s,
+            u"HW-LABEL-EMPTY warning 1: required semantic labels must not be empty"_s,
+            u"HW-LABEL-CARDINALITY warning 1: required semantic label `` must occur exactly once; observed 0"_s,
+            u"HW-CLASS-EMPTY warning 1: GPU-expected semantic labels must not be empty"_s});
 }
 
 void TestHealth::examples_data()

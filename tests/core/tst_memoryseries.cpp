@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <QElapsedTimer>
+#include <QFile>
 #include <QTest>
 
 #include <nlohmann/json.hpp>
@@ -313,6 +314,21 @@ private slots:
                     QCOMPARE(got[std::size_t(k)].max, want[std::size_t(k)].max);
                     QCOMPARE(got[std::size_t(k)].min, want[std::size_t(k)].min);
                 }
+                // The envelope (drawn a pixel column at a time) holds the same extremes, per bucket.
+                std::size_t e = 0;
+                for (int k = 0; k < buckets; ++k) {
+                    if (!want[std::size_t(k)].seen || bucketStart(w, buckets, k) == bucketStart(w, buckets, k + 1))
+                        continue;
+                    QVERIFY(e < d.envelope.size());
+                    const StackedEnvelope &env = d.envelope[e++];
+                    QCOMPARE(env.timeNs, bucketStart(w, buckets, k));
+                    QCOMPARE(env.endNs, bucketStart(w, buckets, k + 1));
+                    QCOMPARE(env.max.back(), want[std::size_t(k)].max);
+                    QCOMPARE(env.min.back(), want[std::size_t(k)].min);
+                    for (std::size_t level = 0; level < env.min.size(); ++level)
+                        QVERIFY(env.min[level] <= env.max[level]);
+                }
+                QCOMPARE(e, d.envelope.size());
             }
         }
     }
@@ -352,18 +368,18 @@ private slots:
         const PhysicalChartData all = l->series.physical(gpu, {0, 100}, 100);
         QVERIFY(all.known);
         QCOMPARE(all.devices.size(), std::size_t(1));
-        QCOMPARE(points(all.devices[0].used), QStringLiteral("10:5 20:7 40:1"));
-        QCOMPARE(points(all.devices[0].reserved), QStringLiteral("10:9 30:8"));
+        QCOMPARE(points(all.devices[0].metric(PhysicalMetric::Used).points), QStringLiteral("10:5 20:7 40:1"));
+        QCOMPARE(points(all.devices[0].metric(PhysicalMetric::Reserved).points), QStringLiteral("10:9 30:8"));
         QCOMPARE(all.maxBytes, std::uint64_t(9));
         // The nearest sample outside the window on each side keeps lines running to the edges.
         const PhysicalChartData mid = l->series.physical(gpu, {25, 35}, 100);
-        QCOMPARE(points(mid.devices[0].used), QStringLiteral("20:7 40:1"));
-        QCOMPARE(points(mid.devices[0].reserved), QStringLiteral("10:9 30:8"));
+        QCOMPARE(points(mid.devices[0].metric(PhysicalMetric::Used).points), QStringLiteral("20:7 40:1"));
+        QCOMPARE(points(mid.devices[0].metric(PhysicalMetric::Reserved).points), QStringLiteral("10:9 30:8"));
         QCOMPARE(mid.maxBytes, std::uint64_t(9)); // the neighbour at 10 is part of the drawn line
         const PhysicalChartData both = l->series.physical(MemorySeries::kAllDevices, {0, 100}, 100);
         QCOMPARE(both.devices.size(), std::size_t(2));
-        QVERIFY(both.devices[0].hasUsed);
-        QVERIFY(!both.devices[0].hasReserved);
+        QVERIFY(both.devices[0].metric(PhysicalMetric::Used).present);
+        QVERIFY(!both.devices[0].metric(PhysicalMetric::Reserved).present);
     }
 
     void physicalDownsampling()
@@ -374,14 +390,134 @@ private slots:
         const auto l = load(recs);
         QVERIFY(l);
         const PhysicalChartData d = l->series.physical(0, {0, 5000}, 40);
-        QVERIFY(d.devices[0].used.size() <= 80);
+        const std::vector<ChartPoint> &used = d.devices[0].metric(PhysicalMetric::Used).points;
+        QVERIFY(used.size() <= 80);
         QCOMPARE(d.maxBytes, std::uint64_t(999999));
         bool spike = false;
-        for (const ChartPoint &p : d.devices[0].used)
+        for (const ChartPoint &p : used)
             spike |= p.timeNs == 3210 && p.bytes == 999999;
         QVERIFY(spike);
-        for (std::size_t i = 1; i < d.devices[0].used.size(); ++i)
-            QVERIFY(d.devices[0].used[i - 1].timeNs < d.devices[0].used[i].timeNs);
+        for (std::size_t i = 1; i < used.size(); ++i)
+            QVERIFY(used[i - 1].timeNs < used[i].timeNs);
+
+        // The band: one column per bucket with samples, at the bucket start, holding its extremes.
+        const PhysicalMetricSeries &m = d.devices[0].metric(PhysicalMetric::Used);
+        QVERIFY(m.downsampled);
+        QCOMPARE(m.envelope.size(), std::size_t(40));
+        for (int b = 0; b < 40; ++b) {
+            const EnvelopeColumn &c = m.envelope[std::size_t(b)];
+            QCOMPARE(c.timeNs, bucketStart({0, 5000}, 40, b));
+            const bool hasSpike = c.timeNs <= 3210 && 3210 < bucketStart({0, 5000}, 40, b + 1);
+            QCOMPARE(c.max, hasSpike ? std::uint64_t(999999) : std::uint64_t(1006));
+            QCOMPARE(c.min, std::uint64_t(1000));
+        }
+        QVERIFY(!d.devices[0].metric(PhysicalMetric::Reserved).present);
+        QVERIFY(d.devices[0].metric(PhysicalMetric::Reserved).points.empty());
+        // Few samples are drawn as they are: no band.
+        QVERIFY(!l->series.physical(0, {3200, 3220}, 40).devices[0].metric(PhysicalMetric::Used).downsampled);
+    }
+
+    void capacity()
+    {
+        const auto l = load({"d 10 gpu used=5 capacity=100", "d 20 gpu used=7", "d 30 gpu capacity=90"});
+        QVERIFY(l);
+        const PhysicalChartData all = l->series.physical(0, {0, 100}, 100);
+        const PhysicalDeviceSeries &dev = all.devices[0];
+        QVERIFY(dev.metric(PhysicalMetric::Used).present);
+        QVERIFY(!dev.metric(PhysicalMetric::Reserved).present);
+        QVERIFY(dev.metric(PhysicalMetric::Capacity).present);
+        QCOMPARE(points(dev.metric(PhysicalMetric::Capacity).points), QStringLiteral("10:100 30:90"));
+        QCOMPARE(all.maxBytes, std::uint64_t(100));
+    }
+
+    void runRangeFollowsTerminal()
+    {
+        // Example 07: a 0–51.5 µs run whose only memory sample comes late, at 52 µs.
+        QFile f(QStringLiteral(TI_EXAMPLES_DIR "/07_terminal_too_early.jsonl"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray bytes = f.readAll();
+        ReadResult r = TraceReader::readBytes(std::string_view(bytes.constData(), std::size_t(bytes.size())), "07.jsonl");
+        QVERIFY(r.trace);
+        const MemoryProfile profile = analyzeMemory(*r.trace);
+        const MemorySeries series(*r.trace, profile);
+        QCOMPARE(series.fullRange(), (TimeWindow{52000, 52001}));
+        QCOMPARE(series.runRange(), (TimeWindow{0, 52001}));
+    }
+
+    void valuesAtAnInstant()
+    {
+        const auto l = load({"a 10 gpu s1 4 parameter", "a 20 gpu s2 8 activation", "f 30 gpu s1 0", "a 25 cpu c1 16",
+                             "d 15 gpu used=100 reserved=200", "d 35 gpu used=50"});
+        QVERIFY(l);
+        const int gpu = deviceIndex(l->series, "gpu");
+        const int cpu = deviceIndex(l->series, "cpu");
+        QVERIFY(!l->series.logicalAt(MemorySeries::kAllDevices, 9)); // nothing yet: unknown, not zero
+        QCOMPARE(l->series.logicalAt(MemorySeries::kAllDevices, 10)->stack.back(), std::uint64_t(4));
+        const StackedColumn at22 = *l->series.logicalAt(gpu, 22);
+        QCOMPARE(at22.stack[0], std::uint64_t(4));  // parameter at the bottom
+        QCOMPARE(at22.stack.back(), std::uint64_t(12));
+        QCOMPARE(l->series.logicalAt(MemorySeries::kAllDevices, 30)->stack.back(), std::uint64_t(24));
+        QCOMPARE(l->series.logicalAt(gpu, 1000)->stack.back(), std::uint64_t(8));
+        QVERIFY(!l->series.logicalAt(cpu, 24));
+        QCOMPARE(l->series.logicalAt(cpu, 25)->stack.back(), std::uint64_t(16));
+
+        const std::vector<PhysicalReading> none = l->series.physicalAt(gpu, 14);
+        QCOMPARE(none.size(), std::size_t(1));
+        QVERIFY(!none[0].values[0] && !none[0].values[1] && !none[0].values[2]);
+        const std::vector<PhysicalReading> at40 = l->series.physicalAt(MemorySeries::kAllDevices, 40);
+        QCOMPARE(at40.size(), std::size_t(1)); // the cpu has no samples
+        QCOMPARE(at40[0].device, gpu);
+        QCOMPARE(*at40[0].values[std::size_t(PhysicalMetric::Used)], (ChartPoint{35, 50}));
+        QCOMPARE(*at40[0].values[std::size_t(PhysicalMetric::Reserved)], (ChartPoint{15, 200})); // the latest reserved sample
+        QVERIFY(!at40[0].values[std::size_t(PhysicalMetric::Capacity)]);
+    }
+
+    void liveLifetimesAt_data()
+    {
+        QTest::addColumn<quint64>("time");
+        QTest::addColumn<QString>("device");
+        QTest::addColumn<QString>("expected"); // storage ids
+        QTest::newRow("before all") << quint64(5) << QString() << QString();
+        QTest::newRow("at the first alloc") << quint64(10) << QString() << QStringLiteral("s1");
+        QTest::newRow("three live") << quint64(25) << QString() << QStringLiteral("s1 s2 c1");
+        QTest::newRow("freed at that instant") << quint64(30) << QString() << QStringLiteral("s2 c1");
+        QTest::newRow("one device") << quint64(25) << QStringLiteral("gpu") << QStringLiteral("s1 s2");
+        QTest::newRow("other device") << quint64(25) << QStringLiteral("cpu") << QStringLiteral("c1");
+        QTest::newRow("unknown device") << quint64(25) << QStringLiteral("tpu") << QString();
+        QTest::newRow("end") << quint64(1000) << QString() << QStringLiteral("s2 c1");
+    }
+
+    void liveLifetimesAt()
+    {
+        QFETCH(quint64, time);
+        QFETCH(QString, device);
+        QFETCH(QString, expected);
+        const auto l = load({"a 10 gpu s1 4 parameter", "a 20 gpu s2 8 activation", "f 30 gpu s1 0", "a 25 cpu c1 16"});
+        QVERIFY(l);
+        const std::vector<std::uint32_t> live =
+            MemorySeries::liveLifetimesAt(*l->trace, l->profile, time, device.toStdString());
+        QStringList ids;
+        for (const std::uint32_t i : live)
+            ids << QString::fromStdString(std::string(l->trace->str(l->profile.logical->lifetime(*l->trace, i).storageId)));
+        QCOMPARE(ids.join(QLatin1Char(' ')), expected);
+    }
+
+    void liveAtThePeakIsThePeak()
+    {
+        // At the global peak the query gives exactly the profile's live_allocations.
+        std::vector<std::string> recs;
+        std::mt19937_64 rng(9);
+        for (int i = 0; i < 400; ++i) {
+            recs.push_back("a " + std::to_string(i * 10) + " gpu" + std::to_string(i % 3) + " s" + std::to_string(i) + " "
+                           + std::to_string(rng() % 1000 + 1));
+            if (i > 20 && rng() % 2)
+                recs.push_back("f " + std::to_string(i * 10 + 5) + " gpu" + std::to_string((i - 20) % 3) + " s"
+                               + std::to_string(i - 20) + " 0");
+        }
+        const auto l = load(recs);
+        QVERIFY(l);
+        const LogicalMemoryPeak &peak = *l->profile.logical->peak();
+        QCOMPARE(MemorySeries::liveLifetimesAt(*l->trace, l->profile, peak.timestampNs), peak.liveAllocations);
     }
 
     void rebucketingIsFast()

@@ -3,12 +3,20 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cstring>
+#include <regex>
+#include <sstream>
 #include <string>
+
+#include <QDir>
 
 #include <nlohmann/json.hpp>
 
 #include "tests/testutils/generator.h"
+#include "core/io/eventschema.h"
+#include "core/io/serdenumber.h"
 #include "core/io/tracereader.h"
+#include "core/output/floatformat.h"
 #include "core/output/jsonwriter.h"
 #include "core/output/normalizedwriter.h"
 
@@ -45,6 +53,59 @@ std::string normalizeOrFail(const std::string &text, const std::string &path, bo
     return normalizedText(*r.trace);
 }
 
+/// The f64 members of the normalized form (§11.4).
+const std::regex &floatMember()
+{
+    static const std::regex re(R"re("(rms|abs_max|mean|norm)":(-?[0-9][0-9.eE+-]*))re");
+    return re;
+}
+
+/// Compares two normalized texts (§11.4): they must be equal except for float members whose
+/// first text the not correctly rounded conversion of §5.6 reads as a neighbouring value (a
+/// correctly rounding parser would read it back exactly) and whose second text is then the
+/// shortest form of that value. Returns what breaks this, or an empty string; counts drifts.
+QString unexplainedDifference(const std::string &once, const std::string &twice, int *drifted)
+{
+    *drifted = 0;
+    std::istringstream a(once);
+    std::istringstream b(twice);
+    std::string la;
+    std::string lb;
+    int line = 0;
+    while (true) {
+        const bool moreA = bool(std::getline(a, la));
+        const bool moreB = bool(std::getline(b, lb));
+        ++line;
+        if (!moreA || !moreB)
+            return moreA == moreB ? QString() : QStringLiteral("different line counts at line %1").arg(line);
+        if (la == lb)
+            continue;
+        const std::string maskedA = std::regex_replace(la, floatMember(), "\"$1\":F");
+        const std::string maskedB = std::regex_replace(lb, floatMember(), "\"$1\":F");
+        if (maskedA != maskedB)
+            return QStringLiteral("line %1 differs beyond floats:\n%2\n%3").arg(line).arg(QString::fromStdString(la), QString::fromStdString(lb));
+        auto ia = std::sregex_iterator(la.begin(), la.end(), floatMember());
+        auto ib = std::sregex_iterator(lb.begin(), lb.end(), floatMember());
+        for (; ia != std::sregex_iterator(); ++ia, ++ib) {
+            const std::string first = (*ia)[2].str();
+            const std::string second = (*ib)[2].str();
+            if (first == second)
+                continue;
+            SerdeNumber n;
+            scanSerdeNumber(first.data(), first.data() + first.size(), n);
+            const double exact = std::strtod(first.c_str(), nullptr);
+            const double read = n.toDouble();
+            if (std::memcmp(&exact, &read, sizeof read) == 0)
+                return QStringLiteral("line %1: %2 became %3 although it reads back exactly")
+                    .arg(line).arg(QString::fromStdString(first), QString::fromStdString(second));
+            if (formatJsonFloat(read) != second)
+                return QStringLiteral("line %1: %2 became %3, not the shortest form of the value read")
+                    .arg(line).arg(QString::fromStdString(first), QString::fromStdString(second));
+            ++*drifted;
+        }
+    }
+}
+
 } // namespace
 
 class tst_NormalizedWriter : public QObject
@@ -62,18 +123,22 @@ private slots:
     void streamingMatchesInMemory();
     void sinkFailureReported();
     void missingMetaAndTerminalSkipped();
-    void idempotentOnGeneratedTraces_data();
-    void idempotentOnGeneratedTraces();
+    void normalizationProperty_data();
+    void normalizationProperty();
+    void memberOrderFollowsSchema();
 };
 
 void tst_NormalizedWriter::examples_data()
 {
     QTest::addColumn<QString>("jsonl");
     QTest::addColumn<QString>("normalized");
-    QTest::newRow("01 trace/10 forward") << examplePath("01_valid_trace10_forward.jsonl")
-                                         << examplePath("01_valid_trace10_forward.normalized");
-    QTest::newRow("02 trace/9 train") << examplePath("02_valid_trace9_train.jsonl")
-                                      << examplePath("02_valid_trace9_train.normalized");
+    const QDir dir(QStringLiteral(TI_EXAMPLES_DIR));
+    const QStringList files = dir.entryList({QStringLiteral("*.normalized")}, QDir::Files, QDir::Name);
+    QVERIFY2(files.size() >= 7, "the spec examples are missing");
+    for (const QString &f : files) {
+        const QString base = f.chopped(int(std::strlen(".normalized")));
+        QTest::newRow(qPrintable(base)) << dir.filePath(base + QStringLiteral(".jsonl")) << dir.filePath(f);
+    }
 }
 
 void tst_NormalizedWriter::examples()
@@ -87,10 +152,18 @@ void tst_NormalizedWriter::examples()
     const std::string out = normalizedText(*r.trace);
     QCOMPARE(out, expected);
 
-    // Re-reading the output yields the same document.
+    // Re-reading the output yields the same document, except for floats that §5.6 reads back
+    // as a neighbouring value (§11.4; example 16 changes two norms).
     bool ok = false;
-    QCOMPARE(normalizeOrFail(out, "again.jsonl", &ok), expected);
+    const std::string twice = normalizeOrFail(out, "again.jsonl", &ok);
     QVERIFY(ok);
+    int drifted = 0;
+    const QString why = unexplainedDifference(out, twice, &drifted);
+    QVERIFY2(why.isEmpty(), qPrintable(why));
+    if (jsonl.endsWith(QLatin1String("16_float_inexact.jsonl")))
+        QCOMPARE(drifted, 2);
+    else
+        QCOMPARE(drifted, 0);
 }
 
 void tst_NormalizedWriter::records_data()
@@ -363,24 +436,40 @@ void tst_NormalizedWriter::missingMetaAndTerminalSkipped()
     QCOMPARE(normalizedText(empty), std::string());
 }
 
-void tst_NormalizedWriter::idempotentOnGeneratedTraces_data()
+// Property (§11.1, §11.4): for generated traces, every accepted file normalizes to a file that
+// is accepted, and normalizing that again changes nothing but floats the inexact §5.6
+// conversion reads as a neighbour. With 6 significant digits nothing drifts; 17 digits exercise
+// the drift.
+void tst_NormalizedWriter::normalizationProperty_data()
 {
     QTest::addColumn<int>("seed");
     QTest::addColumn<QStringList>("extraArgs");
-    QTest::newRow("seed 1") << 1 << QStringList();
-    QTest::newRow("seed 2, session layout") << 2 << QStringList{QStringLiteral("--session-layout")};
-    QTest::newRow("seed 3, cpu only, shallow") << 3 << QStringList{QStringLiteral("--devices"), QStringLiteral("1"),
-                                                                  QStringLiteral("--depth"), QStringLiteral("1")};
+    const QStringList layouts[] = {
+        {},
+        {QStringLiteral("--session-layout")},
+        {QStringLiteral("--devices"), QStringLiteral("1"), QStringLiteral("--depth"), QStringLiteral("1")},
+        {QStringLiteral("--layers"), QStringLiteral("2"), QStringLiteral("--microbatches"), QStringLiteral("3")},
+    };
+    const char *const layoutNames[] = {"default", "session layout", "cpu only, shallow", "2 layers, 3 micro-batches"};
+    for (int seed = 1; seed <= 2; ++seed) {
+        for (int k = 0; k < 4; ++k) {
+            for (const int digits : {6, 17}) {
+                QStringList args = layouts[k];
+                args << QStringLiteral("--float-digits") << QString::number(digits);
+                QTest::addRow("seed %d, %s, %d digits", seed, layoutNames[k], digits) << seed << args;
+            }
+        }
+    }
 }
 
-void tst_NormalizedWriter::idempotentOnGeneratedTraces()
+void tst_NormalizedWriter::normalizationProperty()
 {
     QFETCH(int, seed);
     QFETCH(QStringList, extraArgs);
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString path = dir.filePath(QStringLiteral("gen.jsonl"));
-    QStringList args{QStringLiteral("--events"), QStringLiteral("20000"), QStringLiteral("--seed"), QString::number(seed),
+    QStringList args{QStringLiteral("--events"), QStringLiteral("8000"), QStringLiteral("--seed"), QString::number(seed),
                      QStringLiteral("--out"), path, QStringLiteral("--quiet")};
     args += extraArgs;
     TI_GENERATE(args);
@@ -407,9 +496,73 @@ void tst_NormalizedWriter::idempotentOnGeneratedTraces()
     QCOMPARE(lines, std::size_t(first.trace->recordCount));
 
     const ReadResult second = TraceReader::readBytes(once, "normalized.jsonl");
-    QVERIFY(second.accepted());
+    QVERIFY2(second.accepted(), second.strictError ? second.strictError->message.c_str() : "not accepted");
     const std::string twice = normalizedText(*second.trace);
-    QVERIFY(once == twice);
+    int drifted = 0;
+    const QString why = unexplainedDifference(once, twice, &drifted);
+    QVERIFY2(why.isEmpty(), qPrintable(why));
+    if (!extraArgs.contains(QStringLiteral("17")))
+        QCOMPARE(drifted, 0);
+    else
+        qInfo("%d float members drifted by one re-normalization (§11.4)", drifted);
+}
+
+// §11.2 and §5.2 describe one order: the writer's member order is the schema's declaration
+// order (the array form's element order), for every record and nested structure.
+void tst_NormalizedWriter::memberOrderFollowsSchema()
+{
+    const std::string doc =
+        R"({"kind":"meta","schema":"candle-graph/trace/10","run_id":"r","correlation_id":"c","entrypoint":"e","phase":"train","timestamp":"t","capture_step":2,"warmup_steps":1,"device":"cuda:0","measured_region_device_synchronized":true,"timing_mode":"host","capture_contract":{"measurement_scope":"unknown","operations":"complete","tensors":"partial","gradients":"complete","gradient_contract":{"manifest_sha256":"sha256:00","expected":[{"root":"r","key":"k","family":"f"}],"families":[{"family":"f","expectation":"active","min_present":1}]},"logical_memory":"none","physical_memory":"none","device_timing":"none","required_semantic_labels":["a"],"gpu_expected_semantic_labels":["a"],"cpu_only_semantic_labels":["b"]},"comparison_identity":{"implementation_id":"i","workload_id":"w","model_id":"m","config_id":"c","data_id":"d","seed_policy":"s","physical_batch":1,"accumulation_steps":1,"precision":"p","device_state":"d","pair_id":"p"},"tags":{"k":"v"},"candle_version":"0.9"})" "\n"
+        R"({"kind":"span_start","id":"s","parent_id":"p","name":"n","start_ns":1,"span_kind":"op","measured":true,"step":"forward"})" "\n"
+        R"({"kind":"span_end","id":"s","duration_ns":2})" "\n"
+        R"({"kind":"op","span_id":"s","op_name":"mm","inputs":["a"],"output":"o","shape":[2],"dtype":"f32","device":"cpu","duration_ns":3,"timestamp_ns":4,"output_dense_bytes":8,"input_dense_bytes":9})" "\n"
+        R"({"kind":"tensor","span_id":"s","tensor_id":"t","label":"l","shape":[2],"dtype":"f32","device":"cpu","requires_grad":true,"dense_bytes":8,"category":"gradient"})" "\n"
+        R"({"kind":"tensor_stats","span_id":"s","label":"l","shape":[2],"dtype":"f32","elements":2,"non_finite":0,"rms":1.5,"abs_max":2,"mean":0.5})" "\n"
+        R"({"kind":"memory","timestamp_ns":5,"storage_id":"st","tensor_id":"t","span_id":"s","op_name":"mm","device":"cpu","bytes":8,"action":"alloc","shape":[2],"dtype":"f32","category":"activation"})" "\n"
+        R"({"kind":"device_memory","timestamp_ns":6,"device":"cuda:0","used_bytes":1,"free_bytes":2,"reserved_bytes":3,"capacity_bytes":4})" "\n"
+        R"({"kind":"device_interval","span_id":"s","device":"cuda:0","stream_id":"st","clock_id":"c","backend":"b","start_ns":1,"duration_ns":2})" "\n"
+        R"({"kind":"gradient","event_id":"g","root":"vb","key":"w","state":"present","norm":0.5})" "\n"
+        R"({"kind":"edge","edge_kind":"call","from_span":"a","to_span":"b","host_duration_ns":1})" "\n"
+        R"({"kind":"edge","edge_kind":"data","from_tensor":"a","to_tensor":"b"})" "\n"
+        R"({"kind":"terminal","outcome":"failed","timestamp_ns":100,"reason":"oom"})" "\n";
+    bool ok = false;
+    const std::string out = normalizeOrFail(doc, "order.jsonl", &ok);
+    QVERIFY(ok);
+    auto keys = [](const nlohmann::ordered_json &object) {
+        QStringList names;
+        for (auto it = object.begin(); it != object.end(); ++it)
+            names << QString::fromStdString(it.key());
+        return names;
+    };
+    auto schema = [](const StructSpec &spec, QStringList prefix) {
+        for (const FieldSpec &f : spec.fields)
+            prefix << QString::fromLatin1(f.name.data(), qsizetype(f.name.size()));
+        return prefix;
+    };
+    std::istringstream lines(out);
+    int checked = 0;
+    for (std::string line; std::getline(lines, line);) {
+        const auto j = nlohmann::ordered_json::parse(line);
+        const std::string kind = j.at("kind").get<std::string>();
+        if (kind == "edge") {
+            const EdgeKind e = j.at("edge_kind") == "call" ? EdgeKind::Call : EdgeKind::Data;
+            QCOMPARE(keys(j), schema(edgeVariantSpec(e), {QStringLiteral("kind"), QStringLiteral("edge_kind")}));
+        } else {
+            const int k = eventKindFromName(kind);
+            QVERIFY(k >= 0);
+            QCOMPARE(keys(j), schema(eventSpec(static_cast<EventKind>(k)), {QStringLiteral("kind")}));
+        }
+        if (kind == "meta") {
+            const auto &contract = j.at("capture_contract");
+            QCOMPARE(keys(contract), schema(structSpec(WireStruct::CaptureContract), {}));
+            QCOMPARE(keys(j.at("comparison_identity")), schema(structSpec(WireStruct::ComparisonIdentity), {}));
+            QCOMPARE(keys(contract.at("gradient_contract")), schema(structSpec(WireStruct::GradientContract), {}));
+            QCOMPARE(keys(contract.at("gradient_contract").at("expected").at(0)), schema(structSpec(WireStruct::ExpectedGradient), {}));
+            QCOMPARE(keys(contract.at("gradient_contract").at("families").at(0)), schema(structSpec(WireStruct::GradientFamilyContract), {}));
+        }
+        ++checked;
+    }
+    QCOMPARE(checked, 13);
 }
 
 QTEST_GUILESS_MAIN(tst_NormalizedWriter)

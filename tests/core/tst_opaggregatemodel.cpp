@@ -56,6 +56,7 @@ private Q_SLOTS:
     void filterThroughProxy();
     void precomputedStatistics();
     void emptyAndCleared();
+    void costsSortLargestFirstAndUnits();
 };
 
 void tst_OpAggregateModel::numbers()
@@ -180,6 +181,22 @@ void tst_OpAggregateModel::emptyAndCleared()
     model.setTrace({});
     QCOMPARE(model.rowCount(), 0);
     QVERIFY(!model.statistics());
+}
+
+void tst_OpAggregateModel::costsSortLargestFirstAndUnits()
+{
+    OpAggregateModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setTrace(opsTrace(kSpec));
+    QSortFilterProxyModel proxy;
+    proxy.setSourceModel(&model);
+    QVERIFY(!proxy.headerData(OpAggregateModel::NameColumn, Qt::Horizontal, Qt::InitialSortOrderRole).isValid());
+    for (int c = OpAggregateModel::CountColumn; c < OpAggregateModel::ColumnCount; ++c)
+        QCOMPARE(proxy.headerData(c, Qt::Horizontal, Qt::InitialSortOrderRole).toInt(), int(Qt::DescendingOrder));
+    model.setTimeUnit(TimeUnit::Microseconds);
+    QCOMPARE(model.headerData(OpAggregateModel::TotalColumn, Qt::Horizontal).toString(), QStringLiteral("Total (\u00B5s)"));
+    QCOMPARE(column(model, OpAggregateModel::TotalColumn),
+             (QStringList{QStringLiteral("6.000"), QStringLiteral("2.000"), QStringLiteral("1.750"), QStringLiteral("0.250")}));
 }
 
 QTEST_GUILESS_MAIN(tst_OpAggregateModel)

@@ -118,6 +118,9 @@ private Q_SLOTS:
     void filterAndSortThroughProxy();
     void genericProxyFallback();
     void headers();
+    void initialSortOrder_data();
+    void initialSortOrder();
+    void lateStartsReadApart();
     void largeTable();
 };
 
@@ -368,6 +371,49 @@ void tst_OpTableModel::headers()
         QVERIFY(!model.headerData(c, Qt::Horizontal, Qt::ToolTipRole).toString().isEmpty());
     }
     QVERIFY(!model.headerData(0, Qt::Vertical).isValid());
+}
+
+void tst_OpTableModel::initialSortOrder_data()
+{
+    QTest::addColumn<int>("column");
+    QTest::addColumn<bool>("descending");
+    QTest::newRow("op") << int(OpTableModel::NameColumn) << false;
+    QTest::newRow("span") << int(OpTableModel::SpanColumn) << false;
+    QTest::newRow("start") << int(OpTableModel::StartColumn) << false;
+    QTest::newRow("shape (elements)") << int(OpTableModel::ShapeColumn) << true;
+    QTest::newRow("duration") << int(OpTableModel::DurationColumn) << true;
+    QTest::newRow("input bytes") << int(OpTableModel::InputBytesColumn) << true;
+    QTest::newRow("output bytes") << int(OpTableModel::OutputBytesColumn) << true;
+}
+
+void tst_OpTableModel::initialSortOrder()
+{
+    QFETCH(int, column);
+    QFETCH(bool, descending);
+    OpTableModel model;
+    OpFilterProxyModel proxy;
+    proxy.setSourceModel(&model);
+    const QVariant order = proxy.headerData(column, Qt::Horizontal, Qt::InitialSortOrderRole);
+    QCOMPARE(order.isValid() && order.toInt() == int(Qt::DescendingOrder), descending);
+}
+
+void tst_OpTableModel::lateStartsReadApart()
+{
+    // Every op after 13.1 s used to read "13.132 s".
+    OpTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    show(model, load(opsJsonl({"a/s-attn/1/f32/cpu/13131852417/5/4", "b/s-attn/1/f32/cpu/13131852418/5/4",
+                                "c/s-attn/1/f32/cpu/13132000000/5/4"})));
+    QStringList starts;
+    for (int r = 0; r < model.rowCount(); ++r)
+        starts << model.index(r, OpTableModel::StartColumn).data().toString().replace(QChar(0x202F), u' ');
+    QCOMPARE(starts, (QStringList{QStringLiteral("13.131 852 417 s"), QStringLiteral("13.131 852 418 s"),
+                                  QStringLiteral("13.132 000 000 s")}));
+    model.setTimeUnit(TimeUnit::Microseconds);
+    QCOMPARE(model.headerData(OpTableModel::StartColumn, Qt::Horizontal).toString(), QStringLiteral("Start (\u00B5s)"));
+    QCOMPARE(model.index(0, OpTableModel::StartColumn).data().toString().replace(QChar(0x202F), u' '),
+             QStringLiteral("13 131 852.417"));
+    QCOMPARE(model.index(0, OpTableModel::DurationColumn).data().toString(), QStringLiteral("0.005"));
 }
 
 // ~1 M ops: building, sorting every column and filtering stay interactive. Timings are

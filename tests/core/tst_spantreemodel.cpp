@@ -112,6 +112,9 @@ private Q_SLOTS:
     void flagsAndRoles();
     void indexForSpan();
     void headers();
+    void initialSortOrder_data();
+    void initialSortOrder();
+    void timeUnitAndPrecision();
     void filterKeepsAncestors_data();
     void filterKeepsAncestors();
     void filterRoles();
@@ -257,6 +260,61 @@ void tst_SpanTreeModel::headers()
         QVERIFY(!model.headerData(c, Qt::Horizontal, Qt::ToolTipRole).toString().isEmpty());
     }
     QVERIFY(!model.headerData(SpanTreeModel::ColumnCount, Qt::Horizontal).isValid());
+}
+
+void tst_SpanTreeModel::initialSortOrder_data()
+{
+    QTest::addColumn<int>("column");
+    QTest::addColumn<bool>("descending");
+    QTest::newRow("name") << int(SpanTreeModel::NameColumn) << false;
+    QTest::newRow("start") << int(SpanTreeModel::StartColumn) << false;
+    QTest::newRow("duration") << int(SpanTreeModel::DurationColumn) << true;
+    QTest::newRow("self") << int(SpanTreeModel::SelfColumn) << true;
+    QTest::newRow("% measured") << int(SpanTreeModel::MeasuredPercentColumn) << true;
+    QTest::newRow("bar") << int(SpanTreeModel::BarColumn) << true;
+}
+
+void tst_SpanTreeModel::initialSortOrder()
+{
+    // QHeaderView asks this on the first click of a column: costs are read largest first.
+    QFETCH(int, column);
+    QFETCH(bool, descending);
+    SpanTreeModel model;
+    SpanFilterProxyModel proxy;
+    proxy.setSourceModel(&model);
+    for (const QAbstractItemModel *m : {static_cast<const QAbstractItemModel *>(&model), static_cast<const QAbstractItemModel *>(&proxy)}) {
+        const QVariant order = m->headerData(column, Qt::Horizontal, Qt::InitialSortOrderRole);
+        QCOMPARE(order.isValid() && order.toInt() == int(Qt::DescendingOrder), descending);
+    }
+}
+
+void tst_SpanTreeModel::timeUnitAndPrecision()
+{
+    // Two spans a nanosecond apart 13 s into the run read apart; a chosen unit moves to the header.
+    SpanTreeModel model;
+    SpanFilterProxyModel proxy;
+    QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    proxy.setSourceModel(&model);
+    show(model, load(spansJsonl("a:-:13131852417:1500 b:-:13131852418:2000000")));
+    const auto cell = [&](const char *id, int column) {
+        return proxy.mapFromSource(model.indexForSpan(model.trace()->findSpan(std::string_view(id)), column)).data().toString();
+    };
+    const QChar g(0x202F);
+    QCOMPARE(cell("a", SpanTreeModel::StartColumn), QStringLiteral("13.131") + g + QStringLiteral("852") + g + QStringLiteral("417 s"));
+    QCOMPARE(cell("b", SpanTreeModel::StartColumn), QStringLiteral("13.131") + g + QStringLiteral("852") + g + QStringLiteral("418 s"));
+    QCOMPARE(cell("a", SpanTreeModel::DurationColumn), QStringLiteral("1.50 \u00B5s"));
+    QSignalSpy headers(&proxy, &QAbstractItemModel::headerDataChanged);
+    QSignalSpy layouts(&proxy, &QAbstractItemModel::layoutChanged);
+    model.setTimeUnit(TimeUnit::Milliseconds);
+    QCOMPARE(headers.count(), 1);
+    QCOMPARE(layouts.count(), 0); // the order stays; only the text changes
+    QCOMPARE(proxy.headerData(SpanTreeModel::StartColumn, Qt::Horizontal).toString(), QStringLiteral("Start (ms)"));
+    QCOMPARE(proxy.headerData(SpanTreeModel::DurationColumn, Qt::Horizontal).toString(), QStringLiteral("Duration (ms)"));
+    QCOMPARE(cell("a", SpanTreeModel::StartColumn), QStringLiteral("13") + g + QStringLiteral("131.852") + g + QStringLiteral("417"));
+    QCOMPARE(cell("a", SpanTreeModel::DurationColumn), QStringLiteral("0.001") + g + QStringLiteral("500"));
+    QCOMPARE(cell("b", SpanTreeModel::SelfColumn), QStringLiteral("2.000") + g + QStringLiteral("000"));
+    model.setTimeUnit(TimeUnit::Auto);
+    QCOMPARE(proxy.headerData(SpanTreeModel::StartColumn, Qt::Horizontal).toString(), QStringLiteral("Start"));
 }
 
 void tst_SpanTreeModel::filterKeepsAncestors_data()

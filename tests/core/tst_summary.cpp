@@ -108,6 +108,13 @@ private slots:
         QTest::newRow("02") << "02_valid_trace9_train.jsonl"
                             << R"({"op_count":1,"total_ns":260500,"span_count":4,"root_span_count":1,"max_depth":1,)"
                                R"("alloc_count":0,"free_count":0,"logical_peak_bytes":null})";
+        // §7.3: the array-form example and the example whose total wraps modulo 2^64.
+        QTest::newRow("11") << "11_array_records.jsonl"
+                            << R"({"op_count":1,"total_ns":8000,"span_count":2,"root_span_count":1,"max_depth":1,)"
+                               R"("alloc_count":1,"free_count":1,"logical_peak_bytes":3725664})";
+        QTest::newRow("30") << "30_total_ns_wraps.jsonl"
+                            << R"({"op_count":0,"total_ns":553255926290448384,"span_count":2,"root_span_count":1,)"
+                               R"("max_depth":1,"alloc_count":0,"free_count":0,"logical_peak_bytes":null})";
     }
     void examples()
     {
@@ -188,9 +195,22 @@ private slots:
             << "a:open*, b:5*"
             << R"({"op_count":0,"total_ns":5,"span_count":2,"root_span_count":2,"max_depth":0,)"
                R"("alloc_count":0,"free_count":0,"logical_peak_bytes":null})";
-        QTest::newRow("total saturates")
+        // §7.3: the sum wraps modulo 2^64 (upstream's release build), it does not saturate.
+        QTest::newRow("total wraps past 2^64-1")
             << "a:18446744073709551615*, b:2*"
-            << R"({"op_count":0,"total_ns":18446744073709551615,"span_count":2,"root_span_count":2,"max_depth":0,)"
+            << R"({"op_count":0,"total_ns":1,"span_count":2,"root_span_count":2,"max_depth":0,)"
+               R"("alloc_count":0,"free_count":0,"logical_peak_bytes":null})";
+        QTest::newRow("total wraps to exactly 0")
+            << "a:18446744073709551615*, b:1*"
+            << R"({"op_count":0,"total_ns":0,"span_count":2,"root_span_count":2,"max_depth":0,)"
+               R"("alloc_count":0,"free_count":0,"logical_peak_bytes":null})";
+        QTest::newRow("total reaches 2^64-1 without wrapping")
+            << "a:18446744073709551614*, b:1*, c:5"
+            << R"({"op_count":0,"total_ns":18446744073709551615,"span_count":3,"root_span_count":3,"max_depth":0,)"
+               R"("alloc_count":0,"free_count":0,"logical_peak_bytes":null})";
+        QTest::newRow("unmeasured and open spans never wrap the total")
+            << "a:18446744073709551615*, b:open*, c:9"
+            << R"({"op_count":0,"total_ns":18446744073709551615,"span_count":3,"root_span_count":3,"max_depth":0,)"
                R"("alloc_count":0,"free_count":0,"logical_peak_bytes":null})";
         QTest::newRow("raw alloc and free counts")
             << "a, a 10 s 5, a 20 s 5, f 30 s 5, f 40 s 5, f 50 x 1"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -27,6 +28,9 @@ private slots:
     void hardRules_data();
     void hardRules();
     void decodeErrorWinsOverStreamRule();
+    void messagesCarryEveryByte_data();
+    void messagesCarryEveryByte();
+    void problemColumnCountsTrimmedBytes();
     void tolerantKeepsValidRecords();
     void missingFile();
     void smallChunksMatchOneBuffer();
@@ -64,6 +68,13 @@ std::string wrap(const std::string &middle)
     return kMeta + "\n" + kRoot + "\n" + middle + (middle.empty() ? "" : "\n") + kRootEnd + "\n" + kTerminal + "\n";
 }
 
+/// A literal's bytes, NULs included.
+template<std::size_t N>
+QByteArray bytesOf(const char (&text)[N])
+{
+    return QByteArray(text, qsizetype(N - 1));
+}
+
 QString strictMessage(const ReadResult &r)
 {
     return r.strictError ? QString::fromStdString(r.strictError->message) : QStringLiteral("VALID");
@@ -85,17 +96,33 @@ void TestTraceReader::examples()
     QFETCH(QString, file);
     QString expectedPath = file;
     expectedPath.replace(QStringLiteral(".jsonl"), QStringLiteral(".expected"));
-    const QString expected = QString::fromStdString(readAll(expectedPath)).trimmed();
+    QString expected = QString::fromStdString(readAll(expectedPath));
+    QVERIFY(expected.endsWith(QLatin1Char('\n')));
+    expected.chop(1);
+    // A parse error names the file as the reference printed it (the bare name); a reader given
+    // another path prints that path (Appendix A).
+    const QString bare = QFileInfo(file).fileName();
+    expected.replace(QStringLiteral(" from ") + bare + QStringLiteral(": "), QStringLiteral(" from ") + file + QStringLiteral(": "));
     const ReadResult r = TraceReader::readFile(file.toStdString());
     QVERIFY(r.trace);
     QCOMPARE(strictMessage(r), expected);
-    if (expected != QLatin1String("VALID")) {
-        // The tolerant load reports the same problem among its list and keeps the rest.
+    // And read from memory under the bare name, the message is the .expected line itself.
+    const ReadResult named = TraceReader::readBytes(readAll(file), bare.toStdString());
+    QCOMPARE(strictMessage(named), QString::fromStdString(readAll(expectedPath)).chopped(1));
+    if (expected == QLatin1String("VALID")) {
+        // The tolerant load adds nothing upstream would not reject.
+        QVERIFY(r.problems.empty());
+    } else {
+        // The tolerant load reports the same problem among its list and keeps the rest:
+        // the meta record unless it is the line that failed.
         bool listed = false;
         for (const Problem &p : r.problems)
             listed = listed || QString::fromStdString(p.message) == expected;
         QVERIFY(listed);
-        QVERIFY(r.trace->meta.has_value());
+        if (r.strictError->ruleId != "E-LINE-PARSE" || r.strictError->line != 1)
+            QVERIFY(r.trace->meta.has_value());
+        else
+            QVERIFY(!r.trace->meta.has_value()); // example 14: the meta line itself failed
     }
 }
 
@@ -163,7 +190,9 @@ void TestTraceReader::decoding_data()
     row("null inputs", "{" + op + R"(,"inputs":null})", false, "invalid type: null, expected a sequence");
     row("duplicate member", R"({"kind":"span_end","id":"root","id":"root"})", false, "duplicate field `id`");
     row("duplicate kind", R"({"kind":"span_end","kind":"span_end","id":"root"})", false, "duplicate field `kind`");
-    row("not an object", R"([1,2])", false, "expected internally tagged enum TraceEvent");
+    row("not an object", R"(5)", false, "expected internally tagged enum TraceEvent");
+    row("array with a non-string tag", R"([1,2])", false, "invalid type: integer `1`, expected variant identifier at line 1 column 2");
+    row("array record", R"(["span_end","root",100])", true);
     row("enum casing", R"({"kind":"span_start","id":"x","name":"n","start_ns":0,"span_kind":"Function"})", false, "unknown variant `Function`");
     row("trailing characters", R"({"kind":"span_end","id":"root"} x)", false, "trailing characters");
     row("two values", R"({"kind":"span_end","id":"root"}{"kind":"span_end","id":"root"})", false, "trailing characters");
@@ -192,7 +221,7 @@ void TestTraceReader::decoding_data()
     row("call edge other variant member ignored", R"({"kind":"edge","edge_kind":"call","from_span":"a","to_span":"b","host_duration_ns":1,"from_tensor":7})", true);
     row("escapes and surrogate pair", R"({"kind":"span_end","id":"r\u00e9\ud83d\ude00\n\"\\\/","duration_ns":1})", true);
     row("lone low surrogate", R"({"kind":"span_end","id":"\udc00"})", false, "surrogate");
-    row("lone high surrogate", R"({"kind":"span_end","id":"\ud800x"})", false, "surrogate");
+    row("lone high surrogate", R"({"kind":"span_end","id":"\ud800x"})", false, "unexpected end of hex escape");
     row("bad escape", R"({"kind":"span_end","id":"\q"})", false, "invalid escape");
     row("syntax beats earlier type error", R"({"kind":"span_end","id":5,"x":tru})", false, "expected ident");
     row("type error beats trailing text", R"({"kind":"span_end","id":5} x)", false, "invalid type: integer `5`, expected a string");
@@ -341,6 +370,45 @@ void TestTraceReader::decodeErrorWinsOverStreamRule()
     QCOMPARE(int(r.strictError->line), 4);
     QCOMPARE(r.problems.size(), std::size_t(2)); // tolerant: both are listed
     QCOMPARE(int(r.problems[0].line), 2);
+}
+
+// NUL bytes and newlines inside ids and causes stay in the message, byte for byte.
+void TestTraceReader::messagesCarryEveryByte_data()
+{
+    QTest::addColumn<QByteArray>("middle");
+    QTest::addColumn<QByteArray>("message");
+    QTest::newRow("NUL in a span id (E-SPAN-END-UNKNOWN)")
+        << QByteArray(R"({"kind":"span_end","id":"a\u0000b"})")
+        << bytesOf("span_end for unknown span `a\0b` at index 2");
+    QTest::newRow("newline in a span id (E-SPAN-START-DUP)")
+        << QByteArray(R"({"kind":"span_start","id":"x\ny","name":"n","start_ns":0,"span_kind":"op"})" "\n"
+                      R"({"kind":"span_start","id":"x\ny","name":"n","start_ns":0,"span_kind":"op"})")
+        << QByteArray("duplicate span_start id `x\ny` at index 3");
+    QTest::newRow("newline and NUL in an unknown variant (E-LINE-PARSE)")
+        << QByteArray(R"({"kind":"span_start","id":"x","name":"n","start_ns":0,"span_kind":"a\nb\u0000"})")
+        << bytesOf("parse trace JSONL line 3 from m.jsonl: unknown variant `a\nb\0`, expected one of `function`, `op`, `module`");
+    QTest::newRow("NUL in a string of a type error is debug-quoted")
+        << QByteArray(R"({"kind":"span_end","id":"root","duration_ns":"\u0000"})")
+        << QByteArray(R"(parse trace JSONL line 3 from m.jsonl: invalid type: string "\0", expected u64)");
+}
+void TestTraceReader::messagesCarryEveryByte()
+{
+    QFETCH(QByteArray, middle);
+    QFETCH(QByteArray, message);
+    const std::string text = kMeta + "\n" + kRoot + "\n" + middle.toStdString() + "\n" + kRootEnd + "\n" + kTerminal + "\n";
+    const ReadResult r = TraceReader::readBytes(text, "m.jsonl");
+    QVERIFY(r.strictError);
+    QCOMPARE(QByteArray::fromStdString(r.strictError->message), message);
+}
+
+// The cause counts columns in the trimmed line (§2); the problem's column is the physical one.
+void TestTraceReader::problemColumnCountsTrimmedBytes()
+{
+    const std::string text = kMeta + "\n\t[ ]\n" + kTerminal + "\n";
+    const ReadResult r = TraceReader::readBytes(text, "t.jsonl");
+    QVERIFY(r.strictError);
+    QCOMPARE(r.strictError->message, std::string("parse trace JSONL line 2 from t.jsonl: missing field `kind` at line 1 column 3"));
+    QCOMPARE(r.strictError->column, 4u);
 }
 
 void TestTraceReader::tolerantKeepsValidRecords()

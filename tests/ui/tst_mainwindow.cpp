@@ -1,5 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include <QAbstractButton>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QTableView>
+#include <QTextBrowser>
+#include <QTreeWidget>
 #include <QApplication>
 #include <QFile>
 #include <QImage>
@@ -31,6 +40,12 @@
 #include "ui/validationpanel.h"
 #include "ui/widgets/loadprogresswidget.h"
 #include "ui/widgets/messagebanner.h"
+#include "ui/memorychartpanel.h"
+#include "ui/widgets/filterlineedit.h"
+#include "ui/widgets/formatreferencewindow.h"
+#include "ui/widgets/shortcutsdialog.h"
+#include "tests/testutils/fixtures.h"
+#include "core/itemmodels/optablemodel.h"
 
 using namespace TraceInspector;
 
@@ -109,6 +124,13 @@ private Q_SLOTS:
     void recentFiles();
     void screenshotOption_data();
     void screenshotOption();
+    void differentFileResetsViewState();
+    void showProblemsSelectsTheNamedError();
+    void measuredTimeUnknownNeverZero();
+    void timeUnitAppliesEverywhereAndPersists();
+    void progressTextAndBarAgree();
+    void helpMenu();
+    void everyActionReachableByKeyboard();
 
 private:
     bool openAndWait(MainWindow &window, const QString &path, bool expectOk = true);
@@ -542,6 +564,196 @@ void TestMainWindow::screenshotOption()
             colours.insert(image.pixel(x, y));
     }
     QVERIFY(colours.size() >= 16);
+}
+
+void TestMainWindow::differentFileResetsViewState()
+{
+    MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    QVERIFY(openAndWait(window, example("01_valid_trace10_forward.jsonl")));
+    // Everything a user narrows down in one trace...
+    window.spanTreePanel()->setFilterText(QStringLiteral("no such span"));
+    window.opTablePanel()->setFilterText(QStringLiteral("matmul"));
+    window.opTablePanel()->opView()->sortByColumn(OpTableModel::DurationColumn, Qt::DescendingOrder);
+    window.validationPanel()->filterEdit()->setText(QStringLiteral("x"));
+    MemoryChartPanel *chart = window.memoryChartPanel();
+    QTRY_VERIFY(chart->drawnState().ready);
+    chart->setWindow({20000, 30000});
+    chart->selectInstant(25000);
+    QTRY_COMPARE(chart->window(), (TimeWindow{20000, 30000}));
+    window.opTablePanel()->selectOp(0);
+    // ...the same file opened again keeps,
+    QVERIFY(openAndWait(window, example("01_valid_trace10_forward.jsonl")));
+    QCOMPARE(window.spanTreePanel()->filterText(), QStringLiteral("no such span"));
+    QCOMPARE(window.opTablePanel()->filterText(), QStringLiteral("matmul"));
+    // ...and another file starts without: no "0 of 4 spans match".
+    QVERIFY(openAndWait(window, example("02_valid_trace9_train.jsonl")));
+    QVERIFY(window.spanTreePanel()->filterText().isEmpty());
+    QVERIFY(window.spanTreePanel()->filterEdit()->text().isEmpty());
+    const QString status = window.spanTreePanel()->findChild<QLabel *>(QStringLiteral("spanStatus"))->text();
+    QVERIFY2(status.startsWith(QStringLiteral("4 spans")), qPrintable(status));
+    QVERIFY(window.opTablePanel()->filterText().isEmpty());
+    QCOMPARE(window.opTablePanel()->opModel()->sortColumn(), -1);
+    QCOMPARE(window.selectedOpIndex(), qint64(-1));
+    QCOMPARE(window.selectedSpanIndex(), qint64(-1));
+    QVERIFY(window.validationPanel()->filterEdit()->text().isEmpty());
+    QTRY_VERIFY(chart->drawnState().ready);
+    QCOMPARE(chart->window(), chart->runWindow());
+    QVERIFY(!chart->selectedInstant());
+    QCOMPARE(chart->selectedDevice(), -1);
+}
+
+void TestMainWindow::showProblemsSelectsTheNamedError()
+{
+    MainWindow window;
+    window.show();
+    QVERIFY(openAndWait(window, example("09_invalid_tensor_stats.jsonl")));
+    QVERIFY(window.rejectionBanner()->isVisible());
+    // Upstream's message as the CLI prints it, then what its index counts.
+    QCOMPARE(window.rejectionBanner()->text(),
+             QStringLiteral("Line 4, E-TSTATS-INVALID: invalid tensor_stats event at index 3\n"
+                            "The index counts records (non-blank lines) from 0; this record is on line 4."));
+    window.validationPanel()->severityBox()->setCurrentIndex(2); // warnings only: the error is hidden
+    QPushButton *show = nullptr;
+    for (QPushButton *b : window.rejectionBanner()->findChildren<QPushButton *>())
+        if (b->text() == QStringLiteral("Show Problems"))
+            show = b;
+    QVERIFY(show);
+    show->click();
+    const Problem *current = window.validationPanel()->currentProblem();
+    QVERIFY(current);
+    QCOMPARE(current->ruleId, std::string("E-TSTATS-INVALID"));
+    QCOMPARE(current->line, std::uint64_t(4));
+}
+
+void TestMainWindow::measuredTimeUnknownNeverZero()
+{
+    const QString path = m_dir.filePath(QStringLiteral("unmeasured.jsonl"));
+    QVERIFY(writeAll(path, TestFixtures::spansJsonl("a:-:0:100 b:a:10:5")));
+    MainWindow window;
+    window.show();
+    QVERIFY(openAndWait(window, path));
+    // The status bar and the span tree say the same, and never "0 ns".
+    const QString summary = window.summaryText();
+    QVERIFY2(summary.contains(QStringLiteral("measured time unknown (no measured span)")), qPrintable(summary));
+    QVERIFY(!summary.contains(QStringLiteral("measured 0 ns")));
+    QVERIFY(window.spanTreePanel()->findChild<QLabel *>(QStringLiteral("spanStatus"))->text().contains(
+        QStringLiteral("measured time unknown (no measured span)")));
+}
+
+void TestMainWindow::timeUnitAppliesEverywhereAndPersists()
+{
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(openAndWait(window, example("01_valid_trace10_forward.jsonl")));
+        window.setTimeUnit(TimeUnit::Milliseconds);
+        QCOMPARE(window.opTablePanel()->opView()->model()->headerData(OpTableModel::StartColumn, Qt::Horizontal).toString(),
+                 QStringLiteral("Start (ms)"));
+        QCOMPARE(window.opTablePanel()->opView()->model()->index(0, OpTableModel::StartColumn).data().toString(),
+                 QString(QStringLiteral("0.002") + QChar(0x202F) + QStringLiteral("100")));
+        QCOMPARE(window.spanTreePanel()->view()->model()->headerData(SpanTreeModel::StartColumn, Qt::Horizontal).toString(),
+                 QStringLiteral("Start (ms)"));
+        QTRY_VERIFY(window.memoryChartPanel()->drawnState().ready);
+        QTRY_COMPARE(window.memoryChartPanel()->drawnState().timeAxisTitle, QStringLiteral("Time since run start (ms)"));
+    }
+    MainWindow again;
+    QCOMPARE(again.timeUnit(), TimeUnit::Milliseconds);
+    again.setTimeUnit(TimeUnit::Auto);
+    QCOMPARE(QSettings().value(QStringLiteral("view/timeUnit")).toInt(), int(TimeUnit::Auto));
+}
+
+void TestMainWindow::progressTextAndBarAgree()
+{
+    // The widget shows one step at a time: its name and detail, and a bar for that step.
+    LoadProgressWidget widget;
+    widget.setProgress(LoadProgress{1, 4, QStringLiteral("Reading big.jsonl"), 545, QStringLiteral("545 MB of 1.0 GB"), 463});
+    QCOMPARE(widget.phase(), QStringLiteral("Step 1 of 4 \u00B7 Reading big.jsonl: 545 MB of 1.0 GB"));
+    QCOMPARE(widget.permille(), 545);
+    widget.setProgress(LoadProgress{3, 4, QStringLiteral("Checking health"), -1, QString(), 880});
+    QCOMPARE(widget.phase(), QStringLiteral("Step 3 of 4 \u00B7 Checking health"));
+    QCOMPARE(widget.permille(), -1); // busy: the step cannot tell how far it is
+
+    // From a real load, every step in order, each with its name.
+    MainWindow window;
+    window.show();
+    QSignalSpy steps(window.loader(), &TraceLoader::stepProgress);
+    QVERIFY(openAndWait(window, m_bigTrace));
+    int lastStep = 0;
+    QStringList names;
+    for (const QList<QVariant> &args : std::as_const(steps)) {
+        const auto p = args.at(1).value<LoadProgress>();
+        QVERIFY(p.step >= lastStep);
+        QCOMPARE(p.stepCount, 4);
+        if (p.step != lastStep)
+            names << p.stepName;
+        lastStep = p.step;
+        if (p.step == 1 && !p.detail.isEmpty()) {
+            QVERIFY(p.detail.contains(QStringLiteral(" of ")));
+            QVERIFY(p.stepPermille >= 0 && p.stepPermille <= 1000);
+        }
+    }
+    QCOMPARE(names, (QStringList{QStringLiteral("Reading big.jsonl"), QStringLiteral("Building the span tree"),
+                                 QStringLiteral("Checking health"), QStringLiteral("Analysing memory")}));
+}
+
+void TestMainWindow::helpMenu()
+{
+    MainWindow window;
+    window.show();
+    FormatReferenceWindow *reference = window.showFormatReference();
+    QVERIFY(reference && reference->isVisible());
+    const QString text = reference->browser()->toPlainText();
+    QVERIFY2(text.contains(QStringLiteral("candle-graph execution trace: wire format and validation")), qPrintable(text.left(200)));
+    // The whole document: its last section and what comes after `array<string>` types.
+    QVERIFY(text.contains(QStringLiteral("E-TSTATS-INVALID")));
+    QVERIFY(text.contains(QStringLiteral("Appendix A. Example traces")));
+    QVERIFY(text.contains(QStringLiteral("array<string>")));
+    QVERIFY(reference->find(QStringLiteral("E-TERMINAL-EARLY")));
+    QVERIFY(!reference->find(QStringLiteral("no such text in the reference")));
+    QCOMPARE(window.showFormatReference(), reference); // one window, raised again
+
+    window.showShortcuts();
+    auto *dialog = window.findChild<ShortcutsDialog *>();
+    QVERIFY(dialog);
+    const QStringList rows = dialog->rows();
+    QVERIFY2(rows.contains(QStringLiteral("File menu (Alt+F)|Open|Ctrl+O")), qPrintable(rows.join(u'\n')));
+    QVERIFY(rows.contains(QStringLiteral("Edit menu (Alt+E)|Next Match|F3 or Ctrl+G")) || rows.contains(QStringLiteral("Edit menu (Alt+E)|Next Match|F3")));
+    QVERIFY(rows.contains(QStringLiteral("Help menu (Alt+H)|Trace Format Reference|F1")));
+    dialog->close();
+}
+
+void TestMainWindow::everyActionReachableByKeyboard()
+{
+    MainWindow window;
+    QStringList unreachable;
+    QSet<QString> keys;
+    for (QAction *top : window.menuBar()->actions()) {
+        QVERIFY2(top->text().contains(u'&'), qPrintable(top->text())); // Alt+letter opens it
+        std::function<void(QMenu *)> walk = [&](QMenu *menu) {
+            for (QAction *a : menu->actions()) {
+                if (a->isSeparator())
+                    continue;
+                if (a->menu()) {
+                    walk(a->menu());
+                    continue;
+                }
+                // In a menu opened by keyboard, an item is reached by its letter or the arrows;
+                // every item has a letter or a shortcut of its own.
+                if (!a->text().contains(u'&') && a->shortcut().isEmpty() && a->isEnabled() && a->isVisible())
+                    unreachable << a->text();
+                for (const QKeySequence &k : a->shortcuts()) {
+                    QVERIFY2(!keys.contains(k.toString()), qPrintable(QStringLiteral("%1 used twice").arg(k.toString())));
+                    keys.insert(k.toString());
+                }
+            }
+        };
+        walk(top->menu());
+    }
+    QVERIFY2(unreachable.isEmpty(), qPrintable(unreachable.join(QStringLiteral(", "))));
+    for (const char *key : {"Ctrl+O", "Ctrl+F", "F3", "Shift+F3", "Alt+3", "Ctrl+0", "F1"})
+        QVERIFY2(keys.contains(QString::fromLatin1(key)), key);
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <QAbstractItemModelTester>
+#include <QAbstractScrollArea>
 #include <QComboBox>
 #include <QFile>
 #include <QLabel>
@@ -8,6 +9,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "tests/testutils/fixtures.h"
 #include "tests/testutils/generator.h"
 #include "core/analysis/format.h"
 #include "core/analysis/memoryprofile.h"
@@ -15,7 +17,9 @@
 #include "core/itemmodels/modelroles.h"
 #include "core/model/trace.h"
 #include "ui/memorychartpanel.h"
-#include "ui/peakallocationsmodel.h"
+#include "core/itemmodels/liveallocationsmodel.h"
+#include "core/analysis/memoryseries.h"
+#include "ui/widgets/tableactions.h"
 
 using namespace TraceInspector;
 
@@ -95,14 +99,17 @@ private slots:
         QVERIFY(s.logicalNote.isEmpty());
         QVERIFY(s.physicalNote.isEmpty());
         QCOMPARE(s.layers, QStringList{QStringLiteral("activation")});
-        // Alloc at 13600, free at 50500, window closed at the last sample (51000 + 1): a step.
+        // Alloc at 13600, free at 50500, window closed at the run's end (terminal 51200 + 1): a step.
         QCOMPARE(s.layerPointCounts, QList<int>{4});
         QVERIFY(!s.downsampled);
-        QCOMPARE(s.physicalLines, (QStringList{QStringLiteral("used cuda:0"), QStringLiteral("reserved cuda:0")}));
-        QCOMPARE(s.physicalPointCounts, (QList<int>{2, 2}));
+        QCOMPARE(s.physicalLines, (QStringList{QStringLiteral("used cuda:0"), QStringLiteral("reserved cuda:0"),
+                                               QStringLiteral("capacity cuda:0")}));
+        QCOMPARE(s.physicalPointCounts, (QList<int>{2, 2, 2}));
+        QCOMPARE(s.markersShown, 0);
         QCOMPARE(s.peakTimeNs, std::optional<std::uint64_t>(13600));
         QCOMPARE(s.peakBytes, std::optional<std::uint64_t>(393216));
-        QCOMPARE(s.window, (TimeWindow{1000, 51001}));
+        // The whole run, from its start to the terminal record.
+        QCOMPARE(s.window, (TimeWindow{0, 51201}));
         QCOMPARE(panel.deviceNames(), QStringList{QStringLiteral("cuda:0")});
         QCOMPARE(comboItems(panel), (QStringList{QStringLiteral("All devices"), QStringLiteral("cuda:0")}));
 
@@ -110,18 +117,18 @@ private slots:
         QVERIFY(model);
         QCOMPARE(model->rowCount(), 1);
         const auto cell = [&](int column) { return model->index(0, column).data().toString(); };
-        QCOMPARE(cell(PeakAllocationsModel::StorageColumn), QStringLiteral("cuda:0/storage-17"));
-        QCOMPARE(cell(PeakAllocationsModel::DeviceColumn), QStringLiteral("cuda:0"));
-        QCOMPARE(cell(PeakAllocationsModel::BytesColumn), formatBytes(393216));
-        QCOMPARE(cell(PeakAllocationsModel::CategoryColumn), QStringLiteral("activation"));
-        QCOMPARE(cell(PeakAllocationsModel::TensorIdsColumn), QStringLiteral("t:q"));
-        QCOMPARE(cell(PeakAllocationsModel::SpanColumn), QStringLiteral("span-matmul"));
-        QCOMPARE(cell(PeakAllocationsModel::OpColumn), QStringLiteral("matmul"));
-        QCOMPARE(cell(PeakAllocationsModel::StartColumn), formatTimestamp(13600));
+        QCOMPARE(cell(LiveAllocationsModel::StorageColumn), QStringLiteral("cuda:0/storage-17"));
+        QCOMPARE(cell(LiveAllocationsModel::DeviceColumn), QStringLiteral("cuda:0"));
+        QCOMPARE(cell(LiveAllocationsModel::BytesColumn), formatBytes(393216));
+        QCOMPARE(cell(LiveAllocationsModel::CategoryColumn), QStringLiteral("activation"));
+        QCOMPARE(cell(LiveAllocationsModel::TensorIdsColumn), QStringLiteral("t:q"));
+        QCOMPARE(cell(LiveAllocationsModel::SpanColumn), QStringLiteral("span-matmul"));
+        QCOMPARE(cell(LiveAllocationsModel::OpColumn), QStringLiteral("matmul"));
+        QCOMPARE(cell(LiveAllocationsModel::StartColumn), QStringLiteral("13.600 \u00B5s"));
 
         QSignalSpy activated(&panel, &MemoryChartPanel::spanActivated);
         auto *table = panel.findChild<QTableView *>(QStringLiteral("peakAllocationsTable"));
-        emit table->activated(model->index(0, PeakAllocationsModel::OpColumn));
+        emit table->activated(model->index(0, LiveAllocationsModel::OpColumn));
         QCOMPARE(activated.count(), 1);
         QCOMPARE(activated.at(0).at(0).toString(), QStringLiteral("span-matmul"));
 
@@ -131,8 +138,240 @@ private slots:
         QVERIFY(!panel.drawnState().peakTimeNs);
         QCOMPARE(panel.drawnState().layerPointCounts, QList<int>{2}); // the value held across the window
         panel.resetZoom();
-        QTRY_COMPARE(panel.drawnState().window, (TimeWindow{1000, 51001}));
+        QTRY_COMPARE(panel.drawnState().window, (TimeWindow{0, 51201}));
         QCOMPARE(panel.drawnState().peakBytes, std::optional<std::uint64_t>(393216));
+    }
+
+    void runRangeOfExample07()
+    {
+        // A 0–51.5 µs run whose only memory record, a device sample, comes at 52 µs: the time
+        // axis spans the run, not a 1 µs window around the sample.
+        const Loaded l = example("07_terminal_too_early.jsonl");
+        QVERIFY(l.trace);
+        MemoryChartPanel panel;
+        panel.resize(1200, 700);
+        panel.show();
+        QVERIFY(showTrace(panel, l));
+        QTRY_VERIFY(panel.drawnState().buckets > 0);
+        const MemoryChartPanel::DrawnState s = panel.drawnState();
+        QCOMPARE(s.window, (TimeWindow{0, 52001}));
+        QCOMPARE(s.timeAxisMin, 0.0);
+        QCOMPARE(s.timeAxisMax, 52.001);
+        QCOMPARE(s.timeAxisTitle, QStringLiteral("Time since run start (\u00B5s)"));
+        // Logical memory is unknown: said once, in place of its plot, and no empty table below.
+        QCOMPARE(s.logicalNote, QStringLiteral("Logical memory: unknown (no memory records in this trace)"));
+        QVERIFY(panel.findChild<QLabel *>(QStringLiteral("logicalMemoryNote"))->isVisible());
+        QVERIFY(!panel.findChild<QLabel *>(QStringLiteral("memoryPlaceholder"))->isVisible());
+        QVERIFY(!panel.allocationsView()->isVisible());
+        QCOMPARE(s.physicalLines, QStringList{QStringLiteral("used cuda:0")});
+        QCOMPARE(s.physicalPointCounts, QList<int>{1});
+        QCOMPARE(s.markersShown, 0); // a lone sample is a dot, not a marker on every sample
+    }
+
+    void twoHonestAxes()
+    {
+        // Logical bytes (384 KiB) and device bytes (2 GiB) in two plots, each in its own unit,
+        // over one time axis: the plots line up to the pixel.
+        const Loaded l = example("01_valid_trace10_forward.jsonl");
+        MemoryChartPanel panel;
+        panel.resize(1200, 700);
+        panel.show();
+        QVERIFY(showTrace(panel, l));
+        QTRY_VERIFY(panel.drawnState().buckets > 0);
+        QTRY_VERIFY(panel.drawnState().logicalPlot.width() > 100);
+        MemoryChartPanel::DrawnState s = panel.drawnState();
+        QCOMPARE(s.logicalAxisTitle, QStringLiteral("Logical"));
+        QCOMPARE(s.physicalAxisTitle, QStringLiteral("Device"));
+        QVERIFY2(s.logicalAxisMax >= 384 && s.logicalAxisMax <= 1024, qPrintable(QString::number(s.logicalAxisMax))); // KiB
+        // Aligned to the pixel (the margins that align them are whole pixels).
+        QVERIFY2(std::abs(s.logicalPlot.left() - s.physicalPlot.left()) < 1.0,
+                 qPrintable(QStringLiteral("%1 %2").arg(s.logicalPlot.left()).arg(s.physicalPlot.left())));
+        QVERIFY(std::abs(s.logicalPlot.right() - s.physicalPlot.right()) < 1.0);
+        auto *logicalView = panel.findChild<QWidget *>(QStringLiteral("logicalChartView"));
+        auto *physicalView = panel.findChild<QWidget *>(QStringLiteral("physicalChartView"));
+        QVERIFY(logicalView->mapTo(&panel, QPoint(0, logicalView->height())).y() <= physicalView->mapTo(&panel, QPoint(0, 0)).y());
+        QCOMPARE(logicalView->mapTo(&panel, QPoint(0, 0)).x(), physicalView->mapTo(&panel, QPoint(0, 0)).x());
+        // Capacity (140 GiB) starts hidden so used and reserved (2 GiB) fill the plot; shown,
+        // the axis grows to hold it.
+        QCOMPARE(s.hiddenSeries, QStringList{QStringLiteral("cuda:0 capacity")});
+        QVERIFY2(s.physicalAxisMax >= 2.25 && s.physicalAxisMax <= 4, qPrintable(QString::number(s.physicalAxisMax))); // GiB
+        QVERIFY(panel.setSeriesVisible(QStringLiteral("cuda:0 capacity"), true));
+        s = panel.drawnState();
+        QVERIFY(s.hiddenSeries.isEmpty());
+        QVERIFY2(s.physicalAxisMax >= 140, qPrintable(QString::number(s.physicalAxisMax)));
+        // Zooming in on the first sample only: the physical axis follows the window.
+        QVERIFY(panel.setSeriesVisible(QStringLiteral("cuda:0 capacity"), false));
+        QVERIFY(!panel.setSeriesVisible(QStringLiteral("no such series"), false));
+    }
+
+    void legendTogglesSeries()
+    {
+        const Loaded l = example("01_valid_trace10_forward.jsonl");
+        MemoryChartPanel panel;
+        panel.resize(1200, 700);
+        panel.show();
+        QVERIFY(showTrace(panel, l));
+        QTRY_VERIFY(panel.drawnState().buckets > 0);
+        MemoryChartPanel::DrawnState s = panel.drawnState();
+        QCOMPARE(s.legend, (QStringList{QStringLiteral("activation"), QStringLiteral("cuda:0 used"), QStringLiteral("cuda:0 reserved"),
+                                        QStringLiteral("cuda:0 capacity")}));
+        QVERIFY(panel.setSeriesVisible(QStringLiteral("activation"), false));
+        s = panel.drawnState();
+        QCOMPARE(s.hiddenSeries, (QStringList{QStringLiteral("activation"), QStringLiteral("cuda:0 capacity")}));
+        QCOMPARE(s.legend.size(), 4); // a hidden series keeps its entry, to switch it back on
+        panel.resetView();
+        QCOMPARE(panel.drawnState().hiddenSeries, QStringList{QStringLiteral("cuda:0 capacity")});
+    }
+
+    void peakLabelClearOfLines()
+    {
+        TI_REQUIRE_PYTHON();
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("gen.jsonl"));
+        TI_GENERATE({QStringLiteral("--events"), QStringLiteral("30000"), QStringLiteral("--seed"), QStringLiteral("4"),
+                     QStringLiteral("--out"), path, QStringLiteral("--quiet")});
+        const Loaded l = loadFile(path);
+        QVERIFY(l.trace);
+        for (const QSize size : {QSize(1400, 800), QSize(700, 420)}) {
+            MemoryChartPanel panel;
+            panel.resize(size);
+            panel.show();
+            QVERIFY(showTrace(panel, l));
+            QTRY_VERIFY(panel.drawnState().buckets > 0);
+            QTRY_VERIFY(!panel.drawnState().peakLabelRect.isEmpty());
+            const MemoryChartPanel::DrawnState s = panel.drawnState();
+            QVERIFY(s.peakLabelClear);
+            QVERIFY(s.logicalPlot.contains(s.peakLabelRect.center()));
+        }
+    }
+
+    void hoverReadout()
+    {
+        const Loaded l = example("01_valid_trace10_forward.jsonl");
+        MemoryChartPanel panel;
+        panel.resize(1200, 700);
+        panel.show();
+        QVERIFY(showTrace(panel, l));
+        QTRY_VERIFY(panel.drawnState().buckets > 0);
+        // Every series: the logical total with its categories, each device metric (hidden ones too).
+        QCOMPARE(panel.readoutAt(20000),
+                 QStringLiteral("At 20.000 \u00B5s:  \u00B7  logical 384 KiB (activation 384 KiB)  \u00B7  cuda:0 used 2.00 GiB, "
+                                "reserved 2.25 GiB, capacity 140 GiB"));
+        QCOMPARE(panel.readoutAt(500), QStringLiteral("At 500 ns:  \u00B7  logical: nothing allocated yet"));
+        auto *view = panel.findChild<QWidget *>(QStringLiteral("logicalChartView"));
+        QVERIFY(view);
+        const QRectF plot = panel.drawnState().logicalPlot;
+        QTest::mouseMove(view, plot.center().toPoint());
+        auto *readout = panel.findChild<QLabel *>(QStringLiteral("memoryReadout"));
+        QTRY_VERIFY(readout->text().startsWith(QStringLiteral("At ")));
+        QVERIFY(readout->text().contains(QStringLiteral("cuda:0 used")));
+    }
+
+    void clickListsAllocationsLiveThen()
+    {
+        const Loaded l = example("01_valid_trace10_forward.jsonl");
+        MemoryChartPanel panel;
+        panel.resize(1200, 700);
+        panel.show();
+        QVERIFY(showTrace(panel, l));
+        QTRY_VERIFY(panel.drawnState().buckets > 0);
+        QTRY_VERIFY(panel.drawnState().logicalPlot.width() > 100);
+        QAbstractItemModel *model = peakTableModel(panel);
+        QCOMPARE(panel.tableInstant(), std::optional<std::uint64_t>(13600));
+        QVERIFY(panel.tableTitle().startsWith(QStringLiteral("Allocations live at the logical peak (384 KiB at 13.600 \u00B5s)")));
+
+        // Before the alloc nothing is live; after the free neither.
+        QSignalSpy shown(&panel, &MemoryChartPanel::allocationsShown);
+        panel.selectInstant(5000);
+        QTRY_COMPARE(panel.tableInstant(), std::optional<std::uint64_t>(5000));
+        QCOMPARE(model->rowCount(), 0);
+        panel.selectInstant(30000);
+        QTRY_COMPARE(panel.tableInstant(), std::optional<std::uint64_t>(30000));
+        QCOMPARE(model->rowCount(), 1);
+        QCOMPARE(model->columnCount(), int(LiveAllocationsModel::ColumnCount)); // the peak table's columns
+        QVERIFY(panel.tableTitle().startsWith(QStringLiteral("Allocations live at 30.000 \u00B5s (clicked)")));
+        panel.selectInstant(50500);
+        QTRY_COMPARE(panel.tableInstant(), std::optional<std::uint64_t>(50500));
+        QCOMPARE(model->rowCount(), 0);
+
+        // A real click on the plot picks the time under the mouse.
+        auto *view = panel.findChild<QWidget *>(QStringLiteral("logicalChartView"));
+        const QRectF plot = panel.drawnState().logicalPlot;
+        const QPoint at(int(plot.left() + plot.width() * 0.5), int(plot.center().y()));
+        panel.showPeak();
+        QVERIFY(!panel.selectedInstant());
+        QTest::mouseClick(static_cast<QAbstractScrollArea *>(view)->viewport(), Qt::LeftButton, {}, at);
+        QTRY_VERIFY(panel.selectedInstant().has_value());
+        const std::uint64_t expected = xToTime(panel.drawnState().window, plot.width(), at.x() - plot.left());
+        QVERIFY(*panel.selectedInstant() + 200 >= expected && *panel.selectedInstant() <= expected + 200);
+        QTRY_COMPARE(model->rowCount(), 1); // 25.6 µs: the storage is live
+        // The keyboard moves the instant; P goes back to the peak.
+        const std::uint64_t before = *panel.selectedInstant();
+        QTest::keyClick(view, Qt::Key_Right);
+        QVERIFY(*panel.selectedInstant() > before);
+        QTest::keyClick(view, Qt::Key_P);
+        QVERIFY(!panel.selectedInstant());
+        QTRY_COMPARE(panel.tableInstant(), std::optional<std::uint64_t>(13600));
+    }
+
+    void denseSamplesAreBands()
+    {
+        // 20,000 device samples in 1000 px: a min/max band per pixel, no marker per sample,
+        // and the spike survives.
+        QByteArray text = QByteArray(TestFixtures::kMeta);
+        for (int i = 0; i < 20000; ++i)
+            text += QByteArrayLiteral("{\"kind\":\"device_memory\",\"timestamp_ns\":") + QByteArray::number(i * 100)
+                + QByteArrayLiteral(",\"device\":\"cuda:0\",\"used_bytes\":") + QByteArray::number(i == 12345 ? 1 << 30 : 1000 + i % 13)
+                + QByteArrayLiteral("}\n");
+        text += "{\"kind\":\"terminal\",\"outcome\":\"complete\",\"timestamp_ns\":2000000}\n";
+        const Loaded l = loadBytes(text, QStringLiteral("dense.jsonl"));
+        QVERIFY(l.trace);
+        MemoryChartPanel panel;
+        panel.resize(1200, 700);
+        panel.show();
+        QVERIFY(showTrace(panel, l));
+        QTRY_VERIFY(panel.drawnState().buckets > 0);
+        const MemoryChartPanel::DrawnState s = panel.drawnState();
+        QCOMPARE(s.physicalLines, QStringList{QStringLiteral("used cuda:0")});
+        QCOMPARE(s.physicalBands, QList<bool>{true});
+        QVERIFY(s.physicalPointCounts.at(0) <= s.buckets + 2);
+        QCOMPARE(s.markersShown, 0);
+        QVERIFY(s.physicalAxisMax >= 1.0); // GiB: the spike sets the scale
+        // Zoomed far in, the samples are few again and drawn as a line.
+        panel.setWindow({1234000, 1235000});
+        QTRY_COMPARE(panel.drawnState().window, (TimeWindow{1234000, 1235000}));
+        QCOMPARE(panel.drawnState().physicalBands, QList<bool>{false});
+        QCOMPARE(panel.drawnState().markersShown, 0);
+        QVERIFY(panel.drawnState().physicalAxisMax >= 1.0); // the spike at 1,234,500 is inside
+        panel.setWindow({0, 100000});
+        QTRY_COMPARE(panel.drawnState().window, (TimeWindow{0, 100000}));
+        QVERIFY(panel.drawnState().physicalAxisMax < 2000); // bytes: the axis rescaled with the zoom
+    }
+
+    void exportPngAndSvg()
+    {
+        const Loaded l = example("01_valid_trace10_forward.jsonl");
+        MemoryChartPanel panel;
+        panel.resize(1000, 600);
+        panel.show();
+        QVERIFY(showTrace(panel, l));
+        QTRY_VERIFY(panel.drawnState().buckets > 0);
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("memory.png"));
+        const QString svg = dir.filePath(QStringLiteral("memory.svg"));
+        QCOMPARE(panel.exportImage(png, MemoryChartPanel::ImageFormat::Png), QString());
+        QCOMPARE(panel.exportImage(svg, MemoryChartPanel::ImageFormat::Svg), QString());
+        const QImage image(png);
+        QVERIFY(!image.isNull());
+        QVERIFY(image.width() >= 500 && image.height() >= 200);
+        QFile f(svg);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray text = f.readAll();
+        QVERIFY(text.contains("<svg"));
+        QVERIFY(text.contains("peak 384 KiB"));
+        QVERIFY(!panel.exportImage(dir.filePath(QStringLiteral("no/such/dir/x.png")), MemoryChartPanel::ImageFormat::Png).isEmpty());
+        MemoryChartPanel empty;
+        QVERIFY(!empty.exportImage(png, MemoryChartPanel::ImageFormat::Png).isEmpty());
     }
 
     void example02UnknownLogical()
@@ -178,6 +417,10 @@ private slots:
         QVERIFY(s.layers.isEmpty());
         QVERIFY(s.physicalLines.isEmpty());
         QVERIFY(panel.findChild<QLabel *>(QStringLiteral("memoryPlaceholder"))->isVisible());
+        // Said once: the placeholder, not the per-plot notes nor an empty table's title.
+        QVERIFY(!panel.findChild<QLabel *>(QStringLiteral("logicalMemoryNote"))->isVisible());
+        QVERIFY(!panel.findChild<QLabel *>(QStringLiteral("physicalMemoryNote"))->isVisible());
+        QVERIFY(!panel.allocationsView()->isVisible());
         QCOMPARE(comboItems(panel), QStringList{QStringLiteral("All devices")});
     }
 
@@ -215,6 +458,7 @@ private slots:
         QVERIFY(!s.physicalLines.isEmpty());
         for (const int count : s.physicalPointCounts)
             QVERIFY(count <= 2 * s.buckets + 2);
+        QCOMPARE(s.markersShown, 0);
         QCOMPARE(s.peakTimeNs, std::optional<std::uint64_t>(peak.timestampNs));
         QCOMPARE(s.peakBytes, std::optional<std::uint64_t>(peak.liveBytes));
 
@@ -232,19 +476,31 @@ private slots:
         QAbstractItemModel *model = peakTableModel(panel);
         QCOMPARE(model->rowCount(), int(peak.liveAllocations.size()));
 
-        // One device: its own peak, the table filtered to it.
-        const int pick = int(devices.size()) - 1;
-        panel.setSelectedDevice(pick);
-        QCOMPARE(panel.selectedDevice(), pick);
-        s = panel.drawnState();
-        const LogicalDeviceMemoryStats &stats = l.profile->logical->byDevice()[std::size_t(pick)];
-        QCOMPARE(s.peakBytes, stats.peakLiveBytes);
-        QCOMPARE(s.peakTimeNs, stats.peakTimestampNs);
-        for (const QString &line : s.physicalLines)
-            QVERIFY(line.endsWith(devices[pick]));
-        for (int r = 0; r < model->rowCount(); ++r)
-            QCOMPARE(model->index(r, PeakAllocationsModel::DeviceColumn).data().toString(), devices[pick]);
+        // One device: its own peak, and the table lists what was live at *that* peak.
+        for (int pick = 0; pick < int(devices.size()); ++pick) {
+            QSignalSpy shown(&panel, &MemoryChartPanel::allocationsShown);
+            panel.setSelectedDevice(pick);
+            QCOMPARE(panel.selectedDevice(), pick);
+            s = panel.drawnState();
+            const LogicalDeviceMemoryStats &stats = l.profile->logical->byDevice()[std::size_t(pick)];
+            QCOMPARE(s.peakBytes, stats.peakLiveBytes);
+            QCOMPARE(s.peakTimeNs, stats.peakTimestampNs);
+            for (const QString &line : s.physicalLines)
+                QVERIFY(line.endsWith(devices[pick]));
+            QTRY_COMPARE(panel.tableInstant(), stats.peakTimestampNs);
+            const std::vector<std::uint32_t> live =
+                MemorySeries::liveLifetimesAt(*l.trace, *l.profile, *stats.peakTimestampNs, devices[pick].toStdString());
+            QCOMPARE(model->rowCount(), int(live.size()));
+            quint64 sum = 0;
+            for (int r = 0; r < model->rowCount(); ++r) {
+                QCOMPARE(model->index(r, LiveAllocationsModel::DeviceColumn).data().toString(), devices[pick]);
+                sum += model->index(r, LiveAllocationsModel::BytesColumn).data(SortRole).toULongLong();
+            }
+            QCOMPARE(sum, quint64(*stats.peakLiveBytes)); // the rows add up to the device's peak
+            QVERIFY(panel.tableTitle().contains(QStringLiteral("logical peak on ") + devices[pick]));
+        }
         panel.setSelectedDevice(-1);
+        QTRY_COMPARE(panel.tableInstant(), std::optional<std::uint64_t>(peak.timestampNs));
         QCOMPARE(model->rowCount(), int(peak.liveAllocations.size()));
 
         panel.clear();
@@ -252,22 +508,34 @@ private slots:
         QCOMPARE(model->rowCount(), 0);
     }
 
-    void peakModelTester()
+    void allocationsModelTester()
     {
-        PeakAllocationsModel model;
+        LiveAllocationsModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         const Loaded one = example("01_valid_trace10_forward.jsonl");
-        model.setProfile(one.trace, one.profile);
+        model.setPeak(one.trace, one.profile);
         QCOMPARE(model.rowCount(), 1);
-        QCOMPARE(model.columnCount(), int(PeakAllocationsModel::ColumnCount));
-        QCOMPARE(model.index(0, PeakAllocationsModel::BytesColumn).data(SortRole).toULongLong(), 393216ull);
+        QCOMPARE(model.columnCount(), int(LiveAllocationsModel::ColumnCount));
+        QCOMPARE(model.index(0, LiveAllocationsModel::BytesColumn).data(SortRole).toULongLong(), 393216ull);
         QCOMPARE(model.index(0, 0).data(SpanIdRole).toString(), QStringLiteral("span-matmul"));
-        QCOMPARE(model.headerData(PeakAllocationsModel::TensorIdsColumn, Qt::Horizontal).toString(),
+        QCOMPARE(model.headerData(LiveAllocationsModel::TensorIdsColumn, Qt::Horizontal).toString(),
                  QStringLiteral("Tensor ids"));
+        QCOMPARE(model.totalBytes(), 393216ull);
+        // Bytes are a cost: the first click sorts them largest first.
+        QCOMPARE(model.headerData(LiveAllocationsModel::BytesColumn, Qt::Horizontal, Qt::InitialSortOrderRole).toInt(),
+                 int(Qt::DescendingOrder));
+        QVERIFY(!model.headerData(LiveAllocationsModel::StorageColumn, Qt::Horizontal, Qt::InitialSortOrderRole).isValid());
+        // A chosen unit moves from the cells to the header, with every digit.
+        model.setTimeUnit(TimeUnit::Milliseconds);
+        QCOMPARE(model.headerData(LiveAllocationsModel::StartColumn, Qt::Horizontal).toString(), QStringLiteral("Allocated (ms)"));
+        QCOMPARE(model.index(0, LiveAllocationsModel::StartColumn).data().toString(), QString(QStringLiteral("0.013") + QChar(0x202F) + QStringLiteral("600")));
+        model.setAllocations(one.trace, one.profile, 30000, {0});
+        QCOMPARE(model.timeNs(), 30000ull);
+        QCOMPARE(model.rowCount(), 1);
         const Loaded two = example("02_valid_trace9_train.jsonl");
-        model.setProfile(two.trace, two.profile);
+        model.setPeak(two.trace, two.profile);
         QCOMPARE(model.rowCount(), 0);
-        model.setProfile(one.trace, one.profile);
+        model.setPeak(one.trace, one.profile);
         model.clear();
         QCOMPARE(model.rowCount(), 0);
     }

@@ -8,6 +8,9 @@
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTemporaryDir>
+#include <QFile>
+#include <QMenu>
 #include <QTest>
 
 #include "tests/testutils/fixtures.h"
@@ -20,6 +23,7 @@
 #include "core/model/trace.h"
 #include "ui/optablepanel.h"
 #include "ui/widgets/filterlineedit.h"
+#include "ui/widgets/tableactions.h"
 
 using namespace TraceInspector;
 
@@ -108,6 +112,12 @@ private Q_SLOTS:
     void lateSpanTreeKeepsState();
     void clear();
     void millionRowsScroll();
+    void firstClickSortsCostsDescending_data();
+    void firstClickSortsCostsDescending();
+    void spanIdsNeverElide();
+    void selectSpanFromTheContextMenu();
+    void csvExportOfTheFilteredRows();
+    void resetView();
 };
 
 void tst_OpTablePanel::showsBothTabs()
@@ -356,6 +366,115 @@ void tst_OpTablePanel::millionRowsScroll()
     view->viewport()->repaint();
     qInfo("filter + repaint: %lld ms", timer.restart());
     QCOMPARE(view->model()->rowCount(), int(kCount / 3));
+}
+
+void tst_OpTablePanel::firstClickSortsCostsDescending_data()
+{
+    QTest::addColumn<int>("column");
+    QTest::addColumn<int>("order");
+    QTest::addColumn<QList<qint64>>("expected");
+    QTest::newRow("duration: longest first") << int(OpTableModel::DurationColumn) << int(Qt::DescendingOrder)
+                                             << QList<qint64>{2, 0, 5, 3, 1, 4};
+    QTest::newRow("start: earliest first") << int(OpTableModel::StartColumn) << int(Qt::AscendingOrder)
+                                           << QList<qint64>{0, 1, 2, 3, 4, 5};
+}
+
+void tst_OpTablePanel::firstClickSortsCostsDescending()
+{
+    QFETCH(int, column);
+    QFETCH(int, order);
+    QFETCH(QList<qint64>, expected);
+    OpTablePanel panel;
+    const Loaded loaded = load(kOps);
+    panel.setTrace(loaded.trace, loaded.tree);
+    panel.resize(1400, 400);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    clickHeader(panel.opView(), column);
+    QCOMPARE(int(panel.opModel()->sortOrder()), order);
+    QCOMPARE(shownOps(*panel.opView()), expected);
+    // The sort arrow never clips the header text.
+    QHeaderView *header = panel.opView()->horizontalHeader();
+    for (int c = 0; c < OpTableModel::ColumnCount; ++c)
+        QVERIFY2(header->sectionSize(c) >= header->sectionSizeHint(c), qPrintable(QString::number(c)));
+}
+
+void tst_OpTablePanel::spanIdsNeverElide()
+{
+    QList<QByteArray> ops = kOps;
+    ops << "gelu/span-with-a-long-id-0123456789-abcdefghijklmnop/cpu/3";
+    OpTablePanel panel;
+    const Loaded loaded = load(ops);
+    panel.setTrace(loaded.trace, loaded.tree);
+    panel.resize(900, 400);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QHeaderView *header = panel.opView()->horizontalHeader();
+    // The widest span id fits (its op is the last row, so it is measured from the trace, not
+    // from the rows sampled), and the column cannot be dragged narrower.
+    const int idWidth = panel.opView()->fontMetrics().horizontalAdvance(QStringLiteral("span-with-a-long-id-0123456789-abcdefghijklmnop"));
+    QTRY_VERIFY(header->sectionSize(OpTableModel::SpanColumn) >= idWidth);
+    header->resizeSection(OpTableModel::SpanColumn, 30);
+    QTRY_VERIFY(header->sectionSize(OpTableModel::SpanColumn) >= idWidth);
+    QCOMPARE(panel.opView()->textElideMode(), Qt::ElideRight);
+}
+
+void tst_OpTablePanel::selectSpanFromTheContextMenu()
+{
+    OpTablePanel panel;
+    const Loaded loaded = load(kOps);
+    panel.setTrace(loaded.trace, loaded.tree);
+    QSignalSpy spans(&panel, &OpTablePanel::spanActivated);
+    std::unique_ptr<QMenu> menu(panel.opActions()->buildContextMenu(panel.opView()->model()->index(2, 3)));
+    QAction *select = nullptr;
+    for (QAction *a : menu->actions())
+        if (a->text().remove(u'&') == QStringLiteral("Select Span"))
+            select = a;
+    QVERIFY(select);
+    QVERIFY(select->isEnabled());
+    select->trigger();
+    QCOMPARE(spans.count(), 1);
+    QCOMPARE(spans.at(0).at(0).toLongLong(), loaded.trace->findSpan(std::string_view("s-mlp")));
+    // An op whose span does not exist cannot select it.
+    std::unique_ptr<QMenu> other(panel.opActions()->buildContextMenu(panel.opView()->model()->index(4, 0)));
+    QVERIFY(!select->isEnabled());
+}
+
+void tst_OpTablePanel::csvExportOfTheFilteredRows()
+{
+    OpTablePanel panel;
+    const Loaded loaded = load(kOps);
+    panel.setTrace(loaded.trace, loaded.tree);
+    panel.setFilterText(QStringLiteral("matmul"));
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("ops.csv"));
+    QSignalSpy done(panel.opActions(), &TableActions::exportFinished);
+    panel.opActions()->exportCsv(path);
+    QTRY_COMPARE(done.count(), 1);
+    QVERIFY(done.at(0).at(0).toBool());
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = f.readAll().split('\n');
+    QCOMPARE(lines.size(), 5); // header, three matmuls, the empty rest after the last CRLF
+    QCOMPARE(lines.at(0), QByteArray("Op,Span,Shape,Dtype,Device,Start,Duration,In bytes,Out bytes\r"));
+    QCOMPARE(lines.at(1), QByteArray("matmul,s-attn,\"[2, 3]\",f32,cuda:0,10 ns,50 ns,24 B,24 B\r"));
+}
+
+void tst_OpTablePanel::resetView()
+{
+    OpTablePanel panel;
+    const Loaded loaded = load(kOps);
+    panel.setTrace(loaded.trace, loaded.tree);
+    panel.setFilterText(QStringLiteral("matmul"));
+    panel.opView()->sortByColumn(OpTableModel::DurationColumn, Qt::DescendingOrder);
+    panel.selectOp(2);
+    panel.tabs()->setCurrentIndex(OpTablePanel::ByNameTab);
+    panel.resetView();
+    QVERIFY(panel.filterText().isEmpty());
+    QCOMPARE(panel.opModel()->sortColumn(), -1);
+    QCOMPARE(panel.selectedOp(), qint64(-1));
+    QCOMPARE(panel.tabs()->currentIndex(), int(OpTablePanel::AllOpsTab));
+    QCOMPARE(shownOps(*panel.opView()), (QList<qint64>{0, 1, 2, 3, 4, 5}));
 }
 
 QTEST_MAIN(tst_OpTablePanel)

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QClipboard>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSignalSpy>
@@ -16,6 +18,7 @@
 #include "ui/delegates/spanitemdelegate.h"
 #include "ui/spantreepanel.h"
 #include "ui/widgets/filterlineedit.h"
+#include "ui/widgets/tableactions.h"
 
 using namespace TraceInspector;
 
@@ -90,6 +93,14 @@ private Q_SLOTS:
     void sortByHeaderClick();
     void delegateMarksSpans();
     void clearAndInvalid();
+    void firstClickSortsCostsDescending_data();
+    void firstClickSortsCostsDescending();
+    void namesElideAtTheEndAndNameStretches();
+    void manyMatchesOpenProgressively();
+    void nextAndPreviousMatch();
+    void measuredTimeUnknownNeverZero();
+    void resetView();
+    void copyRowsWithSpanIds();
 };
 
 void tst_SpanTreePanel::showsTrace()
@@ -301,6 +312,171 @@ void tst_SpanTreePanel::clearAndInvalid()
     QCOMPARE(panel.view()->model()->rowCount(), 0);
     QCOMPARE(panel.selectedSpan(), qint64(-1));
     QCOMPARE(panel.findChild<QLabel *>(QStringLiteral("spanStatus"))->text(), QStringLiteral("No spans"));
+}
+
+void tst_SpanTreePanel::firstClickSortsCostsDescending_data()
+{
+    QTest::addColumn<int>("column");
+    QTest::addColumn<int>("order");
+    QTest::newRow("duration") << int(SpanTreeModel::DurationColumn) << int(Qt::DescendingOrder);
+    QTest::newRow("self") << int(SpanTreeModel::SelfColumn) << int(Qt::DescendingOrder);
+    QTest::newRow("% measured") << int(SpanTreeModel::MeasuredPercentColumn) << int(Qt::DescendingOrder);
+    QTest::newRow("start") << int(SpanTreeModel::StartColumn) << int(Qt::AscendingOrder);
+    QTest::newRow("name") << int(SpanTreeModel::NameColumn) << int(Qt::AscendingOrder);
+}
+
+void tst_SpanTreePanel::firstClickSortsCostsDescending()
+{
+    QFETCH(int, column);
+    QFETCH(int, order);
+    SpanTreePanel panel;
+    const Loaded loaded = load(kTree);
+    panel.setTrace(loaded.trace, loaded.tree);
+    panel.resize(1400, 500);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QHeaderView *header = panel.view()->header();
+    const int x = header->sectionViewportPosition(column) + header->sectionSize(column) / 2;
+    QTest::mouseClick(header->viewport(), Qt::LeftButton, {}, QPoint(x, header->height() / 2));
+    QCOMPARE(panel.proxyModel()->sortColumn(), column);
+    QCOMPARE(int(panel.proxyModel()->sortOrder()), order);
+    // The header is never narrower than its text with the sort arrow.
+    QVERIFY(header->sectionSize(column) >= header->sectionSizeHint(column));
+}
+
+void tst_SpanTreePanel::namesElideAtTheEndAndNameStretches()
+{
+    SpanTreePanel panel;
+    const Loaded loaded = load("r:-:0:10 a=model.layers.0.self_attn.q_proj.weight.and.a.long.tail:r:1:5");
+    panel.setTrace(loaded.trace, loaded.tree);
+    panel.resize(1400, 400);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QCOMPARE(panel.view()->textElideMode(), Qt::ElideRight);
+    QHeaderView *header = panel.view()->header();
+    QTRY_VERIFY(std::abs(header->length() - panel.view()->viewport()->width()) <= 2);
+    int others = 0;
+    for (int c = 1; c < SpanTreeModel::ColumnCount; ++c)
+        others += header->sectionSize(c);
+    QVERIFY(header->sectionSize(SpanTreeModel::NameColumn) >= panel.view()->viewport()->width() - others - 2);
+    panel.resize(1800, 400);
+    QTRY_VERIFY(std::abs(header->length() - panel.view()->viewport()->width()) <= 2); // the name column grew
+}
+
+void tst_SpanTreePanel::manyMatchesOpenProgressively()
+{
+    // 3,000 matching leaves under 300 parents under 30 grandparents under one root.
+    QByteArray spec = "root:-:0:1000000000";
+    for (int g = 0; g < 30; ++g) {
+        spec += " g" + QByteArray::number(g) + ":root:" + QByteArray::number(g * 1000) + ":10";
+        for (int p = 0; p < 10; ++p) {
+            const QByteArray parent = "p" + QByteArray::number(g) + "_" + QByteArray::number(p);
+            spec += " " + parent + ":g" + QByteArray::number(g) + ":" + QByteArray::number(g * 1000 + p * 10) + ":5";
+            for (int l = 0; l < 10; ++l)
+                spec += " leaf" + QByteArray::number(g) + "_" + QByteArray::number(p) + "_" + QByteArray::number(l) + "=matmul:"
+                    + parent + ":" + QByteArray::number(g * 1000 + p * 10 + l) + ":1";
+        }
+    }
+    SpanTreePanel panel;
+    const Loaded loaded = load(spec);
+    QVERIFY(loaded.trace);
+    panel.setTrace(loaded.trace, loaded.tree);
+    panel.resize(1200, 600);
+    panel.show();
+    QSignalSpy finished(&panel, &SpanTreePanel::expansionFinished);
+    panel.setFilterText(QStringLiteral("matmul"));
+    const QString status = panel.findChild<QLabel *>(QStringLiteral("spanStatus"))->text();
+    QVERIFY2(status.contains(QStringLiteral("3,000 of 3,331 spans match")), qPrintable(status));
+    // A first batch opens at once, the rest follows without blocking.
+    QVERIFY(panel.expandedMatchCount() > 0);
+    QVERIFY(panel.expandedMatchCount() < 3000);
+    QVERIFY(finished.wait(10000));
+    QCOMPARE(panel.expandedMatchCount(), std::size_t(3000));
+    // Every match is reachable in the view: all its ancestors are open.
+    QTreeView *view = panel.view();
+    const QModelIndex last = panel.proxyModel()->mapFromSource(panel.model()->indexForSpan(spanIndex(loaded, "leaf29_9_9")));
+    for (QModelIndex p = last.parent(); p.isValid(); p = p.parent())
+        QVERIFY(view->isExpanded(p));
+    QVERIFY(!panel.findChild<QLabel *>(QStringLiteral("spanStatus"))->text().contains(QStringLiteral("opening")));
+}
+
+void tst_SpanTreePanel::nextAndPreviousMatch()
+{
+    SpanTreePanel panel;
+    const Loaded loaded = load(kTree);
+    panel.setTrace(loaded.trace, loaded.tree);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    panel.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&panel));
+    panel.setFilterText(QStringLiteral("a")); // several matches, by name or id
+    const std::size_t matches = panel.proxyModel()->matchCount();
+    QVERIFY(matches >= 3);
+    QStringList order;
+    for (std::size_t i = 0; i < matches; ++i) {
+        panel.nextMatch();
+        order << panel.view()->currentIndex().data(SpanIdRole).toString();
+        QVERIFY(panel.view()->currentIndex().data(IsFilterMatchRole).toBool());
+        const QString status = panel.findChild<QLabel *>(QStringLiteral("spanStatus"))->text();
+        QVERIFY2(status.contains(QStringLiteral("match %1 of %2").arg(i + 1).arg(matches)), qPrintable(status));
+    }
+    QCOMPARE(order.removeDuplicates(), 0); // every match once, in the order shown
+    panel.nextMatch(); // wraps around
+    QCOMPARE(panel.view()->currentIndex().data(SpanIdRole).toString(), order.constFirst());
+    panel.previousMatch();
+    QCOMPARE(panel.view()->currentIndex().data(SpanIdRole).toString(), order.constLast());
+    QVERIFY(panel.findChild<QLabel *>(QStringLiteral("spanStatus"))->text().contains(QStringLiteral("match %1 of").arg(matches)));
+    // F3 works from the filter field as well.
+    panel.filterEdit()->setFocus();
+    QTest::keyClick(panel.filterEdit(), Qt::Key_F3);
+    QCOMPARE(panel.view()->currentIndex().data(SpanIdRole).toString(), order.constFirst());
+}
+
+void tst_SpanTreePanel::measuredTimeUnknownNeverZero()
+{
+    SpanTreePanel panel;
+    const Loaded loaded = load("a:-:0:100 b:a:10:5");
+    panel.setTrace(loaded.trace, loaded.tree);
+    QVERIFY2(panel.findChild<QLabel *>(QStringLiteral("spanStatus"))->text().contains(QStringLiteral("measured time unknown (no measured span)")),
+             qPrintable(panel.findChild<QLabel *>(QStringLiteral("spanStatus"))->text()));
+    const Loaded measured = load(kTree);
+    panel.setTrace(measured.trace, measured.tree);
+    QVERIFY(panel.findChild<QLabel *>(QStringLiteral("spanStatus"))->text().contains(QStringLiteral("measured 1.00 \u00B5s")));
+}
+
+void tst_SpanTreePanel::resetView()
+{
+    SpanTreePanel panel;
+    const Loaded loaded = load(kTree);
+    panel.setTrace(loaded.trace, loaded.tree);
+    panel.setFilterText(QStringLiteral("matmul"));
+    panel.view()->sortByColumn(SpanTreeModel::DurationColumn, Qt::DescendingOrder);
+    panel.selectSpan(spanIndex(loaded, "b"));
+    panel.resetView();
+    QVERIFY(panel.filterText().isEmpty());
+    QVERIFY(panel.filterEdit()->text().isEmpty());
+    QCOMPARE(panel.proxyModel()->sortColumn(), -1);
+    QCOMPARE(panel.selectedSpan(), qint64(-1));
+}
+
+void tst_SpanTreePanel::copyRowsWithSpanIds()
+{
+    SpanTreePanel panel;
+    const Loaded loaded = load(kTree);
+    panel.setTrace(loaded.trace, loaded.tree);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    panel.selectSpan(spanIndex(loaded, "b"));
+    panel.view()->setFocus();
+    QSignalSpy copied(panel.tableActions(), &TableActions::copied);
+    QTest::keyClick(panel.view(), Qt::Key_C, Qt::ControlModifier);
+    QTRY_COMPARE(copied.count(), 1);
+    const QStringList lines = QApplication::clipboard()->text().split(u'\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 2);
+    // The bar has no text to copy; the id and the depth, which no column shows, come last.
+    QCOMPARE(lines.at(0), QStringLiteral("Name\tKind\tStep\tStart\tDuration\tSelf\t% measured\tSpan id\tDepth"));
+    QVERIFY2(lines.at(1).startsWith(QStringLiteral("matmul\tfunction\t")), qPrintable(lines.at(1)));
+    QVERIFY(lines.at(1).endsWith(QStringLiteral("\tb\t2")));
 }
 
 QTEST_MAIN(tst_SpanTreePanel)

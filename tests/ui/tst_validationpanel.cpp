@@ -1,6 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include <QAbstractItemModelTester>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFile>
+#include <QLabel>
 #include <QLineEdit>
+#include <QTemporaryDir>
+#include <QApplication>
+#include <QClipboard>
 #include <QSignalSpy>
 #include <QTest>
 #include <QTreeView>
@@ -11,7 +18,9 @@
 #include "core/itemmodels/validationfilterproxymodel.h"
 #include "core/itemmodels/validationissuemodel.h"
 #include "core/loading/loadedtrace.h"
+#include "core/itemmodels/validationgroupmodel.h"
 #include "ui/validationpanel.h"
+#include "ui/widgets/tableactions.h"
 
 using namespace TraceInspector;
 
@@ -31,12 +40,12 @@ this is not json
 {"kind":"terminal","outcome":"complete","timestamp_ns":200}
 )";
 
-LoadedTracePtr load(bool withHealth)
+LoadedTracePtr load(bool withHealth, const QString &path = QStringLiteral("panel.jsonl"), const QByteArray &text = kTrace)
 {
-    ReadResult r = TraceReader::readBytes(kTrace, "panel.jsonl");
+    ReadResult r = TraceReader::readBytes(std::string_view(text.constData(), std::size_t(text.size())), path.toStdString());
     auto loaded = std::make_shared<LoadedTrace>();
     loaded->generation = 1;
-    loaded->path = QStringLiteral("panel.jsonl");
+    loaded->path = path;
     loaded->trace = r.trace;
     loaded->readProblems = std::make_shared<const std::vector<Problem>>(std::move(r.problems));
     loaded->strictError = r.strictError;
@@ -69,6 +78,13 @@ private Q_SLOTS:
     void filterIsDebounced();
     void severityFilter();
     void clearEmptiesThePanel();
+    void pathOnceAndFilteredCount();
+    void groupByRule();
+    void selectProblemClearsWhatHidesIt();
+    void detailShowsTheLineFromTheFile();
+    void tensorStatsSaysWhy();
+    void resetView();
+    void copyAndContextMenu();
 };
 
 void TestValidationPanel::showsReaderThenHealth()
@@ -167,6 +183,163 @@ void TestValidationPanel::clearEmptiesThePanel()
     panel.clear();
     QCOMPARE(panel.issueModel()->rowCount(), 0);
     QCOMPARE(panel.proxyModel()->rowCount(), 0);
+}
+
+namespace {
+QString writeTrace(const QTemporaryDir &dir, const QByteArray &text, const QString &name = QStringLiteral("run.jsonl"))
+{
+    const QString path = dir.filePath(name);
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(text) != text.size())
+        return {};
+    return path;
+}
+} // namespace
+
+void TestValidationPanel::pathOnceAndFilteredCount()
+{
+    QTemporaryDir dir;
+    const QString path = writeTrace(dir, kTrace);
+    ValidationPanel panel;
+    panel.setLoadedTrace(load(true, path));
+    // The path is named once, above the list; the E-LINE-PARSE row shows its line and cause only.
+    QCOMPARE(panel.findChild<QLabel *>(QStringLiteral("validationFile"))->text(), QStringLiteral("Findings in ") + path);
+    const int parse = findRow(panel.proxyModel(), QStringLiteral("E-LINE-PARSE"));
+    const QString message = panel.proxyModel()->index(parse, ValidationIssueModel::MessageColumn).data().toString();
+    QVERIFY2(!message.contains(path) && message.startsWith(QStringLiteral("parse trace JSONL line 8: ")), qPrintable(message));
+    // The count follows the filter.
+    const int errors = panel.issueModel()->errorCount();
+    const int warnings = panel.issueModel()->warningCount();
+    QVERIFY(panel.countText().startsWith(QStringLiteral("%1 errors").arg(errors)));
+    panel.filterEdit()->setText(QStringLiteral("not closed"));
+    QTRY_COMPARE(panel.proxyModel()->rowCount(), 1);
+    QCOMPARE(panel.countText(), QStringLiteral("1 of %1 shown (1 error, 0 warnings)").arg(errors + warnings));
+    panel.severityBox()->setCurrentIndex(2); // warnings only
+    QCOMPARE(panel.countText(), QStringLiteral("0 of %1 shown (0 errors, 0 warnings)").arg(errors + warnings));
+}
+
+void TestValidationPanel::groupByRule()
+{
+    ValidationPanel panel;
+    QAbstractItemModelTester tester(panel.groupModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    panel.setLoadedTrace(load(true));
+    panel.show();
+    panel.findChild<QCheckBox *>(QStringLiteral("validationGroupByRule"))->setChecked(true);
+    QVERIFY(panel.isGrouped());
+    QCOMPARE(panel.view()->model(), static_cast<QAbstractItemModel *>(panel.groupModel()));
+    int rows = 0;
+    QStringList rules;
+    for (int g = 0; g < panel.groupModel()->rowCount(); ++g) {
+        rules << panel.groupModel()->groupRule(g);
+        rows += panel.groupModel()->groupSize(g);
+    }
+    QCOMPARE(rows, panel.issueModel()->rowCount());
+    QCOMPARE(rules.removeDuplicates(), 0);
+    QVERIFY(rules.contains(QStringLiteral("H-SPAN-UNCLOSED")));
+    // Activating a finding inside a group still leads to its span.
+    QSignalSpy spans(&panel, &ValidationPanel::spanRequested);
+    const int g = int(rules.indexOf(QStringLiteral("H-SPAN-UNCLOSED")));
+    panel.activate(panel.groupModel()->index(0, 0, panel.groupModel()->index(g, 0)));
+    QCOMPARE(spans.count(), 1);
+    panel.activate(panel.groupModel()->index(g, 0)); // a group row is no finding
+    QCOMPARE(spans.count(), 1);
+    panel.setGrouped(false);
+    QCOMPARE(panel.view()->model(), static_cast<QAbstractItemModel *>(panel.proxyModel()));
+}
+
+void TestValidationPanel::selectProblemClearsWhatHidesIt()
+{
+    ValidationPanel panel;
+    const LoadedTracePtr loaded = load(true);
+    panel.setLoadedTrace(loaded);
+    panel.show();
+    panel.severityBox()->setCurrentIndex(2); // warnings: hides the strict error
+    QVERIFY(panel.selectProblem(*loaded->strictError));
+    QCOMPARE(panel.severityBox()->currentIndex(), 0);
+    const Problem *current = panel.currentProblem();
+    QVERIFY(current);
+    QCOMPARE(current->ruleId, loaded->strictError->ruleId);
+    QCOMPARE(current->line, loaded->strictError->line);
+    panel.setGrouped(true);
+    QVERIFY(panel.selectProblem(*loaded->strictError));
+    QCOMPARE(panel.currentProblem()->line, loaded->strictError->line);
+    Problem none;
+    none.ruleId = "E-NOTHING";
+    QVERIFY(!panel.selectProblem(none));
+}
+
+void TestValidationPanel::detailShowsTheLineFromTheFile()
+{
+    QTemporaryDir dir;
+    const QString path = writeTrace(dir, kTrace);
+    ValidationPanel panel;
+    panel.setLoadedTrace(load(true, path));
+    panel.show();
+    const int parse = findRow(panel.proxyModel(), QStringLiteral("E-LINE-PARSE"));
+    QSignalSpy shown(&panel, &ValidationPanel::detailShown);
+    panel.view()->setCurrentIndex(panel.proxyModel()->index(parse, 0));
+    QVERIFY(shown.wait(10000));
+    const QString detail = panel.detailText();
+    QVERIFY2(detail.contains(QStringLiteral("Line 8 as it is in the file:")), qPrintable(detail));
+    QVERIFY(detail.contains(QStringLiteral("this is not json")));
+    QVERIFY(detail.contains(path)); // the exact message, path included
+    // Any finding with a line: the unknown span_end, with what its index counts.
+    shown.clear();
+    panel.view()->setCurrentIndex(panel.proxyModel()->index(findRow(panel.proxyModel(), QStringLiteral("E-SPAN-END-UNKNOWN")), 0));
+    QVERIFY(shown.wait(10000));
+    QVERIFY(panel.detailText().contains(QStringLiteral("{\"kind\":\"span_end\",\"id\":\"nope\",\"duration_ns\":1}")));
+    QVERIFY(panel.detailText().contains(QStringLiteral("The index counts records (non-blank lines) from 0; this record is on line 6.")));
+}
+
+void TestValidationPanel::tensorStatsSaysWhy()
+{
+    const QString path = QStringLiteral(TI_EXAMPLES_DIR "/09_invalid_tensor_stats.jsonl");
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    ValidationPanel panel;
+    panel.setLoadedTrace(load(false, path, f.readAll()));
+    const int row = findRow(panel.issueModel(), QStringLiteral("E-TSTATS-INVALID"));
+    QVERIFY(row >= 0);
+    // Worked out from the line in the background, then shown after upstream's message.
+    QTRY_COMPARE(panel.issueModel()->reason(row), QStringLiteral("elements is 196600, but the shape [2, 128, 768] has 196608 elements"));
+    QCOMPARE(panel.issueModel()->index(row, ValidationIssueModel::MessageColumn).data().toString(),
+             QStringLiteral("invalid tensor_stats event at index 3 \u2014 elements is 196600, but the shape [2, 128, 768] has 196608 elements"));
+    QCOMPARE(QString::fromStdString(panel.issueModel()->problemAt(row)->message), QStringLiteral("invalid tensor_stats event at index 3"));
+}
+
+void TestValidationPanel::resetView()
+{
+    ValidationPanel panel;
+    panel.setLoadedTrace(load(true));
+    panel.filterEdit()->setText(QStringLiteral("closed"));
+    QTRY_VERIFY(panel.proxyModel()->rowCount() < panel.issueModel()->rowCount());
+    panel.severityBox()->setCurrentIndex(1);
+    panel.setGrouped(true);
+    panel.resetView();
+    QVERIFY(panel.filterEdit()->text().isEmpty());
+    QCOMPARE(panel.severityBox()->currentIndex(), 0);
+    QVERIFY(!panel.isGrouped());
+    QCOMPARE(panel.proxyModel()->rowCount(), panel.issueModel()->rowCount());
+    QVERIFY(!panel.view()->currentIndex().isValid());
+}
+
+void TestValidationPanel::copyAndContextMenu()
+{
+    ValidationPanel panel;
+    panel.setLoadedTrace(load(true));
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    panel.view()->setFocus();
+    const int row = findRow(panel.proxyModel(), QStringLiteral("E-SPAN-END-UNKNOWN"));
+    panel.view()->setCurrentIndex(panel.proxyModel()->index(row, 0));
+    QSignalSpy copied(panel.tableActions(), &TableActions::copied);
+    QTest::keyClick(panel.view(), Qt::Key_C, Qt::ControlModifier);
+    QTRY_COMPARE(copied.count(), 1);
+    const QStringList lines = QApplication::clipboard()->text().split(u'\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 2);
+    // Header in the order shown; code and column are exported although the list hides them.
+    QCOMPARE(lines.at(0), QStringLiteral("Severity\tLine\tRule\tMessage\tCode\tColumn"));
+    QVERIFY(lines.at(1).startsWith(QStringLiteral("Error\t6\tE-SPAN-END-UNKNOWN\tspan_end for unknown span `nope` at index 5")));
 }
 
 QTEST_MAIN(TestValidationPanel)

@@ -3,13 +3,17 @@
 
 #include <QIcon>
 
+#include <array>
+
 namespace TraceInspector {
 
-/// The application icon (the design of resources/icons/candle-trace-inspector.svg), painted
-/// at the usual sizes so the window icon needs no SVG plugin.
+/// The application icon: resources/icons/candle-trace-inspector.svg rendered to PNG at the
+/// hicolor sizes and compiled in as Qt resources.
 class AppIcon
 {
 public:
+    static constexpr std::array kSizes{16, 22, 24, 32, 48, 64, 128, 256, 512};
+
     static QIcon icon();
 };
 

@@ -14,7 +14,7 @@ LoadProgressWidget::LoadProgressWidget(QWidget *parent)
     , m_bar(new QProgressBar(this))
     , m_cancel(new QToolButton(this))
 {
-    m_phase->setMinimumWidth(220);
+    m_phase->setMinimumWidth(340);
     m_phase->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     m_bar->setRange(0, 1000);
     m_bar->setTextVisible(true);
@@ -36,21 +36,31 @@ LoadProgressWidget::LoadProgressWidget(QWidget *parent)
 
 void LoadProgressWidget::start(const QString &phase)
 {
+    m_bar->setRange(0, 1000);
     m_bar->setValue(0);
     m_phase->setText(phase);
     show();
 }
 
-void LoadProgressWidget::setProgress(int permille, const QString &phase)
+void LoadProgressWidget::setProgress(const LoadProgress &progress)
 {
-    m_bar->setValue(qBound(0, permille, 1000));
-    if (!phase.isEmpty())
-        m_phase->setText(phase);
+    QString text = progress.step > 0
+        ? tr("Step %1 of %2 \u00B7 %3").arg(progress.step).arg(progress.stepCount).arg(progress.stepName)
+        : progress.stepName;
+    if (!progress.detail.isEmpty())
+        text += QStringLiteral(": ") + progress.detail;
+    m_phase->setText(text);
+    if (progress.stepPermille < 0) {
+        m_bar->setRange(0, 0); // busy: this step cannot say how far it is
+    } else {
+        m_bar->setRange(0, 1000);
+        m_bar->setValue(qBound(0, progress.stepPermille, 1000));
+    }
 }
 
 int LoadProgressWidget::permille() const
 {
-    return m_bar->value();
+    return m_bar->maximum() == 0 ? -1 : m_bar->value();
 }
 
 QString LoadProgressWidget::phase() const

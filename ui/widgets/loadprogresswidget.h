@@ -3,13 +3,17 @@
 
 #include <QWidget>
 
+#include "core/loading/loadprogress.h"
+
 class QLabel;
 class QProgressBar;
 class QToolButton;
 
 namespace TraceInspector {
 
-/// Status-bar progress of a running load: phase text, a 0–1000 bar and a Cancel button.
+/// Progress of a running load: the named step ("Step 1 of 4 · Reading run.jsonl: 545 MB of
+/// 1.0 GB"), a bar for that step (its percentage, or busy when the step cannot tell) and a
+/// Cancel button. Text and bar always describe the same thing.
 class LoadProgressWidget : public QWidget
 {
     Q_OBJECT
@@ -17,7 +21,8 @@ public:
     explicit LoadProgressWidget(QWidget *parent = nullptr);
 
     void start(const QString &phase);
-    void setProgress(int permille, const QString &phase);
+    void setProgress(const LoadProgress &progress);
+    /// The bar's value, 0..1000 of the current step; -1 while busy (the step cannot tell).
     int permille() const;
     QString phase() const;
 

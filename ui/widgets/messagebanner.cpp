@@ -104,7 +104,9 @@ void MessageBanner::applyTone()
     // Selected by class, so every banner keeps its look whatever its object name.
     setStyleSheet(QStringLiteral("TraceInspector--MessageBanner { background-color: %1; border: 1px solid %2;"
                                  " border-left: 4px solid %2; border-radius: 3px; }"
-                                 " TraceInspector--MessageBanner QLabel { color: #202124; background: transparent; border: none; }")
+                                 " TraceInspector--MessageBanner QLabel { color: #202124; background: transparent; border: none; }"
+                                 // The fill stays light in a dark theme: so does the close button's glyph.
+                                 " TraceInspector--MessageBanner QToolButton { color: #202124; }")
                       .arg(fill.name(), accent.name()));
     m_icon->setPixmap(SeverityPalette::toneIcon(m_tone).pixmap(20, 20));
 }

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Peak memory of candle-trace on hostile inputs, against the targets of issue 12: at most
+# 1x the file for inputs of 100 MB and more, at most 100 MB plus the file below that.
+# Not part of ctest (it writes several GB).
+#
+# Usage: bench/bench_hostile.sh [path/to/candle-trace]
+#   BENCH_BIG_MB    size of the big inputs (default 1000)
+#   BENCH_TMPDIR    where the inputs go (default: a new directory under $TMPDIR or /tmp)
+set -eu # no pipefail: `yes | head` ends yes with SIGPIPE by design
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(dirname "$here")
+CT=${1:-}
+if [ -z "$CT" ]; then
+  for candidate in "$repo"/build/release/app/cli/candle-trace "$repo"/build/dev/app/cli/candle-trace; do
+    [ -x "$candidate" ] && CT=$candidate && break
+  done
+fi
+[ -n "$CT" ] && [ -x "$CT" ] || { echo "error: candle-trace binary not found; pass its path" >&2; exit 2; }
+CT=$(realpath "$CT")
+[ -x /usr/bin/time ] || { echo "error: /usr/bin/time missing (apt-get install time)" >&2; exit 2; }
+BIG_MB=${BENCH_BIG_MB:-1000}
+TMP=$(mktemp -d "${BENCH_TMPDIR:-${TMPDIR:-/tmp}}/bench-hostile.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+META=$(head -n 1 "$repo/tests/data/examples/01_valid_trace10_forward.jsonl")
+TERMINAL='{"kind":"terminal","outcome":"complete","timestamp_ns":1000}'
+
+# Repeats an awk line template until the file has about N MB: generators of the inputs.
+lines_of() { # mb, awk printf format with one %d
+  awk -v mb="$1" -v fmt="$2" -v meta="$META" -v term="$TERMINAL" 'BEGIN {
+    print meta; limit = mb * 1000000; size = 0
+    for (i = 0; size < limit; i++) { line = sprintf(fmt, i); print line; size += length(line) + 1 }
+    print term }'
+}
+
+make_input() { # name
+  case $1 in
+    garbage-lines) { echo "$META"; yes x | head -c 20000000; echo "$TERMINAL"; } ;;
+    invalid-utf8-lines) { echo "$META"; yes $'\xff' | head -c 20000000; echo "$TERMINAL"; } ;;
+    unknown-span-ends) lines_of "$BIG_MB" '{"kind":"span_end","id":"u%d","duration_ns":1}' ;;
+    unclosed-spans) lines_of "$BIG_MB" '{"kind":"span_start","id":"s%d","name":"n","start_ns":0,"span_kind":"function"}' ;;
+    duplicate-span-starts) lines_of "$BIG_MB" '{"kind":"span_start","id":"dup","name":"n%d","start_ns":0,"span_kind":"function"}' ;;
+    ops-in-unknown-spans) lines_of "$BIG_MB" '{"kind":"op","span_id":"ghost%d","op_name":"matmul","shape":[2,2],"dtype":"f32","device":"cpu","duration_ns":5,"timestamp_ns":20,"input_dense_bytes":32}' ;;
+    one-200mb-line)
+      { echo "$META"; printf '{"kind":"span_start","id":"s","name":"'; head -c 200000000 /dev/zero | tr '\0' n
+        printf '","start_ns":0,"span_kind":"function"}\n{"kind":"span_end","id":"s","duration_ns":1}\n'; echo "$TERMINAL"; } ;;
+    deep-nesting-100mb) { echo "$META"; head -c 100000000 /dev/zero | tr '\0' '['; echo; echo "$TERMINAL"; } ;;
+  esac
+}
+
+echo "candle-trace: $CT ($("$CT" --version)); big inputs ${BIG_MB} MB; $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-24s %-14s %9s %8s %10s %7s %9s %s\n' input command "file MB" "wall s" "peak MB" "x file" "limit MB" verdict
+worst=ok
+for input in garbage-lines invalid-utf8-lines unknown-span-ends unclosed-spans duplicate-span-starts ops-in-unknown-spans \
+             one-200mb-line deep-nesting-100mb; do
+  file=$TMP/$input.jsonl
+  make_input "$input" >"$file"
+  bytes=$(stat -c %s "$file")
+  # The targets: 1x the file from 100 MB on, 100 MB plus the file below.
+  if [ "$bytes" -ge 100000000 ]; then limit=$bytes; else limit=$((bytes + 100 * 1024 * 1024)); fi
+  cat "$file" >/dev/null
+  for cmd in "check" "check --all" "check --json"; do
+    # shellcheck disable=SC2086
+    /usr/bin/time -f '%e %M' -o "$TMP/time" "$CT" $cmd "$file" >/dev/null 2>&1 || true
+    read -r wall rss_kb < <(tail -n 1 "$TMP/time") # after "Command exited with non-zero status"
+    rss=$((rss_kb * 1024))
+    status=ok
+    [ "$rss" -le "$limit" ] || { status=OVER; worst=OVER; }
+    awk -v i="$input" -v c="$cmd" -v b="$bytes" -v w="$wall" -v r="$rss" -v l="$limit" -v s="$status" 'BEGIN {
+      printf "%-24s %-14s %9.1f %8.2f %10.1f %7.2f %9.1f %s\n", i, c, b / 1e6, w, r / 1e6, r / b, l / 1e6, s }'
+  done
+  rm -f "$file"
+done
+echo "overall: $worst"

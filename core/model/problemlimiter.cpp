@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: MIT
+#include "core/model/problemlimiter.h"
+
+namespace TraceInspector {
+
+ProblemLimiter::RuleState &ProblemLimiter::stateOf(std::string_view ruleId, Severity severity)
+{
+    // Problems of one rule tend to come in runs: try the last rule first.
+    if (m_last < m_rules.size() && m_rules[m_last].ruleId == ruleId && m_rules[m_last].severity == severity)
+        return m_rules[m_last];
+    for (std::size_t i = 0; i < m_rules.size(); ++i) {
+        if (m_rules[i].ruleId == ruleId && m_rules[i].severity == severity) {
+            m_last = i;
+            return m_rules[i];
+        }
+    }
+    m_last = m_rules.size();
+    RuleState &s = m_rules.emplace_back();
+    s.ruleId = ruleId;
+    s.severity = severity;
+    return s;
+}
+
+bool ProblemLimiter::admit(std::string_view ruleId, Severity severity, std::size_t textBytes)
+{
+    RuleState &s = stateOf(ruleId, severity);
+    ++s.seen;
+    if (s.exhausted)
+        return false;
+    if (s.stored >= kMaxPerRule || textBytes > kMaxTextBytesPerRule - s.textBytes) {
+        s.exhausted = true;
+        return false;
+    }
+    ++s.stored;
+    s.textBytes += textBytes;
+    return true;
+}
+
+bool ProblemLimiter::wouldStore(std::string_view ruleId, Severity severity) const
+{
+    for (const RuleState &s : m_rules) {
+        if (s.ruleId == ruleId && s.severity == severity)
+            return !s.exhausted && s.stored < kMaxPerRule;
+    }
+    return true;
+}
+
+void ProblemLimiter::addOmitted(std::string_view ruleId, Severity severity, std::uint64_t count)
+{
+    if (count == 0)
+        return;
+    RuleState &s = stateOf(ruleId, severity);
+    s.seen += count;
+    // What a segment omitted follows what it stored: this rule stores nothing more.
+    s.exhausted = true;
+}
+
+std::vector<OmittedProblems> ProblemLimiter::omitted() const
+{
+    std::vector<OmittedProblems> out;
+    for (const RuleState &s : m_rules) {
+        if (s.seen > s.stored)
+            out.push_back({s.ruleId, s.severity, s.seen - s.stored});
+    }
+    return out;
+}
+
+std::uint64_t ProblemLimiter::omittedCount() const
+{
+    std::uint64_t n = 0;
+    for (const RuleState &s : m_rules)
+        n += s.seen - s.stored;
+    return n;
+}
+
+bool ProblemLimiter::shorten(std::string &text)
+{
+    if (text.size() <= kMaxMessageBytes)
+        return false;
+    std::size_t cut = kMaxMessageBytes;
+    // Back up over UTF-8 continuation bytes so no character is split.
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
+        --cut;
+    const std::size_t dropped = text.size() - cut;
+    text.resize(cut);
+    text += "… [" + std::to_string(dropped) + " more bytes not shown]";
+    return true;
+}
+
+bool ProblemLimiter::store(Problem &&problem, std::vector<Problem> &out)
+{
+    shorten(problem.message);
+    if (problem.relatedId.size() > kMaxMessageBytes)
+        problem.relatedId.clear(); // a cut id would name no record; the line still locates it
+    if (!admit(problem.ruleId, problem.severity, problem.message.size() + problem.relatedId.size()))
+        return false;
+    out.push_back(std::move(problem));
+    return true;
+}
+
+void mergeOmitted(std::vector<OmittedProblems> &into, const std::vector<OmittedProblems> &more)
+{
+    for (const OmittedProblems &m : more) {
+        bool found = false;
+        for (OmittedProblems &o : into) {
+            if (o.ruleId == m.ruleId && o.severity == m.severity) {
+                o.count += m.count;
+                found = true;
+                break;
+            }
+        }
+        if (!found)
+            into.push_back(m);
+    }
+}
+
+} // namespace TraceInspector

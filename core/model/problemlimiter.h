@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/model/problem.h"
+
+namespace TraceInspector {
+
+/// Problems of one rule that were counted but not stored (see ProblemLimiter).
+struct OmittedProblems {
+    std::string ruleId;
+    Severity severity = Severity::Error;
+    std::uint64_t count = 0;
+
+    bool operator==(const OmittedProblems &) const = default;
+};
+
+/// Bounds the memory a problem list can take on hostile input: a file of ten million
+/// garbage lines, or of ten million unclosed spans, would otherwise hold one Problem per
+/// line. Each rule keeps its first kMaxPerRule problems (in the order they are offered)
+/// and at most kMaxTextBytesPerRule bytes of their text; the rest are only counted.
+///
+/// Once a rule stops storing it never resumes, so what a rule keeps is always a prefix of
+/// its problems. That makes limiting composable: segments of a file read in parallel each
+/// limit their own problems, and re-offering their stored problems in file order to the
+/// limiter of the whole file (then adding their omitted counts) keeps exactly what one
+/// sequential pass would have kept.
+class ProblemLimiter
+{
+public:
+    static constexpr std::uint64_t kMaxPerRule = 10000;
+    static constexpr std::size_t kMaxTextBytesPerRule = std::size_t(4) << 20;
+    /// Longer message texts are cut in a stored problem (never in a strict error).
+    static constexpr std::size_t kMaxMessageBytes = std::size_t(64) << 10;
+
+    /// Counts one problem; true when it is to be stored. \a textBytes is the size of its
+    /// (already shortened) message and related id.
+    bool admit(std::string_view ruleId, Severity severity, std::size_t textBytes);
+    /// False when a problem of \a ruleId would only be counted (its rule stores no more),
+    /// so that its text need not be built. Counts nothing.
+    bool wouldStore(std::string_view ruleId, Severity severity) const;
+    /// Counts \a count problems that are not offered for storage (omitted elsewhere).
+    void addOmitted(std::string_view ruleId, Severity severity, std::uint64_t count);
+
+    /// Per rule, how many were counted but not stored; in the order rules first appeared.
+    std::vector<OmittedProblems> omitted() const;
+    std::uint64_t omittedCount() const;
+
+    /// Offers \a problem, shortening its texts first; appends it to \a out when admitted.
+    bool store(Problem &&problem, std::vector<Problem> &out);
+
+    /// Cuts \a text to kMaxMessageBytes (at a UTF-8 character boundary) and says how much
+    /// was left out. Returns whether it changed the text.
+    static bool shorten(std::string &text);
+
+private:
+    struct RuleState {
+        std::string ruleId;
+        Severity severity = Severity::Error;
+        std::uint64_t seen = 0;
+        std::uint64_t stored = 0;
+        std::size_t textBytes = 0;
+        bool exhausted = false;
+    };
+    RuleState &stateOf(std::string_view ruleId, Severity severity);
+
+    std::vector<RuleState> m_rules;
+    std::size_t m_last = 0;
+};
+
+/// Adds the omitted counts of \a more to \a into (same rule and severity are summed).
+void mergeOmitted(std::vector<OmittedProblems> &into, const std::vector<OmittedProblems> &more);
+
+} // namespace TraceInspector

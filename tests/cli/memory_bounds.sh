@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Memory on hostile input is bounded by the file size: a file of two million garbage lines
+# (4 MB) and one of a million unclosed spans (83 MB) each stay below 100 MB plus the file
+# size in check and check --all (they took 150 and 5 times the file), and the summary line
+# gives the true totals (it used to stop counting at 1 000 000).
+# Usage: bash memory_bounds.sh <candle-trace> <examples-dir>
+set -u
+CT=$(realpath "$1")
+EXAMPLES=$2
+VALID=$EXAMPLES/01_valid_trace10_forward.jsonl
+if [ -n "${TI_SANITIZED:-}" ]; then
+  echo "SKIP: built with sanitizers (TI_SANITIZED): their shadow memory makes peak RSS meaningless here"
+  exit 77
+fi
+if [ ! -x /usr/bin/time ]; then
+  echo "SKIP: /usr/bin/time is missing (apt-get install time); this test measures peak memory with it"
+  exit 77
+fi
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+TERMINAL='{"kind":"terminal","outcome":"complete","timestamp_ns":1000}'
+
+# Runs candle-trace with the given arguments; checks peak RSS <= 100 MB + the file size.
+bounded() { # file, then arguments
+  local file=$1
+  shift
+  /usr/bin/time -f '%M' -o "$TMP/rss" "$CT" "$@" >"$TMP/out" 2>"$TMP/err"
+  local rss_kb limit_kb
+  rss_kb=$(tail -n 1 "$TMP/rss")
+  limit_kb=$(((100 * 1024 * 1024 + $(stat -c %s "$file")) / 1024))
+  echo "$* : peak RSS $((rss_kb / 1024)) MB for a $(($(stat -c %s "$file") / 1024 / 1024)) MB file"
+  [ "$rss_kb" -le "$limit_kb" ] || fail "$*: peak RSS ${rss_kb} KB > ${limit_kb} KB"
+}
+
+{ head -n 1 "$VALID"; yes x | head -n 2000000; echo "$TERMINAL"; } >"$TMP/garbage.jsonl"
+bounded "$TMP/garbage.jsonl" check "$TMP/garbage.jsonl"
+[ "$(head -n 1 "$TMP/err")" = "error: parse trace JSONL line 2 from $TMP/garbage.jsonl: expected value at line 1 column 1" ] \
+  || fail "garbage: verdict '$(head -n 1 "$TMP/err")'"
+bounded "$TMP/garbage.jsonl" check --all "$TMP/garbage.jsonl"
+[ "$(grep -c 'error\[E-LINE-PARSE\]: parse trace JSONL line' "$TMP/out")" -eq 10000 ] || fail "garbage --all: not the first 10000 listed"
+grep -qx "$TMP/garbage.jsonl: note\[E-LINE-PARSE\]: 1990000 more errors of this rule not listed (each rule lists its first 10000)" "$TMP/out" \
+  || fail "garbage --all: no line for the problems not listed"
+tail -n 1 "$TMP/out" | grep -q ": 20000[0-9][0-9] errors, [0-9]* warnings (2000000 load problems," \
+  || fail "garbage --all: totals '$(tail -n 1 "$TMP/out")'"
+bounded "$TMP/garbage.jsonl" check --json "$TMP/garbage.jsonl"
+grep -q '"omitted_problems":\[{"rule":"E-LINE-PARSE","severity":"error","count":1990000,"stage":"load"}' "$TMP/out" \
+  || fail "garbage --json: omitted_problems"
+
+awk 'NR == 1 { print; exit } END { for (i = 0; i < 1000000; i++)
+  printf "{\"kind\":\"span_start\",\"id\":\"s%d\",\"name\":\"n\",\"start_ns\":0,\"span_kind\":\"function\"}\n", i }' \
+  "$VALID" >"$TMP/open.jsonl"
+echo "$TERMINAL" >>"$TMP/open.jsonl"
+bounded "$TMP/open.jsonl" check --all "$TMP/open.jsonl"
+grep -qx "$TMP/open.jsonl: note\[H-SPAN-UNCLOSED\]: 990000 more errors of this rule not listed (each rule lists its first 10000)" "$TMP/out" \
+  || fail "unclosed spans --all: no line for the findings not listed"
+tail -n 1 "$TMP/out" | grep -q ": 10000[0-9][0-9] errors, .*10000[0-9][0-9] health errors" || fail "unclosed spans --all: totals '$(tail -n 1 "$TMP/out")'"
+bounded "$TMP/open.jsonl" check --json "$TMP/open.jsonl"
+
+if [ $failures -ne 0 ]; then
+  echo "$failures failure(s)"
+  exit 1
+fi
+echo "all checks passed"
