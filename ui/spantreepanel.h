@@ -10,6 +10,7 @@
 #include <QWidget>
 
 #include "core/analysis/format.h"
+#include "core/analysis/timecoordinates.h"
 
 class QLabel;
 class QTimer;
@@ -54,6 +55,9 @@ public:
     bool isExpanding() const;
 
     void setTimeUnit(TimeUnit unit);
+    /// Shows only spans overlapping \a range (host time) and their ancestors; empty = all.
+    void setTimeRange(const TimeWindow &range);
+    TimeWindow timeRange() const;
     /// Back to a fresh view: no filter, no selection, tree order (a different file was opened).
     void resetView();
 

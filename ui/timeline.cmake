@@ -5,6 +5,8 @@ target_sources(tinspect_ui PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/selection/selection.cpp
     ${CMAKE_CURRENT_LIST_DIR}/selection/selectionmodel.h
     ${CMAKE_CURRENT_LIST_DIR}/selection/selectionmodel.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/selection/viewlinker.h
+    ${CMAKE_CURRENT_LIST_DIR}/selection/viewlinker.cpp
     ${CMAKE_CURRENT_LIST_DIR}/timeline/timelinecolors.h
     ${CMAKE_CURRENT_LIST_DIR}/timeline/timelinecolors.cpp
     ${CMAKE_CURRENT_LIST_DIR}/timeline/timelinerows.h

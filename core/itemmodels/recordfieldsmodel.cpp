@@ -19,8 +19,8 @@ QString qs(std::string_view text)
 
 QString exact(std::uint64_t ns)
 {
-    const TimeUnit unit = rulerUnit(ns);
-    const int decimals = unit == TimeUnit::Seconds ? 9 : unit == TimeUnit::Milliseconds ? 6 : unit == TimeUnit::Microseconds ? 3 : 0;
+    const RulerUnit unit = rulerUnit(ns);
+    const int decimals = unit == RulerUnit::Seconds ? 9 : unit == RulerUnit::Milliseconds ? 6 : unit == RulerUnit::Microseconds ? 3 : 0;
     return QString::number(ns) + QStringLiteral(" (") + QString::fromStdString(formatRulerLabel(ns, unit, decimals)) + u')';
 }
 

@@ -14,7 +14,7 @@ constexpr std::array<const char *, 4> kUnitSuffix{" ns", " \u00B5s", " ms", " s"
 constexpr std::array<int, 4> kUnitExponent{0, 3, 6, 9};
 constexpr char kThinSpace[] = "\u2009";
 
-std::uint64_t unitNs(TimeUnit unit)
+std::uint64_t unitNs(RulerUnit unit)
 {
     return kUnitNs[std::size_t(unit)];
 }
@@ -42,23 +42,23 @@ int stepExponent(std::uint64_t step)
 
 } // namespace
 
-TimeUnit rulerUnit(std::uint64_t maxOffsetNs)
+RulerUnit rulerUnit(std::uint64_t maxOffsetNs)
 {
     if (maxOffsetNs >= kUnitNs[3])
-        return TimeUnit::Seconds;
+        return RulerUnit::Seconds;
     if (maxOffsetNs >= kUnitNs[2])
-        return TimeUnit::Milliseconds;
+        return RulerUnit::Milliseconds;
     if (maxOffsetNs >= kUnitNs[1])
-        return TimeUnit::Microseconds;
-    return TimeUnit::Nanoseconds;
+        return RulerUnit::Microseconds;
+    return RulerUnit::Nanoseconds;
 }
 
-int rulerDecimals(std::uint64_t stepNs, TimeUnit unit)
+int rulerDecimals(std::uint64_t stepNs, RulerUnit unit)
 {
     return std::max(0, kUnitExponent[std::size_t(unit)] - stepExponent(stepNs));
 }
 
-std::string formatRulerLabel(std::uint64_t offsetNs, TimeUnit unit, int decimals)
+std::string formatRulerLabel(std::uint64_t offsetNs, RulerUnit unit, int decimals)
 {
     const std::uint64_t per = unitNs(unit);
     std::string out = std::to_string(offsetNs / per);
@@ -79,12 +79,12 @@ std::string formatRulerLabel(std::uint64_t offsetNs, TimeUnit unit, int decimals
     return out;
 }
 
-std::size_t rulerLabelLength(std::uint64_t offsetNs, TimeUnit unit, int decimals)
+std::size_t rulerLabelLength(std::uint64_t offsetNs, RulerUnit unit, int decimals)
 {
     std::size_t n = std::to_string(offsetNs / unitNs(unit)).size();
     if (decimals > 0)
         n += 1 + std::size_t(decimals) + std::size_t((decimals - 1) / 3);
-    return n + (unit == TimeUnit::Seconds ? 2 : 3);
+    return n + (unit == RulerUnit::Seconds ? 2 : 3);
 }
 
 RulerScale computeRulerScale(const TimeWindow &window, double widthPx, double charWidthPx, std::uint64_t origin,
@@ -173,14 +173,14 @@ std::string formatRangeLabel(const TimeWindow &range, std::uint64_t origin)
 {
     const std::uint64_t b = range.begin > origin ? range.begin - origin : 0;
     const std::uint64_t e = range.end > origin ? range.end - origin : 0;
-    const TimeUnit unit = rulerUnit(e);
+    const RulerUnit unit = rulerUnit(e);
     const std::uint64_t length = range.length();
     // Resolution: three significant digits of the length.
     std::uint64_t resolution = 1;
     while (resolution <= UINT64_MAX / 10 && resolution * 1000 <= length)
         resolution *= 10;
     int decimals = rulerDecimals(resolution, unit);
-    if (unit != TimeUnit::Nanoseconds)
+    if (unit != RulerUnit::Nanoseconds)
         decimals = std::max(decimals, 3);
     // Never print digits the exact value does not have: round to the shown decimals.
     const int unitDigits = exponentOf(unitNs(unit));

@@ -14,13 +14,13 @@ namespace TraceInspector {
 // 12.3 s into a run read `12.345 678 910 s`, `12.345 678 920 s`: neighbours always differ
 // in a printed digit. All functions are pure; times are u64 ns.
 
-enum class TimeUnit : std::uint8_t { Nanoseconds, Microseconds, Milliseconds, Seconds };
+enum class RulerUnit : std::uint8_t { Nanoseconds, Microseconds, Milliseconds, Seconds };
 
 /// The ticks of a ruler for one viewport.
 struct RulerScale {
     std::uint64_t stepNs = 0;      ///< distance between labelled ticks: 1, 2 or 5 × 10^k ns
     std::uint64_t minorStepNs = 0; ///< distance between unlabelled minor ticks (divides stepNs)
-    TimeUnit unit = TimeUnit::Nanoseconds;
+    RulerUnit unit = RulerUnit::Nanoseconds;
     int decimals = 0;              ///< digits after the decimal point in every label
     std::uint64_t origin = 0;      ///< labels show time - origin
     std::vector<std::uint64_t> ticks; ///< labelled tick times inside the window, ascending
@@ -28,18 +28,18 @@ struct RulerScale {
 
 /// Unit of the labels for times up to \a maxOffsetNs after the origin: the largest unit not
 /// above it (ns below 1 µs, µs below 1 ms, ms below 1 s, else s).
-TimeUnit rulerUnit(std::uint64_t maxOffsetNs);
+RulerUnit rulerUnit(std::uint64_t maxOffsetNs);
 
 /// Digits after the decimal point that a \a stepNs grid needs in \a unit.
-int rulerDecimals(std::uint64_t stepNs, TimeUnit unit);
+int rulerDecimals(std::uint64_t stepNs, RulerUnit unit);
 
 /// `12.345 678 910 s`: \a offsetNs in \a unit with exactly \a decimals decimals (never
 /// rounded: a tick time is a multiple of the step), the fraction grouped by three with thin
 /// spaces. UTF-8 (µs uses U+00B5).
-std::string formatRulerLabel(std::uint64_t offsetNs, TimeUnit unit, int decimals);
+std::string formatRulerLabel(std::uint64_t offsetNs, RulerUnit unit, int decimals);
 
 /// Number of characters (code points) formatRulerLabel() produces.
-std::size_t rulerLabelLength(std::uint64_t offsetNs, TimeUnit unit, int decimals);
+std::size_t rulerLabelLength(std::uint64_t offsetNs, RulerUnit unit, int decimals);
 
 /// Ticks for \a window drawn \a widthPx wide, labels measuring \a charWidthPx per character:
 /// the finest 1-2-5 step whose labels fit with \a gapPx between them. Labels show the time

@@ -61,18 +61,18 @@ void tst_TimelineRuler::label_data()
     QTest::addColumn<int>("unit");
     QTest::addColumn<int>("decimals");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("0 ns") << quint64(0) << int(TimeUnit::Nanoseconds) << 0 << QStringLiteral("0 ns");
-    QTest::newRow("ns") << quint64(750) << int(TimeUnit::Nanoseconds) << 0 << QStringLiteral("750 ns");
-    QTest::newRow("µs whole") << quint64(51000) << int(TimeUnit::Microseconds) << 0 << QStringLiteral("51 \u00B5s");
-    QTest::newRow("µs to 10 ns") << quint64(51230) << int(TimeUnit::Microseconds) << 2 << QStringLiteral("51.23 \u00B5s");
-    QTest::newRow("ms to 1 ns") << quint64(12300004) << int(TimeUnit::Milliseconds) << 6
+    QTest::newRow("0 ns") << quint64(0) << int(RulerUnit::Nanoseconds) << 0 << QStringLiteral("0 ns");
+    QTest::newRow("ns") << quint64(750) << int(RulerUnit::Nanoseconds) << 0 << QStringLiteral("750 ns");
+    QTest::newRow("µs whole") << quint64(51000) << int(RulerUnit::Microseconds) << 0 << QStringLiteral("51 \u00B5s");
+    QTest::newRow("µs to 10 ns") << quint64(51230) << int(RulerUnit::Microseconds) << 2 << QStringLiteral("51.23 \u00B5s");
+    QTest::newRow("ms to 1 ns") << quint64(12300004) << int(RulerUnit::Milliseconds) << 6
                                 << QStringLiteral("12.300_004 ms");
-    QTest::newRow("late in 13 s to 1 ns") << quint64(12345678912) << int(TimeUnit::Seconds) << 9
+    QTest::newRow("late in 13 s to 1 ns") << quint64(12345678912) << int(RulerUnit::Seconds) << 9
                                           << QStringLiteral("12.345_678_912 s");
-    QTest::newRow("late in 13 s to 10 ns") << quint64(12345678910) << int(TimeUnit::Seconds) << 8
+    QTest::newRow("late in 13 s to 10 ns") << quint64(12345678910) << int(RulerUnit::Seconds) << 8
                                            << QStringLiteral("12.345_678_91 s");
-    QTest::newRow("seconds whole") << quint64(13000000000) << int(TimeUnit::Seconds) << 0 << QStringLiteral("13 s");
-    QTest::newRow("leading zeros kept") << quint64(1000000005) << int(TimeUnit::Seconds) << 9
+    QTest::newRow("seconds whole") << quint64(13000000000) << int(RulerUnit::Seconds) << 0 << QStringLiteral("13 s");
+    QTest::newRow("leading zeros kept") << quint64(1000000005) << int(RulerUnit::Seconds) << 9
                                         << QStringLiteral("1.000_000_005 s");
 }
 
@@ -82,9 +82,9 @@ void tst_TimelineRuler::label()
     QFETCH(int, unit);
     QFETCH(int, decimals);
     QFETCH(QString, expected);
-    const std::string text = formatRulerLabel(ns, TimeUnit(unit), decimals);
+    const std::string text = formatRulerLabel(ns, RulerUnit(unit), decimals);
     QCOMPARE(readable(text), expected);
-    QCOMPARE(rulerLabelLength(ns, TimeUnit(unit), decimals), std::size_t(QString::fromStdString(text).size()));
+    QCOMPARE(rulerLabelLength(ns, RulerUnit(unit), decimals), std::size_t(QString::fromStdString(text).size()));
 }
 
 void tst_TimelineRuler::scale_data()

@@ -36,8 +36,8 @@ QString table(const QString &title, const QString &subtitle, const QString &rows
 
 QString exactTime(std::uint64_t ns)
 {
-    const TimeUnit unit = rulerUnit(ns);
-    const int decimals = unit == TimeUnit::Seconds ? 9 : unit == TimeUnit::Milliseconds ? 6 : unit == TimeUnit::Microseconds ? 3 : 0;
+    const RulerUnit unit = rulerUnit(ns);
+    const int decimals = unit == RulerUnit::Seconds ? 9 : unit == RulerUnit::Milliseconds ? 6 : unit == RulerUnit::Microseconds ? 3 : 0;
     return QString::fromStdString(formatRulerLabel(ns, unit, decimals));
 }
 
