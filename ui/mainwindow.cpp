@@ -63,6 +63,13 @@ namespace TraceInspector {
 namespace {
 
 const QString kAppName = QStringLiteral("Candle Trace Inspector");
+// Default heights (relative until first shown): the timeline gets what the memory chart and
+// the lists leave, but never less than about eight rows.
+constexpr int kCentreHeight = 660;
+constexpr int kListsHeight = 260;
+constexpr int kTimelineHeight = 300;
+constexpr int kChartHeight = 360;
+constexpr int kTimelineMinimumHeight = 160;
 const QString kTraceFilter = QStringLiteral("Candle traces (*.jsonl *.trace.jsonl);;All files (*)");
 
 QString displayName(const QString &path)
@@ -112,9 +119,9 @@ MainWindow::MainWindow(QWidget *parent)
         if (!splitter->restoreState(settings.value(QStringLiteral("window/timeline/") + key).toByteArray()))
             splitter->setSizes(sizes);
     };
-    restore(m_mainSplitter, QStringLiteral("mainSplitter"), {560, 400});
+    restore(m_mainSplitter, QStringLiteral("mainSplitter"), {kCentreHeight, kListsHeight});
     restore(m_centreSplitter, QStringLiteral("centreSplitter"), {1200, 400});
-    restore(m_timeSplitter, QStringLiteral("timeSplitter"), {330, 230});
+    restore(m_timeSplitter, QStringLiteral("timeSplitter"), {kTimelineHeight, kChartHeight});
     restore(m_topSplitter, QStringLiteral("topSplitter"), {1000, 1000});
     restore(m_bottomSplitter, QStringLiteral("bottomSplitter"), {1200, 500});
 
@@ -143,6 +150,7 @@ void MainWindow::createLayout()
 
     m_timeline = new TimelineView(this);
     m_timeline->setObjectName(QStringLiteral("timelineView"));
+    m_timeline->setMinimumHeight(kTimelineMinimumHeight);
     m_details = new DetailsPane(this);
     m_details->setObjectName(QStringLiteral("detailsPane"));
     m_search = new SearchBar(this);
@@ -364,9 +372,9 @@ void MainWindow::createActions()
     }
     view->addSeparator();
     view->addAction(tr("&Reset Layout"), this, [this] {
-        m_mainSplitter->setSizes({560, 400});
+        m_mainSplitter->setSizes({kCentreHeight, kListsHeight});
         m_centreSplitter->setSizes({1200, 400});
-        m_timeSplitter->setSizes({330, 230});
+        m_timeSplitter->setSizes({kTimelineHeight, kChartHeight});
         m_topSplitter->setSizes({1000, 1000});
         m_bottomSplitter->setSizes({1200, 500});
     });

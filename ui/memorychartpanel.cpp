@@ -1726,20 +1726,19 @@ void MemoryChartPanel::setTimeRange(const TimeWindow &range)
 bool MemoryChartPanel::selectAllocationsOfSpan(qint64 spanIndex)
 {
     QTableView *table = d->table;
-    QAbstractItemModel *m = table->model();
-    for (int r = 0, n = m->rowCount(); r < n && spanIndex >= 0; ++r) {
-        const QModelIndex index = m->index(r, 0);
-        if (index.data(SpanIndexRole).toLongLong() == spanIndex) {
-            const QSignalBlocker block(table->selectionModel());
-            table->setCurrentIndex(index);
-            table->selectRow(r);
-            table->scrollTo(index);
-            table->viewport()->update();
-            return true;
-        }
+    const int row = d->model->firstRowOfSpan(spanIndex);
+    const QModelIndex index = row >= 0 ? d->proxy->mapFromSource(d->model->index(row, 0)) : QModelIndex();
+    const QSignalBlocker block(table->selectionModel());
+    if (!index.isValid()) {
+        table->clearSelection();
+        table->viewport()->update();
+        return false;
     }
-    table->clearSelection();
-    return false;
+    table->setCurrentIndex(index);
+    table->selectRow(index.row());
+    table->scrollTo(index);
+    table->viewport()->update();
+    return true;
 }
 
 void MemoryChartPanel::resetZoom()

@@ -343,6 +343,18 @@ void OpTablePanel::selectOp(qint64 opIndex)
     m_opView->scrollTo(index, QAbstractItemView::PositionAtCenter);
 }
 
+bool OpTablePanel::showOp(qint64 opIndex)
+{
+    const QModelIndex index = m_opProxy->mapFromSource(m_opModel->indexForOp(opIndex));
+    if (!index.isValid()) {
+        m_opView->selectionModel()->clearSelection();
+        return false;
+    }
+    m_opView->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_opView->scrollTo(index, QAbstractItemView::PositionAtCenter);
+    return true;
+}
+
 void OpTablePanel::selectOpsOfSpan(qint64 spanIndex)
 {
     if (!m_tree || spanIndex < 0 || std::uint64_t(spanIndex) >= m_tree->spanCount())

@@ -78,6 +78,9 @@ public:
 public Q_SLOTS:
     /// Shows "All ops" with op \a opIndex current, clearing a filter that hides it.
     void selectOp(qint64 opIndex);
+    /// Like selectOp() but leaves the user's filter and time range alone: when they hide the
+    /// op, nothing is selected and false is returned.
+    bool showOp(qint64 opIndex);
     /// Selects the ops of span \a spanIndex in "All ops" (needs the span tree); the current
     /// op is left alone, so opSelected() is not emitted. Selects nothing when the span has
     /// no ops.

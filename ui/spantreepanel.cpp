@@ -342,6 +342,18 @@ TimeWindow SpanTreePanel::timeRange() const
     return m_proxy->timeRange();
 }
 
+bool SpanTreePanel::showSpan(qint64 spanIndex)
+{
+    if (!m_tree || spanIndex < 0 || std::uint64_t(spanIndex) >= m_tree->spanCount()
+        || !m_proxy->mapFromSource(m_model->indexForSpan(spanIndex)).isValid()) {
+        m_view->selectionModel()->clearCurrentIndex();
+        m_view->selectionModel()->clearSelection();
+        return false;
+    }
+    selectSpan(spanIndex);
+    return true;
+}
+
 void SpanTreePanel::nextMatch()
 {
     stepMatch(true);

@@ -373,6 +373,7 @@ void ValidationPanel::activate(const QModelIndex &viewIndex)
     const Problem *problem = m_model->problemAt(sourceRow(viewIndex));
     if (!problem || !m_loaded || !m_loaded->trace)
         return;
+    Q_EMIT findingActivated(sourceRow(viewIndex));
     const ProblemLocation where = locateProblem(*m_loaded->trace, *problem);
     if (where.spanIndex >= 0)
         Q_EMIT spanRequested(where.spanIndex);

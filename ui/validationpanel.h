@@ -78,6 +78,8 @@ Q_SIGNALS:
     void countsChanged(int errors, int warnings);
     /// The current row changed: \a row of issueModel(), -1 for none or a group row.
     void findingSelected(int row);
+    /// A row was activated (double click, Return): \a row of issueModel().
+    void findingActivated(int row);
     /// The detail pane shows the current finding with its line (or why it could not).
     void detailShown();
 

@@ -91,8 +91,7 @@ void ViewLinker::connectViews()
 
     connect(v.validation, &ValidationPanel::findingSelected, this, [this](int row) { fromFinding(row, false); });
     // Activation (double click, Return) names a span and/or an op; the op is the finer one.
-    connect(v.validation, &ValidationPanel::spanRequested, this, [this] { fromFinding(m_views.validation->currentFinding(), true); });
-    connect(v.validation, &ValidationPanel::opRequested, this, [this] { fromFinding(m_views.validation->currentFinding(), true); });
+    connect(v.validation, &ValidationPanel::findingActivated, this, [this](int row) { fromFinding(row, true); });
 
     // One time window for the timeline and the memory chart.
     connect(v.timeline, &TimelineView::visibleWindowChanged, this, [this](const TimeWindow &w) {
@@ -223,10 +222,11 @@ void ViewLinker::apply(const Selection &current)
     v.timeline->setSelection(current);
     v.details->setSelection(current);
     const qint64 span = m_trace && m_tree ? current.spanIndex(*m_trace, *m_tree) : -1;
-    if (span >= 0)
-        v.spanTree->selectSpan(span);
+    // A single click elsewhere never undoes the user's filters here: a hidden row is just
+    // not selected (activation reveals it, see applyActivation()).
+    v.spanTree->showSpan(span);
     if (current.kind == Selection::Kind::Op && current.isRecord())
-        v.opTable->selectOp(current.index);
+        v.opTable->showOp(current.index);
     else if (span >= 0)
         v.opTable->selectOpsOfSpan(span);
     v.memoryChart->setHighlightWindow(spanExtent(current));
@@ -258,10 +258,16 @@ void ViewLinker::showFindingOf(const Selection &current, qint64 span)
     validation->showFinding(row);
 }
 
-void ViewLinker::applyActivation(const Selection &)
+void ViewLinker::applyActivation(const Selection &selection)
 {
     const FlagGuard guard(m_applying);
     m_views.timeline->zoomToSelection();
+    // Focusing a record shows it even where a filter hid it.
+    const qint64 span = m_trace && m_tree ? selection.spanIndex(*m_trace, *m_tree) : -1;
+    if (span >= 0)
+        m_views.spanTree->selectSpan(span);
+    if (selection.kind == Selection::Kind::Op && selection.isRecord())
+        m_views.opTable->selectOp(selection.index);
 }
 
 void ViewLinker::applyTimeRange(const TimeWindow &range)
