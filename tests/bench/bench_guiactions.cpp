@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // How long the GUI thread is blocked by each user action on a big trace, in the whole main
 // window. Usage: bench_guiactions TRACE.jsonl (or TI_BENCH_TRACE); without one it skips.
+// TI_BENCH_PNG=FILE saves a picture of a selected span and a time range instead of timing.
 //
 // For each action: the time of the call itself, then the longest single pass of the event
 // loop over the next second (background results arriving, repaints), which is what the
@@ -112,6 +113,21 @@ int main(int argc, char **argv)
     run("activate (zoom to the selection)", [&] { selection->activate(Selection::span(qint64(midSpan))); });
     run("back", [&] { selection->back(); });
     run("forward", [&] { selection->forward(); });
+    if (const QString png = qEnvironmentVariable("TI_BENCH_PNG"); !png.isEmpty()) {
+        // A picture of the linked views: a span selected (its ops, its extent on the memory
+        // chart) and a time range around it.
+        selection->select(Selection::span(qint64(midSpan)));
+        const Span &s = trace.spans[midSpan];
+        const std::uint64_t margin = std::max<std::uint64_t>(s.durationNs * 3, 1000);
+        timeline->setVisibleWindow({s.startNs > margin ? s.startNs - margin : 0, s.startNs + s.durationNs + margin});
+        selection->setTimeRange({s.startNs, s.startNs + std::max<std::uint64_t>(s.durationNs, 1)});
+        QElapsedTimer settle;
+        settle.start();
+        while (settle.elapsed() < 1500)
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+        window.grab().save(png);
+        return 0;
+    }
     if (qEnvironmentVariableIsSet("TI_BENCH_SELECT_ONLY"))
         return 0;
     run("timeline zoom in (W)", [&] { timeline->zoomIn(); });
