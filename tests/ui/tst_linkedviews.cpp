@@ -65,6 +65,7 @@ private Q_SLOTS:
     void searchNextAndPrevious();
     void keyboardNavigationKeepsTheChartAligned();
     void detailsShowTheRawLine();
+    void selectingElsewhereKeepsUserFilters();
     void anotherFileResetsTheSelection();
     void modelTesterOnRangeFilteredModels();
 
@@ -505,6 +506,28 @@ void tst_LinkedViews::detailsShowTheRawLine()
     const QString id = QString::fromStdString(std::string(trace.str(trace.spans[std::size_t(span)].id)));
     QVERIFY2(details->rawText().contains(QStringLiteral("\"id\":\"%1\"").arg(id)), qPrintable(details->rawText()));
     QVERIFY(details->rawText().contains(QStringLiteral("span_start")));
+}
+
+void tst_LinkedViews::selectingElsewhereKeepsUserFilters()
+{
+    const qint64 span = spanWithOps();
+    SpanTreePanel *spans = m_window->spanTreePanel();
+    OpTablePanel *ops = m_window->opTablePanel();
+    spans->setFilterText(QStringLiteral("no such span"));
+    ops->setFilterText(QStringLiteral("no such op"));
+    // A click in another view selects there and leaves the filtered lists as the user set them.
+    m_window->selectionModel()->select(Selection::span(span));
+    QCOMPARE(m_window->timelineView()->selection(), Selection::span(span));
+    QCOMPARE(spans->filterText(), QStringLiteral("no such span"));
+    QCOMPARE(spans->selectedSpan(), qint64(-1));
+    QCOMPARE(ops->filterText(), QStringLiteral("no such op"));
+    // A double click (activation) asks to see it: the span tree and op table show it.
+    const qint64 op = qint64(m_loaded->spanTree->opsOfSpan(std::size_t(span)).front());
+    m_window->selectionModel()->activate(Selection::op(op));
+    QVERIFY(spans->filterText().isEmpty());
+    QCOMPARE(spans->selectedSpan(), span);
+    QVERIFY(ops->filterText().isEmpty());
+    QCOMPARE(ops->selectedOp(), op);
 }
 
 void tst_LinkedViews::anotherFileResetsTheSelection()
