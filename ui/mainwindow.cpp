@@ -20,26 +20,34 @@
 #include <QStandardPaths>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTreeView>
 #include <QTimer>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include "core/display/format.h"
 #include "core/analysis/health.h"
 #include "core/analysis/spantree.h"
 #include "core/analysis/summary.h"
+#include "core/timeline/timelineruler.h"
 #include "core/itemmodels/validationissuemodel.h"
 #include "core/loading/problemdetails.h"
 #include "core/loading/traceloader.h"
 #include "ui/memorychartpanel.h"
 #include "ui/metadatapanel.h"
 #include "ui/optablepanel.h"
+#include "ui/details/detailspane.h"
 #include "ui/recentfiles.h"
+#include "ui/search/searchbar.h"
+#include "ui/selection/selectionmodel.h"
+#include "ui/selection/viewlinker.h"
 #include "ui/spantreepanel.h"
 #include "ui/style/appicon.h"
 #include "ui/style/palettes.h"
+#include "ui/timeline/timelineview.h"
 #include "ui/validationpanel.h"
 #include "ui/widgets/filterlineedit.h"
 #include "ui/widgets/formatreferencewindow.h"
@@ -55,6 +63,13 @@ namespace TraceInspector {
 namespace {
 
 const QString kAppName = QStringLiteral("Candle Trace Inspector");
+// Default heights (relative until first shown): the timeline gets what the memory chart and
+// the lists leave, but never less than about eight rows.
+constexpr int kCentreHeight = 660;
+constexpr int kListsHeight = 260;
+constexpr int kTimelineHeight = 300;
+constexpr int kChartHeight = 360;
+constexpr int kTimelineMinimumHeight = 160;
 const QString kTraceFilter = QStringLiteral("Candle traces (*.jsonl *.trace.jsonl);;All files (*)");
 
 QString displayName(const QString &path)
@@ -99,12 +114,16 @@ MainWindow::MainWindow(QWidget *parent)
     const QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     // Without a saved layout, split by proportion (sizes are relative until first shown).
-    if (!m_mainSplitter->restoreState(settings.value(QStringLiteral("window/mainSplitter")).toByteArray()))
-        m_mainSplitter->setSizes({440, 520});
-    if (!m_topSplitter->restoreState(settings.value(QStringLiteral("window/topSplitter")).toByteArray()))
-        m_topSplitter->setSizes({1000, 1000});
-    if (!m_bottomSplitter->restoreState(settings.value(QStringLiteral("window/bottomSplitter")).toByteArray()))
-        m_bottomSplitter->setSizes({1200, 800});
+    // The keys name the layout with the timeline: states saved for the older one do not fit.
+    const auto restore = [&settings](QSplitter *splitter, const QString &key, const QList<int> &sizes) {
+        if (!splitter->restoreState(settings.value(QStringLiteral("window/timeline/") + key).toByteArray()))
+            splitter->setSizes(sizes);
+    };
+    restore(m_mainSplitter, QStringLiteral("mainSplitter"), {kCentreHeight, kListsHeight});
+    restore(m_centreSplitter, QStringLiteral("centreSplitter"), {1200, 400});
+    restore(m_timeSplitter, QStringLiteral("timeSplitter"), {kTimelineHeight, kChartHeight});
+    restore(m_topSplitter, QStringLiteral("topSplitter"), {1000, 1000});
+    restore(m_bottomSplitter, QStringLiteral("bottomSplitter"), {1200, 500});
 
     bool unitOk = false;
     const int unit = settings.value(QStringLiteral("view/timeUnit")).toInt(&unitOk);
@@ -129,6 +148,30 @@ void MainWindow::createLayout()
     m_validation = new ValidationPanel(this);
     m_metadata = new MetadataPanel(this);
 
+    m_timeline = new TimelineView(this);
+    m_timeline->setObjectName(QStringLiteral("timelineView"));
+    m_timeline->setMinimumHeight(kTimelineMinimumHeight);
+    m_details = new DetailsPane(this);
+    m_details->setObjectName(QStringLiteral("detailsPane"));
+    m_search = new SearchBar(this);
+    m_search->setObjectName(QStringLiteral("searchBar"));
+    m_selection = new SelectionModel(this);
+    m_selection->setObjectName(QStringLiteral("selectionModel"));
+
+    // The run in time in the centre: the timeline over the memory chart (one time window),
+    // the selection's details beside them; the lists below.
+    m_timeSplitter = new QSplitter(Qt::Vertical, this);
+    m_timeSplitter->addWidget(m_timeline);
+    m_timeSplitter->addWidget(m_memoryChart);
+    m_timeSplitter->setStretchFactor(0, 3);
+    m_timeSplitter->setStretchFactor(1, 2);
+
+    m_centreSplitter = new QSplitter(Qt::Horizontal, this);
+    m_centreSplitter->addWidget(m_timeSplitter);
+    m_centreSplitter->addWidget(m_details);
+    m_centreSplitter->setStretchFactor(0, 3);
+    m_centreSplitter->setStretchFactor(1, 1);
+
     m_topSplitter = new QSplitter(Qt::Horizontal, this);
     m_topSplitter->addWidget(m_spanTree);
     m_topSplitter->addWidget(m_opTable);
@@ -141,20 +184,60 @@ void MainWindow::createLayout()
     m_sideTabs->addTab(m_metadata, QStringLiteral("Run Metadata"));
 
     m_bottomSplitter = new QSplitter(Qt::Horizontal, this);
-    m_bottomSplitter->addWidget(m_memoryChart);
+    m_bottomSplitter->addWidget(m_topSplitter);
     m_bottomSplitter->addWidget(m_sideTabs);
-    m_bottomSplitter->setStretchFactor(0, 11);
-    m_bottomSplitter->setStretchFactor(1, 9);
+    m_bottomSplitter->setStretchFactor(0, 12);
+    m_bottomSplitter->setStretchFactor(1, 5);
 
     m_mainSplitter = new QSplitter(Qt::Vertical, this);
-    m_mainSplitter->addWidget(m_topSplitter);
+    m_mainSplitter->addWidget(m_centreSplitter);
     m_mainSplitter->addWidget(m_bottomSplitter);
     m_mainSplitter->setStretchFactor(0, 3);
     m_mainSplitter->setStretchFactor(1, 2);
     // No panel can be squeezed to nothing (and lose track of its size).
-    m_mainSplitter->setChildrenCollapsible(false);
-    m_topSplitter->setChildrenCollapsible(false);
-    m_bottomSplitter->setChildrenCollapsible(false);
+    for (QSplitter *splitter : {m_mainSplitter, m_centreSplitter, m_timeSplitter, m_topSplitter, m_bottomSplitter})
+        splitter->setChildrenCollapsible(false);
+
+    // Back/forward through the selections, the search and the time range above the views.
+    auto *navigation = new QHBoxLayout;
+    navigation->setContentsMargins(0, 0, 0, 0);
+    navigation->setSpacing(2);
+    m_selection->backAction()->setIcon(style()->standardIcon(QStyle::SP_ArrowBack));
+    m_selection->forwardAction()->setIcon(style()->standardIcon(QStyle::SP_ArrowForward));
+    for (QAction *a : {m_selection->backAction(), m_selection->forwardAction()}) {
+        auto *button = new QToolButton(this);
+        button->setDefaultAction(a);
+        button->setAutoRaise(true);
+        navigation->addWidget(button);
+    }
+    navigation->addWidget(m_search, 1);
+    m_rangeChip = new QToolButton(this);
+    m_rangeChip->setObjectName(QStringLiteral("timeRangeChip"));
+    m_rangeChip->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_rangeChip->setIcon(style()->standardIcon(QStyle::SP_DialogCloseButton));
+    m_rangeChip->setLayoutDirection(Qt::RightToLeft); // the close mark after the range
+    m_rangeChip->setToolTip(tr("Only this time range is listed in the span tree and the op table. "
+                               "Click (or Esc in the timeline) to show the whole run again."));
+    m_rangeChip->hide();
+    connect(m_rangeChip, &QToolButton::clicked, m_selection, &SelectionModel::clearTimeRange);
+    navigation->addWidget(m_rangeChip);
+
+    m_workspace = new QWidget(this);
+    auto *workspaceLayout = new QVBoxLayout(m_workspace);
+    workspaceLayout->setContentsMargins(0, 0, 0, 0);
+    workspaceLayout->setSpacing(4);
+    workspaceLayout->addLayout(navigation);
+    workspaceLayout->addWidget(m_mainSplitter, 1);
+
+    m_linker = new ViewLinker(m_selection,
+                              {m_timeline, m_details, m_search, m_spanTree, m_opTable, m_memoryChart, m_validation}, this);
+    connect(m_selection, &SelectionModel::timeRangeChanged, this, &MainWindow::updateRangeChip);
+    connect(m_timeline, &TimelineView::layoutReady, this, [this] {
+        const bool wasPending = m_timelinePending;
+        m_timelinePending = false;
+        if (wasPending && !m_chartPending && m_shown && m_shown->isComplete() && !m_loader->isLoading())
+            reportLoaded();
+    });
 
     m_startPage = new StartPage(this);
     m_startPage->setSampleAvailable(!sampleTracePath().isEmpty());
@@ -165,7 +248,7 @@ void MainWindow::createLayout()
 
     m_stack = new QStackedWidget(this);
     m_stack->addWidget(m_startPage);
-    m_stack->addWidget(m_mainSplitter);
+    m_stack->addWidget(m_workspace);
 
     auto *central = new QWidget(this);
     auto *layout = new QVBoxLayout(central);
@@ -185,8 +268,6 @@ void MainWindow::createLayout()
     statusBar()->addPermanentWidget(m_progress);
     connect(m_progress, &LoadProgressWidget::cancelRequested, this, &MainWindow::cancelLoad);
 
-    connect(m_validation, &ValidationPanel::spanRequested, this, &MainWindow::selectSpan);
-    connect(m_validation, &ValidationPanel::opRequested, this, &MainWindow::selectOp);
     connect(m_validation, &ValidationPanel::countsChanged, this, [this](int errors, int warnings) {
         const int total = errors + warnings;
         m_sideTabs->setTabText(m_sideTabs->indexOf(m_validation),
@@ -197,19 +278,12 @@ void MainWindow::createLayout()
                                               : QIcon());
         updateSummary();
     });
-    // Selecting a span highlights its ops; activating an op's span jumps to it in the tree.
-    connect(m_spanTree, &SpanTreePanel::spanSelected, m_opTable, &OpTablePanel::selectOpsOfSpan);
-    connect(m_opTable, &OpTablePanel::spanActivated, m_spanTree, &SpanTreePanel::selectSpan);
     // The chart prepares its series in the background; a load is only done once it is drawn.
     connect(m_memoryChart, &MemoryChartPanel::chartReady, this, [this] {
         const bool wasPending = m_chartPending;
         m_chartPending = false;
-        if (wasPending && m_shown && m_shown->isComplete() && !m_loader->isLoading())
+        if (wasPending && !m_timelinePending && m_shown && m_shown->isComplete() && !m_loader->isLoading())
             reportLoaded();
-    });
-    connect(m_memoryChart, &MemoryChartPanel::spanActivated, this, [this](const QString &spanId) {
-        if (m_shown && m_shown->trace)
-            selectSpan(m_shown->trace->findSpan(std::string_view(spanId.toStdString())));
     });
 }
 
@@ -235,6 +309,12 @@ void MainWindow::createActions()
         m_memoryChart->clear();
         m_validation->clear();
         m_metadata->clear();
+        m_timeline->clear();
+        m_details->setTrace({}, {});
+        m_search->setTrace({});
+        m_linker->setTrace({}, {});
+        m_selection->reset();
+        m_timelinePending = false;
         m_rejectionBanner->dismiss();
         m_messageBanner->dismiss();
         m_stack->setCurrentWidget(m_startPage);
@@ -273,6 +353,8 @@ void MainWindow::createActions()
     goTo(tr("Go to &Op Table"), Qt::Key_2, m_opTable, m_opTable->opView());
     goTo(tr("Go to Memory &Chart"), Qt::Key_3, m_memoryChart, m_memoryChart->findChild<QWidget *>(QStringLiteral("logicalChartView")));
     goTo(tr("Go to &Problems"), Qt::Key_4, m_validation, m_validation->view());
+    goTo(tr("Go to T&imeline"), Qt::Key_5, m_timeline, m_timeline);
+    goTo(tr("Go to &Details"), Qt::Key_6, m_details, m_details->fieldsView());
     view->addSeparator();
     QMenu *units = view->addMenu(tr("&Time Unit"));
     auto *unitGroup = new QActionGroup(this);
@@ -290,17 +372,31 @@ void MainWindow::createActions()
     }
     view->addSeparator();
     view->addAction(tr("&Reset Layout"), this, [this] {
-        m_mainSplitter->setSizes({440, 520});
+        m_mainSplitter->setSizes({kCentreHeight, kListsHeight});
+        m_centreSplitter->setSizes({1200, 400});
+        m_timeSplitter->setSizes({kTimelineHeight, kChartHeight});
         m_topSplitter->setSizes({1000, 1000});
-        m_bottomSplitter->setSizes({1200, 800});
+        m_bottomSplitter->setSizes({1200, 500});
     });
 
     QMenu *edit = menuBar()->insertMenu(view->menuAction(), new QMenu(tr("&Edit"), this))->menu();
+    QAction *find = m_search->findAction();
+    find->setText(tr("&Find…"));
+    find->setToolTip(tr("Search span names and ids, op names and tensor ids (Ctrl+F)"));
+    edit->addAction(find);
+    // F3 serves the trace search and the span filter (see stepMatch()): one action per key.
+    QAction *next = edit->addAction(tr("Next Match"), this, [this] { stepMatch(true); });
+    next->setShortcuts(m_search->findNextAction()->shortcuts());
+    next->setObjectName(QStringLiteral("nextMatchAction"));
+    QAction *previous = edit->addAction(tr("Previous Match"), this, [this] { stepMatch(false); });
+    previous->setShortcuts(m_search->findPreviousAction()->shortcuts());
+    previous->setObjectName(QStringLiteral("previousMatchAction"));
+    edit->addSeparator();
     QAction *findSpans = edit->addAction(tr("&Filter Spans"), this, [this] {
         focusPanel(m_spanTree, m_spanTree->filterEdit());
         m_spanTree->filterEdit()->selectAll();
     });
-    findSpans->setShortcut(QKeySequence::Find);
+    findSpans->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     QAction *findOps = edit->addAction(tr("Filter &Ops"), this, [this] {
         focusPanel(m_opTable, m_opTable->filterEdit());
         m_opTable->filterEdit()->selectAll();
@@ -312,12 +408,25 @@ void MainWindow::createActions()
         m_validation->filterEdit()->selectAll();
     });
     findProblems->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_F));
-    edit->addSeparator();
-    // The span tree's own actions, made window-wide: one action per key, never two.
-    for (QAction *a : m_spanTree->actions()) {
-        a->setShortcutContext(Qt::WindowShortcut);
-        edit->addAction(a);
-    }
+    // The span tree's own match keys go through Next/Previous Match (one action per key:
+    // a key on two actions triggers neither); its buttons keep working.
+    for (QAction *a : m_spanTree->actions())
+        a->setShortcuts({});
+
+    QMenu *go = menuBar()->insertMenu(view->menuAction(), new QMenu(tr("&Go"), this))->menu();
+    QAction *back = m_selection->backAction();
+    back->setText(tr("&Back"));
+    go->addAction(back);
+    QAction *forward = m_selection->forwardAction();
+    forward->setText(tr("&Forward"));
+    go->addAction(forward);
+    go->addSeparator();
+    QAction *zoomSelection = go->addAction(tr("&Zoom Timeline to Selection"), m_timeline, &TimelineView::zoomToSelection);
+    zoomSelection->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period));
+    QAction *fit = go->addAction(tr("Fit &Whole Run"), m_timeline, &TimelineView::fitAll);
+    fit->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_0));
+    go->addAction(tr("&Clear Time Range"), m_selection, &SelectionModel::clearTimeRange);
+    go->addAction(tr("Clear &Selection"), m_selection, &SelectionModel::clearSelection);
 
     QMenu *memory = menuBar()->addMenu(tr("&Memory"));
     QAction *resetZoom = memory->addAction(tr("&Reset Zoom (Whole Run)"), m_memoryChart, &MemoryChartPanel::resetZoom);
@@ -524,7 +633,7 @@ void MainWindow::onTraceRead(quint64, const LoadedTracePtr &snapshot)
 {
     m_shown = snapshot;
     m_recent->add(snapshot->path);
-    m_stack->setCurrentWidget(m_mainSplitter);
+    m_stack->setCurrentWidget(m_workspace);
     placeProgress();
 
     m_spanTree->clear();
@@ -538,7 +647,14 @@ void MainWindow::onTraceRead(quint64, const LoadedTracePtr &snapshot)
         resetViewState();
     }
     m_viewStatePath = QFileInfo(snapshot->path).absoluteFilePath();
+    m_timeline->clear();
+    m_timelinePending = false;
+    m_details->setTrace({}, {});
+    m_search->setTrace(snapshot->trace);
+    m_linker->setTrace(snapshot->trace, {});
+    m_linker->setFindings(snapshot->readProblems, {});
     m_opTable->setTrace(snapshot->trace, {}, snapshot->opStatistics);
+    m_opTable->setTimeRange(m_selection->timeRange()); // the same file again keeps its range
     m_validation->setLoadedTrace(snapshot);
     m_metadata->setLoadedTrace(snapshot);
     showRejection(*snapshot);
@@ -557,10 +673,16 @@ void MainWindow::onAnalysisReady(quint64, const LoadedTracePtr &snapshot)
     case LoadStage::SpanTree:
         m_spanTree->setTrace(snapshot->trace, snapshot->spanTree);
         m_opTable->setSpanTree(snapshot->spanTree);
+        m_linker->setTrace(snapshot->trace, snapshot->spanTree);
+        m_details->setTrace(snapshot->trace, snapshot->spanTree);
+        m_timelinePending = true;
+        m_timeline->setTrace(snapshot->trace, snapshot->spanTree);
         break;
     case LoadStage::Health:
         m_validation->setLoadedTrace(snapshot);
         m_metadata->setLoadedTrace(snapshot);
+        if (snapshot->health)
+            m_linker->setFindings(snapshot->readProblems, std::shared_ptr<const std::vector<Problem>>(snapshot->health, &snapshot->health->findings));
         break;
     case LoadStage::Memory:
         m_chartPending = true;
@@ -579,7 +701,7 @@ void MainWindow::onFinished(quint64, const LoadedTracePtr &snapshot)
     m_sideTabs->setCurrentWidget(anyProblem ? static_cast<QWidget *>(m_validation) : m_metadata);
     updateSummary();
     updateActions();
-    if (!m_chartPending)
+    if (!m_chartPending && !m_timelinePending)
         reportLoaded();
 }
 
@@ -669,16 +791,30 @@ void MainWindow::showRejection(const LoadedTrace &loaded)
     m_rejectionBanner->addAction(m_showProblemsInBannerAction);
 }
 
-void MainWindow::selectSpan(qint64 spanIndex)
+void MainWindow::stepMatch(bool forward)
 {
-    if (spanIndex >= 0)
-        m_spanTree->selectSpan(spanIndex);
+    // One F3 for two searches: the span filter's matches while the span tree has the focus
+    // (or nothing else is searched), else the trace search's.
+    const bool inSpanTree = m_spanTree->isAncestorOf(QApplication::focusWidget());
+    const bool spanFilter = !m_spanTree->filterText().isEmpty();
+    if (spanFilter && (inSpanTree || m_search->text().isEmpty()))
+        forward ? m_spanTree->nextMatch() : m_spanTree->previousMatch();
+    else if (!m_search->text().isEmpty())
+        forward ? m_search->findNext() : m_search->findPrevious();
+    else
+        m_search->activateFind();
 }
 
-void MainWindow::selectOp(qint64 opIndex)
+void MainWindow::updateRangeChip()
 {
-    if (opIndex >= 0)
-        m_opTable->selectOp(opIndex);
+    const TimeWindow range = m_selection->timeRange();
+    if (range.isEmpty()) {
+        m_rangeChip->hide();
+        return;
+    }
+    m_rangeChip->setText(QString::fromStdString(formatRangeLabel(range)));
+    m_rangeChip->setAccessibleName(tr("Time range %1; clear it").arg(m_rangeChip->text()));
+    m_rangeChip->show();
 }
 
 qint64 MainWindow::selectedSpanIndex() const
@@ -816,6 +952,7 @@ void MainWindow::dropEvent(QDropEvent *event)
 
 void MainWindow::resetViewState()
 {
+    m_selection->reset();
     m_spanTree->resetView();
     m_opTable->resetView();
     m_validation->resetView();
@@ -862,9 +999,11 @@ void MainWindow::closeEvent(QCloseEvent *event)
 {
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("window/mainSplitter"), m_mainSplitter->saveState());
-    settings.setValue(QStringLiteral("window/topSplitter"), m_topSplitter->saveState());
-    settings.setValue(QStringLiteral("window/bottomSplitter"), m_bottomSplitter->saveState());
+    settings.setValue(QStringLiteral("window/timeline/mainSplitter"), m_mainSplitter->saveState());
+    settings.setValue(QStringLiteral("window/timeline/centreSplitter"), m_centreSplitter->saveState());
+    settings.setValue(QStringLiteral("window/timeline/timeSplitter"), m_timeSplitter->saveState());
+    settings.setValue(QStringLiteral("window/timeline/topSplitter"), m_topSplitter->saveState());
+    settings.setValue(QStringLiteral("window/timeline/bottomSplitter"), m_bottomSplitter->saveState());
     m_loader->cancel();
     QMainWindow::closeEvent(event);
 }

@@ -16,9 +16,11 @@ class QMimeData;
 class QSplitter;
 class QStackedWidget;
 class QTabWidget;
+class QToolButton;
 
 namespace TraceInspector {
 
+class DetailsPane;
 class ExportController;
 class FormatReferenceWindow;
 class LoadProgressWidget;
@@ -27,15 +29,22 @@ class MessageBanner;
 class MetadataPanel;
 class OpTablePanel;
 class RecentFiles;
+class SearchBar;
+class SelectionModel;
 class SpanTreePanel;
 class StartPage;
+class TimelineView;
 class TraceLoader;
 class ValidationPanel;
+class ViewLinker;
 
-/// The inspector window: span tree and op table side by side, the memory chart, the
-/// validation and run metadata panels, banners for rejected or unreadable files, a status
-/// bar with the trace summary and the load progress. Owns the loader; every panel shows the
-/// immutable snapshot of the newest load as its stages arrive.
+/// The inspector window: the timeline in the centre with the memory chart below it on the
+/// same time window and the details of the selection beside them; under them the span
+/// tree, the op table and the validation and run metadata panels; above them back/forward,
+/// the search bar and the time range chip. One SelectionModel links every view (ViewLinker).
+/// Banners for rejected or unreadable files, a status bar with the trace summary and the
+/// load progress. Owns the loader; every panel shows the immutable snapshot of the newest
+/// load as its stages arrive.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -73,6 +82,13 @@ public:
     MemoryChartPanel *memoryChartPanel() const { return m_memoryChart; }
     ValidationPanel *validationPanel() const { return m_validation; }
     MetadataPanel *metadataPanel() const { return m_metadata; }
+    TimelineView *timelineView() const { return m_timeline; }
+    DetailsPane *detailsPane() const { return m_details; }
+    SearchBar *searchBar() const { return m_search; }
+    SelectionModel *selectionModel() const { return m_selection; }
+    ViewLinker *viewLinker() const { return m_linker; }
+    /// The time range chip (visible while a range is selected; clicking it clears the range).
+    QToolButton *timeRangeChip() const { return m_rangeChip; }
 
     /// The sample trace shipped with the application, or an empty string if not installed.
     static QString sampleTracePath();
@@ -102,8 +118,8 @@ private:
     void exportWithDialog();
     void startExport(const QString &target, bool replaceConfirmed, bool replaceProtected = false);
     void rebuildRecentMenu();
-    void selectSpan(qint64 spanIndex);
-    void selectOp(qint64 opIndex);
+    void stepMatch(bool forward);
+    void updateRangeChip();
 
     void onStarted(quint64 generation, const QString &path);
     void onProgress(quint64 generation, const LoadProgress &progress);
@@ -137,12 +153,16 @@ private:
     QString m_failedPath; // offered again by the banner's Reload
     QElapsedTimer m_loadClock;
     bool m_chartPending = false; // the memory chart has data it has not drawn yet
+    bool m_timelinePending = false; // the timeline lays out a trace it has not drawn yet
 
     QStackedWidget *m_stack = nullptr;
+    QWidget *m_workspace = nullptr;
     StartPage *m_startPage = nullptr;
     QSplitter *m_mainSplitter = nullptr;
     QSplitter *m_topSplitter = nullptr;
     QSplitter *m_bottomSplitter = nullptr;
+    QSplitter *m_centreSplitter = nullptr; // time views | details
+    QSplitter *m_timeSplitter = nullptr;   // timeline over memory chart
     QTabWidget *m_sideTabs = nullptr;
     MessageBanner *m_rejectionBanner = nullptr;
     MessageBanner *m_messageBanner = nullptr;
@@ -154,6 +174,12 @@ private:
     MemoryChartPanel *m_memoryChart = nullptr;
     ValidationPanel *m_validation = nullptr;
     MetadataPanel *m_metadata = nullptr;
+    TimelineView *m_timeline = nullptr;
+    DetailsPane *m_details = nullptr;
+    SearchBar *m_search = nullptr;
+    QToolButton *m_rangeChip = nullptr;
+    SelectionModel *m_selection = nullptr;
+    ViewLinker *m_linker = nullptr;
 
     QMenu *m_recentMenu = nullptr;
     QAction *m_exportAction = nullptr;

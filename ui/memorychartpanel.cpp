@@ -182,6 +182,7 @@ class ChartView : public QChartView
 public:
     std::function<void(double x, double factor)> onWheelZoom;
     std::function<void(double x0, double x1)> onBandZoom;
+    std::function<void(double x0, double x1)> onBandSelect; // Shift+drag: a time range, no zoom
     std::function<void(double x)> onClick;
     std::function<void(double x)> onZoomOut;
     std::function<void(double x)> onHover;
@@ -216,6 +217,7 @@ protected:
         if (e->button() == Qt::LeftButton && plot().contains(e->position())) {
             m_bandStart = e->position().x();
             m_pressing = true;
+            m_selectRange = (e->modifiers() & Qt::ShiftModifier) != 0;
             e->accept();
             return;
         }
@@ -246,7 +248,9 @@ protected:
             const bool band = m_band->isVisible();
             m_band->hide();
             const double x = std::clamp(e->position().x(), plot().left(), plot().right());
-            if (band && onBandZoom)
+            if (band && m_selectRange && onBandSelect)
+                onBandSelect(m_bandStart - plot().left(), x - plot().left());
+            else if (band && onBandZoom)
                 onBandZoom(m_bandStart - plot().left(), x - plot().left());
             else if (!band && onClick)
                 onClick(x - plot().left());
@@ -287,6 +291,7 @@ private:
     QRubberBand *m_band = nullptr;
     double m_bandStart = 0;
     bool m_pressing = false;
+    bool m_selectRange = false;
 };
 
 /// Dense data drawn a pixel column at a time: per column and series, a solid rectangle
@@ -369,6 +374,8 @@ struct Plot {
     QValueAxis *y = nullptr;
     QGraphicsLineItem *hoverLine = nullptr;
     QGraphicsLineItem *instantLine = nullptr;
+    QGraphicsRectItem *highlightRect = nullptr; // the selection's time span
+    QGraphicsRectItem *rangeRect = nullptr;     // the window's time range
     EnvelopeItem *envelope = nullptr; // dense data, a pixel column at a time
     QStackedWidget *slot = nullptr; // the view, or the note saying the plane is unknown
     QLabel *note = nullptr;
@@ -426,6 +433,8 @@ struct MemoryChartPanel::Private {
     TimeUnit timeUnit = TimeUnit::Auto;
     int buckets = 0;
     std::optional<std::uint64_t> instant;      // clicked
+    TimeWindow highlight;                      // the selection's time span, shaded
+    TimeWindow range;                          // the window's time range, shaded
     std::optional<std::uint64_t> tableInstant; // what the table lists
     std::optional<std::uint64_t> hoverTime;
     quint64 queryGeneration = 0;
@@ -480,6 +489,7 @@ struct MemoryChartPanel::Private {
     void setHover(std::optional<std::uint64_t> t);
     void placeCursorLines();
     void placeLine(const Plot &plot, QGraphicsLineItem *line, std::optional<std::uint64_t> t);
+    void placeSpan(const Plot &plot, QGraphicsRectItem *rect, const TimeWindow &span);
     void updateNotes();
     void placePeakText();
     void updatePeakTexts();
@@ -548,7 +558,14 @@ void MemoryChartPanel::Private::buildPlot(Plot &plot, const QString &objectName)
     plot.view->onBandZoom = [this](double x0, double x1) {
         q->setWindow(windowBetween(window, double(plotWidth()), x0, x1));
     };
-    plot.view->onClick = [this](double x) { q->selectInstant(timeAtX(x)); };
+    plot.view->onBandSelect = [this](double x0, double x1) {
+        Q_EMIT q->timeRangeSelected(windowBetween(window, double(plotWidth()), x0, x1));
+    };
+    plot.view->onClick = [this](double x) {
+        const std::uint64_t t = timeAtX(x);
+        q->selectInstant(t);
+        Q_EMIT q->instantClicked(t);
+    };
     plot.view->onHover = [this](double x) { setHover(timeAtX(x)); };
     plot.view->onLeave = [this] { setHover(std::nullopt); };
     plot.view->onKey = [this](QKeyEvent *e) { return handleKey(e); };
@@ -562,6 +579,12 @@ void MemoryChartPanel::Private::buildPlot(Plot &plot, const QString &objectName)
     plot.instantLine = new QGraphicsLineItem(plot.chart);
     plot.instantLine->setZValue(31);
     plot.instantLine->hide();
+    for (QGraphicsRectItem **rect : {&plot.highlightRect, &plot.rangeRect}) {
+        *rect = new QGraphicsRectItem(plot.chart);
+        (*rect)->setZValue(29);
+        (*rect)->setPen(Qt::NoPen);
+        (*rect)->hide();
+    }
     QObject::connect(plot.chart, &QChart::plotAreaChanged, q, [this] {
         if (!aligning)
             QTimer::singleShot(0, q, [this] { alignPlots(); });
@@ -710,6 +733,11 @@ void MemoryChartPanel::Private::build()
     tableActions->addRowAction(
         tr("Select &Span"), [this](const QModelIndex &row) { Q_EMIT q->spanActivated(row.data(SpanIdRole).toString()); },
         [](const QModelIndex &row) { return row.data(SpanIndexRole).toLongLong() >= 0; }, QKeySequence(Qt::CTRL | Qt::Key_J));
+    QObject::connect(table, &QTableView::clicked, q, [this](const QModelIndex &index) {
+        const qint64 span = index.data(SpanIndexRole).toLongLong();
+        if (span >= 0)
+            Q_EMIT q->allocationSpanSelected(span);
+    });
     QObject::connect(table, &QTableView::activated, q, [this](const QModelIndex &index) {
         const QString span = index.data(SpanIdRole).toString();
         if (!span.isEmpty())
@@ -783,6 +811,15 @@ void MemoryChartPanel::Private::applyTheme()
         QPen hover(text, 1, Qt::DashLine);
         p->hoverLine->setPen(hover);
         p->instantLine->setPen(QPen(pal.color(QPalette::Highlight), 2));
+        QColor shade = pal.color(QPalette::Highlight);
+        shade.setAlpha(50);
+        p->highlightRect->setBrush(shade);
+        QColor edge = pal.color(QPalette::Highlight);
+        edge.setAlpha(160);
+        p->highlightRect->setPen(QPen(edge, 1));
+        QColor rangeShade = pal.color(QPalette::Text);
+        rangeShade.setAlpha(28);
+        p->rangeRect->setBrush(rangeShade);
         p->view->setBackgroundBrush(base);
         p->note->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(pal.color(QPalette::PlaceholderText).name()));
     }
@@ -1126,11 +1163,28 @@ void MemoryChartPanel::Private::placeLine(const Plot &plot, QGraphicsLineItem *l
     line->show();
 }
 
+void MemoryChartPanel::Private::placeSpan(const Plot &plot, QGraphicsRectItem *rect, const TimeWindow &span)
+{
+    if (span.isEmpty() || span.end <= drawnWindow.begin || span.begin >= drawnWindow.end
+        || plot.slot->currentWidget() != plot.view) {
+        rect->hide();
+        return;
+    }
+    const QRectF area = plot.chart->plotArea();
+    const double x0 = std::max(area.left(), area.left() + timeToX(drawnWindow, area.width(), span.begin));
+    const double x1 = std::min(area.right(), area.left() + timeToX(drawnWindow, area.width(), span.end));
+    // A span narrower than a pixel still shows, as a line.
+    rect->setRect(QRectF(QPointF(x0, area.top()), QPointF(std::max(x1, x0 + 1), area.bottom())));
+    rect->show();
+}
+
 void MemoryChartPanel::Private::placeCursorLines()
 {
     for (const Plot *p : {&logicalPlot, &physicalPlot}) {
         placeLine(*p, p->hoverLine, hoverTime);
         placeLine(*p, p->instantLine, instant);
+        placeSpan(*p, p->highlightRect, highlight);
+        placeSpan(*p, p->rangeRect, range);
     }
 }
 
@@ -1569,6 +1623,8 @@ void MemoryChartPanel::clear()
     d->instant.reset();
     d->tableInstant.reset();
     d->hoverTime.reset();
+    d->highlight = {};
+    d->range = {};
     ++d->queryGeneration;
     d->rebuildSeries();
     {
@@ -1643,6 +1699,46 @@ void MemoryChartPanel::setWindow(const TimeWindow &window)
         return;
     d->window = w;
     d->scheduleRebucket();
+    Q_EMIT windowChanged(w);
+}
+
+void MemoryChartPanel::setHighlightWindow(const TimeWindow &span)
+{
+    if (span == d->highlight)
+        return;
+    d->highlight = span;
+    d->placeCursorLines();
+}
+
+TimeWindow MemoryChartPanel::highlightWindow() const
+{
+    return d->highlight;
+}
+
+void MemoryChartPanel::setTimeRange(const TimeWindow &range)
+{
+    if (range == d->range)
+        return;
+    d->range = range;
+    d->placeCursorLines();
+}
+
+bool MemoryChartPanel::selectAllocationsOfSpan(qint64 spanIndex)
+{
+    QTableView *table = d->table;
+    const int row = d->model->firstRowOfSpan(spanIndex);
+    const QModelIndex index = row >= 0 ? d->proxy->mapFromSource(d->model->index(row, 0)) : QModelIndex();
+    const QSignalBlocker block(table->selectionModel());
+    if (!index.isValid()) {
+        table->clearSelection();
+        table->viewport()->update();
+        return false;
+    }
+    table->setCurrentIndex(index);
+    table->selectRow(index.row());
+    table->scrollTo(index);
+    table->viewport()->update();
+    return true;
 }
 
 void MemoryChartPanel::resetZoom()

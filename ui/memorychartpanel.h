@@ -91,6 +91,14 @@ public:
     /// Zooms to \a window (clamped to the run).
     void setWindow(const TimeWindow &window);
     void resetZoom();
+    /// Shades \a span (the selection's time extent) on both plots; an empty window clears it.
+    void setHighlightWindow(const TimeWindow &span);
+    TimeWindow highlightWindow() const;
+    /// Shades the window's time range; an empty window clears it.
+    void setTimeRange(const TimeWindow &range);
+    /// Makes the first allocation row made in span \a spanIndex current (no signal); false
+    /// (and no row selected) when the table lists none.
+    bool selectAllocationsOfSpan(qint64 spanIndex);
     /// The run's time range: what "Reset zoom" shows.
     TimeWindow runWindow() const;
 
@@ -130,6 +138,14 @@ Q_SIGNALS:
     /// The allocations table lists a new instant (after selectInstant(), showPeak() or a
     /// device change).
     void allocationsShown();
+    /// The time window shown changed (zoom, pan, reset): for time-aligned views.
+    void windowChanged(const TraceInspector::TimeWindow &window);
+    /// The user clicked an instant on a plot (selectInstant() has listed it).
+    void instantClicked(quint64 timeNs);
+    /// The user Shift+dragged over a plot: a time range to select (the view does not zoom).
+    void timeRangeSelected(const TraceInspector::TimeWindow &range);
+    /// A single click on an allocation row made in a known span.
+    void allocationSpanSelected(qint64 spanIndex);
 
 protected:
     void showEvent(QShowEvent *event) override;

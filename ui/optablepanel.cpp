@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/optablepanel.h"
 
+#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -8,8 +9,10 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include "core/display/format.h"
+#include "core/analysis/opstatistics.h"
 #include "core/analysis/spantree.h"
 #include "core/itemmodels/modelroles.h"
 #include "core/itemmodels/opaggregatemodel.h"
@@ -30,6 +33,7 @@ constexpr std::size_t kMaxSpanOpSelection = 10000;
 
 OpTablePanel::OpTablePanel(QWidget *parent)
     : QWidget(parent)
+    , m_rangeWatcher(new QFutureWatcher<std::shared_ptr<const OpStatistics>>(this))
     , m_opModel(new OpTableModel(this))
     , m_opProxy(new OpFilterProxyModel(this))
     , m_aggregateModel(new OpAggregateModel(this))
@@ -41,6 +45,16 @@ OpTablePanel::OpTablePanel(QWidget *parent)
     , m_aggregateView(new QTableView(this))
 {
     m_opProxy->setSourceModel(m_opModel);
+    connect(m_rangeWatcher, &QFutureWatcherBase::finished, this, [this] {
+        const quint64 generation = m_rangeGeneration;
+        const std::shared_ptr<const OpStatistics> stats = m_rangeWatcher->result();
+        if (!m_aggregating || !stats || generation != m_rangeGeneration)
+            return;
+        m_aggregating = false;
+        m_aggregateModel->setTrace(m_trace, stats);
+        updateStatus();
+        Q_EMIT timeRangeApplied();
+    });
     m_aggregateProxy->setSourceModel(m_aggregateModel);
     m_aggregateProxy->setSortRole(SortRole);
     m_aggregateProxy->setFilterKeyColumn(OpAggregateModel::NameColumn);
@@ -105,6 +119,8 @@ OpTablePanel::OpTablePanel(QWidget *parent)
             [this](const QModelIndex &current) { Q_EMIT opSelected(opOf(current)); });
     connect(m_opView, &QTableView::activated, this, [this](const QModelIndex &index) {
         const qint64 op = opOf(index);
+        if (op >= 0)
+            Q_EMIT opActivated(op);
         if (const qint64 span = m_opModel->spanOfOp(op); span >= 0)
             Q_EMIT spanActivated(span);
     });
@@ -139,8 +155,15 @@ void OpTablePanel::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<
 {
     m_trace = std::move(trace);
     m_tree = std::move(tree);
+    ++m_rangeGeneration;
+    m_aggregating = false;
+    m_range = {};
+    m_opProxy->setTimeRange({});
     m_opView->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
     m_opModel->setTrace(m_trace, m_tree);
+    if (m_trace && !statistics)
+        statistics = std::make_shared<const OpStatistics>(OpStatistics::compute(*m_trace));
+    m_statistics = statistics;
     m_aggregateModel->setTrace(m_trace, std::move(statistics));
     updateStatus();
 }
@@ -182,6 +205,37 @@ void OpTablePanel::resetView()
     m_aggregateView->selectionModel()->clear();
     m_tabs->setCurrentIndex(AllOpsTab);
     m_opView->scrollToTop();
+}
+
+void OpTablePanel::setTimeRange(const TimeWindow &range)
+{
+    const TimeWindow next = range.isEmpty() ? TimeWindow{} : range;
+    if (next == m_range || !m_trace)
+        return;
+    m_range = next;
+    const qint64 current = selectedOp();
+    m_opProxy->setTimeRange(next);
+    if (current >= 0) {
+        const QModelIndex index = m_opProxy->mapFromSource(m_opModel->indexForOp(current));
+        if (index.isValid())
+            m_opView->scrollTo(index);
+    }
+    const quint64 generation = ++m_rangeGeneration;
+    if (next.isEmpty()) {
+        m_aggregating = false;
+        m_aggregateModel->setTrace(m_trace, m_statistics);
+        updateStatus();
+        Q_EMIT timeRangeApplied();
+        return;
+    }
+    // A pass over every op (0.8 M at 1 GB): off the GUI thread.
+    m_aggregating = true;
+    updateStatus();
+    const std::shared_ptr<const Trace> trace = m_trace;
+    m_rangeWatcher->setFuture(QtConcurrent::run([trace, next, generation] {
+        Q_UNUSED(generation);
+        return std::make_shared<const OpStatistics>(OpStatistics::compute(*trace, next));
+    }));
 }
 
 void OpTablePanel::setTimeUnit(TimeUnit unit)
@@ -289,6 +343,18 @@ void OpTablePanel::selectOp(qint64 opIndex)
     m_opView->scrollTo(index, QAbstractItemView::PositionAtCenter);
 }
 
+bool OpTablePanel::showOp(qint64 opIndex)
+{
+    const QModelIndex index = m_opProxy->mapFromSource(m_opModel->indexForOp(opIndex));
+    if (!index.isValid()) {
+        m_opView->selectionModel()->clearSelection();
+        return false;
+    }
+    m_opView->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_opView->scrollTo(index, QAbstractItemView::PositionAtCenter);
+    return true;
+}
+
 void OpTablePanel::selectOpsOfSpan(qint64 spanIndex)
 {
     if (!m_tree || spanIndex < 0 || std::uint64_t(spanIndex) >= m_tree->spanCount())
@@ -316,10 +382,14 @@ void OpTablePanel::updateStatus()
         return;
     }
     const std::size_t total = m_trace->ops.size();
-    if (m_opProxy->filterText().isEmpty())
-        m_status->setText(total == 1 ? tr("1 op") : tr("%1 ops").arg(formatCount(total)));
+    QString text;
+    if (m_opProxy->filterText().isEmpty() && m_range.isEmpty())
+        text = total == 1 ? tr("1 op") : tr("%1 ops").arg(formatCount(total));
     else
-        m_status->setText(tr("%1 of %2 ops").arg(formatCount(std::uint64_t(m_opProxy->rowCount())), formatCount(total)));
+        text = tr("%1 of %2 ops").arg(formatCount(std::uint64_t(m_opProxy->rowCount())), formatCount(total));
+    if (!m_range.isEmpty())
+        text += m_aggregating ? tr(" in the time range (aggregating…)") : tr(" in the time range");
+    m_status->setText(text);
 }
 
 } // namespace TraceInspector

@@ -7,12 +7,15 @@
 #include <QWidget>
 
 #include "core/display/format.h"
+#include "core/analysis/timecoordinates.h"
 
 class QLabel;
 class QModelIndex;
 class QSortFilterProxyModel;
 class QTabWidget;
 class QTableView;
+template<typename T>
+class QFutureWatcher;
 
 namespace TraceInspector {
 
@@ -50,6 +53,13 @@ public:
     QString filterText() const;
 
     void setTimeUnit(TimeUnit unit);
+    /// Shows only the ops that run in \a range (host time), in both tabs: "All ops" at once,
+    /// "By op name" re-aggregated off the GUI thread (timeRangeApplied() follows). An empty
+    /// window shows the whole run again.
+    void setTimeRange(const TimeWindow &range);
+    TimeWindow timeRange() const { return m_range; }
+    /// True while the aggregate of a new time range is computed.
+    bool isAggregating() const { return m_aggregating; }
     /// Back to a fresh view: no filter, stream order, no selection, "All ops" (a different
     /// file was opened).
     void resetView();
@@ -68,6 +78,9 @@ public:
 public Q_SLOTS:
     /// Shows "All ops" with op \a opIndex current, clearing a filter that hides it.
     void selectOp(qint64 opIndex);
+    /// Like selectOp() but leaves the user's filter and time range alone: when they hide the
+    /// op, nothing is selected and false is returned.
+    bool showOp(qint64 opIndex);
     /// Selects the ops of span \a spanIndex in "All ops" (needs the span tree); the current
     /// op is left alone, so opSelected() is not emitted. Selects nothing when the span has
     /// no ops.
@@ -79,6 +92,10 @@ Q_SIGNALS:
     void opSelected(qint64 opIndex);
     /// The user activated an op (double click or Return) whose span exists.
     void spanActivated(qint64 spanIndex);
+    /// The user activated an op (double click or Return).
+    void opActivated(qint64 opIndex);
+    /// Both tabs show the time range given to setTimeRange().
+    void timeRangeApplied();
 
 private:
     void applyFilter(const QString &text);
@@ -91,6 +108,11 @@ private:
 
     std::shared_ptr<const Trace> m_trace;
     std::shared_ptr<const SpanTree> m_tree;
+    std::shared_ptr<const OpStatistics> m_statistics; // of the whole run
+    TimeWindow m_range;
+    bool m_aggregating = false;
+    quint64 m_rangeGeneration = 0;
+    QFutureWatcher<std::shared_ptr<const OpStatistics>> *m_rangeWatcher;
     OpTableModel *m_opModel;
     OpFilterProxyModel *m_opProxy;
     OpAggregateModel *m_aggregateModel;

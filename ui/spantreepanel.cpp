@@ -197,6 +197,7 @@ void SpanTreePanel::clear()
 void SpanTreePanel::resetView()
 {
     setFilterText(QString());
+    m_proxy->setTimeRange({});
     m_view->header()->setSortIndicator(-1, Qt::AscendingOrder);
     m_proxy->sort(-1);
     m_view->selectionModel()->clear();
@@ -324,6 +325,35 @@ void SpanTreePanel::selectSpan(qint64 spanIndex)
     m_view->scrollTo(index, QAbstractItemView::PositionAtCenter);
 }
 
+void SpanTreePanel::setTimeRange(const TimeWindow &range)
+{
+    const qint64 current = selectedSpan();
+    m_proxy->setTimeRange(range);
+    if (current >= 0) {
+        const QModelIndex index = m_proxy->mapFromSource(m_model->indexForSpan(current));
+        if (index.isValid())
+            m_view->scrollTo(index, QAbstractItemView::PositionAtCenter);
+    }
+    updateStatus();
+}
+
+TimeWindow SpanTreePanel::timeRange() const
+{
+    return m_proxy->timeRange();
+}
+
+bool SpanTreePanel::showSpan(qint64 spanIndex)
+{
+    if (!m_tree || spanIndex < 0 || std::uint64_t(spanIndex) >= m_tree->spanCount()
+        || !m_proxy->mapFromSource(m_model->indexForSpan(spanIndex)).isValid()) {
+        m_view->selectionModel()->clearCurrentIndex();
+        m_view->selectionModel()->clearSelection();
+        return false;
+    }
+    selectSpan(spanIndex);
+    return true;
+}
+
 void SpanTreePanel::nextMatch()
 {
     stepMatch(true);
@@ -405,7 +435,9 @@ void SpanTreePanel::updateStatus()
         return;
     }
     QStringList parts;
-    if (m_proxy->filterText().isEmpty()) {
+    if (m_proxy->filterText().isEmpty() && !m_proxy->timeRange().isEmpty()) {
+        parts << tr("%1 of %2 spans in the time range").arg(formatCount(m_proxy->matchCount()), formatCount(m_tree->spanCount()));
+    } else if (m_proxy->filterText().isEmpty()) {
         parts << (m_tree->spanCount() == 1 ? tr("1 span") : tr("%1 spans").arg(formatCount(m_tree->spanCount())));
     } else {
         parts << tr("%1 of %2 spans match").arg(formatCount(m_proxy->matchCount()), formatCount(m_tree->spanCount()));

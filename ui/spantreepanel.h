@@ -10,6 +10,7 @@
 #include <QWidget>
 
 #include "core/display/format.h"
+#include "core/analysis/timecoordinates.h"
 
 class QLabel;
 class QTimer;
@@ -54,6 +55,9 @@ public:
     bool isExpanding() const;
 
     void setTimeUnit(TimeUnit unit);
+    /// Shows only spans overlapping \a range (host time) and their ancestors; empty = all.
+    void setTimeRange(const TimeWindow &range);
+    TimeWindow timeRange() const;
     /// Back to a fresh view: no filter, no selection, tree order (a different file was opened).
     void resetView();
 
@@ -67,6 +71,9 @@ public Q_SLOTS:
     /// Makes span \a spanIndex current: clears a filter that hides it, expands its
     /// ancestors and scrolls to it. Emits spanSelected() when the current span changes.
     void selectSpan(qint64 spanIndex);
+    /// Like selectSpan() but leaves the user's filter alone: when it (or the time range) hides
+    /// the span, nothing is current and false is returned.
+    bool showSpan(qint64 spanIndex);
     /// Applies \a text at once (no debounce).
     void setFilterText(const QString &text);
     /// Makes the next (previous) match after the current span, in the order shown, current.

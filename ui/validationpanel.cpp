@@ -129,6 +129,8 @@ ValidationPanel::ValidationPanel(QWidget *parent)
         [locate](const QModelIndex &row) { return locate(row).opIndex >= 0; });
     connect(m_view, &QTreeView::activated, this, &ValidationPanel::activate);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &ValidationPanel::showDetail);
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &current) { Q_EMIT findingSelected(sourceRow(current)); });
 
     m_detail->setObjectName(QStringLiteral("validationDetail"));
     m_detail->setOpenLinks(false);
@@ -275,6 +277,8 @@ void ValidationPanel::setGrouped(bool grouped)
     m_view->setModel(grouped ? static_cast<QAbstractItemModel *>(m_groups) : m_proxy);
     m_view->setRootIsDecorated(grouped);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &ValidationPanel::showDetail);
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &now) { Q_EMIT findingSelected(sourceRow(now)); });
     if (grouped && m_groups->groupCount() < 50)
         m_view->expandAll();
     if (current >= 0) {
@@ -342,11 +346,34 @@ bool ValidationPanel::selectProblem(const Problem &problem)
     return true;
 }
 
+bool ValidationPanel::showFinding(int row)
+{
+    QModelIndex index = row >= 0 && row < m_model->rowCount() ? m_proxy->mapFromSource(m_model->index(row, 0)) : QModelIndex();
+    if (index.isValid() && isGrouped()) {
+        index = m_groups->mapFromSource(index);
+        m_view->expand(index.parent());
+    }
+    // A finding the user's filter hides stays hidden: only the selection follows.
+    if (!index.isValid()) {
+        m_view->selectionModel()->clearSelection();
+        return false;
+    }
+    m_view->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_view->scrollTo(index);
+    return true;
+}
+
+int ValidationPanel::currentFinding() const
+{
+    return sourceRow(m_view->currentIndex());
+}
+
 void ValidationPanel::activate(const QModelIndex &viewIndex)
 {
     const Problem *problem = m_model->problemAt(sourceRow(viewIndex));
     if (!problem || !m_loaded || !m_loaded->trace)
         return;
+    Q_EMIT findingActivated(sourceRow(viewIndex));
     const ProblemLocation where = locateProblem(*m_loaded->trace, *problem);
     if (where.spanIndex >= 0)
         Q_EMIT spanRequested(where.spanIndex);

@@ -45,6 +45,12 @@ public:
     /// Selects the row of \a problem (same line, rule and message), clearing a filter that
     /// hides it. Returns false when no row shows that problem.
     bool selectProblem(const Problem &problem);
+    /// Makes the row of finding \a row (a row of issueModel()) current and scrolls to it,
+    /// without focus and without clearing a filter: false (nothing selected) when the filter
+    /// hides it or it does not exist.
+    bool showFinding(int row);
+    /// The issueModel() row of the current finding, or -1.
+    int currentFinding() const;
     /// The problem of the current row, or null.
     const Problem *currentProblem() const;
 
@@ -70,6 +76,10 @@ Q_SIGNALS:
     void spanRequested(qint64 spanIndex);
     void opRequested(qint64 opIndex);
     void countsChanged(int errors, int warnings);
+    /// The current row changed: \a row of issueModel(), -1 for none or a group row.
+    void findingSelected(int row);
+    /// A row was activated (double click, Return): \a row of issueModel().
+    void findingActivated(int row);
     /// The detail pane shows the current finding with its line (or why it could not).
     void detailShown();
 

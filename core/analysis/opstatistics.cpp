@@ -10,12 +10,26 @@ namespace TraceInspector {
 
 OpStatistics OpStatistics::compute(const Trace &trace)
 {
+    return compute(trace, TimeWindow{});
+}
+
+bool OpStatistics::overlaps(std::uint64_t timestampNs, std::uint64_t durationNs, const TimeWindow &window)
+{
+    if (timestampNs >= window.end)
+        return false;
+    const std::uint64_t end = saturatingAdd(timestampNs, durationNs);
+    return std::max(end, timestampNs + 1) > window.begin;
+}
+
+OpStatistics OpStatistics::compute(const Trace &trace, const TimeWindow &window)
+{
     OpStatistics stats;
+    const bool all = window.isEmpty();
     constexpr std::uint32_t kNone = UINT32_MAX;
     // op names are few and interned: a flat StringId -> row table avoids hashing.
     std::vector<std::uint32_t> rowOf(trace.strings.size(), kNone);
     for (const Op &op : trace.ops) {
-        if (op.opName >= rowOf.size())
+        if (op.opName >= rowOf.size() || (!all && !overlaps(op.timestampNs, op.durationNs, window)))
             continue;
         std::uint32_t &row = rowOf[op.opName];
         if (row == kNone) {

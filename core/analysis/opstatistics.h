@@ -5,6 +5,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/analysis/timecoordinates.h"
 #include "core/model/stringtable.h"
 
 namespace TraceInspector {
@@ -29,6 +30,11 @@ class OpStatistics
 public:
     OpStatistics() = default;
     static OpStatistics compute(const Trace &trace);
+    /// The same over the ops whose run overlaps \a window (a zero-length op counts where it
+    /// starts); an empty window takes every op.
+    static OpStatistics compute(const Trace &trace, const TimeWindow &window);
+    /// Whether op run [timestamp, timestamp + duration) overlaps \a window.
+    static bool overlaps(std::uint64_t timestampNs, std::uint64_t durationNs, const TimeWindow &window);
 
     const std::vector<OpNameStatistics> &rows() const { return m_rows; }
     std::size_t opCount() const { return m_opCount; }

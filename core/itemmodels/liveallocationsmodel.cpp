@@ -90,6 +90,18 @@ QString LiveAllocationsModel::tensorIds(int row) const
     return ids.join(QStringLiteral(", "));
 }
 
+int LiveAllocationsModel::firstRowOfSpan(qint64 spanIndex) const
+{
+    if (!m_trace || !m_profile || !m_profile->logical || spanIndex < 0 || std::size_t(spanIndex) >= m_trace->spans.size())
+        return -1;
+    const StringId id = m_trace->spans[std::size_t(spanIndex)].id;
+    const LogicalMemoryProfile &p = *m_profile->logical;
+    for (std::size_t r = 0; r < m_lifetimes.size(); ++r)
+        if (m_trace->memory[p.lifetimeAllocRecord(m_lifetimes[r])].spanId == id)
+            return int(r);
+    return -1;
+}
+
 QVariant LiveAllocationsModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))

@@ -43,6 +43,10 @@ public:
     TimeUnit timeUnit() const { return m_unit; }
     void setTimeUnit(TimeUnit unit);
 
+    /// The first row whose allocation was made in span \a spanIndex (by its span_id), or -1.
+    /// A pass over the rows without building any QVariant.
+    int firstRowOfSpan(qint64 spanIndex) const;
+
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;

@@ -3,8 +3,10 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdint>
 #include <numeric>
 
+#include "core/analysis/opstatistics.h"
 #include "core/itemmodels/modelroles.h"
 #include "core/itemmodels/optablemodel.h"
 #include "core/model/trace.h"
@@ -84,6 +86,17 @@ void OpFilterProxyModel::setFilterText(const QString &text)
     Q_EMIT filterTextChanged(m_filter.text());
 }
 
+void OpFilterProxyModel::setTimeRange(const TimeWindow &range)
+{
+    const TimeWindow next = range.isEmpty() ? TimeWindow{} : range;
+    if (next == m_range)
+        return;
+    relayout([this, next] {
+        m_range = next;
+        computeAccepted();
+    });
+}
+
 void OpFilterProxyModel::relayout(const std::function<void()> &change)
 {
     Q_EMIT layoutAboutToBeChanged({}, QAbstractItemModel::NoLayoutChangeHint);
@@ -132,12 +145,24 @@ void OpFilterProxyModel::computeAccepted()
 {
     m_accepted.clear();
     const Trace *trace = m_opModel ? m_opModel->trace() : nullptr;
-    if (!trace || m_filter.isEmpty())
+    if (!trace || !isFiltering())
         return;
     m_verdict.assign(trace->strings.size(), 0);
     m_accepted.resize(trace->ops.size());
+    const bool byText = !m_filter.isEmpty();
+    const bool byTime = !m_range.isEmpty();
     for (std::size_t i = 0; i < trace->ops.size(); ++i) {
         const Op &o = trace->ops[i];
+        if (byTime) {
+            if (!OpStatistics::overlaps(o.timestampNs, o.durationNs, m_range)) {
+                m_accepted[i] = 0;
+                continue;
+            }
+        }
+        if (!byText) {
+            m_accepted[i] = 1;
+            continue;
+        }
         bool match = stringMatches(o.opName) || stringMatches(o.spanId) || stringMatches(o.device) || stringMatches(o.dtype);
         if (!match) {
             const std::int64_t span = m_opModel->spanOfOp(std::int64_t(i));
@@ -150,7 +175,7 @@ void OpFilterProxyModel::computeAccepted()
 
 bool OpFilterProxyModel::accepts(int sourceRow) const
 {
-    if (m_filter.isEmpty())
+    if (!isFiltering())
         return true;
     if (m_opModel) {
         const std::int64_t op = m_opModel->opAt(sourceRow);

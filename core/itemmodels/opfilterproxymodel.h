@@ -9,6 +9,7 @@
 #include <QPointer>
 
 #include "core/display/format.h"
+#include "core/analysis/timecoordinates.h"
 
 namespace TraceInspector {
 
@@ -42,6 +43,11 @@ public:
     QString filterText() const { return m_filter.text(); }
     /// Applies \a text (trimmed; empty shows every op).
     void setFilterText(const QString &text);
+    /// Shows only ops whose run [timestamp, timestamp + duration) overlaps \a range (a
+    /// zero-length op counts where it starts); an empty window shows every op. Combines with
+    /// the filter text. OpTableModel sources only.
+    void setTimeRange(const TimeWindow &range);
+    TimeWindow timeRange() const { return m_range; }
 
     QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
     QModelIndex parent(const QModelIndex &child) const override;
@@ -58,7 +64,8 @@ Q_SIGNALS:
     void filterTextChanged(const QString &text);
 
 private:
-    bool identity() const { return m_filter.isEmpty() && m_genericSortColumn < 0; }
+    bool identity() const { return !isFiltering() && m_genericSortColumn < 0; }
+    bool isFiltering() const { return !m_filter.isEmpty() || (m_opModel && !m_range.isEmpty()); }
     bool stringMatches(std::uint32_t id) const;
     void computeAccepted();
     bool accepts(int sourceRow) const;
@@ -67,6 +74,7 @@ private:
 
     QPointer<OpTableModel> m_opModel;
     TextFilter m_filter;
+    TimeWindow m_range;
     mutable std::vector<std::uint8_t> m_verdict; // per StringId: 0 untested, 1 no, 2 yes
     std::vector<std::uint8_t> m_accepted;        // per op (OpTableModel source)
     std::vector<int> m_rows;                     // shown source rows in order, unless identity()

@@ -77,6 +77,15 @@ void SpanFilterProxyModel::setFilterText(const QString &text)
     Q_EMIT filterTextChanged(m_filter.text());
 }
 
+void SpanFilterProxyModel::setTimeRange(const TimeWindow &range)
+{
+    const TimeWindow next = range.isEmpty() ? TimeWindow{} : range;
+    if (next == m_range)
+        return;
+    m_range = next;
+    relayout();
+}
+
 void SpanFilterProxyModel::sort(int column, Qt::SortOrder order)
 {
     if (column < 0 || column >= SpanTreeModel::ColumnCount)
@@ -128,7 +137,9 @@ void SpanFilterProxyModel::computeKeepSet()
     if (!trace || !tree)
         return;
     const std::size_t n = tree->spanCount();
-    if (m_filter.isEmpty()) {
+    const bool byText = !m_filter.isEmpty();
+    const bool byTime = !m_range.isEmpty();
+    if (!byText && !byTime) {
         m_matchCount = n;
         return;
     }
@@ -137,6 +148,17 @@ void SpanFilterProxyModel::computeKeepSet()
     std::vector<std::uint8_t> nameVerdict(trace->strings.size(), 0);
     for (std::size_t i = 0; i < n; ++i) {
         const Span &s = trace->spans[i];
+        if (byTime) {
+            const bool open = !s.closed;
+            const std::uint64_t end = open || s.durationNs > UINT64_MAX - s.startNs ? UINT64_MAX : s.startNs + s.durationNs;
+            if (s.startNs >= m_range.end || std::max(end, s.startNs + 1) <= m_range.begin)
+                continue;
+            if (!byText) {
+                m_keep[i] = Match;
+                ++m_matchCount;
+                continue;
+            }
+        }
         bool match = false;
         if (s.name < nameVerdict.size()) {
             std::uint8_t &verdict = nameVerdict[s.name];

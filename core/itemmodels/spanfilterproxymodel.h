@@ -8,6 +8,7 @@
 #include <QPointer>
 
 #include "core/display/format.h"
+#include "core/analysis/timecoordinates.h"
 
 namespace TraceInspector {
 
@@ -41,6 +42,10 @@ public:
     QString filterText() const { return m_filter.text(); }
     /// Applies \a text (trimmed; empty shows everything).
     void setFilterText(const QString &text);
+    /// Keeps only spans that overlap \a range (host time; an open span runs on to the end),
+    /// with their ancestors; combines with the text. An empty window keeps every span.
+    void setTimeRange(const TimeWindow &range);
+    TimeWindow timeRange() const { return m_range; }
     /// Number of spans that match the filter themselves (all spans when no filter is set).
     std::size_t matchCount() const { return m_matchCount; }
     /// Whether span \a spanIndex matches the filter itself (every span when none is set).
@@ -85,6 +90,7 @@ private:
 
     QPointer<SpanTreeModel> m_spanModel;
     TextFilter m_filter;
+    TimeWindow m_range;
     std::vector<std::uint8_t> m_keep; // per span; empty = no filter
     std::size_t m_matchCount = 0;
     int m_sortColumn = -1;

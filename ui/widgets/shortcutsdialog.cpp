@@ -66,7 +66,13 @@ ShortcutsDialog::ShortcutsDialog(QWidget *window)
     addGroup(tr("Any table or tree"), {{tr("Copy the selected rows (tab-separated, with a header)"), QKeySequence(QKeySequence::Copy).toString(QKeySequence::NativeText)},
                                        {tr("Context menu: copy, copy row as JSON, export as CSV, select span"), tr("Menu or Shift+F10")},
                                        {tr("Select the span of the current row"), tr("Ctrl+J")},
-                                       {tr("Move between panels"), tr("Tab, Shift+Tab; Alt+1 … Alt+4")}});
+                                       {tr("Move between panels"), tr("Tab, Shift+Tab; Alt+1 … Alt+6")}});
+    addGroup(tr("Timeline (click it or Alt+5 first)"),
+             {{tr("Zoom in / out"), tr("W / S, Up / Down, wheel")},
+              {tr("Pan"), tr("A / D, Left / Right, drag, Shift+wheel")},
+              {tr("Whole run / the selection"), tr("Home / F")},
+              {tr("Select / zoom to a slice"), tr("click / double-click")},
+              {tr("Select a time range / clear it"), tr("drag on the ruler / Escape")}});
     addGroup(tr("Span tree filter"), {{tr("Apply the filter at once"), tr("Return")},
                                       {tr("Clear the filter"), tr("Escape")},
                                       {tr("Next / previous match"), tr("F3 / Shift+F3")}});
@@ -76,7 +82,8 @@ ShortcutsDialog::ShortcutsDialog(QWidget *window)
               {tr("Zoom in / out around the instant"), tr("+ / −")},
               {tr("Whole run"), tr("0")},
               {tr("Back to the logical peak"), tr("P")},
-              {tr("Zoom to a band / zoom out"), tr("drag / right-click")}});
+              {tr("Zoom to a band / zoom out"), tr("drag / right-click")},
+              {tr("Select a time range"), tr("Shift+drag")}});
     m_list->expandAll();
     m_list->header()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_list->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);

@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: MIT
+#include "core/itemmodels/spancontentsmodel.h"
+
+#include <algorithm>
+
+#include "core/analysis/radixorder.h"
+
+#include "core/display/format.h"
+#include "core/analysis/spantree.h"
+#include "core/model/trace.h"
+
+namespace TraceInspector {
+namespace {
+
+QString qs(std::string_view text)
+{
+    return QString::fromUtf8(text.data(), qsizetype(text.size()));
+}
+
+/// The run of \a order (sorted by keyOf) whose key is \a key.
+template<typename KeyOf>
+std::pair<std::vector<std::uint32_t>::const_iterator, std::vector<std::uint32_t>::const_iterator>
+recordsOf(const std::vector<std::uint32_t> &order, KeyOf keyOf, StringId key)
+{
+    const auto first = std::lower_bound(order.begin(), order.end(), key,
+                                        [&](std::uint32_t record, StringId k) { return keyOf(record) < k; });
+    const auto last = std::upper_bound(first, order.end(), key,
+                                       [&](StringId k, std::uint32_t record) { return k < keyOf(record); });
+    return {first, last};
+}
+
+} // namespace
+
+SpanContentsModel::SpanContentsModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+SpanContentsModel::~SpanContentsModel() = default;
+
+void SpanContentsModel::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const SpanTree> tree)
+{
+    beginResetModel();
+    m_trace = std::move(trace);
+    m_tree = std::move(tree);
+    m_span = -1;
+    m_rows.clear();
+    std::fill(std::begin(m_counts), std::end(m_counts), 0);
+    m_tensorsBySpan.clear();
+    m_memoryBySpan.clear();
+    m_indexed = false;
+    endResetModel();
+}
+
+void SpanContentsModel::buildIndex()
+{
+    m_indexed = true;
+    std::vector<std::uint64_t> keys(m_trace->tensors.size());
+    for (std::size_t i = 0; i < keys.size(); ++i)
+        keys[i] = m_trace->tensors[i].spanId;
+    m_tensorsBySpan = radixOrder(std::move(keys));
+    keys.assign(m_trace->memory.size(), 0);
+    for (std::size_t i = 0; i < keys.size(); ++i)
+        keys[i] = m_trace->memory[i].spanId;
+    m_memoryBySpan = radixOrder(std::move(keys));
+}
+
+void SpanContentsModel::setSpan(qint64 spanIndex)
+{
+    beginResetModel();
+    m_rows.clear();
+    std::fill(std::begin(m_counts), std::end(m_counts), 0);
+    m_span = -1;
+    if (m_trace && m_tree && spanIndex >= 0 && std::size_t(spanIndex) < m_trace->spans.size()
+        && std::size_t(spanIndex) < m_tree->spanCount()) {
+        m_span = spanIndex;
+        const auto i = std::size_t(spanIndex);
+        for (std::uint32_t c : m_tree->children(i))
+            m_rows.push_back({RelatedKind::Span, c});
+        m_counts[0] = m_rows.size();
+        for (std::uint32_t o : m_tree->opsOfSpan(i))
+            m_rows.push_back({RelatedKind::Op, o});
+        m_counts[1] = m_tree->opsOfSpan(i).size();
+        if (!m_indexed)
+            buildIndex();
+        // Tensors and memory events name their span by id; ids are interned, so the index
+        // (stable: stream order within a span) is searched by the id's number.
+        const StringId id = m_trace->spans[i].id;
+        const std::size_t before = m_rows.size();
+        const auto tensors = recordsOf(m_tensorsBySpan, [this](std::uint32_t t) { return m_trace->tensors[t].spanId; }, id);
+        for (auto it = tensors.first; it != tensors.second; ++it)
+            m_rows.push_back({RelatedKind::Tensor, *it});
+        m_counts[2] = m_rows.size() - before;
+        const std::size_t beforeMemory = m_rows.size();
+        const auto memory = recordsOf(m_memoryBySpan, [this](std::uint32_t m) { return m_trace->memory[m].spanId; }, id);
+        for (auto it = memory.first; it != memory.second; ++it)
+            m_rows.push_back({RelatedKind::Storage, *it});
+        m_counts[3] = m_rows.size() - beforeMemory;
+    }
+    endResetModel();
+}
+
+int SpanContentsModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int SpanContentsModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant SpanContentsModel::displayValue(const Row &row, int column) const
+{
+    const Trace &t = *m_trace;
+    const std::uint64_t parentDuration = m_tree->durationNs(std::size_t(m_span)).value_or(0);
+    auto share = [&](std::uint64_t ns) -> QVariant {
+        if (parentDuration == 0)
+            return tr("n/a");
+        return formatPercent(double(ns) / double(parentDuration));
+    };
+    switch (row.kind) {
+    case RelatedKind::Span: {
+        const Span &s = t.spans[row.index];
+        const auto duration = m_tree->durationNs(row.index);
+        switch (column) {
+        case KindColumn:
+            return tr("span");
+        case NameColumn:
+            return qs(t.str(s.name));
+        case StartColumn:
+            return formatTimestamp(s.startNs);
+        case DurationColumn:
+            return duration ? formatDuration(*duration) : tr("open");
+        case SelfColumn: {
+            const auto self = m_tree->selfNs(row.index);
+            return self ? formatDuration(*self) : tr("open");
+        }
+        case ShareColumn:
+            return duration ? share(*duration) : QVariant(tr("n/a"));
+        default:
+            return {};
+        }
+    }
+    case RelatedKind::Op: {
+        const Op &op = t.ops[row.index];
+        switch (column) {
+        case KindColumn:
+            return tr("op");
+        case NameColumn:
+            return qs(t.str(op.opName));
+        case StartColumn:
+            return formatTimestamp(op.timestampNs);
+        case DurationColumn:
+        case SelfColumn:
+            return formatDuration(op.durationNs);
+        case ShareColumn:
+            return share(op.durationNs);
+        case BytesColumn:
+            return op.hasOutputDenseBytes ? formatBytes(op.outputDenseBytes) : tr("unknown");
+        default:
+            return {};
+        }
+    }
+    case RelatedKind::Tensor: {
+        const Tensor &tensor = t.tensors[row.index];
+        switch (column) {
+        case KindColumn:
+            return tr("tensor");
+        case NameColumn:
+            if (tensor.label == kNoString)
+                return qs(t.str(tensor.tensorId));
+            return QString(qs(t.str(tensor.tensorId)) + QStringLiteral(" (") + qs(t.str(tensor.label)) + u')');
+        case BytesColumn:
+            return tensor.hasDenseBytes ? formatBytes(tensor.denseBytes) : tr("unknown");
+        default:
+            return {};
+        }
+    }
+    case RelatedKind::Storage: {
+        const MemoryEvent &m = t.memory[row.index];
+        switch (column) {
+        case KindColumn:
+            return m.action == MemoryAction::Alloc ? tr("alloc") : tr("free");
+        case NameColumn:
+            return QString(qs(t.str(m.storageId)) + QStringLiteral(" \u2192 ") + qs(t.str(m.tensorId)));
+        case StartColumn:
+            return formatTimestamp(m.timestampNs);
+        case BytesColumn:
+            return formatBytes(m.bytes);
+        default:
+            return {};
+        }
+    }
+    default:
+        return {};
+    }
+}
+
+QVariant SpanContentsModel::sortValue(const Row &row, int column) const
+{
+    const Trace &t = *m_trace;
+    switch (column) {
+    case KindColumn:
+        return int(row.kind);
+    case NameColumn:
+        return displayValue(row, column);
+    default:
+        break;
+    }
+    switch (row.kind) {
+    case RelatedKind::Span: {
+        const Span &s = t.spans[row.index];
+        switch (column) {
+        case StartColumn:
+            return quint64(s.startNs);
+        case DurationColumn:
+        case ShareColumn:
+            // Open spans sort after every closed one: their duration is unknown, not 0.
+            return quint64(m_tree->durationNs(row.index).value_or(UINT64_MAX));
+        case SelfColumn:
+            return quint64(m_tree->selfNs(row.index).value_or(UINT64_MAX));
+        default:
+            return quint64(0);
+        }
+    }
+    case RelatedKind::Op: {
+        const Op &op = t.ops[row.index];
+        switch (column) {
+        case StartColumn:
+            return quint64(op.timestampNs);
+        case DurationColumn:
+        case SelfColumn:
+        case ShareColumn:
+            return quint64(op.durationNs);
+        case BytesColumn:
+            return quint64(op.outputDenseBytes);
+        default:
+            return quint64(0);
+        }
+    }
+    case RelatedKind::Tensor:
+        return column == BytesColumn ? quint64(t.tensors[row.index].denseBytes) : quint64(0);
+    case RelatedKind::Storage: {
+        const MemoryEvent &m = t.memory[row.index];
+        if (column == StartColumn)
+            return quint64(m.timestampNs);
+        return column == BytesColumn ? quint64(m.bytes) : quint64(0);
+    }
+    default:
+        return quint64(0);
+    }
+}
+
+QVariant SpanContentsModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Row &row = m_rows[std::size_t(index.row())];
+    switch (role) {
+    case Qt::DisplayRole:
+        return displayValue(row, index.column());
+    case SortRole:
+        return sortValue(row, index.column());
+    case RecordKindRole:
+        return int(row.kind);
+    case RecordIndexRole:
+        return qint64(row.index);
+    case SpanIndexRole:
+        return row.kind == RelatedKind::Span ? qint64(row.index) : qint64(-1);
+    case OpIndexRole:
+        return row.kind == RelatedKind::Op ? qint64(row.index) : qint64(-1);
+    case IsOpenRole:
+        return row.kind == RelatedKind::Span && m_tree->isOpen(row.index);
+    case Qt::TextAlignmentRole:
+        if (index.column() >= StartColumn)
+            return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        return {};
+    default:
+        return {};
+    }
+}
+
+QVariant SpanContentsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case KindColumn:
+        return tr("Kind");
+    case NameColumn:
+        return tr("Name");
+    case StartColumn:
+        return tr("Start");
+    case DurationColumn:
+        return tr("Duration");
+    case SelfColumn:
+        return tr("Self");
+    case ShareColumn:
+        return tr("% of span");
+    case BytesColumn:
+        return tr("Bytes");
+    default:
+        return {};
+    }
+}
+
+} // namespace TraceInspector

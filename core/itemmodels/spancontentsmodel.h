@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QAbstractTableModel>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/itemmodels/modelroles.h"
+#include "core/model/problem.h"
+
+namespace TraceInspector {
+
+struct Trace;
+class SpanTree;
+
+/// What happened inside one span, as a flat sortable list: its child spans, its ops, the
+/// tensors recorded in it and its memory events. Rows come in that order, each group by
+/// time; sort through a QSortFilterProxyModel with SortRole.
+///
+/// RecordKindRole / RecordIndexRole say which record a row is (RelatedKind::Span, Op,
+/// Tensor, Storage for a memory event) so a view can select it.
+class SpanContentsModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column { KindColumn, NameColumn, StartColumn, DurationColumn, SelfColumn, ShareColumn, BytesColumn, ColumnCount };
+    Q_ENUM(Column)
+    enum Role {
+        RecordKindRole = UserRoleBase, ///< TraceInspector::RelatedKind as int
+        RecordIndexRole,               ///< index into the Trace array of that kind (qint64)
+    };
+
+    explicit SpanContentsModel(QObject *parent = nullptr);
+    ~SpanContentsModel() override;
+
+    void setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const SpanTree> tree);
+    /// Lists the contents of span \a spanIndex; -1 empties the list. Resets the model.
+    void setSpan(qint64 spanIndex);
+    qint64 span() const { return m_span; }
+
+    /// Rows per kind: child spans, ops, tensors, memory events.
+    std::size_t childSpanCount() const { return m_counts[0]; }
+    std::size_t opCount() const { return m_counts[1]; }
+    std::size_t tensorCount() const { return m_counts[2]; }
+    std::size_t memoryEventCount() const { return m_counts[3]; }
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    struct Row {
+        RelatedKind kind;
+        std::uint32_t index;
+    };
+    QVariant displayValue(const Row &row, int column) const;
+    QVariant sortValue(const Row &row, int column) const;
+
+    std::shared_ptr<const Trace> m_trace;
+    std::shared_ptr<const SpanTree> m_tree;
+    qint64 m_span = -1;
+    void buildIndex();
+
+    std::vector<Row> m_rows;
+    std::size_t m_counts[4] = {0, 0, 0, 0};
+    // Tensors and memory events ordered by span id (interned), built on the first setSpan():
+    // a span's records are then one binary search away instead of a scan of millions.
+    std::vector<std::uint32_t> m_tensorsBySpan;
+    std::vector<std::uint32_t> m_memoryBySpan;
+    bool m_indexed = false;
+};
+
+} // namespace TraceInspector

@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: MIT
+#include "core/timeline/timelinelayout.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <string_view>
+#include <tuple>
+
+#include "core/analysis/radixorder.h"
+#include "core/analysis/spantree.h"
+#include "core/model/trace.h"
+
+namespace TraceInspector {
+namespace {
+
+constexpr std::size_t kCancelStride = std::size_t(1) << 16;
+
+std::uint64_t saturatingEnd(std::uint64_t start, std::uint64_t duration)
+{
+    return duration > std::numeric_limits<std::uint64_t>::max() - start ? std::numeric_limits<std::uint64_t>::max()
+                                                                       : start + duration;
+}
+
+bool cancelRequested(const std::atomic<bool> *cancel)
+{
+    return cancel && cancel->load(std::memory_order_relaxed);
+}
+
+struct Slice {
+    std::uint64_t start;
+    std::uint64_t end;
+    std::uint32_t payload;
+};
+
+/// Packs start-ordered slices into non-overlapping tracks (first fit), at most \a maxTracks;
+/// past that a slice goes to the track that frees up first, which then overlaps.
+std::vector<TimelineTrack> packTracks(const std::vector<Slice> &slices, std::size_t maxTracks)
+{
+    std::vector<std::vector<std::uint32_t>> members;
+    std::vector<std::uint64_t> trackEnd;
+    for (std::uint32_t i = 0; i < slices.size(); ++i) {
+        const Slice &s = slices[i];
+        std::size_t chosen = trackEnd.size();
+        for (std::size_t t = 0; t < trackEnd.size(); ++t) {
+            if (trackEnd[t] <= s.start) {
+                chosen = t;
+                break;
+            }
+        }
+        if (chosen == trackEnd.size()) {
+            if (trackEnd.size() < maxTracks) {
+                trackEnd.push_back(0);
+                members.emplace_back();
+            } else {
+                chosen = std::size_t(std::min_element(trackEnd.begin(), trackEnd.end()) - trackEnd.begin());
+            }
+        }
+        trackEnd[chosen] = std::max(trackEnd[chosen], s.end);
+        members[chosen].push_back(i);
+    }
+    std::vector<TimelineTrack> tracks(members.size());
+    for (std::size_t t = 0; t < members.size(); ++t) {
+        tracks[t].reserve(members[t].size());
+        for (std::uint32_t i : members[t])
+            tracks[t].append(slices[i].start, slices[i].end, slices[i].payload);
+        tracks[t].finish();
+    }
+    return tracks;
+}
+
+/// Stream ids are usually numbers: "7" sorts before "14".
+bool naturalLess(std::string_view a, std::string_view b)
+{
+    auto digits = [](std::string_view s) {
+        return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    if (digits(a) && digits(b)) {
+        const auto ta = a.substr(std::min(a.find_first_not_of('0'), a.size()));
+        const auto tb = b.substr(std::min(b.find_first_not_of('0'), b.size()));
+        if (ta.size() != tb.size())
+            return ta.size() < tb.size();
+        if (ta != tb)
+            return ta < tb;
+    }
+    return a < b;
+}
+
+} // namespace
+
+TimelineLayout TimelineLayout::build(const Trace &trace, const SpanTree &tree, const std::atomic<bool> *cancel)
+{
+    TimelineLayout layout;
+    const std::size_t spanCount = trace.spans.size();
+    const std::size_t opCount = trace.ops.size();
+
+    // The run's end: every host time the trace carries.
+    std::uint64_t runEnd = 0;
+    std::uint64_t hostBegin = std::numeric_limits<std::uint64_t>::max();
+    for (const Span &s : trace.spans) {
+        hostBegin = std::min(hostBegin, s.startNs);
+        runEnd = std::max(runEnd, s.closed ? saturatingEnd(s.startNs, s.durationNs) : s.startNs);
+    }
+    for (const Op &op : trace.ops) {
+        hostBegin = std::min(hostBegin, op.timestampNs);
+        runEnd = std::max(runEnd, saturatingEnd(op.timestampNs, op.durationNs));
+    }
+    for (const MemoryEvent &m : trace.memory)
+        runEnd = std::max(runEnd, m.timestampNs);
+    for (const DeviceMemorySample &m : trace.deviceMemory)
+        runEnd = std::max(runEnd, m.timestampNs);
+    if (trace.terminal)
+        runEnd = std::max(runEnd, trace.terminal->timestampNs);
+    if (hostBegin == std::numeric_limits<std::uint64_t>::max())
+        hostBegin = 0;
+    layout.m_runEnd = runEnd;
+    layout.m_hostExtent = {hostBegin, std::max(runEnd, hostBegin + 1)};
+    if (cancelRequested(cancel)) {
+        layout.m_cancelled = true;
+        return layout;
+    }
+
+    // Host slices, spans then ops, ordered by start (a stable radix sort keeps spans before
+    // ops of the same start, and each group in index order).
+    const std::size_t hostCount = spanCount + opCount;
+    std::vector<std::uint32_t> order;
+    {
+        std::vector<std::uint64_t> keys(hostCount);
+        for (std::size_t i = 0; i < spanCount; ++i)
+            keys[i] = trace.spans[i].startNs;
+        for (std::size_t i = 0; i < opCount; ++i)
+            keys[spanCount + i] = trace.ops[i].timestampNs;
+        order = radixOrder(std::move(keys));
+    }
+    if (cancelRequested(cancel)) {
+        layout.m_cancelled = true;
+        return layout;
+    }
+
+    // Levels: span depth d and the ops of spans at depth d - 1; orphan ops last.
+    constexpr std::uint32_t kNone = UINT32_MAX;
+    const std::uint32_t orphanSlot = tree.spanCount() > 0 ? tree.maxDepth() + 2 : 1;
+    std::vector<std::size_t> slotCount(orphanSlot + 1, 0);
+    auto slotOf = [&](std::uint32_t h) -> std::uint32_t {
+        if (h < spanCount)
+            return tree.depth(h);
+        const std::uint32_t span = tree.spanOfOp(h - spanCount);
+        return span == SpanTree::kNoParent ? orphanSlot : tree.depth(span) + 1;
+    };
+    for (std::uint32_t h = 0; h < hostCount; ++h)
+        ++slotCount[slotOf(h)];
+    layout.m_levelOfDepth.assign(orphanSlot, kNone);
+    std::vector<std::uint32_t> levelOfSlot(orphanSlot + 1, kNone);
+    for (std::uint32_t slot = 0; slot <= orphanSlot; ++slot) {
+        if (slotCount[slot] == 0)
+            continue;
+        levelOfSlot[slot] = std::uint32_t(layout.m_levels.size());
+        HostLevel level;
+        level.depth = slot == orphanSlot ? 0 : slot;
+        level.orphanOps = slot == orphanSlot;
+        layout.m_levels.push_back(std::move(level));
+        if (slot == orphanSlot)
+            layout.m_orphanLevel = levelOfSlot[slot];
+        else
+            layout.m_levelOfDepth[slot] = levelOfSlot[slot];
+    }
+    std::vector<std::vector<Slice>> levelSlices(layout.m_levels.size());
+    for (std::uint32_t slot = 0; slot <= orphanSlot; ++slot) {
+        if (levelOfSlot[slot] != kNone)
+            levelSlices[levelOfSlot[slot]].reserve(slotCount[slot]);
+    }
+    for (std::size_t n = 0; n < hostCount; ++n) {
+        if (n % kCancelStride == 0 && cancelRequested(cancel)) {
+            layout.m_cancelled = true;
+            return layout;
+        }
+        const std::uint32_t h = order[n];
+        Slice slice{};
+        if (h < spanCount) {
+            const Span &s = trace.spans[h];
+            slice = {s.startNs, s.closed ? saturatingEnd(s.startNs, s.durationNs) : std::max(runEnd, s.startNs), h};
+        } else {
+            const Op &op = trace.ops[h - spanCount];
+            slice = {op.timestampNs, saturatingEnd(op.timestampNs, op.durationNs), std::uint32_t(h - spanCount) | kOpBit};
+        }
+        levelSlices[levelOfSlot[slotOf(h)]].push_back(slice);
+    }
+    order.clear();
+    order.shrink_to_fit();
+    for (std::size_t l = 0; l < layout.m_levels.size(); ++l) {
+        layout.m_levels[l].tracks = packTracks(levelSlices[l], kMaxTracksPerLevel);
+        std::vector<Slice>().swap(levelSlices[l]);
+        if (cancelRequested(cancel)) {
+            layout.m_cancelled = true;
+            return layout;
+        }
+    }
+
+    // Device lanes, one per (device, stream, clock), grouped by clock.
+    const auto &intervals = trace.deviceIntervals;
+    layout.m_intervalSpan.assign(intervals.size(), kNoSpan);
+    layout.m_intervalLane.assign(intervals.size(), 0);
+    if (intervals.empty())
+        return layout;
+    {
+        // Span ids are interned strings: one slot per string id resolves every span_id.
+        std::vector<std::uint32_t> spanOfString(trace.strings.size(), kNoSpan);
+        for (std::size_t i = 0; i < spanCount; ++i)
+            spanOfString[trace.spans[i].id] = std::uint32_t(i);
+        for (std::size_t i = 0; i < intervals.size(); ++i)
+            layout.m_intervalSpan[i] = spanOfString[intervals[i].spanId];
+    }
+    using LaneKey = std::tuple<StringId, StringId, StringId>;
+    std::map<LaneKey, std::uint32_t> laneOfKey;
+    for (std::size_t i = 0; i < intervals.size(); ++i) {
+        const DeviceInterval &d = intervals[i];
+        const auto [it, added] = laneOfKey.try_emplace(LaneKey{d.device, d.streamId, d.clockId}, 0);
+        if (added) {
+            DeviceLane lane;
+            lane.device = d.device;
+            lane.stream = d.streamId;
+            lane.clock = d.clockId;
+            lane.backend = d.backend;
+            layout.m_lanes.push_back(std::move(lane));
+        }
+    }
+    // Lanes ordered by clock, device, stream (natural order); indices follow that order.
+    std::vector<std::uint32_t> laneOrder(layout.m_lanes.size());
+    for (std::uint32_t i = 0; i < laneOrder.size(); ++i)
+        laneOrder[i] = i;
+    const auto &lanes = layout.m_lanes;
+    std::sort(laneOrder.begin(), laneOrder.end(), [&](std::uint32_t a, std::uint32_t b) {
+        const auto s = [&](StringId id) { return trace.str(id); };
+        if (lanes[a].clock != lanes[b].clock)
+            return naturalLess(s(lanes[a].clock), s(lanes[b].clock));
+        if (lanes[a].device != lanes[b].device)
+            return naturalLess(s(lanes[a].device), s(lanes[b].device));
+        return naturalLess(s(lanes[a].stream), s(lanes[b].stream));
+    });
+    {
+        std::vector<DeviceLane> sorted;
+        sorted.reserve(laneOrder.size());
+        for (std::uint32_t i : laneOrder)
+            sorted.push_back(std::move(layout.m_lanes[i]));
+        layout.m_lanes = std::move(sorted);
+        for (std::uint32_t i = 0; i < layout.m_lanes.size(); ++i) {
+            const DeviceLane &l = layout.m_lanes[i];
+            laneOfKey[LaneKey{l.device, l.stream, l.clock}] = i;
+        }
+    }
+    for (std::uint32_t i = 0; i < layout.m_lanes.size(); ++i) {
+        DeviceLane &lane = layout.m_lanes[i];
+        if (layout.m_domains.empty() || layout.m_domains.back().clock != lane.clock) {
+            ClockDomain domain;
+            domain.clock = lane.clock;
+            domain.extent = {std::numeric_limits<std::uint64_t>::max(), 0};
+            layout.m_domains.push_back(std::move(domain));
+        }
+        lane.clockDomain = std::uint32_t(layout.m_domains.size() - 1);
+        layout.m_domains.back().lanes.push_back(i);
+    }
+    for (std::size_t i = 0; i < intervals.size(); ++i) {
+        const DeviceInterval &d = intervals[i];
+        layout.m_intervalLane[i] = laneOfKey[LaneKey{d.device, d.streamId, d.clockId}];
+    }
+    std::vector<std::uint64_t> keys(intervals.size());
+    for (std::size_t i = 0; i < intervals.size(); ++i)
+        keys[i] = intervals[i].startNs;
+    order = radixOrder(std::move(keys));
+    std::vector<std::vector<Slice>> laneSlices(layout.m_lanes.size());
+    for (std::size_t n = 0; n < order.size(); ++n) {
+        if (n % kCancelStride == 0 && cancelRequested(cancel)) {
+            layout.m_cancelled = true;
+            return layout;
+        }
+        const std::uint32_t i = order[n];
+        const DeviceInterval &d = intervals[i];
+        const std::uint32_t laneIndex = layout.m_intervalLane[i];
+        DeviceLane &lane = layout.m_lanes[laneIndex];
+        const std::uint64_t end = saturatingEnd(d.startNs, d.durationNs);
+        laneSlices[laneIndex].push_back({d.startNs, end, i});
+        ++lane.intervalCount;
+        TimeWindow &extent = layout.m_domains[lane.clockDomain].extent;
+        extent.begin = std::min(extent.begin, d.startNs);
+        extent.end = std::max(extent.end, end);
+    }
+    for (ClockDomain &domain : layout.m_domains) {
+        if (domain.extent.end <= domain.extent.begin)
+            domain.extent.end = domain.extent.begin + 1;
+    }
+    for (std::size_t l = 0; l < layout.m_lanes.size(); ++l) {
+        layout.m_lanes[l].tracks = packTracks(laneSlices[l], kMaxTracksPerLevel);
+        std::vector<Slice>().swap(laneSlices[l]);
+    }
+    return layout;
+}
+
+std::pair<std::uint64_t, std::uint64_t> TimelineLayout::extentOf(const Trace &trace, TimelineItem item) const
+{
+    switch (item.kind) {
+    case TimelineItemKind::Span: {
+        const Span &s = trace.spans[item.index];
+        return {s.startNs, s.closed ? saturatingEnd(s.startNs, s.durationNs) : std::max(m_runEnd, s.startNs)};
+    }
+    case TimelineItemKind::Op: {
+        const Op &op = trace.ops[item.index];
+        return {op.timestampNs, saturatingEnd(op.timestampNs, op.durationNs)};
+    }
+    case TimelineItemKind::DeviceInterval: {
+        const DeviceInterval &d = trace.deviceIntervals[item.index];
+        return {d.startNs, saturatingEnd(d.startNs, d.durationNs)};
+    }
+    }
+    return {0, 0};
+}
+
+std::optional<TimelineLayout::Location> TimelineLayout::locate(const Trace &trace, const SpanTree &tree,
+                                                               TimelineItem item) const
+{
+    std::uint32_t group = UINT32_MAX;
+    std::uint32_t payload = item.index;
+    bool device = false;
+    switch (item.kind) {
+    case TimelineItemKind::Span:
+        if (item.index >= trace.spans.size() || item.index >= tree.spanCount())
+            return std::nullopt;
+        group = m_levelOfDepth[tree.depth(item.index)];
+        break;
+    case TimelineItemKind::Op: {
+        if (item.index >= trace.ops.size() || item.index >= tree.opCount())
+            return std::nullopt;
+        const std::uint32_t span = tree.spanOfOp(item.index);
+        group = span == SpanTree::kNoParent ? m_orphanLevel : m_levelOfDepth[tree.depth(span) + 1];
+        payload = item.index | kOpBit;
+        break;
+    }
+    case TimelineItemKind::DeviceInterval:
+        if (item.index >= m_intervalLane.size())
+            return std::nullopt;
+        group = m_intervalLane[item.index];
+        device = true;
+        break;
+    }
+    if (group == UINT32_MAX)
+        return std::nullopt;
+    const std::uint64_t start = extentOf(trace, item).first;
+    const std::vector<TimelineTrack> &tracks = device ? m_lanes[group].tracks : m_levels[group].tracks;
+    for (std::uint32_t t = 0; t < tracks.size(); ++t) {
+        if (const auto position = tracks[t].find(start, payload))
+            return Location{device, group, t, *position};
+    }
+    return std::nullopt;
+}
+
+TimelineItem TimelineLayout::itemAt(bool device, std::uint32_t group, std::uint32_t track, std::size_t position) const
+{
+    if (device)
+        return {TimelineItemKind::DeviceInterval, m_lanes[group].tracks[track].payload(position)};
+    return hostItem(m_levels[group].tracks[track].payload(position));
+}
+
+std::size_t TimelineLayout::memoryUsage() const
+{
+    std::size_t bytes = (m_intervalSpan.capacity() + m_intervalLane.capacity() + m_levelOfDepth.capacity())
+        * sizeof(std::uint32_t);
+    for (const HostLevel &level : m_levels) {
+        for (const TimelineTrack &t : level.tracks)
+            bytes += t.memoryUsage();
+    }
+    for (const DeviceLane &lane : m_lanes) {
+        for (const TimelineTrack &t : lane.tracks)
+            bytes += t.memoryUsage();
+    }
+    return bytes;
+}
+
+} // namespace TraceInspector

@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: MIT
+#include "core/timeline/timelinetrack.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace TraceInspector {
+namespace {
+
+struct PixelMapping {
+    std::uint64_t begin;
+    double scale; // pixels per ns
+
+    double x(std::uint64_t t) const { return t >= begin ? double(t - begin) * scale : -double(begin - t) * scale; }
+    /// Smallest time whose x is at least \a x.
+    std::uint64_t timeAt(double x) const
+    {
+        const double offset = std::ceil(x / scale);
+        if (offset >= 0)
+            return offset >= double(std::numeric_limits<std::uint64_t>::max() - begin) ? std::numeric_limits<std::uint64_t>::max()
+                                                                                         : begin + std::uint64_t(offset);
+        const double back = -offset;
+        return back >= double(begin) ? 0 : begin - std::uint64_t(back);
+    }
+};
+
+} // namespace
+
+void TimelineTrack::reserve(std::size_t n)
+{
+    m_start.reserve(n);
+    m_end.reserve(n);
+    m_payload.reserve(n);
+}
+
+void TimelineTrack::append(std::uint64_t start, std::uint64_t end, std::uint32_t payload)
+{
+    m_start.push_back(start);
+    m_end.push_back(std::max(start, end));
+    m_payload.push_back(payload);
+}
+
+void TimelineTrack::finish()
+{
+    m_start.shrink_to_fit();
+    m_end.shrink_to_fit();
+    m_payload.shrink_to_fit();
+    m_maxEnd.clear();
+    m_coarse.clear();
+    m_coarse.reserve(m_start.size() / kCoarse + 1);
+    for (std::size_t i = 0; i < m_start.size(); i += kCoarse)
+        m_coarse.push_back(m_start[i]);
+    bool overlaps = false;
+    for (std::size_t i = 1; i < m_start.size() && !overlaps; ++i)
+        overlaps = m_start[i] < m_end[i - 1] || m_end[i] < m_end[i - 1];
+    if (!overlaps)
+        return;
+    m_maxEnd.resize(m_end.size());
+    std::uint64_t running = 0;
+    for (std::size_t i = 0; i < m_end.size(); ++i)
+        m_maxEnd[i] = running = std::max(running, m_end[i]);
+}
+
+std::uint64_t TimelineTrack::lastEnd() const
+{
+    if (m_end.empty())
+        return 0;
+    return hasOverlaps() ? m_maxEnd.back() : m_end.back();
+}
+
+std::pair<std::size_t, std::size_t> TimelineTrack::visibleRange(const TimeWindow &window) const
+{
+    const std::vector<std::uint64_t> &ends = hasOverlaps() ? m_maxEnd : m_end;
+    const auto first = std::size_t(std::lower_bound(ends.begin(), ends.end(), window.begin) - ends.begin());
+    const auto last = std::size_t(std::lower_bound(m_start.begin() + std::ptrdiff_t(first), m_start.end(), window.end)
+                                  - m_start.begin());
+    return {first, std::max(first, last)};
+}
+
+void TimelineTrack::marks(const TimeWindow &window, double width, std::vector<TimelineMark> &out, double mergeWidth) const
+{
+    if (window.isEmpty() || !(width > 0) || m_start.empty())
+        return;
+    mergeWidth = std::max(mergeWidth, 1e-9);
+    if (hasOverlaps())
+        marksOverlapping(window, width, out, mergeWidth);
+    else
+        marksDisjoint(window, width, out, mergeWidth);
+}
+
+void TimelineTrack::marksDisjoint(const TimeWindow &window, double width, std::vector<TimelineMark> &out,
+                                  double mergeWidth) const
+{
+    const auto [first, last] = visibleRange(window);
+    walkDisjoint(window, width, first, last, out, mergeWidth, std::numeric_limits<double>::infinity());
+}
+
+std::size_t TimelineTrack::lowerBoundStart(std::uint64_t t, std::size_t from, std::size_t to) const
+{
+    if (from >= to)
+        return to;
+    // Gallop over the coarse index from the block after `from`: the boundary is usually a
+    // few blocks away.
+    const std::size_t coarseEnd = std::min(m_coarse.size(), (to + kCoarse - 1) / kCoarse);
+    std::size_t lo = from / kCoarse + 1; // coarse entries before lo start at or before `from`
+    std::size_t step = 1;
+    while (lo + step <= coarseEnd && m_coarse[lo + step - 1] < t) {
+        lo += step;
+        step *= 2;
+    }
+    const std::size_t hi = std::min(lo + step - 1, coarseEnd);
+    const auto c = std::size_t(std::lower_bound(m_coarse.begin() + std::ptrdiff_t(std::min(lo, hi)),
+                                                m_coarse.begin() + std::ptrdiff_t(hi), t)
+                               - m_coarse.begin());
+    // m_start[c * kCoarse] >= t (or c == coarseEnd) and m_start[(c - 1) * kCoarse] < t.
+    const std::size_t blockBegin = std::max(from, c > 0 ? (c - 1) * kCoarse : 0);
+    const std::size_t blockEnd = c < coarseEnd ? std::min(to, c * kCoarse) : to;
+    return std::size_t(std::lower_bound(m_start.begin() + std::ptrdiff_t(std::min(blockBegin, blockEnd)),
+                                        m_start.begin() + std::ptrdiff_t(blockEnd), t)
+                       - m_start.begin());
+}
+
+void TimelineTrack::walkDisjoint(const TimeWindow &window, double width, std::size_t i, std::size_t last,
+                                 std::vector<TimelineMark> &out, double mergeWidth, double stopX) const
+{
+    const PixelMapping map{window.begin, width / double(window.length())};
+    while (i < last) {
+        const double x0 = map.x(m_start[i]);
+        if (x0 > stopX)
+            return;
+        const double x1 = map.x(m_end[i]);
+        if (x1 - x0 >= mergeWidth) {
+            out.push_back({x0, x1, std::uint32_t(i), std::uint32_t(i + 1), 1});
+            ++i;
+            continue;
+        }
+        // Every slice starting in this column, found by one binary search: a column holding
+        // a million slices costs what a column holding one does.
+        const double column = std::floor(x0 / mergeWidth) * mergeWidth;
+        const std::uint64_t columnEnd = map.timeAt(column + mergeWidth);
+        auto j = lowerBoundStart(columnEnd, i + 1, last);
+        j = std::max(j, i + 1);
+        // Without overlaps only the last slice starting in the column can reach beyond it.
+        std::size_t mergedEnd = j;
+        const std::size_t k = j - 1;
+        if (k > i && map.x(m_end[k]) - map.x(m_start[k]) >= mergeWidth)
+            mergedEnd = k;
+        const std::size_t count = mergedEnd - i;
+        if (count == 1) {
+            out.push_back({x0, x1, std::uint32_t(i), std::uint32_t(i + 1), 1});
+        } else {
+            const double end = std::max(column + mergeWidth, map.x(m_end[mergedEnd - 1]));
+            out.push_back({column, end, std::uint32_t(i), std::uint32_t(mergedEnd), std::uint32_t(count)});
+        }
+        if (mergedEnd != j)
+            out.push_back({map.x(m_start[k]), map.x(m_end[k]), std::uint32_t(k), std::uint32_t(j), 1});
+        i = j;
+    }
+}
+
+void TimelineTrack::marksOverlapping(const TimeWindow &window, double width, std::vector<TimelineMark> &out,
+                                     double mergeWidth) const
+{
+    const PixelMapping map{window.begin, width / double(window.length())};
+    const auto [first, last] = visibleRange(window);
+    TimelineMark pending;
+    double pendingColumn = 0;
+    auto flush = [&] {
+        if (pending.count == 1)
+            out.push_back({map.x(m_start[pending.first]), map.x(m_end[pending.first]), pending.first, pending.first + 1, 1});
+        else if (pending.count > 1)
+            out.push_back(pending);
+        pending.count = 0;
+    };
+    for (std::size_t i = first; i < last; ++i) {
+        if (m_end[i] < window.begin)
+            continue;
+        const double x0 = map.x(m_start[i]);
+        const double x1 = map.x(m_end[i]);
+        if (x1 - x0 >= mergeWidth) {
+            out.push_back({x0, x1, std::uint32_t(i), std::uint32_t(i + 1), 1});
+            continue;
+        }
+        const double column = std::floor(x0 / mergeWidth) * mergeWidth;
+        if (pending.count > 0 && column == pendingColumn) {
+            ++pending.count;
+            pending.last = std::uint32_t(i + 1);
+            pending.x1 = std::max(pending.x1, x1);
+            continue;
+        }
+        flush();
+        pendingColumn = column;
+        pending = {column, std::max(column + mergeWidth, x1), std::uint32_t(i), std::uint32_t(i + 1), 1};
+    }
+    flush();
+}
+
+std::optional<TimelineMark> TimelineTrack::markAt(const TimeWindow &window, double width, double x, double tolerance,
+                                                  double mergeWidth) const
+{
+    if (window.isEmpty() || !(width > 0) || m_start.empty())
+        return std::nullopt;
+    mergeWidth = std::max(mergeWidth, 1e-9);
+    std::vector<TimelineMark> found;
+    if (hasOverlaps()) {
+        marksOverlapping(window, width, found, mergeWidth);
+    } else {
+        // Walk from the first slice of the column left of x, exactly as marks() groups them.
+        const PixelMapping map{window.begin, width / double(window.length())};
+        const auto [first, last] = visibleRange(window);
+        const double left = (std::floor((x - tolerance) / mergeWidth) - 1) * mergeWidth;
+        auto i = std::size_t(std::lower_bound(m_start.begin() + std::ptrdiff_t(first), m_start.begin() + std::ptrdiff_t(last),
+                                              map.timeAt(left))
+                             - m_start.begin());
+        // A wide slice starting further left can still cover x: it is the one just before.
+        if (i > first)
+            --i;
+        if (i > first) {
+            const double column = std::floor(map.x(m_start[i]) / mergeWidth) * mergeWidth;
+            i = std::size_t(std::lower_bound(m_start.begin() + std::ptrdiff_t(first), m_start.begin() + std::ptrdiff_t(i),
+                                             map.timeAt(column))
+                            - m_start.begin());
+        }
+        walkDisjoint(window, width, i, last, found, mergeWidth, x + tolerance + mergeWidth);
+    }
+    const TimelineMark *best = nullptr;
+    double bestDistance = tolerance;
+    for (const TimelineMark &m : found) {
+        const double x1 = std::max(m.x1, m.x0 + 1.0);
+        double distance = 0;
+        if (x < m.x0)
+            distance = m.x0 - x;
+        else if (x > x1)
+            distance = x - x1;
+        // Later marks are drawn on top: among equally near marks the last one wins.
+        if (distance <= bestDistance) {
+            best = &m;
+            bestDistance = distance;
+        }
+    }
+    if (!best)
+        return std::nullopt;
+    return *best;
+}
+
+std::optional<std::size_t> TimelineTrack::find(std::uint64_t start, std::uint32_t payload) const
+{
+    auto it = std::lower_bound(m_start.begin(), m_start.end(), start);
+    for (; it != m_start.end() && *it == start; ++it) {
+        const auto pos = std::size_t(it - m_start.begin());
+        if (m_payload[pos] == payload)
+            return pos;
+    }
+    return std::nullopt;
+}
+
+std::size_t TimelineTrack::memoryUsage() const
+{
+    return (m_start.capacity() + m_end.capacity() + m_maxEnd.capacity() + m_coarse.capacity()) * sizeof(std::uint64_t)
+        + m_payload.capacity() * sizeof(std::uint32_t);
+}
+
+} // namespace TraceInspector

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "core/analysis/timecoordinates.h"
+#include "core/timeline/timelineitem.h"
+
+namespace TraceInspector {
+
+/// One row of slices on one time axis, sorted by start time (Qt Creator's TimelineModel
+/// idea): sorted start and end arrays let a viewport find its slices by binary search, so
+/// painting costs what is visible, not what the track holds.
+///
+/// Slices are appended in start order; finish() then notes whether any two overlap. A
+/// track without overlaps has its ends sorted too. A track with overlaps also keeps the
+/// running maximum of the ends, which is sorted and serves the same search.
+class TimelineTrack
+{
+public:
+    void reserve(std::size_t n);
+    /// Appends a slice [start, end) (end is raised to start if smaller). \a payload is the
+    /// owner's reference to the record (see TimelineLayout). Precondition: start is not
+    /// smaller than the previous slice's start.
+    void append(std::uint64_t start, std::uint64_t end, std::uint32_t payload);
+    /// Must be called once after the last append() and before any query.
+    void finish();
+
+    std::size_t size() const { return m_start.size(); }
+    bool isEmpty() const { return m_start.empty(); }
+    std::uint64_t start(std::size_t i) const { return m_start[i]; }
+    std::uint64_t end(std::size_t i) const { return m_end[i]; }
+    std::uint32_t payload(std::size_t i) const { return m_payload[i]; }
+    bool hasOverlaps() const { return !m_maxEnd.empty(); }
+    /// Latest end of all slices, 0 when empty.
+    std::uint64_t lastEnd() const;
+
+    /// Positions [first, last) of the slices that may intersect \a window: every slice with
+    /// start < window.end and end >= window.begin lies in it.
+    std::pair<std::size_t, std::size_t> visibleRange(const TimeWindow &window) const;
+
+    /// The marks to draw for \a window in a view \a width pixels wide, in start order.
+    /// Slices narrower than \a mergeWidth pixels that start in the same pixel column are
+    /// merged into one mark with their count; wider slices are returned one by one.
+    /// Cost: O(width · log n) on a track without overlaps, linear in the visible slices
+    /// otherwise.
+    void marks(const TimeWindow &window, double width, std::vector<TimelineMark> &out, double mergeWidth = 1.0) const;
+
+    /// The mark under pixel \a x (with \a tolerance pixels of slack around thin marks), as
+    /// marks() would draw it; nullopt when there is none.
+    std::optional<TimelineMark> markAt(const TimeWindow &window, double width, double x, double tolerance = 0.0,
+                                       double mergeWidth = 1.0) const;
+
+    /// Position of the slice with \a payload starting at \a start, if it is in this track.
+    std::optional<std::size_t> find(std::uint64_t start, std::uint32_t payload) const;
+
+    std::size_t memoryUsage() const;
+
+private:
+    void marksDisjoint(const TimeWindow &window, double width, std::vector<TimelineMark> &out, double mergeWidth) const;
+    /// First position in [from, to) whose start is >= t (galloping over a coarse index).
+    std::size_t lowerBoundStart(std::uint64_t t, std::size_t from, std::size_t to) const;
+    void walkDisjoint(const TimeWindow &window, double width, std::size_t first, std::size_t last,
+                      std::vector<TimelineMark> &out, double mergeWidth, double stopX) const;
+    void marksOverlapping(const TimeWindow &window, double width, std::vector<TimelineMark> &out, double mergeWidth) const;
+
+    std::vector<std::uint64_t> m_start;
+    std::vector<std::uint64_t> m_end;
+    std::vector<std::uint64_t> m_maxEnd; // running max of m_end; only when slices overlap
+    // Every kCoarse-th start: column boundaries are searched here first, in an array small
+    // enough to stay in cache, then within one block of m_start.
+    static constexpr std::size_t kCoarse = 32;
+    std::vector<std::uint64_t> m_coarse;
+    std::vector<std::uint32_t> m_payload;
+};
+
+} // namespace TraceInspector

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: MIT
+// How long the GUI thread is blocked by each user action on a big trace, in the whole main
+// window. Usage: bench_guiactions TRACE.jsonl (or TI_BENCH_TRACE); without one it skips.
+// TI_BENCH_PNG=FILE saves a picture of a selected span and a time range instead of timing.
+//
+// For each action: the time of the call itself, then the longest single pass of the event
+// loop over the next second (background results arriving, repaints), which is what the
+// user feels as a freeze. Each action runs on a shown window, which is repainted after it.
+
+#include <QApplication>
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QHeaderView>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTreeView>
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+
+#include "core/analysis/spantree.h"
+#include "core/model/trace.h"
+#include "ui/mainwindow.h"
+#include "ui/memorychartpanel.h"
+#include "ui/optablepanel.h"
+#include "ui/search/searchbar.h"
+#include "ui/selection/selectionmodel.h"
+#include "ui/spantreepanel.h"
+#include "ui/timeline/timelineview.h"
+
+using namespace TraceInspector;
+
+namespace {
+
+struct Figure {
+    double callMs = 0;
+    double worstPassMs = 0;
+};
+
+double msSince(const QElapsedTimer &t)
+{
+    return double(t.nsecsElapsed()) / 1e6;
+}
+
+Figure measure(MainWindow &window, const char *name, const std::function<void()> &action, int settleMs = 1000)
+{
+    Figure f;
+    QElapsedTimer call;
+    call.start();
+    action();
+    window.repaint();
+    f.callMs = msSince(call);
+    QElapsedTimer settle;
+    settle.start();
+    while (settle.elapsed() < settleMs) {
+        QElapsedTimer pass;
+        pass.start();
+        QCoreApplication::processEvents(QEventLoop::AllEvents);
+        f.worstPassMs = std::max(f.worstPassMs, msSince(pass));
+    }
+    std::printf("%-44s call %8.1f ms   worst later pass %8.1f ms   %s\n", name, f.callMs, f.worstPassMs,
+                std::max(f.callMs, f.worstPassMs) <= 100 ? "ok" : "OVER 100 ms");
+    std::fflush(stdout);
+    return f;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QApplication app(argc, argv);
+    QString path = argc > 1 ? QString::fromLocal8Bit(argv[1]) : qEnvironmentVariable("TI_BENCH_TRACE");
+    if (path.isEmpty()) {
+        std::printf("SKIP: give a trace (argument or TI_BENCH_TRACE)\n");
+        return 77;
+    }
+    MainWindow window;
+    window.resize(1600, 1000);
+    window.show();
+    QSignalSpy finished(&window, &MainWindow::loadFinished);
+    QElapsedTimer load;
+    load.start();
+    window.openFile(path);
+    if (!finished.wait(600000) || !finished.at(0).at(0).toBool()) {
+        std::printf("the trace did not load\n");
+        return 1;
+    }
+    std::printf("loaded and drawn in %.1f s\n", double(load.elapsed()) / 1000);
+    const LoadedTracePtr loaded = window.loadedTrace();
+    const Trace &trace = *loaded->trace;
+    const SpanTree &tree = *loaded->spanTree;
+    std::printf("%zu spans, %zu ops, %zu device intervals\n", trace.spans.size(), trace.ops.size(), trace.deviceIntervals.size());
+    SelectionModel *selection = window.selectionModel();
+    TimelineView *timeline = window.timelineView();
+    double worst = 0;
+    const auto run = [&](const char *name, const std::function<void()> &action, int settleMs = 1000) {
+        const Figure f = measure(window, name, action, settleMs);
+        worst = std::max({worst, f.callMs, f.worstPassMs});
+    };
+
+    std::size_t midSpan = trace.spans.size() / 2;
+    while (midSpan < trace.spans.size() && tree.opsOfSpan(midSpan).empty())
+        ++midSpan;
+    const std::size_t otherSpan = trace.spans.size() / 3;
+    const std::size_t op = trace.ops.size() / 2;
+    const std::size_t bigSpan = tree.roots().empty() ? 0 : tree.roots().front();
+
+    run("select a span (click)", [&] { selection->select(Selection::span(qint64(midSpan))); });
+    run("select another span", [&] { selection->select(Selection::span(qint64(otherSpan))); });
+    run("select an op", [&] { selection->select(Selection::op(qint64(op))); });
+    run("select the root span (all its ops)", [&] { selection->select(Selection::span(qint64(bigSpan))); });
+    run("activate (zoom to the selection)", [&] { selection->activate(Selection::span(qint64(midSpan))); });
+    run("back", [&] { selection->back(); });
+    run("forward", [&] { selection->forward(); });
+    if (const QString png = qEnvironmentVariable("TI_BENCH_PNG"); !png.isEmpty()) {
+        // A picture of the linked views: a span selected (its ops, its extent on the memory
+        // chart) and a time range around it.
+        selection->select(Selection::span(qint64(midSpan)));
+        const Span &s = trace.spans[midSpan];
+        const std::uint64_t margin = std::max<std::uint64_t>(s.durationNs * 3, 1000);
+        timeline->setVisibleWindow({s.startNs > margin ? s.startNs - margin : 0, s.startNs + s.durationNs + margin});
+        selection->setTimeRange({s.startNs, s.startNs + std::max<std::uint64_t>(s.durationNs, 1)});
+        QElapsedTimer settle;
+        settle.start();
+        while (settle.elapsed() < 1500)
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+        window.grab().save(png);
+        return 0;
+    }
+    if (qEnvironmentVariableIsSet("TI_BENCH_SELECT_ONLY"))
+        return 0;
+    run("timeline zoom in (W)", [&] { timeline->zoomIn(); });
+    run("timeline pan (D)", [&] { timeline->panRight(); });
+    run("timeline fit (Home)", [&] { timeline->fitAll(); });
+
+    SearchBar *search = window.searchBar();
+    const std::string name(trace.str(trace.spans[midSpan].name));
+    {
+        QSignalSpy searched(search, &SearchBar::searchFinished);
+        run("search: type a span name", [&] { search->setText(QString::fromStdString(name)); }, 200);
+        if (searched.isEmpty())
+            searched.wait(60000);
+        std::printf("  %zu matches\n", search->matches().size());
+    }
+    run("search next (F3)", [&] { search->findNext(); });
+    run("search next again (F3)", [&] { search->findNext(); });
+    run("search previous (Shift+F3)", [&] { search->findPrevious(); });
+
+    const TimeWindow whole = timeline->visibleWindow();
+    const TimeWindow tenth{whole.begin + whole.length() / 2, whole.begin + whole.length() / 2 + whole.length() / 10};
+    run("range select (10 % of the run)", [&] { selection->setTimeRange(tenth); }, 3000);
+    run("clear the range", [&] { selection->clearTimeRange(); }, 3000);
+
+    SpanTreePanel *spans = window.spanTreePanel();
+    run("span tree expand all", [&] { spans->view()->expandAll(); }, 2000);
+    run("span tree sort by duration after expand all", [&] { spans->view()->sortByColumn(2, Qt::DescendingOrder); }, 3000);
+    run("span tree back to tree order", [&] { spans->view()->sortByColumn(-1, Qt::AscendingOrder); }, 3000);
+    OpTablePanel *ops = window.opTablePanel();
+    run("op table sort by duration", [&] { ops->opView()->sortByColumn(3, Qt::DescendingOrder); }, 2000);
+
+    MemoryChartPanel *chart = window.memoryChartPanel();
+    run("memory chart zoom (a tenth)", [&] { chart->setWindow(tenth); }, 2000);
+    run("memory chart Reset zoom", [&] { chart->resetZoom(); }, 3000);
+    if (!chart->deviceNames().isEmpty())
+        run("memory chart switch device", [&] { chart->setSelectedDevice(0); }, 3000);
+    if (chart->deviceNames().size() > 1)
+        run("memory chart switch device again", [&] { chart->setSelectedDevice(1); }, 3000);
+    run("memory chart all devices", [&] { chart->setSelectedDevice(-1); }, 3000);
+
+    std::printf("worst: %.1f ms\n", worst);
+    return 0;
+}
