@@ -111,15 +111,24 @@ bool FastLineScanner::members(const char *p, const char *end)
         if (*p != ',')
             return false;
         ++p;
-        std::string_view key;
-        if (!plainString(p, end, key) || p >= end || *p != ':')
-            return false;
-        ++p;
         int idx = -1;
-        if (guess < spec.count() && spec.fields[static_cast<std::size_t>(guess)].name == key)
-            idx = guess;
-        else
+        // The key writers put here is `"<next field>":`; compare it whole before scanning.
+        if (guess < spec.count()) {
+            const std::string_view name = spec.fields[static_cast<std::size_t>(guess)].name;
+            if (static_cast<std::size_t>(end - p) > name.size() + 2 && p[0] == '"'
+                && std::memcmp(p + 1, name.data(), name.size()) == 0 && p[name.size() + 1] == '"'
+                && p[name.size() + 2] == ':') {
+                idx = guess;
+                p += name.size() + 3;
+            }
+        }
+        if (idx < 0) {
+            std::string_view key;
+            if (!plainString(p, end, key) || p >= end || *p != ':')
+                return false;
+            ++p;
             idx = spec.find(key);
+        }
         if (idx < 0 || (seen & (1u << idx)) || m_count == kMaxMembers)
             return false; // unknown keys, tags and duplicates have rules of their own
         seen |= 1u << idx;
