@@ -1,11 +1,19 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Wall time, throughput and peak memory of candle-trace on a generated ~1 GB trace.
-# Not part of ctest.
+# The reader's figures of issue 13 in one run: wall time, CPU time (user + sys), MB/s and
+# peak RSS of candle-trace check, check --all, normalize and summary against `wc -l` (the
+# read floor), a 10 KB trace's check time, and per-GB figures at 100 MB and 1 GB (4 GB on
+# request). Every figure is the median of BENCH_RUNS runs (default 3): the machine may be
+# shared, and CPU time is the figure least affected by that. Not part of ctest.
 #
 # Usage: bench/bench_check.sh [path/to/candle-trace]
-#   BENCH_EVENTS  lines to generate (default 7000000, about 1 GB)
+#   BENCH_TRACE   an existing ~1 GB trace to use instead of generating one (the 100 MB and
+#                 10 KB traces are always generated)
+#   BENCH_EVENTS  lines of the generated big trace (default 7000000, about 1 GB)
 #   BENCH_SEED    generator seed (default 1)
+#   BENCH_RUNS    runs per figure (default 3)
+#   BENCH_4GB     1: also a ~4 GB trace (needs ~5 GB of disk and minutes); default off
+#   BENCH_TMPDIR  where generated traces go (default: under $TMPDIR or /tmp)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -22,50 +30,128 @@ GEN=$repo/tools/gen_trace.py
 [ -x /usr/bin/time ] || { echo "error: /usr/bin/time missing (apt-get install time)" >&2; exit 2; }
 EVENTS=${BENCH_EVENTS:-7000000}
 SEED=${BENCH_SEED:-1}
+RUNS=${BENCH_RUNS:-3}
 
-TMP=$(mktemp -d)
+TMP=$(mktemp -d "${BENCH_TMPDIR:-${TMPDIR:-/tmp}}/bench-check.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
-TRACE=$TMP/trace.jsonl
 
-echo "candle-trace: $CT ($("$CT" --version))"
-echo "generating $EVENTS events (seed $SEED)..."
-gen_start=$(date +%s.%N)
-python3 "$GEN" --events "$EVENTS" --seed "$SEED" --out "$TRACE" --quiet
-gen_end=$(date +%s.%N)
-bytes=$(stat -c %s "$TRACE")
-mb=$(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1e6 }')
-echo "file: $bytes bytes ($mb MB), generated in $(awk -v a="$gen_start" -v b="$gen_end" 'BEGIN { printf "%.1f", b - a }') s"
+generate() { # events, output
+  python3 "$GEN" --events "$1" --seed "$SEED" --out "$2" --quiet
+}
 
-# Runs "$@" under /usr/bin/time -v; prints wall time, MB/s over the input and peak RSS.
-# Output of the command goes to $TMP/out, its stderr to $TMP/err.
+# Runs "$@" RUNS times under /usr/bin/time; sets W (wall s), C (cpu s), R (peak RSS KiB) to
+# the medians and RC to the last exit status. Output goes to $TMP/out, stderr to $TMP/err.
+run_median() {
+  local i walls="" cpus="" rsss=""
+  RC=0
+  for ((i = 0; i < RUNS; i++)); do
+    RC=0
+    /usr/bin/time -f '%e %U %S %M' -o "$TMP/time" "$@" >"$TMP/out" 2>"$TMP/err" || RC=$?
+    read -r w u s m <"$TMP/time"
+    walls+="$w "
+    cpus+="$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }') "
+    rsss+="$m "
+  done
+  W=$(echo $walls | tr ' ' '\n' | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
+  C=$(echo $cpus | tr ' ' '\n' | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
+  R=$(echo $rsss | tr ' ' '\n' | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
+}
+
+# Prints one figure line for "$@" over a file of $bytes bytes; per GB when $PER_GB is 1.
 measure() {
   local label=$1
   shift
-  local rc=0
-  /usr/bin/time -v -o "$TMP/time" "$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
-  local wall rss_kb cpu
-  wall=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s }' "$TMP/time")
-  rss_kb=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$TMP/time")
-  cpu=$(awk -F': ' '/User time|System time/ { s += $2 } END { print s }' "$TMP/time")
-  awk -v l="$label" -v w="$wall" -v c="$cpu" -v b="$bytes" -v r="$rss_kb" -v rc="$rc" 'BEGIN {
+  run_median "$@"
+  awk -v l="$label" -v w="$W" -v c="$C" -v b="$bytes" -v r="$R" -v rc="$RC" -v pg="${PER_GB:-0}" 'BEGIN {
+        gb = b / 1e9
         mbs = (w > 0) ? b / 1e6 / w : 0
-        printf "%-22s %7.2f s  %8.1f MB/s  cpu %7.2f s  peak RSS %8.1f MB  RSS/file %.2f  exit %d\n",
-               l, w, mbs, c, r / 1024, (r * 1024) / b, rc }'
+        if (pg == 1)
+          printf "%-24s %7.2f s/GB  cpu %6.2f s/GB  %7.1f MB/s  peak RSS %7.1f MB  RSS/file %.2f  exit %d\n",
+                 l, w / gb, c / gb, mbs, r / 1024, (r * 1024) / b, rc
+        else
+          printf "%-24s %7.2f s  cpu %6.2f s  %7.1f MB/s  peak RSS %7.1f MB  RSS/file %.2f  exit %d\n",
+                 l, w, c, mbs, r / 1024, (r * 1024) / b, rc }'
 }
 
-# Wall times on a shared machine depend on its load; cpu (user + system) time does not.
-echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
-cat "$TRACE" >/dev/null # warm the page cache so every run reads from memory
-measure "wc -l (floor)" wc -l "$TRACE"
-echo "                       lines: $(cat "$TMP/out" | awk '{ print $1 }')"
-measure "check" "$CT" check "$TRACE"
-measure "check --all" "$CT" check --all "$TRACE"
-echo "                       $(tail -n 1 "$TMP/out")"
-measure "check --json" "$CT" check --json "$TRACE"
-measure "normalize -o FILE" "$CT" normalize "$TRACE" -o "$TMP/normalized.jsonl"
-out_bytes=$(stat -c %s "$TMP/normalized.jsonl" 2>/dev/null || echo 0)
-echo "                       output: $out_bytes bytes"
-rm -f "$TMP/normalized.jsonl"
-measure "normalize -o /dev/null" "$CT" normalize "$TRACE" -o /dev/null
-measure "summary" "$CT" summary "$TRACE"
-echo "                       output: $(stat -c %s "$TMP/out") bytes"
+# Every command of the issue on one trace.
+full_table() {
+  local trace=$1
+  bytes=$(stat -c %s "$trace")
+  cat "$trace" >/dev/null # warm the page cache so every run reads from memory
+  measure "wc -l (floor)" wc -l "$trace"
+  echo "                         lines: $(awk '{ print $1 }' "$TMP/out")"
+  measure "check" "$CT" check "$trace"
+  measure "check --all" "$CT" check --all "$trace"
+  echo "                         $(tail -n 1 "$TMP/out")"
+  if command -v taskset >/dev/null; then
+    # The reader splits big files into one segment per thread (two here); on one core the
+    # same threads share it, which shows what the second core buys.
+    measure "check --all, 1 core" taskset -c 0 "$CT" check --all "$trace"
+  fi
+  measure "normalize -o /dev/null" "$CT" normalize "$trace" -o /dev/null
+  measure "summary" "$CT" summary "$trace"
+}
+
+echo "candle-trace: $CT ($("$CT" --version))"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores; medians of $RUNS runs"
+
+# --- small file: must be instant (issue 13: <= 5 ms wall) -----------------------------------
+# The smallest generated trace is a few thousand lines; its head is a valid-looking 10 KB file.
+generate 3000 "$TMP/gen-small.jsonl"
+head -c 10240 "$TMP/gen-small.jsonl" | head -n -1 >"$TMP/small.jsonl"
+small_bytes=$(stat -c %s "$TMP/small.jsonl")
+# Wall and CPU time at microsecond resolution (/usr/bin/time has 10 ms), median of 21 runs,
+# next to /bin/true's: on a busy machine even starting a process takes milliseconds.
+small_run() { # label, command...
+  python3 - "$@" <<'PY'
+import resource, subprocess, sys, time
+label, cmd = sys.argv[1], sys.argv[2:]
+walls, cpus = [], []
+for _ in range(21):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    walls.append(time.perf_counter() - t0)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpus.append((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime))
+walls.sort(); cpus.sort()
+print("%-24s %7.2f ms wall  cpu %6.2f ms  (median of 21, process start included)" % (label, walls[10] * 1e3, cpus[10] * 1e3))
+PY
+}
+echo "small file: $small_bytes bytes"
+small_run "/bin/true (start only)" /bin/true
+small_run "check 10 KB" "$CT" check "$TMP/small.jsonl"
+small_run "check --all 10 KB" "$CT" check --all "$TMP/small.jsonl"
+
+# --- the big trace: every command --------------------------------------------------------
+if [ -n "${BENCH_TRACE:-}" ]; then
+  BIG=$(realpath "$BENCH_TRACE")
+else
+  BIG=$TMP/big.jsonl
+  echo "generating $EVENTS events (seed $SEED)..."
+  generate "$EVENTS" "$BIG"
+fi
+echo
+echo "== $(basename "$BIG"): $(stat -c %s "$BIG") bytes =="
+full_table "$BIG"
+
+# --- per-GB scaling: 100 MB, the big trace, optionally 4 GB ----------------------------------
+echo
+echo "== per GB (check --all; linear scaling wants every row within 1.2x of the 1 GB row) =="
+PER_GB=1
+generate 700000 "$TMP/100m.jsonl"
+bytes=$(stat -c %s "$TMP/100m.jsonl")
+cat "$TMP/100m.jsonl" >/dev/null
+measure "100 MB check --all" "$CT" check --all "$TMP/100m.jsonl"
+rm -f "$TMP/100m.jsonl"
+bytes=$(stat -c %s "$BIG")
+measure "$((bytes / 1000000)) MB check --all" "$CT" check --all "$BIG"
+if [ "${BENCH_4GB:-0}" = 1 ]; then
+  generate 28000000 "$TMP/4g.jsonl"
+  bytes=$(stat -c %s "$TMP/4g.jsonl")
+  cat "$TMP/4g.jsonl" >/dev/null
+  measure "$((bytes / 1000000)) MB check --all" "$CT" check --all "$TMP/4g.jsonl"
+  rm -f "$TMP/4g.jsonl"
+else
+  echo "4 GB                     skipped (set BENCH_4GB=1)"
+fi

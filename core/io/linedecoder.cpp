@@ -14,6 +14,7 @@
 #include <simdjson.h>
 
 #include "core/io/eventschema.h"
+#include "core/io/fastlinescanner.h"
 #include "core/io/jsonlexer.h"
 #include "core/io/recordmapping.h"
 #include "core/io/structreader.h"
@@ -30,10 +31,16 @@ std::uint32_t allFields(const StructSpec &spec)
 class Decoder final : public LineDecoder
 {
 public:
-    explicit Decoder(Trace &trace) : m_trace(trace), m_reader(trace), m_lex(m_reader.lexer()) {}
+    Decoder(Trace &trace, DecoderPath path)
+        : m_trace(trace), m_reader(trace), m_lex(m_reader.lexer()), m_fastPath(path == DecoderPath::FastThenExact)
+    {
+    }
     bool decode(const char *data, std::size_t length, DecodedEvent &out, DecodeFailure &failure) override;
 
 private:
+    void fileFast(DecodedEvent &out);
+    template<typename M>
+    void setFast(M &map);
     bool readKindTag(int &kind);
     bool decodeObject(DecodedEvent &out);
     bool decodeArray(DecodedEvent &out);
@@ -48,7 +55,95 @@ private:
     Trace &m_trace;
     StructReader m_reader;
     JsonLexer &m_lex;
+    bool m_fastPath;
+    FastLineScanner m_fast;
+    std::vector<StringId> m_fastIds;
 };
+
+// Hands the fast path's members to the record mapping in input order, interning strings,
+// shapes and id lists exactly when the exact path would (StructReader::readField), so the
+// tables and ids come out the same whichever path read a line.
+template<typename M>
+void Decoder::setFast(M &map)
+{
+    const StructSpec &spec = m_fast.spec();
+    FieldValue v;
+    for (const FastLineScanner::Member &m : m_fast) {
+        v.present = !m.null;
+        if (!m.null) {
+            switch (spec.fields[m.field].type) {
+            case WireType::String: v.text = m.text; break;
+            case WireType::U64:
+            case WireType::Usize: v.u = m.u; break;
+            case WireType::F64: v.f = m.f; break;
+            case WireType::Bool: v.b = m.b; break;
+            case WireType::Enum: v.index = m.index; break;
+            case WireType::Shape:
+                v.shape = m_trace.shapes.intern(std::span<const std::uint64_t>(m_fast.dims().data() + m.first, m.count));
+                break;
+            case WireType::StringIds:
+                m_fastIds.clear();
+                for (std::uint32_t i = 0; i < m.count; ++i)
+                    m_fastIds.push_back(m_trace.strings.intern(m_fast.ids()[m.first + i]));
+                v.list = m_trace.idLists.append(m_fastIds);
+                break;
+            default: break; // FastLineScanner declines the other types
+            }
+        }
+        map.set(m.field, v);
+    }
+}
+
+void Decoder::fileFast(DecodedEvent &out)
+{
+    out.kind = m_fast.kind();
+    resetRecord(out);
+    switch (out.kind) {
+    case EventKind::SpanStart: {
+        RecordMapping::SpanStart map{m_trace, out.span};
+        return setFast(map);
+    }
+    case EventKind::SpanEnd: {
+        RecordMapping::SpanEnd map{m_trace, out.spanEndId, out.spanEndDurationNs};
+        return setFast(map);
+    }
+    case EventKind::Op: {
+        RecordMapping::OpRecord map{m_trace, out.op};
+        return setFast(map);
+    }
+    case EventKind::Tensor: {
+        RecordMapping::TensorRecord map{m_trace, out.tensor};
+        return setFast(map);
+    }
+    case EventKind::TensorStats: {
+        RecordMapping::TensorStatsRecord map{m_trace, out.tensorStats};
+        return setFast(map);
+    }
+    case EventKind::Memory: {
+        RecordMapping::MemoryRecord map{m_trace, out.memory};
+        return setFast(map);
+    }
+    case EventKind::DeviceMemory: {
+        RecordMapping::DeviceMemoryRecord map{m_trace, out.deviceMemory};
+        return setFast(map);
+    }
+    case EventKind::DeviceInterval: {
+        RecordMapping::DeviceIntervalRecord map{m_trace, out.deviceInterval};
+        return setFast(map);
+    }
+    case EventKind::Gradient: {
+        RecordMapping::GradientRecord map{m_trace, out.gradient};
+        return setFast(map);
+    }
+    case EventKind::Edge: {
+        out.edge.kind = m_fast.edgeKind();
+        RecordMapping::EdgeRecord map{m_trace, out.edge};
+        return setFast(map);
+    }
+    case EventKind::Meta:
+    case EventKind::Terminal: return; // FastLineScanner declines them
+    }
+}
 
 // The `kind` tag value, at the scan phase: every error carries a position (§5.5).
 bool Decoder::readKindTag(int &kind)
@@ -371,6 +466,11 @@ bool Decoder::decode(const char *data, std::size_t length, DecodedEvent &out, De
         failure.cause = "stream did not contain valid UTF-8";
         return false;
     }
+    // Lines of the usual shape need none of the exact path's error bookkeeping (§5.1).
+    if (m_fastPath && m_fast.scan(data, data + length)) {
+        fileFast(out);
+        return true;
+    }
     m_reader.reset(data, data + length);
 
     bool scanned = false;
@@ -403,9 +503,9 @@ bool Decoder::decode(const char *data, std::size_t length, DecodedEvent &out, De
 
 LineDecoder::~LineDecoder() = default;
 
-std::unique_ptr<LineDecoder> makeLineDecoder(Trace &trace)
+std::unique_ptr<LineDecoder> makeLineDecoder(Trace &trace, DecoderPath path)
 {
-    return std::make_unique<Decoder>(trace);
+    return std::make_unique<Decoder>(trace, path);
 }
 
 } // namespace TraceInspector

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 
 #include "core/io/decodedevent.h"
@@ -25,6 +26,11 @@ public:
 /// Spare bytes the readers keep after each buffer (zeroed), so no scan can run off its end.
 inline constexpr std::size_t kDecoderPadding = 64;
 
-std::unique_ptr<LineDecoder> makeLineDecoder(Trace &trace);
+/// Which decoders read a line. The fast path (fastlinescanner.h) reads lines of the usual
+/// shape and leaves every other line to the exact decoder; ExactOnly exists for the test
+/// that proves both give the same results (tst_fastpath).
+enum class DecoderPath : std::uint8_t { FastThenExact, ExactOnly };
+
+std::unique_ptr<LineDecoder> makeLineDecoder(Trace &trace, DecoderPath path = DecoderPath::FastThenExact);
 
 } // namespace TraceInspector

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "core/model/hugepages.h"
+
 namespace TraceInspector {
 namespace {
 
@@ -51,7 +53,7 @@ private:
 template<typename T, typename Fn>
 void appendAll(std::vector<T> &dst, std::vector<T> &src, Fn &&fix)
 {
-    dst.reserve(dst.size() + src.size());
+    reserveHuge(dst, dst.size() + src.size());
     for (T &r : src) {
         fix(r);
         dst.push_back(r);
@@ -113,6 +115,7 @@ void appendSegment(DecodedSegment &dstSeg, DecodedSegment &srcSeg)
         dstSeg.firstDecodeProblem = std::move(srcSeg.firstDecodeProblem);
         dstSeg.firstDecodeProblem->line += m.lineOffset();
     }
+    reserveHuge(dstSeg.order, dstSeg.order.size() + srcSeg.order.size());
     dstSeg.order.insert(dstSeg.order.end(), srcSeg.order.begin(), srcSeg.order.end());
     dstSeg.lines += srcSeg.lines;
     dstSeg.latestHostEvidence = std::max(dstSeg.latestHostEvidence, srcSeg.latestHostEvidence);

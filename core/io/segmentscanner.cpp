@@ -7,6 +7,7 @@
 
 #include "core/analysis/densebytes.h"
 #include "core/compat/rustformat.h"
+#include "core/model/hugepages.h"
 
 namespace TraceInspector {
 
@@ -43,7 +44,7 @@ void SegmentScanner::reserveFor(std::uint64_t totalBytes, std::uint64_t scannedB
     const double scale = 1.1 * static_cast<double>(totalBytes) / static_cast<double>(scannedBytes);
     auto grow = [scale](auto &v) {
         if (!v.empty())
-            v.reserve(static_cast<std::size_t>(static_cast<double>(v.size()) * scale) + 16);
+            reserveHuge(v, static_cast<std::size_t>(static_cast<double>(v.size()) * scale) + 16);
     };
     grow(m_trace.spans);
     grow(m_trace.ops);

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: MIT
+#include "core/io/fastlinescanner.h"
+
+#include <cstring>
+
+#include "core/compat/serdenumber.h"
+
+namespace TraceInspector {
+namespace {
+
+bool startsWith(const char *p, const char *end, std::string_view prefix)
+{
+    return static_cast<std::size_t>(end - p) >= prefix.size() && std::memcmp(p, prefix.data(), prefix.size()) == 0;
+}
+
+/// A string without escapes or control characters, the cursor on its opening quote. Such
+/// a string is its own text (§5.4); anything else is for the exact decoder.
+bool plainString(const char *&p, const char *end, std::string_view &out)
+{
+    if (p >= end || *p != '"')
+        return false;
+    const char *start = ++p;
+    while (p < end) {
+        const auto c = static_cast<unsigned char>(*p);
+        if (c == '"') {
+            out = std::string_view(start, static_cast<std::size_t>(p - start));
+            ++p;
+            return true;
+        }
+        if (c == '\\' || c < 0x20)
+            return false;
+        ++p;
+    }
+    return false;
+}
+
+/// `0` or a digit run without a leading zero, at most 19 digits (always below 2^64), not
+/// followed by another digit, a fraction or an exponent: an unsigned integer whose value
+/// needs no range check.
+bool plainUnsigned(const char *&p, const char *end, std::uint64_t &out)
+{
+    if (p >= end || *p < '0' || *p > '9')
+        return false;
+    const char *start = p;
+    std::uint64_t v = 0;
+    if (*p == '0') {
+        ++p;
+    } else {
+        while (p < end && *p >= '0' && *p <= '9' && p - start < 19) {
+            v = v * 10 + static_cast<std::uint64_t>(*p - '0');
+            ++p;
+        }
+    }
+    if (p < end && ((*p >= '0' && *p <= '9') || *p == '.' || *p == 'e' || *p == 'E'))
+        return false;
+    out = v;
+    return true;
+}
+
+} // namespace
+
+bool FastLineScanner::scan(const char *begin, const char *end)
+{
+    constexpr std::string_view kPrefix = "{\"kind\":\"";
+    if (!startsWith(begin, end, kPrefix))
+        return false;
+    const char *name = begin + kPrefix.size();
+    const char *p = name;
+    while (p < end && *p != '"' && *p != '\\')
+        ++p;
+    if (p >= end || *p != '"')
+        return false;
+    const int kind = eventKindFromName(std::string_view(name, static_cast<std::size_t>(p - name)));
+    ++p;
+    // Meta and terminal are one line each; the exact decoder reads them.
+    if (kind < 0 || kind == static_cast<int>(EventKind::Meta) || kind == static_cast<int>(EventKind::Terminal))
+        return false;
+    m_kind = static_cast<EventKind>(kind);
+    if (m_kind == EventKind::Edge) {
+        constexpr std::string_view kCall = ",\"edge_kind\":\"call\"";
+        constexpr std::string_view kData = ",\"edge_kind\":\"data\"";
+        if (startsWith(p, end, kCall)) {
+            m_edgeKind = EdgeKind::Call;
+            p += kCall.size();
+        } else if (startsWith(p, end, kData)) {
+            m_edgeKind = EdgeKind::Data;
+            p += kData.size();
+        } else {
+            return false;
+        }
+        m_spec = &edgeVariantSpec(m_edgeKind);
+    } else {
+        m_spec = &eventSpec(m_kind);
+    }
+    return members(p, end);
+}
+
+bool FastLineScanner::members(const char *p, const char *end)
+{
+    const StructSpec &spec = *m_spec;
+    m_count = 0;
+    m_dims.clear();
+    m_ids.clear();
+    std::uint32_t seen = 0;
+    int guess = 0; // writers keep declaration order: try the next field first
+    for (;;) {
+        if (p >= end)
+            return false;
+        if (*p == '}')
+            return p + 1 == end && (spec.requiredMask & ~seen) == 0;
+        if (*p != ',')
+            return false;
+        ++p;
+        int idx = -1;
+        // The key writers put here is `"<next field>":`; compare it whole before scanning.
+        if (guess < spec.count()) {
+            const std::string_view name = spec.fields[static_cast<std::size_t>(guess)].name;
+            if (static_cast<std::size_t>(end - p) > name.size() + 2 && p[0] == '"'
+                && std::memcmp(p + 1, name.data(), name.size()) == 0 && p[name.size() + 1] == '"'
+                && p[name.size() + 2] == ':') {
+                idx = guess;
+                p += name.size() + 3;
+            }
+        }
+        if (idx < 0) {
+            std::string_view key;
+            if (!plainString(p, end, key) || p >= end || *p != ':')
+                return false;
+            ++p;
+            idx = spec.find(key);
+        }
+        if (idx < 0 || (seen & (1u << idx)) || m_count == kMaxMembers)
+            return false; // unknown keys, tags and duplicates have rules of their own
+        seen |= 1u << idx;
+        guess = idx + 1;
+        Member &m = m_members[m_count++];
+        m = Member{};
+        m.field = static_cast<std::uint8_t>(idx);
+        if (!value(spec.fields[static_cast<std::size_t>(idx)], m, p, end))
+            return false;
+    }
+}
+
+bool FastLineScanner::value(const FieldSpec &field, Member &m, const char *&p, const char *end)
+{
+    if (field.presence == Presence::Optional && startsWith(p, end, "null")) {
+        m.null = true;
+        p += 4;
+        return true;
+    }
+    switch (field.type) {
+    case WireType::String: return plainString(p, end, m.text);
+    case WireType::U64:
+    case WireType::Usize: return plainUnsigned(p, end, m.u);
+    case WireType::F64: {
+        if (p >= end || (*p != '-' && (*p < '0' || *p > '9')))
+            return false;
+        // The exact decoder's own number reader: the float algorithm of §5.6 in one place.
+        SerdeNumber n;
+        const NumberScan s = scanSerdeNumber(p, end, n);
+        if (s.error != NumberError::None)
+            return false;
+        m.f = n.toDouble();
+        p = s.at;
+        return true;
+    }
+    case WireType::Bool:
+        if (startsWith(p, end, "true")) {
+            m.b = true;
+            p += 4;
+            return true;
+        }
+        if (startsWith(p, end, "false")) {
+            m.b = false;
+            p += 5;
+            return true;
+        }
+        return false;
+    case WireType::Enum: {
+        std::string_view s;
+        if (!plainString(p, end, s))
+            return false;
+        m.index = enumSpec(static_cast<WireEnum>(field.sub)).lookup(s);
+        return m.index >= 0;
+    }
+    case WireType::Shape:
+    case WireType::StringIds: {
+        const bool shape = field.type == WireType::Shape;
+        if (p >= end || *p != '[')
+            return false;
+        ++p;
+        m.first = static_cast<std::uint32_t>(shape ? m_dims.size() : m_ids.size());
+        if (p < end && *p == ']') {
+            ++p;
+            return true;
+        }
+        for (;;) {
+            if (shape) {
+                std::uint64_t d = 0;
+                if (!plainUnsigned(p, end, d))
+                    return false;
+                m_dims.push_back(d);
+            } else {
+                std::string_view s;
+                if (!plainString(p, end, s))
+                    return false;
+                m_ids.push_back(s);
+            }
+            ++m.count;
+            if (p >= end)
+                return false;
+            if (*p == ']') {
+                ++p;
+                return true;
+            }
+            if (*p != ',')
+                return false;
+            ++p;
+        }
+    }
+    case WireType::Strings:
+    case WireType::StringMap:
+    case WireType::Struct:
+    case WireType::StructList: return false; // only meta has these
+    }
+    return false;
+}
+
+} // namespace TraceInspector
