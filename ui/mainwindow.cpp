@@ -33,6 +33,7 @@
 #include "core/itemmodels/validationissuemodel.h"
 #include "core/loading/problemdetails.h"
 #include "core/loading/traceloader.h"
+#include "ui/graph/graphpanel.h"
 #include "ui/memorychartpanel.h"
 #include "ui/metadatapanel.h"
 #include "ui/optablepanel.h"
@@ -128,10 +129,18 @@ void MainWindow::createLayout()
     m_memoryChart = new MemoryChartPanel(this);
     m_validation = new ValidationPanel(this);
     m_metadata = new MetadataPanel(this);
+    m_graph = new GraphPanel(this);
+    m_opTable->setObjectName(QStringLiteral("opTablePanel"));
+
+    m_workTabs = new QTabWidget(this);
+    m_workTabs->setObjectName(QStringLiteral("workTabs"));
+    m_workTabs->setDocumentMode(true);
+    m_workTabs->addTab(m_opTable, tr("Ops"));
+    m_workTabs->addTab(m_graph, tr("Graph"));
 
     m_topSplitter = new QSplitter(Qt::Horizontal, this);
     m_topSplitter->addWidget(m_spanTree);
-    m_topSplitter->addWidget(m_opTable);
+    m_topSplitter->addWidget(m_workTabs);
     m_topSplitter->setStretchFactor(0, 1);
     m_topSplitter->setStretchFactor(1, 1);
 
@@ -200,6 +209,10 @@ void MainWindow::createLayout()
     // Selecting a span highlights its ops; activating an op's span jumps to it in the tree.
     connect(m_spanTree, &SpanTreePanel::spanSelected, m_opTable, &OpTablePanel::selectOpsOfSpan);
     connect(m_opTable, &OpTablePanel::spanActivated, m_spanTree, &SpanTreePanel::selectSpan);
+    // The graph follows the tree's selection; a click on a node selects its span there.
+    connect(m_spanTree, &SpanTreePanel::spanSelected, m_graph, &GraphPanel::setSelectedSpan);
+    connect(m_graph, &GraphPanel::spanActivated, m_spanTree, &SpanTreePanel::selectSpan);
+
     // The chart prepares its series in the background; a load is only done once it is drawn.
     connect(m_memoryChart, &MemoryChartPanel::chartReady, this, [this] {
         const bool wasPending = m_chartPending;
@@ -529,6 +542,7 @@ void MainWindow::onTraceRead(quint64, const LoadedTracePtr &snapshot)
 
     m_spanTree->clear();
     m_memoryChart->clear();
+    m_graph->clear();
     m_chartPending = false;
     // A different file starts from a fresh view: filters, zoom and selections of the last
     // one would hide the new trace ("0 of 2 spans match"). Emptied first, so that resetting
@@ -555,8 +569,10 @@ void MainWindow::onAnalysisReady(quint64, const LoadedTracePtr &snapshot)
     case LoadStage::Read:
         break;
     case LoadStage::SpanTree:
-        m_spanTree->setTrace(snapshot->trace, snapshot->spanTree);
+        m_spanTree->setTrace(snapshot->trace, snapshot->spanTree, snapshot->deviceTime);
         m_opTable->setSpanTree(snapshot->spanTree);
+        m_opTable->setShapeStatistics(snapshot->opStatisticsByShape);
+        m_graph->setTrace(snapshot->trace, snapshot->spanTree);
         break;
     case LoadStage::Health:
         m_validation->setLoadedTrace(snapshot);
@@ -679,6 +695,38 @@ void MainWindow::selectOp(qint64 opIndex)
 {
     if (opIndex >= 0)
         m_opTable->selectOp(opIndex);
+}
+
+bool MainWindow::showTab(const QString &name)
+{
+    const QString wanted = name.trimmed();
+    for (QTabWidget *tabs : findChildren<QTabWidget *>()) {
+        for (int i = 0; i < tabs->count(); ++i) {
+            const QString text = tabs->tabText(i).remove(u'&');
+            if (tabs->widget(i)->objectName().compare(wanted, Qt::CaseInsensitive) == 0
+                || text.compare(wanted, Qt::CaseInsensitive) == 0 || text.section(u' ', 0, 0).compare(wanted, Qt::CaseInsensitive) == 0) {
+                tabs->setCurrentIndex(i);
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+bool MainWindow::selectSpanById(const QString &spanId)
+{
+    if (!m_shown || !m_shown->trace || !m_shown->spanTree)
+        return false;
+    const qint64 span = m_shown->trace->findSpan(std::string_view(spanId.toStdString()));
+    if (span < 0)
+        return false;
+    selectSpan(span);
+    return true;
+}
+
+bool MainWindow::isViewWorkPending() const
+{
+    return m_graph->isBusy() || m_chartPending;
 }
 
 qint64 MainWindow::selectedSpanIndex() const

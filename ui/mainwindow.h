@@ -21,6 +21,7 @@ namespace TraceInspector {
 
 class ExportController;
 class FormatReferenceWindow;
+class GraphPanel;
 class LoadProgressWidget;
 class MemoryChartPanel;
 class MessageBanner;
@@ -73,6 +74,15 @@ public:
     MemoryChartPanel *memoryChartPanel() const { return m_memoryChart; }
     ValidationPanel *validationPanel() const { return m_validation; }
     MetadataPanel *metadataPanel() const { return m_metadata; }
+    GraphPanel *graphPanel() const { return m_graph; }
+
+    /// Brings the tab page named \a name (its objectName or its tab text without '&',
+    /// case-insensitive) to the front in whichever tab widget holds it; false when none does.
+    bool showTab(const QString &name);
+    /// Selects the span with id \a spanId in the span tree; false when the trace has none.
+    bool selectSpanById(const QString &spanId);
+    /// Background work a view still does after the load (a graph layout).
+    bool isViewWorkPending() const;
 
     /// The sample trace shipped with the application, or an empty string if not installed.
     static QString sampleTracePath();
@@ -144,6 +154,7 @@ private:
     QSplitter *m_topSplitter = nullptr;
     QSplitter *m_bottomSplitter = nullptr;
     QTabWidget *m_sideTabs = nullptr;
+    QTabWidget *m_workTabs = nullptr; // top right: ops and the call graph
     MessageBanner *m_rejectionBanner = nullptr;
     MessageBanner *m_messageBanner = nullptr;
     LoadProgressWidget *m_progress = nullptr;
@@ -154,6 +165,7 @@ private:
     MemoryChartPanel *m_memoryChart = nullptr;
     ValidationPanel *m_validation = nullptr;
     MetadataPanel *m_metadata = nullptr;
+    GraphPanel *m_graph = nullptr;
 
     QMenu *m_recentMenu = nullptr;
     QAction *m_exportAction = nullptr;

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "ui/optablepanel.h"
 
+#include <QComboBox>
+#include <QElapsedTimer>
 #include <QHBoxLayout>
+#include <QLoggingCategory>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSortFilterProxyModel>
@@ -22,6 +25,8 @@
 #include "ui/widgets/tableactions.h"
 
 namespace TraceInspector {
+
+Q_LOGGING_CATEGORY(lcOpTable, "candle.ui.optable", QtInfoMsg)
 
 namespace {
 // Selecting more rows than this one by one costs more than it tells the user.
@@ -65,7 +70,10 @@ OpTablePanel::OpTablePanel(QWidget *parent)
                                 {OpTableModel::StartColumn, 9, 26, [this] { return widestStart(); }, false},
                                 {OpTableModel::DurationColumn, 7, 20, {}, false},
                                 {OpTableModel::InputBytesColumn, 8, 12},
-                                {OpTableModel::OutputBytesColumn, 8, 12}},
+                                {OpTableModel::OutputBytesColumn, 8, 12},
+                                {OpTableModel::BytesMovedColumn, 8, 12},
+                                {OpTableModel::BytesPerNsColumn, 8, 14},
+                                {OpTableModel::ParentShareColumn, 6, 10}},
                                OpTableModel::NameColumn);
     m_opActions->addRowAction(
         tr("Select &Span"), [this](const QModelIndex &row) { Q_EMIT spanActivated(m_opModel->spanOfOp(opOf(row))); },
@@ -82,13 +90,32 @@ OpTablePanel::OpTablePanel(QWidget *parent)
                                        {OpAggregateModel::MeanColumn, 7, 20},
                                        {OpAggregateModel::MinColumn, 7, 20},
                                        {OpAggregateModel::MaxColumn, 7, 20},
-                                       {OpAggregateModel::PercentColumn, 6, 12}},
+                                       {OpAggregateModel::PercentColumn, 6, 12},
+                                       {OpAggregateModel::BytesMovedColumn, 8, 12},
+                                       {OpAggregateModel::BytesPerNsColumn, 8, 14},
+                                       {OpAggregateModel::ParentShareColumn, 6, 10},
+                                       {OpAggregateModel::ShapeColumn, 8, 30},
+                                       {OpAggregateModel::DtypeColumn, 4, 10},
+                                       {OpAggregateModel::DeviceColumn, 5, 14}},
                                       OpAggregateModel::NameColumn);
+    // The group key reads first: shape, dtype and device sit right after the op name.
+    for (int i = 0; i < 3; ++i)
+        m_aggregateView->horizontalHeader()->moveSection(OpAggregateModel::ShapeColumn + i, 1 + i);
     m_aggregateActions->addRowAction(tr("&List These Ops"), [this](const QModelIndex &row) { showOpsNamed(row); });
 
     m_tabs->setDocumentMode(true);
     m_tabs->addTab(m_opView, tr("All ops"));
-    m_tabs->addTab(m_aggregateView, tr("By op name"));
+    m_tabs->addTab(m_aggregateView, tr("Aggregate"));
+
+    m_grouping = new QComboBox(this);
+    m_grouping->setObjectName(QStringLiteral("opGrouping"));
+    m_grouping->addItem(tr("By op"), int(OpGrouping::Name));
+    m_grouping->addItem(tr("By op, shape, dtype, device"), int(OpGrouping::NameShapeDtypeDevice));
+    m_grouping->setToolTip(tr("How the aggregate groups op records"));
+    m_tabs->setCornerWidget(m_grouping, Qt::TopRightCorner);
+    connect(m_grouping, &QComboBox::currentIndexChanged, this,
+            [this] { setGrouping(OpGrouping(m_grouping->currentData().toInt())); });
+    setGrouping(OpGrouping::Name);
 
     auto *top = new QHBoxLayout;
     top->setContentsMargins(0, 0, 0, 0);
@@ -143,6 +170,30 @@ void OpTablePanel::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<
     m_opModel->setTrace(m_trace, m_tree);
     m_aggregateModel->setTrace(m_trace, std::move(statistics));
     updateStatus();
+}
+
+void OpTablePanel::setShapeStatistics(std::shared_ptr<const OpStatistics> statistics)
+{
+    m_aggregateModel->setShapeStatistics(std::move(statistics));
+    updateStatus();
+}
+
+void OpTablePanel::setGrouping(OpGrouping grouping)
+{
+    const int item = m_grouping->findData(int(grouping));
+    if (item != m_grouping->currentIndex()) {
+        m_grouping->setCurrentIndex(item); // comes back here through currentIndexChanged
+        return;
+    }
+    QElapsedTimer clock;
+    clock.start();
+    m_aggregateModel->setGrouping(grouping);
+    const bool detailed = grouping == OpGrouping::NameShapeDtypeDevice;
+    for (int column : {OpAggregateModel::ShapeColumn, OpAggregateModel::DtypeColumn, OpAggregateModel::DeviceColumn})
+        m_aggregateView->setColumnHidden(column, !detailed);
+    m_aggregateActions->fitColumns();
+    updateStatus();
+    qCInfo(lcOpTable) << "aggregate regrouped in" << clock.elapsed() << "ms," << m_aggregateModel->rowCount() << "rows";
 }
 
 void OpTablePanel::setSpanTree(std::shared_ptr<const SpanTree> tree)
@@ -320,6 +371,10 @@ void OpTablePanel::updateStatus()
         m_status->setText(total == 1 ? tr("1 op") : tr("%1 ops").arg(formatCount(total)));
     else
         m_status->setText(tr("%1 of %2 ops").arg(formatCount(std::uint64_t(m_opProxy->rowCount())), formatCount(total)));
+    if (m_aggregateModel->isPending())
+        m_aggregateView->setToolTip(tr("The grouping by op, shape, dtype and device is computed with the span tree; it appears when the load gets there"));
+    else
+        m_aggregateView->setToolTip(tr("Double-click a row to list its ops"));
 }
 
 } // namespace TraceInspector

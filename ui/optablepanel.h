@@ -7,7 +7,9 @@
 #include <QWidget>
 
 #include "core/analysis/format.h"
+#include "core/analysis/opstatistics.h"
 
+class QComboBox;
 class QLabel;
 class QModelIndex;
 class QSortFilterProxyModel;
@@ -26,7 +28,8 @@ class FilterLineEdit;
 class TableActions;
 
 /// Every op of a trace ("All ops", sortable, filterable, built for millions of rows) and the
-/// same ops aggregated by op name ("By op name"). One debounced filter applies to both tabs.
+/// same ops aggregated ("Aggregate": by op name, or by op + shape + dtype + device). One
+/// debounced filter applies to both tabs.
 /// Op indices are indices into Trace::ops, span indices into Trace::spans.
 class OpTablePanel : public QWidget
 {
@@ -43,6 +46,8 @@ public:
                   std::shared_ptr<const OpStatistics> statistics = {});
     /// Adds the span tree of the trace shown; keeps sort order, filter and the current op.
     void setSpanTree(std::shared_ptr<const SpanTree> tree);
+    /// The aggregate by op + shape + dtype + device, computed by the loader with the tree.
+    void setShapeStatistics(std::shared_ptr<const OpStatistics> statistics);
     void clear();
 
     /// Index of the current op in "All ops", or -1.
@@ -64,6 +69,9 @@ public:
     OpFilterProxyModel *opProxyModel() const { return m_opProxy; }
     OpAggregateModel *aggregateModel() const { return m_aggregateModel; }
     QSortFilterProxyModel *aggregateProxyModel() const { return m_aggregateProxy; }
+    QComboBox *groupingBox() const { return m_grouping; }
+    /// Groups the aggregate by op name or by op + shape + dtype + device.
+    void setGrouping(OpGrouping grouping);
 
 public Q_SLOTS:
     /// Shows "All ops" with op \a opIndex current, clearing a filter that hides it.
@@ -106,6 +114,7 @@ private:
     mutable const Trace *m_latestStartOf = nullptr;
     mutable std::uint64_t m_latestStart = 0;
     TableActions *m_aggregateActions;
+    QComboBox *m_grouping = nullptr;
 };
 
 } // namespace TraceInspector
