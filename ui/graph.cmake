@@ -9,6 +9,8 @@ target_link_libraries(tinspect_ui PRIVATE tinspect_graphlayout)
 target_sources(tinspect_ui PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/graph/graphpanel.h
     ${CMAKE_CURRENT_LIST_DIR}/graph/graphpanel.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/graph/graphnodeitem.h
+    ${CMAKE_CURRENT_LIST_DIR}/graph/graphnodeitem.cpp
     ${CMAKE_CURRENT_LIST_DIR}/graph/graphview.h
     ${CMAKE_CURRENT_LIST_DIR}/graph/graphview.cpp
     ${CMAKE_CURRENT_LIST_DIR}/graph/graphscenebuilder.h

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/analysis/callgraph.h"
 
+#include <string>
 #include <unordered_map>
 
 #include "core/analysis/densebytes.h"
@@ -41,8 +42,27 @@ Candidates collectSpans(const Trace &trace, const SpanTree &tree, const CallGrap
         c.subtree.insert(c.subtree.end(), children.begin(), children.end());
     }
 
-    // Path mode: (parent path node, name) → node. The parent's node is known first (BFS).
+    // Path mode: (parent path node, name pattern) → node. The parent's node is known first
+    // (BFS). Names are few and interned: each is reduced to its pattern once.
     std::unordered_map<std::uint64_t, std::uint32_t> pathNode;
+    std::unordered_map<StringId, std::uint32_t> patternOfName;
+    std::unordered_map<std::string, std::uint32_t> patterns;
+    const auto patternOf = [&](StringId name) {
+        const auto cached = patternOfName.find(name);
+        if (cached != patternOfName.end())
+            return cached->second;
+        std::string pattern;
+        for (const char ch : trace.str(name)) {
+            const bool digit = ch >= '0' && ch <= '9';
+            if (!digit)
+                pattern += ch;
+            else if (pattern.empty() || pattern.back() != '\x01')
+                pattern += '\x01';
+        }
+        const std::uint32_t id = patterns.try_emplace(std::move(pattern), std::uint32_t(patterns.size())).first->second;
+        patternOfName.emplace(name, id);
+        return id;
+    };
     for (const std::uint32_t span : c.subtree) {
         const Span &s = trace.spans[span];
         std::uint32_t node = kNone;
@@ -50,12 +70,13 @@ Candidates collectSpans(const Trace &trace, const SpanTree &tree, const CallGrap
             const std::uint32_t parent = tree.parent(span);
             const std::uint32_t parentNode = parent == SpanTree::kNoParent ? kNone : c.nodeOfSpan[parent];
             const bool isTop = parentNode == kNone;
-            const std::uint64_t key = pairKey(isTop ? kNone : parentNode, s.name);
+            const std::uint64_t key = pairKey(isTop ? kNone : parentNode, patternOf(s.name));
             const auto [it, fresh] = pathNode.try_emplace(key, std::uint32_t(c.nodes.size()));
             node = it->second;
             if (!fresh) {
                 c.nodeOfSpan[span] = node;
                 CallGraphNode &n = c.nodes[node];
+                n.namesDiffer = n.namesDiffer || n.name != s.name;
                 n.count = saturatingAdd(n.count, 1);
                 n.totalNs = saturatingAdd(n.totalNs, tree.durationNs(span).value_or(0));
                 n.selfNs = saturatingAdd(n.selfNs, tree.selfNs(span).value_or(0));
@@ -167,44 +188,47 @@ CallGraph buildCallGraph(const Trace &trace, const SpanTree &tree, const CallGra
                 producerOf[op.output] = spanOf(op.spanId);
         }
         const std::size_t budget = options.nodeCap > keptSpans ? options.nodeCap - keptSpans : 0;
-        std::unordered_map<std::uint64_t, std::uint32_t> tensorNode; // key → node or kNone (left out)
-        std::unordered_map<StringId, std::uint32_t> nodeOfTensor;    // tensor id → its node or kNone
+        // Flat tables rather than hash maps: a 1 GB trace names millions of tensors.
+        // kUnseen: not met yet; kNone: left out by the cap.
+        constexpr std::uint32_t kUnseen = UINT32_MAX - 1;
+        std::vector<std::uint32_t> nodeOfTensor(trace.strings.size(), kUnseen);
+        // Path mode: the node of the tensors written by each path, by candidate path node.
+        std::vector<std::uint32_t> nodeOfPath(options.scope == CallGraphScope::SpanPath ? graph.candidateNodes : 0, kUnseen);
         const auto tensorFor = [&](StringId tensor) -> std::uint32_t {
-            if (const auto seen = nodeOfTensor.find(tensor); seen != nodeOfTensor.end())
-                return seen->second;
-            const std::uint32_t producer = tensor < producerOf.size() ? producerOf[tensor] : kNone;
+            if (tensor >= nodeOfTensor.size())
+                return kNone;
+            if (nodeOfTensor[tensor] != kUnseen)
+                return nodeOfTensor[tensor];
+            const std::uint32_t producer = producerOf[tensor];
             const bool produced = inSubtree(producer);
             // Merged paths merge the tensors their spans wrote; other tensors (parameters,
             // inputs) keep their id, which repeats across micro-batches anyway.
-            const std::uint64_t key = options.scope == CallGraphScope::SpanPath && produced
-                ? (std::uint64_t(1) << 63) | c.nodeOfSpan[producer]
-                : std::uint64_t(tensor);
-            const auto [it, fresh] = tensorNode.try_emplace(key, kNone);
-            if (!fresh) {
+            std::uint32_t *shared = options.scope == CallGraphScope::SpanPath && produced ? &nodeOfPath[c.nodeOfSpan[producer]] : nullptr;
+            if (shared && *shared != kUnseen) {
                 // Another tensor of the same path: one more merged into the node.
-                if (it->second != kNone)
-                    graph.nodes[it->second].count = saturatingAdd(graph.nodes[it->second].count, 1);
-                nodeOfTensor.emplace(tensor, it->second);
-                return it->second;
+                if (*shared != kNone)
+                    graph.nodes[*shared].count = saturatingAdd(graph.nodes[*shared].count, 1);
+                return nodeOfTensor[tensor] = *shared;
             }
             ++graph.candidateNodes;
-            if (graph.nodes.size() - keptSpans >= budget) {
+            std::uint32_t node = kNone;
+            if (graph.nodes.size() - keptSpans < budget) {
+                CallGraphNode n;
+                n.kind = CallGraphNode::Kind::Tensor;
+                n.name = tensor;
+                n.span = produced ? producer : kNone;
+                const std::uint32_t producerNode = produced ? keptNode(producer) : kNone;
+                n.depth = producerNode != kNone ? graph.nodes[producerNode].depth + 1 : 0;
+                node = std::uint32_t(graph.nodes.size());
+                graph.nodes.push_back(n);
+                if (producerNode != kNone)
+                    addEdge(CallGraphEdge::Kind::Produces, producerNode, node, 0);
+            } else {
                 ++graph.omittedTensorNodes;
-                nodeOfTensor.emplace(tensor, kNone);
-                return kNone;
             }
-            CallGraphNode n;
-            n.kind = CallGraphNode::Kind::Tensor;
-            n.name = tensor;
-            n.span = produced ? producer : kNone;
-            const std::uint32_t producerNode = produced ? keptNode(producer) : kNone;
-            n.depth = producerNode != kNone ? graph.nodes[producerNode].depth + 1 : 0;
-            it->second = std::uint32_t(graph.nodes.size());
-            graph.nodes.push_back(n);
-            nodeOfTensor.emplace(tensor, it->second);
-            if (producerNode != kNone)
-                addEdge(CallGraphEdge::Kind::Produces, producerNode, it->second, 0);
-            return it->second;
+            if (shared)
+                *shared = node;
+            return nodeOfTensor[tensor] = node;
         };
         for (const Edge &e : trace.edges) {
             if (e.kind != EdgeKind::Data)

@@ -14,7 +14,9 @@ class SpanTree;
 /// What a call graph shows.
 enum class CallGraphScope : std::uint8_t {
     Subtree,   ///< one node per span of the chosen subtree
-    SpanPath,  ///< one node per span path (names from the root down): repeated micro-batches merge
+    /// One node per span path (names from the root down): repeated micro-batches merge. Runs
+    /// of digits in names do not count ("microbatch.0" and "microbatch.1" are one path).
+    SpanPath,
 };
 
 struct CallGraphOptions {
@@ -41,6 +43,7 @@ struct CallGraphNode {
     std::uint64_t selfNs = 0;    // summed self times (saturating)
     std::uint64_t allocatedBytes = 0; // bytes of `memory` alloc records naming the span (direct)
     std::uint64_t openCount = 0;      // merged spans that never ended
+    bool namesDiffer = false;         // merged spans whose names differ in their digits
 };
 
 struct CallGraphEdge {

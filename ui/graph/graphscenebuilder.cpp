@@ -11,12 +11,14 @@
 #include <QGraphicsSimpleTextItem>
 #include <QPainterPath>
 #include <QPen>
+#include <QRegularExpression>
 
 #include <algorithm>
 #include <cmath>
 
 #include "core/analysis/format.h"
 #include "core/model/trace.h"
+#include "ui/graph/graphnodeitem.h"
 #include "ui/graph/graphview.h"
 
 namespace TraceInspector {
@@ -45,7 +47,10 @@ QStringList linesOf(const Trace &trace, const CallGraphNode &n)
             lines << QObject::tr("%1 references").arg(formatCount(n.count));
         return lines;
     }
-    lines << clipped(qs(trace.str(n.name))) + (n.count > 1 ? u' ' + times : QString());
+    QString name = qs(trace.str(n.name));
+    if (n.namesDiffer) // merged spans named alike up to their numbers: microbatch.0, .1 → microbatch.#
+        name.replace(QRegularExpression(QStringLiteral("[0-9]+")), QStringLiteral("#"));
+    lines << clipped(name) + (n.count > 1 ? u' ' + times : QString());
     lines << QObject::tr("self %1 · total %2").arg(formatDuration(n.selfNs), formatDuration(n.totalNs));
     if (n.allocatedBytes > 0)
         lines << QObject::tr("allocated %1").arg(formatBytes(n.allocatedBytes));
@@ -177,7 +182,6 @@ std::vector<QAbstractGraphicsShapeItem *> populateGraphScene(QGraphicsScene &sce
     const QColor base = palette.color(QPalette::Base);
     const QColor hot = palette.color(QPalette::Highlight);
     nodeItems.resize(drawing.graph.nodes.size(), nullptr);
-    const QFontMetricsF metrics(font);
     for (std::size_t i = 0; i < drawing.graph.nodes.size() && i < drawing.layout.nodeCenters.size(); ++i) {
         const CallGraphNode &n = drawing.graph.nodes[i];
         const QStringList &lines = drawing.nodeLines[i];
@@ -185,31 +189,23 @@ std::vector<QAbstractGraphicsShapeItem *> populateGraphScene(QGraphicsScene &sce
         // The size dot laid out: text measured here may differ from the estimate and elides.
         const qreal w = drawing.nodeSizes[i].x;
         const qreal h = drawing.nodeSizes[i].y;
-        const qreal textWidth = w - (tensor ? 24 : 10);
         const QPointF c(drawing.layout.nodeCenters[i].x, drawing.layout.nodeCenters[i].y);
         const QRectF rect(c.x() - w / 2, c.y() - h / 2, w, h);
         const double t = nodeHeat(drawing.graph, i, heat);
         const QColor fill = tensor ? palette.color(QPalette::AlternateBase) : mix(base, hot, 0.08 + 0.92 * t);
         QPen border(tensor ? link : text, 1, n.openCount > 0 ? Qt::DashLine : Qt::SolidLine);
-        QAbstractGraphicsShapeItem *shape = tensor ? static_cast<QAbstractGraphicsShapeItem *>(scene.addEllipse(rect, border, fill))
-                                                   : scene.addRect(rect, border, fill);
-        shape->setData(GraphView::kNodeIndexKey, int(i));
-        shape->setZValue(2);
-        shape->setToolTip(lines.join(u'\n'));
         // Whichever text colour of the palette stands out more from the fill, in any theme.
         const QColor highlighted = palette.color(QPalette::HighlightedText);
         const QColor ink = std::abs(text.lightnessF() - fill.lightnessF()) >= std::abs(highlighted.lightnessF() - fill.lightnessF())
             ? text
             : highlighted;
-        qreal y = c.y() - qreal(lines.size()) * metrics.lineSpacing() / 2;
-        for (const QString &line : lines) {
-            const QString shown = metrics.elidedText(line, Qt::ElideRight, textWidth);
-            auto *label = new QGraphicsSimpleTextItem(shown, shape);
-            label->setFont(font);
-            label->setBrush(ink);
-            label->setPos(c.x() - metrics.horizontalAdvance(shown) / 2, y);
-            y += metrics.lineSpacing();
-        }
+        auto *shape = new GraphNodeItem(rect, tensor, lines, font, ink);
+        shape->setPen(border);
+        shape->setBrush(fill);
+        shape->setData(GraphView::kNodeIndexKey, int(i));
+        shape->setZValue(2);
+        shape->setToolTip(lines.join(u'\n'));
+        scene.addItem(shape);
         nodeItems[i] = shape;
     }
     return nodeItems;
