@@ -82,6 +82,12 @@ struct LaneSet {
     }
 };
 
+struct Segment {
+    std::uint32_t lane = 0;
+    std::uint64_t start = 0;
+    std::uint64_t end = 0; // half-open
+};
+
 DeviceBusy busyOf(std::uint32_t lane, const Segments &s)
 {
     DeviceBusy b;
@@ -141,23 +147,38 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
             spanOfId[trace.spans[i].id] = std::uint32_t(i);
     }
 
-    std::vector<std::unique_ptr<LaneSet>> sets(spanCount);
+    // Each span's own intervals (CSR by span); the rest are outside every span.
+    std::vector<std::uint32_t> ownOffset(spanCount + 1, 0);
+    std::vector<std::uint32_t> spanOfInterval(intervals.size(), kNone);
     LaneSet outside;
     for (std::size_t i = 0; i < intervals.size(); ++i) {
         const DeviceInterval &d = intervals[i];
         const std::uint32_t span = d.spanId < spanOfId.size() ? spanOfId[d.spanId] : kNone;
-        const std::uint64_t end = saturatingAdd(d.startNs, d.durationNs);
         if (span == kNone) {
-            outside.add(laneOf[i], d.startNs, end);
+            outside.add(laneOf[i], d.startNs, saturatingAdd(d.startNs, d.durationNs));
             result.m_outsideCount += 1;
             continue;
         }
-        if (!sets[span])
-            sets[span] = std::make_unique<LaneSet>();
-        sets[span]->add(laneOf[i], d.startNs, end);
+        spanOfInterval[i] = span;
+        ++ownOffset[span + 1];
     }
     for (const auto &[lane, segs] : outside.lanes)
         result.m_outside.push_back(busyOf(lane, segs));
+    for (std::size_t i = 1; i <= spanCount; ++i)
+        ownOffset[i] += ownOffset[i - 1];
+    std::vector<Segment> own(ownOffset[spanCount]);
+    {
+        std::vector<std::uint32_t> cursor(ownOffset.begin(), ownOffset.end() - 1);
+        for (std::size_t i = 0; i < intervals.size(); ++i) {
+            if (spanOfInterval[i] == kNone)
+                continue;
+            const DeviceInterval &d = intervals[i];
+            own[cursor[spanOfInterval[i]]++] = Segment{laneOf[i], d.startNs, saturatingAdd(d.startNs, d.durationNs)};
+        }
+    }
+    const auto ownOf = [&](std::uint32_t span) {
+        return std::span<const Segment>(own.data() + ownOffset[span], ownOffset[span + 1] - ownOffset[span]);
+    };
 
     // Children before parents: every child is one level deeper than its parent.
     std::vector<std::uint32_t> depthStart(std::size_t(tree.maxDepth()) + 2, 0);
@@ -175,28 +196,8 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
     std::vector<DeviceBusy> emitted;
     std::vector<std::uint32_t> emittedStart(spanCount, 0);
     std::vector<std::uint32_t> emittedCount(spanCount, 0);
-    std::vector<DeviceBusy> row;
-    for (std::size_t k = spanCount; k-- > 0;) {
-        const std::uint32_t span = byDepth[k];
-        std::unique_ptr<LaneSet> base = std::move(sets[span]);
-        for (const std::uint32_t child : tree.children(span)) {
-            std::unique_ptr<LaneSet> &theirs = sets[child];
-            if (!theirs)
-                continue;
-            if (!base) {
-                base = std::move(theirs);
-                continue;
-            }
-            if (theirs->size > base->size)
-                std::swap(base, theirs);
-            base->absorb(*theirs);
-            theirs.reset();
-        }
-        if (!base)
-            continue;
-        row.clear();
-        for (const auto &[lane, segs] : base->lanes)
-            row.push_back(busyOf(lane, segs));
+    // Lists \a row (one entry per lane, by lane) as span's busy time.
+    const auto emit = [&](std::uint32_t span, std::vector<DeviceBusy> &row) {
         if (row.size() > kMaxLanesPerSpan) {
             std::stable_sort(row.begin(), row.end(), [](const DeviceBusy &a, const DeviceBusy &b) { return a.busyNs > b.busyNs; });
             result.m_omitted.emplace_back(span, std::uint32_t(row.size() - kMaxLanesPerSpan));
@@ -214,8 +215,110 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
         emittedStart[span] = std::uint32_t(emitted.size());
         emittedCount[span] = std::uint32_t(row.size());
         emitted.insert(emitted.end(), row.begin(), row.end());
-        if (tree.parent(span) != SpanTree::kNoParent)
-            sets[span] = std::move(base);
+    };
+
+    std::vector<DeviceBusy> row;
+    if (tree.maxDepth() <= kShallowDepth) {
+        // Sorted segment vectors, merged level by level: every segment climbs at most
+        // kShallowDepth levels, and leaves (most spans) allocate nothing.
+        std::vector<std::vector<Segment>> segsOf(spanCount);
+        std::vector<std::vector<std::pair<std::uint32_t, std::uint64_t>>> countsOf(spanCount);
+        std::vector<Segment> scratch;
+        std::vector<std::pair<std::uint32_t, std::uint64_t>> counts;
+        for (std::size_t k = spanCount; k-- > 0;) {
+            const std::uint32_t span = byDepth[k];
+            scratch.clear();
+            counts.clear();
+            const auto addRaw = [&](std::span<const Segment> list) {
+                for (const Segment &seg : list) {
+                    counts.emplace_back(seg.lane, 1);
+                    if (seg.end > seg.start)
+                        scratch.push_back(seg);
+                }
+            };
+            addRaw(ownOf(span));
+            for (const std::uint32_t child : tree.children(span)) {
+                if (tree.children(child).empty()) {
+                    addRaw(ownOf(child)); // a leaf's intervals are read where they are
+                    continue;
+                }
+                scratch.insert(scratch.end(), segsOf[child].begin(), segsOf[child].end());
+                counts.insert(counts.end(), countsOf[child].begin(), countsOf[child].end());
+                std::vector<Segment>().swap(segsOf[child]);
+                std::vector<std::pair<std::uint32_t, std::uint64_t>>().swap(countsOf[child]);
+            }
+            if (counts.empty())
+                continue;
+            std::sort(scratch.begin(), scratch.end(), [](const Segment &a, const Segment &b) {
+                return a.lane != b.lane ? a.lane < b.lane : a.start < b.start;
+            });
+            std::size_t kept = 0;
+            for (const Segment &seg : scratch) {
+                if (kept > 0 && scratch[kept - 1].lane == seg.lane && seg.start <= scratch[kept - 1].end)
+                    scratch[kept - 1].end = std::max(scratch[kept - 1].end, seg.end);
+                else
+                    scratch[kept++] = seg;
+            }
+            scratch.resize(kept);
+            std::sort(counts.begin(), counts.end());
+            std::size_t distinct = 0;
+            for (const auto &[lane, n] : counts) {
+                if (distinct > 0 && counts[distinct - 1].first == lane)
+                    counts[distinct - 1].second = saturatingAdd(counts[distinct - 1].second, n);
+                else
+                    counts[distinct++] = {lane, n};
+            }
+            counts.resize(distinct);
+            row.clear();
+            std::size_t next = 0;
+            for (const auto &[lane, n] : counts) {
+                DeviceBusy b;
+                b.lane = lane;
+                b.intervals = static_cast<std::uint32_t>(std::min<std::uint64_t>(n, UINT32_MAX));
+                for (; next < scratch.size() && scratch[next].lane == lane; ++next)
+                    b.busyNs += scratch[next].end - scratch[next].start;
+                row.push_back(b);
+            }
+            if (tree.parent(span) != SpanTree::kNoParent && !tree.children(span).empty()) {
+                segsOf[span] = scratch;
+                countsOf[span] = counts;
+            }
+            emit(span, row);
+        }
+    } else {
+        // Deep nesting (a hostile chain): small-to-large merging of per-lane interval sets
+        // keeps it at n log² n whatever the depth.
+        std::vector<std::unique_ptr<LaneSet>> sets(spanCount);
+        for (std::size_t k = spanCount; k-- > 0;) {
+            const std::uint32_t span = byDepth[k];
+            std::unique_ptr<LaneSet> base;
+            for (const std::uint32_t child : tree.children(span)) {
+                std::unique_ptr<LaneSet> &theirs = sets[child];
+                if (!theirs)
+                    continue;
+                if (!base) {
+                    base = std::move(theirs);
+                    continue;
+                }
+                if (theirs->size > base->size)
+                    std::swap(base, theirs);
+                base->absorb(*theirs);
+                theirs.reset();
+            }
+            for (const Segment &seg : ownOf(span)) {
+                if (!base)
+                    base = std::make_unique<LaneSet>();
+                base->add(seg.lane, seg.start, seg.end);
+            }
+            if (!base)
+                continue;
+            row.clear();
+            for (const auto &[lane, segs] : base->lanes)
+                row.push_back(busyOf(lane, segs));
+            emit(span, row);
+            if (tree.parent(span) != SpanTree::kNoParent)
+                sets[span] = std::move(base);
+        }
     }
 
     result.m_busy.reserve(emitted.size());

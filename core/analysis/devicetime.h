@@ -40,14 +40,17 @@ struct DeviceBusy {
 /// duration: the device kept working after the host span ended (an unsynchronised capture)
 /// or the attribution is wrong. Open spans have no host window and are never flagged.
 ///
-/// Cost: O(n log² n) in the intervals (small-to-large merging of per-lane interval sets up the
-/// tree), linear in spans; a hostile chain of a million nested spans stays n log² n.
+/// Cost: for trees up to kShallowDepth levels, sorted segment vectors merged level by level
+/// (O(n · depth · log n), no allocation for leaves); deeper trees (a hostile chain of a million
+/// nested spans) use small-to-large merging of per-lane interval sets, O(n log² n).
 class DeviceTime
 {
 public:
     /// A span keeps at most this many lanes (the busiest first when there are more); the rest
     /// are counted in lanesOmitted().
     static constexpr std::size_t kMaxLanesPerSpan = 64;
+    /// Deepest tree merged with segment vectors; deeper ones use interval sets.
+    static constexpr std::uint32_t kShallowDepth = 64;
 
     DeviceTime() = default;
     static DeviceTime compute(const Trace &trace, const SpanTree &tree);

@@ -19,6 +19,8 @@ class tst_DeviceTime : public QObject
 private Q_SLOTS:
     void busyUnion_data();
     void busyUnion();
+    void deepChain_data();
+    void deepChain();
     void outsideEverySpan();
     void saturatesAtTheEndOfTime();
     void lanesAreCappedPerSpan();
@@ -140,6 +142,43 @@ void tst_DeviceTime::busyUnion()
         max = std::max(max, b.busyNs);
     QCOMPARE(device.maxBusyNs(std::size_t(index)), max);
     QCOMPARE(device.outsideIntervalCount(), std::uint64_t(0));
+}
+
+void tst_DeviceTime::deepChain_data()
+{
+    QTest::addColumn<int>("depth");
+    // Both merge strategies: segment vectors up to kShallowDepth levels, interval sets beyond.
+    QTest::newRow("shallow") << int(DeviceTime::kShallowDepth);
+    QTest::newRow("deep") << int(DeviceTime::kShallowDepth) + 40;
+}
+
+void tst_DeviceTime::deepChain()
+{
+    QFETCH(int, depth);
+    // c0 > c1 > ... each with [10 i, 10 i + 15) on stream s and [100 i, 100 i + 1) on t.
+    QByteArray spans = "c0:-:0:100000";
+    QByteArray intervals = "c0:g:s:c:0:15 c0:g:t:c:0:1";
+    for (int i = 1; i < depth; ++i) {
+        spans += " c" + QByteArray::number(i) + ":c" + QByteArray::number(i - 1) + ':' + QByteArray::number(i) + ":10";
+        intervals += " c" + QByteArray::number(i) + ":g:s:c:" + QByteArray::number(10 * i) + ":15";
+        intervals += " c" + QByteArray::number(i) + ":g:t:c:" + QByteArray::number(100 * i) + ":1";
+    }
+    const auto trace = load(spans, intervalsJsonl(intervals));
+    QVERIFY(trace);
+    const SpanTree tree = SpanTree::build(*trace);
+    QCOMPARE(int(tree.maxDepth()), depth - 1);
+    const DeviceTime device = DeviceTime::compute(*trace, tree);
+    const auto busyOf = [&](int i) {
+        return describe(*trace, device, device.busyOfSpan(std::size_t(trace->findSpan(std::string_view("c" + std::to_string(i))))));
+    };
+    const int last = depth - 1;
+    QCOMPARE(busyOf(0), QStringLiteral("g/s/c=%1#%2 g/t/c=%2#%2").arg(10 * last + 15).arg(depth));
+    const int mid = depth / 2;
+    QCOMPARE(busyOf(mid), QStringLiteral("g/s/c=%1#%2 g/t/c=%2#%2").arg(10 * (last - mid) + 15).arg(depth - mid));
+    QCOMPARE(busyOf(last), QStringLiteral("g/s/c=15#1 g/t/c=1#1"));
+    // Every span but the last lasts 10 ns and holds more than that on stream s.
+    QCOMPARE(device.exceedingSpanCount(), std::size_t(depth - 1));
+    QVERIFY(device.exceedsHostWindow(std::size_t(trace->findSpan(std::string_view("c" + std::to_string(last))))));
 }
 
 void tst_DeviceTime::outsideEverySpan()

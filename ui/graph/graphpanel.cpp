@@ -27,6 +27,10 @@ Q_LOGGING_CATEGORY(lcGraph, "candle.ui.graph", QtInfoMsg)
 
 namespace TraceInspector {
 
+namespace {
+constexpr double kReadableZoom = 0.75;
+} // namespace
+
 GraphPanel::GraphPanel(QWidget *parent)
     : QWidget(parent)
     , m_view(new GraphView(this))
@@ -235,6 +239,14 @@ void GraphPanel::onJobFinished()
     m_drawing = std::move(result);
     redraw();
     m_view->fitAll();
+    // A big graph fitted whole is unreadable: start at a readable zoom on its root layer
+    // instead (Fit shows everything).
+    if (m_view->zoom() < kReadableZoom && !m_nodeItems.empty() && m_nodeItems.front()) {
+        m_view->setTransform(QTransform::fromScale(kReadableZoom, kReadableZoom));
+        const QRectF root = m_nodeItems.front()->sceneBoundingRect();
+        const QRectF visible = m_view->mapToScene(m_view->viewport()->rect()).boundingRect();
+        m_view->centerOn(root.left() - 20 + visible.width() / 2, root.center().y());
+    }
     if (const int node = nodeOfSpan(m_selected); node >= 0)
         highlight(node);
     qCInfo(lcGraph) << "graph of" << m_drawing->graph.nodes.size() << "nodes," << m_drawing->graph.edges.size()

@@ -34,7 +34,7 @@ class GraphPanel : public QWidget
 {
     Q_OBJECT
 public:
-    static constexpr std::size_t kDefaultNodeCap = 300;
+    static constexpr std::size_t kDefaultNodeCap = 150;
 
     explicit GraphPanel(QWidget *parent = nullptr);
     ~GraphPanel() override;
