@@ -188,6 +188,10 @@ void SpanTreePanel::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr
     const bool device = m_model->deviceTime() != nullptr;
     m_view->setColumnHidden(SpanTreeModel::DeviceBusyColumn, !device);
     m_view->setColumnHidden(SpanTreeModel::DeviceLanesColumn, !device);
+    // Device busy time reads beside host duration and self time (a reset restores model order).
+    QHeaderView *header = m_view->header();
+    header->moveSection(header->visualIndex(SpanTreeModel::DeviceBusyColumn), header->visualIndex(SpanTreeModel::SelfColumn) + 1);
+    header->moveSection(header->visualIndex(SpanTreeModel::DeviceLanesColumn), header->visualIndex(SpanTreeModel::DeviceBusyColumn) + 1);
     if (m_tree) {
         m_view->expandToDepth(m_tree->spanCount() < kExpandTwoLevelsBelow ? 1 : 0);
         if (!m_proxy->filterText().isEmpty())
