@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include <QAbstractItemModelTester>
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
+
+#include "core/analysis/opstatistics.h"
+#include "core/loading/traceloader.h"
 
 #include "core/analysis/devicetime.h"
 #include "core/analysis/spantree.h"
@@ -27,6 +33,7 @@ private Q_SLOTS:
     void noIntervals();
     void spanTreeModelColumns();
     void spanTreeModelTester();
+    void loaderComputesItWithTheTree();
 };
 
 namespace {
@@ -283,6 +290,41 @@ void tst_DeviceTime::spanTreeModelTester()
     proxy.sort(SpanTreeModel::DeviceBusyColumn, Qt::DescendingOrder);
     model.setTimeUnit(TimeUnit::Microseconds);
     model.setTrace({}, {});
+}
+
+void tst_DeviceTime::loaderComputesItWithTheTree()
+{
+    QByteArray text = TestFixtures::spansJsonl("r:-:0:100 a:r:0:50");
+    text.insert(text.lastIndexOf("{\"kind\":\"terminal\""), intervalsJsonl("a:g:s:c:0:70 ghost:g:s:c:0:5"));
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("device.jsonl"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(text);
+    file.close();
+
+    TraceLoader loader;
+    QSignalSpy stages(&loader, &TraceLoader::analysisReady);
+    QSignalSpy finished(&loader, &TraceLoader::finished);
+    loader.load(path);
+    QVERIFY(finished.wait(20000));
+    LoadedTracePtr atTree;
+    for (const QList<QVariant> &stage : stages) {
+        const auto snapshot = stage.at(1).value<LoadedTracePtr>();
+        if (snapshot->stage == LoadStage::SpanTree)
+            atTree = snapshot;
+    }
+    QVERIFY(atTree);
+    QVERIFY(atTree->deviceTime && atTree->opStatisticsByShape);
+    QCOMPARE(atTree->opStatisticsByShape->grouping(), OpGrouping::NameShapeDtypeDevice);
+    QVERIFY(atTree->timings.deviceTimeMs >= 0 && atTree->timings.opRegroupMs >= 0);
+    const DeviceTime &device = *atTree->deviceTime;
+    QCOMPARE(device.intervalCount(), std::uint64_t(2));
+    QCOMPARE(device.outsideIntervalCount(), std::uint64_t(1));
+    const auto a = std::size_t(atTree->trace->findSpan(std::string_view("a")));
+    QCOMPARE(device.maxBusyNs(a), std::uint64_t(70));
+    QVERIFY(device.exceedsHostWindow(a));
+    QCOMPARE(device.exceedingSpanCount(), std::size_t(1)); // r lasts 100 ns
 }
 
 QTEST_GUILESS_MAIN(tst_DeviceTime)
