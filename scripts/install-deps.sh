@@ -8,7 +8,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ pkg-config python3
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev qt6-qpa-plugins libgl-dev
-  nlohmann-json3-dev libsimdjson-dev libssl-dev
+  nlohmann-json3-dev libsimdjson-dev libssl-dev libgraphviz-dev
   fonts-dejavu-core time
   # the packaging tests (ctest -L packaging): MIME and desktop databases and their validators,
   # xdg-mime and gio as a desktop uses them, Xvfb to open a trace like a file manager, and

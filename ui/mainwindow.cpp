@@ -36,6 +36,7 @@
 #include "core/itemmodels/validationissuemodel.h"
 #include "core/loading/problemdetails.h"
 #include "core/loading/traceloader.h"
+#include "ui/graph/graphpanel.h"
 #include "ui/memorychartpanel.h"
 #include "ui/metadatapanel.h"
 #include "ui/optablepanel.h"
@@ -147,6 +148,14 @@ void MainWindow::createLayout()
     m_memoryChart = new MemoryChartPanel(this);
     m_validation = new ValidationPanel(this);
     m_metadata = new MetadataPanel(this);
+    m_graph = new GraphPanel(this);
+    m_opTable->setObjectName(QStringLiteral("opTablePanel"));
+
+    m_workTabs = new QTabWidget(this);
+    m_workTabs->setObjectName(QStringLiteral("workTabs"));
+    m_workTabs->setDocumentMode(true);
+    m_workTabs->addTab(m_opTable, tr("Ops"));
+    m_workTabs->addTab(m_graph, tr("Graph"));
 
     m_timeline = new TimelineView(this);
     m_timeline->setObjectName(QStringLiteral("timelineView"));
@@ -174,7 +183,7 @@ void MainWindow::createLayout()
 
     m_topSplitter = new QSplitter(Qt::Horizontal, this);
     m_topSplitter->addWidget(m_spanTree);
-    m_topSplitter->addWidget(m_opTable);
+    m_topSplitter->addWidget(m_workTabs);
     m_topSplitter->setStretchFactor(0, 1);
     m_topSplitter->setStretchFactor(1, 1);
 
@@ -277,6 +286,14 @@ void MainWindow::createLayout()
                                : warnings > 0 ? SeverityPalette::icon(Severity::Warning)
                                               : QIcon());
         updateSummary();
+    });
+    // The graph joins the window's one selection: a click on a node selects its span, and the
+    // graph follows whatever span (or the span of whatever record) is selected elsewhere.
+    connect(m_graph, &GraphPanel::spanActivated, m_selection,
+            [this](qint64 span) { m_selection->select(Selection::span(span)); });
+    connect(m_selection, &SelectionModel::selectionChanged, m_graph, [this](const Selection &current) {
+        if (m_shown && m_shown->trace && m_shown->spanTree)
+            m_graph->setSelectedSpan(current.spanIndex(*m_shown->trace, *m_shown->spanTree));
     });
     // The chart prepares its series in the background; a load is only done once it is drawn.
     connect(m_memoryChart, &MemoryChartPanel::chartReady, this, [this] {
@@ -638,6 +655,7 @@ void MainWindow::onTraceRead(quint64, const LoadedTracePtr &snapshot)
 
     m_spanTree->clear();
     m_memoryChart->clear();
+    m_graph->clear();
     m_chartPending = false;
     // A different file starts from a fresh view: filters, zoom and selections of the last
     // one would hide the new trace ("0 of 2 spans match"). Emptied first, so that resetting
@@ -671,12 +689,14 @@ void MainWindow::onAnalysisReady(quint64, const LoadedTracePtr &snapshot)
     case LoadStage::Read:
         break;
     case LoadStage::SpanTree:
-        m_spanTree->setTrace(snapshot->trace, snapshot->spanTree);
+        m_spanTree->setTrace(snapshot->trace, snapshot->spanTree, snapshot->deviceTime);
         m_opTable->setSpanTree(snapshot->spanTree);
         m_linker->setTrace(snapshot->trace, snapshot->spanTree);
         m_details->setTrace(snapshot->trace, snapshot->spanTree);
         m_timelinePending = true;
         m_timeline->setTrace(snapshot->trace, snapshot->spanTree);
+        m_opTable->setShapeStatistics(snapshot->opStatisticsByShape);
+        m_graph->setTrace(snapshot->trace, snapshot->spanTree);
         break;
     case LoadStage::Health:
         m_validation->setLoadedTrace(snapshot);
@@ -815,6 +835,38 @@ void MainWindow::updateRangeChip()
     m_rangeChip->setText(QString::fromStdString(formatRangeLabel(range)));
     m_rangeChip->setAccessibleName(tr("Time range %1; clear it").arg(m_rangeChip->text()));
     m_rangeChip->show();
+}
+
+bool MainWindow::showTab(const QString &name)
+{
+    const QString wanted = name.trimmed();
+    for (QTabWidget *tabs : findChildren<QTabWidget *>()) {
+        for (int i = 0; i < tabs->count(); ++i) {
+            const QString text = tabs->tabText(i).remove(u'&');
+            if (tabs->widget(i)->objectName().compare(wanted, Qt::CaseInsensitive) == 0
+                || text.compare(wanted, Qt::CaseInsensitive) == 0 || text.section(u' ', 0, 0).compare(wanted, Qt::CaseInsensitive) == 0) {
+                tabs->setCurrentIndex(i);
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+bool MainWindow::selectSpanById(const QString &spanId)
+{
+    if (!m_shown || !m_shown->trace || !m_shown->spanTree)
+        return false;
+    const qint64 span = m_shown->trace->findSpan(std::string_view(spanId.toStdString()));
+    if (span < 0)
+        return false;
+    m_selection->select(Selection::span(span));
+    return true;
+}
+
+bool MainWindow::isViewWorkPending() const
+{
+    return m_graph->isBusy() || m_chartPending;
 }
 
 qint64 MainWindow::selectedSpanIndex() const

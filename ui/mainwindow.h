@@ -23,6 +23,7 @@ namespace TraceInspector {
 class DetailsPane;
 class ExportController;
 class FormatReferenceWindow;
+class GraphPanel;
 class LoadProgressWidget;
 class MemoryChartPanel;
 class MessageBanner;
@@ -89,6 +90,15 @@ public:
     ViewLinker *viewLinker() const { return m_linker; }
     /// The time range chip (visible while a range is selected; clicking it clears the range).
     QToolButton *timeRangeChip() const { return m_rangeChip; }
+    GraphPanel *graphPanel() const { return m_graph; }
+
+    /// Brings the tab page named \a name (its objectName or its tab text without '&',
+    /// case-insensitive) to the front in whichever tab widget holds it; false when none does.
+    bool showTab(const QString &name);
+    /// Selects the span with id \a spanId in the span tree; false when the trace has none.
+    bool selectSpanById(const QString &spanId);
+    /// Background work a view still does after the load (a graph layout).
+    bool isViewWorkPending() const;
 
     /// The sample trace shipped with the application, or an empty string if not installed.
     static QString sampleTracePath();
@@ -164,6 +174,7 @@ private:
     QSplitter *m_centreSplitter = nullptr; // time views | details
     QSplitter *m_timeSplitter = nullptr;   // timeline over memory chart
     QTabWidget *m_sideTabs = nullptr;
+    QTabWidget *m_workTabs = nullptr; // top right: ops and the call graph
     MessageBanner *m_rejectionBanner = nullptr;
     MessageBanner *m_messageBanner = nullptr;
     LoadProgressWidget *m_progress = nullptr;
@@ -180,6 +191,7 @@ private:
     QToolButton *m_rangeChip = nullptr;
     SelectionModel *m_selection = nullptr;
     ViewLinker *m_linker = nullptr;
+    GraphPanel *m_graph = nullptr;
 
     QMenu *m_recentMenu = nullptr;
     QAction *m_exportAction = nullptr;

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "ui/optablepanel.h"
 
+#include <QComboBox>
+#include <QElapsedTimer>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
+#include <QLoggingCategory>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSortFilterProxyModel>
@@ -26,6 +29,8 @@
 
 namespace TraceInspector {
 
+Q_LOGGING_CATEGORY(lcOpTable, "candle.ui.optable", QtInfoMsg)
+
 namespace {
 // Selecting more rows than this one by one costs more than it tells the user.
 constexpr std::size_t kMaxSpanOpSelection = 10000;
@@ -33,7 +38,7 @@ constexpr std::size_t kMaxSpanOpSelection = 10000;
 
 OpTablePanel::OpTablePanel(QWidget *parent)
     : QWidget(parent)
-    , m_rangeWatcher(new QFutureWatcher<std::shared_ptr<const OpStatistics>>(this))
+    , m_rangeWatcher(new QFutureWatcher<RangeStatistics>(this))
     , m_opModel(new OpTableModel(this))
     , m_opProxy(new OpFilterProxyModel(this))
     , m_aggregateModel(new OpAggregateModel(this))
@@ -47,11 +52,12 @@ OpTablePanel::OpTablePanel(QWidget *parent)
     m_opProxy->setSourceModel(m_opModel);
     connect(m_rangeWatcher, &QFutureWatcherBase::finished, this, [this] {
         const quint64 generation = m_rangeGeneration;
-        const std::shared_ptr<const OpStatistics> stats = m_rangeWatcher->result();
-        if (!m_aggregating || !stats || generation != m_rangeGeneration)
+        const RangeStatistics stats = m_rangeWatcher->result();
+        if (!m_aggregating || !stats.byName || generation != m_rangeGeneration)
             return;
         m_aggregating = false;
-        m_aggregateModel->setTrace(m_trace, stats);
+        m_aggregateModel->setTrace(m_trace, stats.byName);
+        m_aggregateModel->setShapeStatistics(stats.byShape);
         updateStatus();
         Q_EMIT timeRangeApplied();
     });
@@ -79,7 +85,10 @@ OpTablePanel::OpTablePanel(QWidget *parent)
                                 {OpTableModel::StartColumn, 9, 26, [this] { return widestStart(); }, false},
                                 {OpTableModel::DurationColumn, 7, 20, {}, false},
                                 {OpTableModel::InputBytesColumn, 8, 12},
-                                {OpTableModel::OutputBytesColumn, 8, 12}},
+                                {OpTableModel::OutputBytesColumn, 8, 12},
+                                {OpTableModel::BytesMovedColumn, 8, 12},
+                                {OpTableModel::BytesPerNsColumn, 8, 14},
+                                {OpTableModel::ParentShareColumn, 6, 10}},
                                OpTableModel::NameColumn);
     m_opActions->addRowAction(
         tr("Select &Span"), [this](const QModelIndex &row) { Q_EMIT spanActivated(m_opModel->spanOfOp(opOf(row))); },
@@ -96,13 +105,32 @@ OpTablePanel::OpTablePanel(QWidget *parent)
                                        {OpAggregateModel::MeanColumn, 7, 20},
                                        {OpAggregateModel::MinColumn, 7, 20},
                                        {OpAggregateModel::MaxColumn, 7, 20},
-                                       {OpAggregateModel::PercentColumn, 6, 12}},
+                                       {OpAggregateModel::PercentColumn, 6, 12},
+                                       {OpAggregateModel::BytesMovedColumn, 8, 12},
+                                       {OpAggregateModel::BytesPerNsColumn, 8, 14},
+                                       {OpAggregateModel::ParentShareColumn, 6, 10},
+                                       {OpAggregateModel::ShapeColumn, 8, 30},
+                                       {OpAggregateModel::DtypeColumn, 4, 10},
+                                       {OpAggregateModel::DeviceColumn, 5, 14}},
                                       OpAggregateModel::NameColumn);
+    // The group key reads first: shape, dtype and device sit right after the op name.
+    for (int i = 0; i < 3; ++i)
+        m_aggregateView->horizontalHeader()->moveSection(OpAggregateModel::ShapeColumn + i, 1 + i);
     m_aggregateActions->addRowAction(tr("&List These Ops"), [this](const QModelIndex &row) { showOpsNamed(row); });
 
     m_tabs->setDocumentMode(true);
     m_tabs->addTab(m_opView, tr("All ops"));
-    m_tabs->addTab(m_aggregateView, tr("By op name"));
+    m_tabs->addTab(m_aggregateView, tr("Aggregate"));
+
+    m_grouping = new QComboBox(this);
+    m_grouping->setObjectName(QStringLiteral("opGrouping"));
+    m_grouping->addItem(tr("By op"), int(OpGrouping::Name));
+    m_grouping->addItem(tr("By op, shape, dtype, device"), int(OpGrouping::NameShapeDtypeDevice));
+    m_grouping->setToolTip(tr("How the aggregate groups op records"));
+    m_tabs->setCornerWidget(m_grouping, Qt::TopRightCorner);
+    connect(m_grouping, &QComboBox::currentIndexChanged, this,
+            [this] { setGrouping(OpGrouping(m_grouping->currentData().toInt())); });
+    setGrouping(OpGrouping::Name);
 
     auto *top = new QHBoxLayout;
     top->setContentsMargins(0, 0, 0, 0);
@@ -155,6 +183,7 @@ void OpTablePanel::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<
 {
     m_trace = std::move(trace);
     m_tree = std::move(tree);
+    m_shapeStatistics.reset();
     ++m_rangeGeneration;
     m_aggregating = false;
     m_range = {};
@@ -166,6 +195,32 @@ void OpTablePanel::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<
     m_statistics = statistics;
     m_aggregateModel->setTrace(m_trace, std::move(statistics));
     updateStatus();
+}
+
+void OpTablePanel::setShapeStatistics(std::shared_ptr<const OpStatistics> statistics)
+{
+    m_shapeStatistics = statistics;
+    if (m_range.isEmpty())
+        m_aggregateModel->setShapeStatistics(std::move(statistics));
+    updateStatus();
+}
+
+void OpTablePanel::setGrouping(OpGrouping grouping)
+{
+    const int item = m_grouping->findData(int(grouping));
+    if (item != m_grouping->currentIndex()) {
+        m_grouping->setCurrentIndex(item); // comes back here through currentIndexChanged
+        return;
+    }
+    QElapsedTimer clock;
+    clock.start();
+    m_aggregateModel->setGrouping(grouping);
+    const bool detailed = grouping == OpGrouping::NameShapeDtypeDevice;
+    for (int column : {OpAggregateModel::ShapeColumn, OpAggregateModel::DtypeColumn, OpAggregateModel::DeviceColumn})
+        m_aggregateView->setColumnHidden(column, !detailed);
+    m_aggregateActions->fitColumns();
+    updateStatus();
+    qCInfo(lcOpTable) << "aggregate regrouped in" << clock.elapsed() << "ms," << m_aggregateModel->rowCount() << "rows";
 }
 
 void OpTablePanel::setSpanTree(std::shared_ptr<const SpanTree> tree)
@@ -224,6 +279,7 @@ void OpTablePanel::setTimeRange(const TimeWindow &range)
     if (next.isEmpty()) {
         m_aggregating = false;
         m_aggregateModel->setTrace(m_trace, m_statistics);
+        m_aggregateModel->setShapeStatistics(m_shapeStatistics);
         updateStatus();
         Q_EMIT timeRangeApplied();
         return;
@@ -232,9 +288,15 @@ void OpTablePanel::setTimeRange(const TimeWindow &range)
     m_aggregating = true;
     updateStatus();
     const std::shared_ptr<const Trace> trace = m_trace;
-    m_rangeWatcher->setFuture(QtConcurrent::run([trace, next, generation] {
-        Q_UNUSED(generation);
-        return std::make_shared<const OpStatistics>(OpStatistics::compute(*trace, next));
+    const std::shared_ptr<const SpanTree> tree = m_tree;
+    m_rangeWatcher->setFuture(QtConcurrent::run([trace, tree, next] {
+        // Both groupings, so switching between them inside the range needs no new pass.
+        RangeStatistics stats;
+        stats.byName = std::make_shared<const OpStatistics>(OpStatistics::compute(*trace, OpGrouping::Name, tree.get(), next));
+        if (tree)
+            stats.byShape = std::make_shared<const OpStatistics>(
+                OpStatistics::compute(*trace, OpGrouping::NameShapeDtypeDevice, tree.get(), next));
+        return stats;
     }));
 }
 
@@ -390,6 +452,10 @@ void OpTablePanel::updateStatus()
     if (!m_range.isEmpty())
         text += m_aggregating ? tr(" in the time range (aggregating…)") : tr(" in the time range");
     m_status->setText(text);
+    if (m_aggregateModel->isPending())
+        m_aggregateView->setToolTip(tr("The grouping by op, shape, dtype and device is computed with the span tree; it appears when the load gets there"));
+    else
+        m_aggregateView->setToolTip(tr("Double-click a row to list its ops"));
 }
 
 } // namespace TraceInspector

@@ -6,9 +6,11 @@
 
 #include <QWidget>
 
-#include "core/display/format.h"
+#include "core/analysis/opstatistics.h"
 #include "core/analysis/timecoordinates.h"
+#include "core/display/format.h"
 
+class QComboBox;
 class QLabel;
 class QModelIndex;
 class QSortFilterProxyModel;
@@ -29,7 +31,8 @@ class FilterLineEdit;
 class TableActions;
 
 /// Every op of a trace ("All ops", sortable, filterable, built for millions of rows) and the
-/// same ops aggregated by op name ("By op name"). One debounced filter applies to both tabs.
+/// same ops aggregated ("Aggregate": by op name, or by op + shape + dtype + device). One
+/// debounced filter applies to both tabs.
 /// Op indices are indices into Trace::ops, span indices into Trace::spans.
 class OpTablePanel : public QWidget
 {
@@ -46,6 +49,8 @@ public:
                   std::shared_ptr<const OpStatistics> statistics = {});
     /// Adds the span tree of the trace shown; keeps sort order, filter and the current op.
     void setSpanTree(std::shared_ptr<const SpanTree> tree);
+    /// The aggregate by op + shape + dtype + device, computed by the loader with the tree.
+    void setShapeStatistics(std::shared_ptr<const OpStatistics> statistics);
     void clear();
 
     /// Index of the current op in "All ops", or -1.
@@ -74,6 +79,9 @@ public:
     OpFilterProxyModel *opProxyModel() const { return m_opProxy; }
     OpAggregateModel *aggregateModel() const { return m_aggregateModel; }
     QSortFilterProxyModel *aggregateProxyModel() const { return m_aggregateProxy; }
+    QComboBox *groupingBox() const { return m_grouping; }
+    /// Groups the aggregate by op name or by op + shape + dtype + device.
+    void setGrouping(OpGrouping grouping);
 
 public Q_SLOTS:
     /// Shows "All ops" with op \a opIndex current, clearing a filter that hides it.
@@ -108,11 +116,16 @@ private:
 
     std::shared_ptr<const Trace> m_trace;
     std::shared_ptr<const SpanTree> m_tree;
-    std::shared_ptr<const OpStatistics> m_statistics; // of the whole run
+    std::shared_ptr<const OpStatistics> m_statistics;      // of the whole run, by name
+    std::shared_ptr<const OpStatistics> m_shapeStatistics; // of the whole run, by shape
+    struct RangeStatistics {
+        std::shared_ptr<const OpStatistics> byName;
+        std::shared_ptr<const OpStatistics> byShape; // null until the span tree is there
+    };
     TimeWindow m_range;
     bool m_aggregating = false;
     quint64 m_rangeGeneration = 0;
-    QFutureWatcher<std::shared_ptr<const OpStatistics>> *m_rangeWatcher;
+    QFutureWatcher<RangeStatistics> *m_rangeWatcher;
     OpTableModel *m_opModel;
     OpFilterProxyModel *m_opProxy;
     OpAggregateModel *m_aggregateModel;
@@ -128,6 +141,7 @@ private:
     mutable const Trace *m_latestStartOf = nullptr;
     mutable std::uint64_t m_latestStart = 0;
     TableActions *m_aggregateActions;
+    QComboBox *m_grouping = nullptr;
 };
 
 } // namespace TraceInspector

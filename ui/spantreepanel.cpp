@@ -124,7 +124,9 @@ SpanTreePanel::SpanTreePanel(QWidget *parent)
                               {SpanTreeModel::DurationColumn, 7, 20, {}, false},
                               {SpanTreeModel::SelfColumn, 7, 20, {}, false},
                               {SpanTreeModel::MeasuredPercentColumn, 6, 12},
-                              {SpanTreeModel::BarColumn, 12, 12}},
+                              {SpanTreeModel::BarColumn, 12, 12},
+                              {SpanTreeModel::DeviceBusyColumn, 9, 26},
+                              {SpanTreeModel::DeviceLanesColumn, 10, 40}},
                              SpanTreeModel::NameColumn);
     m_actions->addRowAction(tr("Copy Span &Id"), [](const QModelIndex &row) {
         QApplication::clipboard()->setText(row.data(SpanIdRole).toString());
@@ -167,7 +169,8 @@ QTreeView *SpanTreePanel::view() const
     return m_view;
 }
 
-void SpanTreePanel::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const SpanTree> tree)
+void SpanTreePanel::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const SpanTree> tree,
+                             std::shared_ptr<const DeviceTime> deviceTime)
 {
     m_expandTimer->stop();
     m_walk.clear();
@@ -180,7 +183,15 @@ void SpanTreePanel::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr
     if (m_trace)
         for (const Span &sp : m_trace->spans)
             m_latestStart = std::max(m_latestStart, sp.startNs);
-    m_model->setTrace(m_trace, m_tree);
+    m_model->setTrace(m_trace, m_tree, std::move(deviceTime));
+    // No device_interval records: no device columns rather than two empty ones.
+    const bool device = m_model->deviceTime() != nullptr;
+    m_view->setColumnHidden(SpanTreeModel::DeviceBusyColumn, !device);
+    m_view->setColumnHidden(SpanTreeModel::DeviceLanesColumn, !device);
+    // Device busy time reads beside host duration and self time (a reset restores model order).
+    QHeaderView *header = m_view->header();
+    header->moveSection(header->visualIndex(SpanTreeModel::DeviceBusyColumn), header->visualIndex(SpanTreeModel::SelfColumn) + 1);
+    header->moveSection(header->visualIndex(SpanTreeModel::DeviceLanesColumn), header->visualIndex(SpanTreeModel::DeviceBusyColumn) + 1);
     if (m_tree) {
         m_view->expandToDepth(m_tree->spanCount() < kExpandTwoLevelsBelow ? 1 : 0);
         if (!m_proxy->filterText().isEmpty())

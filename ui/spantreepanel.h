@@ -21,6 +21,7 @@ namespace TraceInspector {
 
 struct Trace;
 class SpanTree;
+class DeviceTime;
 class SpanTreeModel;
 class SpanFilterProxyModel;
 class SpanItemDelegate;
@@ -44,7 +45,9 @@ public:
     ~SpanTreePanel() override;
 
     /// Shows \a trace with its \a tree (built from the same trace); null clears the panel.
-    void setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const SpanTree> tree);
+    /// \a deviceTime adds the device busy columns (hidden for a trace without device work).
+    void setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const SpanTree> tree,
+                  std::shared_ptr<const DeviceTime> deviceTime = {});
     void clear();
 
     /// Index of the current span, or -1.

@@ -45,6 +45,15 @@ struct Options
         QStringLiteral("screenshot"),
         QStringLiteral("Load the given trace, save a PNG of the window once every panel is filled, and exit."),
         QStringLiteral("png")};
+    QCommandLineOption tab{
+        QStringLiteral("tab"),
+        QStringLiteral("With --screenshot: bring the tab with this name to the front first (e.g. Graph, Ops, "
+                       "Validation), after the load and any background layout."),
+        QStringLiteral("name")};
+    QCommandLineOption selectSpan{
+        QStringLiteral("select-span"),
+        QStringLiteral("With --screenshot: select the span with this id first (the graph shows its subtree)."),
+        QStringLiteral("id")};
 };
 
 void setUpParser(QCommandLineParser &parser, const Options &options)
@@ -59,6 +68,8 @@ void setUpParser(QCommandLineParser &parser, const Options &options)
     parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Trace files to open, one window each."),
                                  QStringLiteral("[files...]"));
     parser.addOption(options.screenshot);
+    parser.addOption(options.tab);
+    parser.addOption(options.selectSpan);
 }
 
 bool wantsHelpOrVersion(const QCommandLineParser &parser)
@@ -68,23 +79,37 @@ bool wantsHelpOrVersion(const QCommandLineParser &parser)
 }
 
 /// --screenshot: load, let the panels fill and render, grab the window, save it, quit.
-void scheduleScreenshot(TraceInspector::MainWindow &window, const QString &pngPath)
+void grabWhenSettled(TraceInspector::MainWindow &window, const QString &pngPath, bool ok)
 {
-    QObject::connect(&window, &TraceInspector::MainWindow::loadFinished, &window, [&window, pngPath](bool ok) {
-        QTimer::singleShot(kSettleMs, &window, [&window, pngPath, ok] {
-            const QImage image = window.grab().toImage();
-            if (image.isNull() || !image.save(pngPath, "PNG")) {
-                printError(QStringLiteral("cannot write screenshot %1").arg(pngPath));
-                QCoreApplication::exit(2);
-                return;
-            }
-            if (!ok) {
-                printError(QStringLiteral("the trace did not load completely; the screenshot shows why"));
-                QCoreApplication::exit(1);
-                return;
-            }
-            QCoreApplication::exit(0);
-        });
+    // Views that lay out in the background (the graph) are waited for, then given time to paint.
+    if (window.isViewWorkPending()) {
+        QTimer::singleShot(50, &window, [&window, pngPath, ok] { grabWhenSettled(window, pngPath, ok); });
+        return;
+    }
+    QTimer::singleShot(kSettleMs, &window, [&window, pngPath, ok] {
+        const QImage image = window.grab().toImage();
+        if (image.isNull() || !image.save(pngPath, "PNG")) {
+            printError(QStringLiteral("cannot write screenshot %1").arg(pngPath));
+            QCoreApplication::exit(2);
+            return;
+        }
+        if (!ok) {
+            printError(QStringLiteral("the trace did not load completely; the screenshot shows why"));
+            QCoreApplication::exit(1);
+            return;
+        }
+        QCoreApplication::exit(0);
+    });
+}
+
+void scheduleScreenshot(TraceInspector::MainWindow &window, const QString &pngPath, const QString &tab, const QString &span)
+{
+    QObject::connect(&window, &TraceInspector::MainWindow::loadFinished, &window, [&window, pngPath, tab, span](bool ok) {
+        if (!span.isEmpty() && !window.selectSpanById(span))
+            printError(QStringLiteral("no span with id %1").arg(span));
+        if (!tab.isEmpty() && !window.showTab(tab))
+            printError(QStringLiteral("no tab named %1; the screenshot shows the default tabs").arg(tab));
+        grabWhenSettled(window, pngPath, ok);
     });
 }
 
@@ -158,7 +183,8 @@ int main(int argc, char **argv)
         }
         TraceInspector::MainWindow window;
         window.resize(1600, 1000);
-        scheduleScreenshot(window, parser.value(options.screenshot));
+        scheduleScreenshot(window, parser.value(options.screenshot), parser.value(options.tab),
+                           parser.value(options.selectSpan));
         window.show();
         window.openFile(files.constFirst());
         return QApplication::exec();

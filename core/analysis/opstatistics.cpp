@@ -2,15 +2,50 @@
 #include "core/analysis/opstatistics.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "core/analysis/densebytes.h"
+#include "core/analysis/spantree.h"
 #include "core/model/trace.h"
 
 namespace TraceInspector {
 
-OpStatistics OpStatistics::compute(const Trace &trace)
+namespace {
+
+constexpr std::uint32_t kNone = UINT32_MAX;
+
+struct GroupKey {
+    std::uint64_t nameShape;
+    std::uint64_t dtypeDevice;
+    bool operator==(const GroupKey &) const = default;
+};
+
+struct GroupKeyHash {
+    std::size_t operator()(const GroupKey &k) const
+    {
+        return std::hash<std::uint64_t>()(k.nameShape * 0x9E3779B97F4A7C15ULL ^ k.dtypeDevice);
+    }
+};
+
+} // namespace
+
+std::uint64_t opBytesMoved(std::uint64_t inputDenseBytes, std::uint64_t outputDenseBytes, bool hasOutput)
 {
-    return compute(trace, TimeWindow{});
+    return hasOutput ? saturatingAdd(inputDenseBytes, outputDenseBytes) : inputDenseBytes;
+}
+
+std::optional<double> OpNameStatistics::bytesPerNs() const
+{
+    if (totalNs == 0)
+        return std::nullopt;
+    return static_cast<double>(bytesMoved) / static_cast<double>(totalNs);
+}
+
+std::optional<double> OpNameStatistics::meanParentShare() const
+{
+    if (shareCount == 0)
+        return std::nullopt;
+    return parentShareSum / static_cast<double>(shareCount);
 }
 
 bool OpStatistics::overlaps(std::uint64_t timestampNs, std::uint64_t durationNs, const TimeWindow &window)
@@ -21,30 +56,66 @@ bool OpStatistics::overlaps(std::uint64_t timestampNs, std::uint64_t durationNs,
     return std::max(end, timestampNs + 1) > window.begin;
 }
 
-OpStatistics OpStatistics::compute(const Trace &trace, const TimeWindow &window)
+OpStatistics OpStatistics::compute(const Trace &trace, OpGrouping grouping, const SpanTree *tree,
+                                   const TimeWindow &window)
 {
     OpStatistics stats;
     const bool all = window.isEmpty();
-    constexpr std::uint32_t kNone = UINT32_MAX;
+    stats.m_grouping = grouping;
+    if (tree && (tree->opCount() != trace.ops.size() || tree->spanCount() != trace.spans.size()))
+        tree = nullptr;
     // op names are few and interned: a flat StringId -> row table avoids hashing.
-    std::vector<std::uint32_t> rowOf(trace.strings.size(), kNone);
-    for (const Op &op : trace.ops) {
-        if (op.opName >= rowOf.size() || (!all && !overlaps(op.timestampNs, op.durationNs, window)))
+    std::vector<std::uint32_t> rowOf(grouping == OpGrouping::Name ? trace.strings.size() : 0, kNone);
+    std::unordered_map<GroupKey, std::uint32_t, GroupKeyHash> rowOfKey;
+    // Without a tree, a flat span-id table finds each op's span in O(1).
+    std::vector<std::uint32_t> spanOfId;
+    if (!tree) {
+        spanOfId.assign(trace.strings.size(), kNone);
+        for (std::size_t i = 0; i < trace.spans.size(); ++i) {
+            if (trace.spans[i].id < spanOfId.size())
+                spanOfId[trace.spans[i].id] = std::uint32_t(i);
+        }
+    }
+    for (std::size_t i = 0; i < trace.ops.size(); ++i) {
+        const Op &op = trace.ops[i];
+        if (!all && !overlaps(op.timestampNs, op.durationNs, window))
             continue;
-        std::uint32_t &row = rowOf[op.opName];
-        if (row == kNone) {
-            row = static_cast<std::uint32_t>(stats.m_rows.size());
+        std::uint32_t *row = nullptr;
+        if (grouping == OpGrouping::Name) {
+            if (op.opName >= rowOf.size())
+                continue;
+            row = &rowOf[op.opName];
+        } else {
+            const GroupKey key{(std::uint64_t(op.opName) << 32) | op.shape, (std::uint64_t(op.dtype) << 32) | op.device};
+            row = &rowOfKey.try_emplace(key, kNone).first->second;
+        }
+        if (*row == kNone) {
+            *row = static_cast<std::uint32_t>(stats.m_rows.size());
             OpNameStatistics fresh;
             fresh.name = op.opName;
+            if (grouping == OpGrouping::NameShapeDtypeDevice) {
+                fresh.shape = op.shape;
+                fresh.dtype = op.dtype;
+                fresh.device = op.device;
+            }
             fresh.minNs = op.durationNs;
             fresh.maxNs = op.durationNs;
             stats.m_rows.push_back(fresh);
         }
-        OpNameStatistics &r = stats.m_rows[row];
+        OpNameStatistics &r = stats.m_rows[*row];
         ++r.count;
         r.totalNs = saturatingAdd(r.totalNs, op.durationNs);
         r.minNs = std::min(r.minNs, op.durationNs);
         r.maxNs = std::max(r.maxNs, op.durationNs);
+        r.bytesMoved = saturatingAdd(r.bytesMoved, opBytesMoved(op.inputDenseBytes, op.outputDenseBytes, op.hasOutputDenseBytes));
+        const std::uint32_t span = tree ? tree->spanOfOp(i) : (op.spanId < spanOfId.size() ? spanOfId[op.spanId] : kNone);
+        if (span != kNone && span < trace.spans.size()) {
+            const Span &s = trace.spans[span];
+            if (s.closed && s.durationNs > 0) {
+                r.parentShareSum += static_cast<double>(op.durationNs) / static_cast<double>(s.durationNs);
+                ++r.shareCount;
+            }
+        }
         stats.m_totalNs = saturatingAdd(stats.m_totalNs, op.durationNs);
         ++stats.m_opCount;
     }
@@ -53,7 +124,17 @@ OpStatistics OpStatistics::compute(const Trace &trace, const TimeWindow &window)
     std::sort(stats.m_rows.begin(), stats.m_rows.end(), [&trace](const OpNameStatistics &a, const OpNameStatistics &b) {
         if (a.totalNs != b.totalNs)
             return a.totalNs > b.totalNs;
-        return trace.strings.less(a.name, b.name);
+        if (a.name != b.name)
+            return trace.strings.less(a.name, b.name);
+        if (a.shape != b.shape) {
+            const auto sa = trace.shapes.view(a.shape);
+            const auto sb = trace.shapes.view(b.shape);
+            if (!std::equal(sa.begin(), sa.end(), sb.begin(), sb.end()))
+                return std::lexicographical_compare(sa.begin(), sa.end(), sb.begin(), sb.end());
+        }
+        if (a.dtype != b.dtype)
+            return trace.strings.less(a.dtype, b.dtype);
+        return trace.strings.less(a.device, b.device);
     });
     return stats;
 }

@@ -231,6 +231,16 @@ QString formatBytes(std::uint64_t bytes)
     return formatScaled(bytes, 1024.0, kByteUnits);
 }
 
+QString formatBytesPerNs(double rate)
+{
+    if (std::isnan(rate) || rate < 0)
+        return QStringLiteral("n/a");
+    if (rate >= 1000)
+        return formatCount(std::uint64_t(std::min(rate, 1.8e19) + 0.5)) + QStringLiteral(" B/ns");
+    const int decimals = rate >= 100 ? 0 : rate >= 10 ? 1 : rate >= 1 ? 2 : 3;
+    return QString::number(rate, 'f', decimals) + QStringLiteral(" B/ns");
+}
+
 QString formatPercent(double fraction)
 {
     if (std::isnan(fraction) || fraction < 0)

@@ -68,6 +68,10 @@ QString formatBytes(std::uint64_t bytes);
 /// `n/a` for NaN or negative values.
 QString formatPercent(double fraction);
 
+/// A rate in bytes per ns with three significant digits and the unit: `0.512 B/ns`,
+/// `12.3 B/ns`, `1,234 B/ns` (1 B/ns = 1 GB/s); `n/a` for NaN or negative values.
+QString formatBytesPerNs(double rate);
+
 /// A tensor shape: `[2, 128, 768]`; `[]` for a scalar.
 QString formatShape(std::span<const std::uint64_t> dims);
 

@@ -71,6 +71,14 @@ enum ModelRole : int {
     MemoryCategoryRole,
     /// bool (filter proxies): the row matches the filter itself, not only through a descendant.
     IsFilterMatchRole,
+    /// Busy union in ns (quint64) of a span's busiest device stream; invalid when none.
+    DeviceBusyRole,
+    /// bool: a device stream's busy time exceeds the span's host duration.
+    DeviceExceedsHostRole,
+    /// Bytes moved per ns (double); invalid when n/a.
+    BytesPerNsRole,
+    /// Share (double 0..1) of the owning span's host duration; invalid when n/a.
+    ParentShareRole,
     /// First role free for a model's private use.
     UserRoleBase = Qt::UserRole + 100,
 };

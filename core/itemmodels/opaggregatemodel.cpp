@@ -19,6 +19,7 @@ void OpAggregateModel::setTrace(std::shared_ptr<const Trace> trace, std::shared_
 {
     beginResetModel();
     m_trace = std::move(trace);
+    m_shapeStats.reset();
     if (!m_trace)
         m_stats.reset();
     else if (statistics)
@@ -28,11 +29,31 @@ void OpAggregateModel::setTrace(std::shared_ptr<const Trace> trace, std::shared_
     endResetModel();
 }
 
+void OpAggregateModel::setShapeStatistics(std::shared_ptr<const OpStatistics> statistics)
+{
+    const bool shown = m_grouping == OpGrouping::NameShapeDtypeDevice;
+    if (shown)
+        beginResetModel();
+    m_shapeStats = m_trace ? std::move(statistics) : nullptr;
+    if (shown)
+        endResetModel();
+}
+
+void OpAggregateModel::setGrouping(OpGrouping grouping)
+{
+    if (grouping == m_grouping)
+        return;
+    beginResetModel();
+    m_grouping = grouping;
+    endResetModel();
+}
+
 int OpAggregateModel::rowCount(const QModelIndex &parent) const
 {
-    if (parent.isValid() || !m_stats)
+    const OpStatistics *stats = current();
+    if (parent.isValid() || !stats || !m_trace)
         return 0;
-    return int(m_stats->rows().size());
+    return int(stats->rows().size());
 }
 
 int OpAggregateModel::columnCount(const QModelIndex &parent) const
@@ -52,12 +73,20 @@ void OpAggregateModel::setTimeUnit(TimeUnit unit)
 
 QVariant OpAggregateModel::data(const QModelIndex &index, int role) const
 {
-    if (!m_stats || !index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount)
+    const OpStatistics *stats = current();
+    if (!stats || !index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount)
         return {};
     const std::size_t row = std::size_t(index.row());
-    const OpNameStatistics &r = m_stats->rows()[row];
-    const QString name = QString::fromUtf8(m_trace->str(r.name).data(), qsizetype(m_trace->str(r.name).size()));
-    const auto fraction = m_stats->fractionOfTotal(row);
+    const OpNameStatistics &r = stats->rows()[row];
+    const auto qs = [this](StringId id) {
+        const std::string_view text = m_trace->str(id);
+        return QString::fromUtf8(text.data(), qsizetype(text.size()));
+    };
+    const QString name = qs(r.name);
+    const auto fraction = stats->fractionOfTotal(row);
+    const auto perNs = r.bytesPerNs();
+    const auto share = r.meanParentShare();
+    const bool detailed = stats->grouping() == OpGrouping::NameShapeDtypeDevice;
 
     switch (role) {
     case Qt::DisplayRole:
@@ -69,6 +98,12 @@ QVariant OpAggregateModel::data(const QModelIndex &index, int role) const
         case MinColumn: return formatDurationIn(r.minNs, m_unit, false);
         case MaxColumn: return formatDurationIn(r.maxNs, m_unit, false);
         case PercentColumn: return fraction ? formatPercent(*fraction) : tr("n/a");
+        case BytesMovedColumn: return formatBytes(r.bytesMoved);
+        case BytesPerNsColumn: return perNs ? formatBytesPerNs(*perNs) : tr("n/a");
+        case ParentShareColumn: return share ? formatPercent(*share) : tr("n/a");
+        case ShapeColumn: return detailed ? formatShape(m_trace->shapes.view(r.shape)) : QString();
+        case DtypeColumn: return detailed ? qs(r.dtype) : QString();
+        case DeviceColumn: return detailed ? qs(r.device) : QString();
         default: return {};
         }
     case SortRole:
@@ -80,16 +115,30 @@ QVariant OpAggregateModel::data(const QModelIndex &index, int role) const
         case MinColumn: return QVariant::fromValue(quint64(r.minNs));
         case MaxColumn: return QVariant::fromValue(quint64(r.maxNs));
         case PercentColumn: return fraction ? QVariant(*fraction) : QVariant();
+        case BytesMovedColumn: return QVariant::fromValue(quint64(r.bytesMoved));
+        case BytesPerNsColumn: return perNs ? QVariant(*perNs) : QVariant();
+        case ParentShareColumn: return share ? QVariant(*share) : QVariant();
+        case ShapeColumn: return detailed ? formatShape(m_trace->shapes.view(r.shape)) : QString();
+        case DtypeColumn: return detailed ? qs(r.dtype) : QString();
+        case DeviceColumn: return detailed ? qs(r.device) : QString();
         default: return {};
         }
     case Qt::TextAlignmentRole:
-        if (index.column() != NameColumn)
+        if (index.column() != NameColumn && index.column() < ShapeColumn)
             return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
         return {};
     case Qt::ToolTipRole:
         return tr("%1: %2 ops, %3 ns in total").arg(name).arg(r.count).arg(r.totalNs);
     case OpNameRole:
         return name;
+    case BytesRole:
+        return QVariant::fromValue(quint64(r.bytesMoved));
+    case BytesPerNsRole:
+        return perNs ? QVariant(*perNs) : QVariant();
+    case ParentShareRole:
+        return share ? QVariant(*share) : QVariant();
+    case DeviceRole:
+        return detailed ? qs(r.device) : QVariant();
     case CountRole:
         return QVariant::fromValue(quint64(r.count));
     case DurationRole:
@@ -99,7 +148,7 @@ QVariant OpAggregateModel::data(const QModelIndex &index, int role) const
     case BarValueRole:
         return QVariant::fromValue(quint64(r.totalNs));
     case TotalRole:
-        return QVariant::fromValue(quint64(m_stats->totalNs()));
+        return QVariant::fromValue(quint64(stats->totalNs()));
     default:
         return {};
     }
@@ -109,8 +158,8 @@ QVariant OpAggregateModel::headerData(int section, Qt::Orientation orientation, 
 {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
         return {};
-    if (role == Qt::InitialSortOrderRole)
-        return section == NameColumn ? QVariant() : QVariant(int(Qt::DescendingOrder)); // costs: largest first
+    if (role == Qt::InitialSortOrderRole) // costs: largest first
+        return section == NameColumn || section >= ShapeColumn ? QVariant() : QVariant(int(Qt::DescendingOrder));
     if (role == Qt::DisplayRole) {
         const QString unit = m_unit == TimeUnit::Auto ? QString() : QStringLiteral(" (%1)").arg(timeUnitSymbol(m_unit));
         switch (section) {
@@ -121,18 +170,30 @@ QVariant OpAggregateModel::headerData(int section, Qt::Orientation orientation, 
         case MinColumn: return QString(tr("Min") + unit);
         case MaxColumn: return QString(tr("Max") + unit);
         case PercentColumn: return tr("% of op time");
+        case BytesMovedColumn: return tr("Bytes moved");
+        case BytesPerNsColumn: return tr("Bytes/ns");
+        case ParentShareColumn: return tr("% of span");
+        case ShapeColumn: return tr("Shape");
+        case DtypeColumn: return tr("Dtype");
+        case DeviceColumn: return tr("Device");
         default: return {};
         }
     }
     if (role == Qt::ToolTipRole) {
         switch (section) {
         case NameColumn: return tr("op_name");
-        case CountColumn: return tr("Number of op records with this name");
+        case CountColumn: return tr("Number of op records in the group");
         case TotalColumn: return tr("Sum of duration_ns");
         case MeanColumn: return tr("Total divided by count");
         case MinColumn: return tr("Shortest duration_ns");
         case MaxColumn: return tr("Longest duration_ns");
         case PercentColumn: return tr("Total as a share of the summed duration of all ops");
+        case BytesMovedColumn: return tr("Summed input_dense_bytes + output_dense_bytes (output when known)");
+        case BytesPerNsColumn: return tr("Bytes moved divided by the total duration");
+        case ParentShareColumn: return tr("Mean share of the owning span's host duration taken by each op (closed spans only)");
+        case ShapeColumn: return tr("Output shape (when grouping by op, shape, dtype and device)");
+        case DtypeColumn: return tr("Output dtype (when grouping by op, shape, dtype and device)");
+        case DeviceColumn: return tr("Device (when grouping by op, shape, dtype and device)");
         default: return {};
         }
     }

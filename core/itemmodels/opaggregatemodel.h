@@ -6,15 +6,18 @@
 #include <QAbstractTableModel>
 
 #include "core/display/format.h"
+#include "core/analysis/opstatistics.h"
 
 namespace TraceInspector {
 
 struct Trace;
-class OpStatistics;
 
-/// Op durations aggregated by op name (one row per distinct `op_name`), over OpStatistics.
-/// Rows come longest total first; sort through a QSortFilterProxyModel with SortRole.
-/// TotalColumn carries BarValueRole / TotalRole (the sum over all ops) for a bar delegate.
+/// Op durations, bytes moved and parent shares aggregated by op name (one row per distinct
+/// `op_name`) or, switched with setGrouping(), by op name + shape + dtype + device; over
+/// OpStatistics computed by the loader for both groupings. Rows come longest total first;
+/// sort through a QSortFilterProxyModel with SortRole. TotalColumn carries BarValueRole /
+/// TotalRole (the sum over all ops) for a bar delegate. Shape, dtype and device columns are
+/// empty when grouping by name.
 class OpAggregateModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -27,6 +30,12 @@ public:
         MinColumn,
         MaxColumn,
         PercentColumn,
+        BytesMovedColumn,
+        BytesPerNsColumn,
+        ParentShareColumn,
+        ShapeColumn,
+        DtypeColumn,
+        DeviceColumn,
         ColumnCount
     };
     Q_ENUM(Column)
@@ -37,7 +46,16 @@ public:
     /// Shows \a statistics computed from \a trace (the trace provides the op names); computes
     /// them when \a statistics is null. Resets the model.
     void setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const OpStatistics> statistics = {});
-    const OpStatistics *statistics() const { return m_stats.get(); }
+    /// The aggregate by op + shape + dtype + device (computed with the span tree); resets
+    /// the model when that grouping is shown.
+    void setShapeStatistics(std::shared_ptr<const OpStatistics> statistics);
+    /// The statistics of the current grouping; null when that grouping is not computed yet.
+    const OpStatistics *statistics() const { return current(); }
+    OpGrouping grouping() const { return m_grouping; }
+    /// Switches the rows between the two groupings (a model reset; no aggregation here).
+    void setGrouping(OpGrouping grouping);
+    /// The current grouping's rows are not computed yet (by shape before the span tree).
+    bool isPending() const { return m_trace && !current(); }
 
     /// Unit of the duration columns; a fixed unit moves to the headers.
     TimeUnit timeUnit() const { return m_unit; }
@@ -49,8 +67,15 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
+    const OpStatistics *current() const
+    {
+        return m_grouping == OpGrouping::Name ? m_stats.get() : m_shapeStats.get();
+    }
+
     std::shared_ptr<const Trace> m_trace;
     std::shared_ptr<const OpStatistics> m_stats;
+    std::shared_ptr<const OpStatistics> m_shapeStats;
+    OpGrouping m_grouping = OpGrouping::Name;
     TimeUnit m_unit = TimeUnit::Auto;
 };
 

@@ -5,11 +5,13 @@
 #include "core/analysis/radixorder.h"
 
 #include <algorithm>
+#include <bit>
 #include <limits>
 #include <numeric>
 #include <utility>
 
 #include "core/display/format.h"
+#include "core/analysis/opstatistics.h"
 #include "core/analysis/spantree.h"
 #include "core/itemmodels/modelroles.h"
 #include "core/model/trace.h"
@@ -212,7 +214,17 @@ QVariant OpTableModel::data(const QModelIndex &index, int role) const
         return QVariant::fromValue(quint64(o.durationNs));
     case TotalRole:
         return QVariant::fromValue(quint64(m_maxDurationNs));
+    case BytesPerNsRole:
+        if (const auto rate = bytesPerNs(op))
+            return *rate;
+        return {};
+    case ParentShareRole:
+        if (const auto share = parentShare(op))
+            return *share;
+        return {};
     case BytesRole:
+        if (column == BytesMovedColumn)
+            return QVariant::fromValue(quint64(opBytesMoved(o.inputDenseBytes, o.outputDenseBytes, o.hasOutputDenseBytes)));
         if (column == InputBytesColumn)
             return QVariant::fromValue(quint64(o.inputDenseBytes));
         if (column == OutputBytesColumn && o.hasOutputDenseBytes)
@@ -251,9 +263,38 @@ QVariant OpTableModel::displayData(std::size_t op, int column) const
         return formatBytes(o.inputDenseBytes);
     case OutputBytesColumn:
         return o.hasOutputDenseBytes ? formatBytes(o.outputDenseBytes) : tr("n/a");
+    case BytesMovedColumn:
+        return formatBytes(opBytesMoved(o.inputDenseBytes, o.outputDenseBytes, o.hasOutputDenseBytes));
+    case BytesPerNsColumn:
+        if (const auto rate = bytesPerNs(op))
+            return formatBytesPerNs(*rate);
+        return tr("n/a");
+    case ParentShareColumn:
+        if (const auto share = parentShare(op))
+            return formatPercent(*share);
+        return tr("n/a");
     default:
         return {};
     }
+}
+
+std::optional<double> OpTableModel::bytesPerNs(std::size_t op) const
+{
+    const Op &o = m_trace->ops[op];
+    if (o.durationNs == 0)
+        return std::nullopt;
+    return double(opBytesMoved(o.inputDenseBytes, o.outputDenseBytes, o.hasOutputDenseBytes)) / double(o.durationNs);
+}
+
+std::optional<double> OpTableModel::parentShare(std::size_t op) const
+{
+    const std::int64_t span = spanOfOp(std::int64_t(op));
+    if (span < 0)
+        return std::nullopt;
+    const Span &s = m_trace->spans[std::size_t(span)];
+    if (!s.closed || s.durationNs == 0)
+        return std::nullopt;
+    return double(m_trace->ops[op].durationNs) / double(s.durationNs);
 }
 
 QVariant OpTableModel::sortData(std::size_t op, int column) const
@@ -276,6 +317,16 @@ QVariant OpTableModel::sortData(std::size_t op, int column) const
     case OutputBytesColumn:
         if (o.hasOutputDenseBytes)
             return QVariant::fromValue(quint64(o.outputDenseBytes));
+        return {};
+    case BytesMovedColumn:
+        return QVariant::fromValue(quint64(opBytesMoved(o.inputDenseBytes, o.outputDenseBytes, o.hasOutputDenseBytes)));
+    case BytesPerNsColumn:
+        if (const auto rate = bytesPerNs(op))
+            return *rate;
+        return {};
+    case ParentShareColumn:
+        if (const auto share = parentShare(op))
+            return *share;
         return {};
     default:
         return {};
@@ -319,6 +370,9 @@ QVariant OpTableModel::headerData(int section, Qt::Orientation orientation, int 
         case DurationColumn:
         case InputBytesColumn:
         case OutputBytesColumn:
+        case BytesMovedColumn:
+        case BytesPerNsColumn:
+        case ParentShareColumn:
             return int(Qt::DescendingOrder);
         default:
             return {};
@@ -336,6 +390,9 @@ QVariant OpTableModel::headerData(int section, Qt::Orientation orientation, int 
         case DurationColumn: return QString(tr("Duration") + unit);
         case InputBytesColumn: return tr("In bytes");
         case OutputBytesColumn: return tr("Out bytes");
+        case BytesMovedColumn: return tr("Bytes moved");
+        case BytesPerNsColumn: return tr("Bytes/ns");
+        case ParentShareColumn: return tr("% of span");
         default: return {};
         }
     }
@@ -350,6 +407,9 @@ QVariant OpTableModel::headerData(int section, Qt::Orientation orientation, int 
         case DurationColumn: return tr("duration_ns");
         case InputBytesColumn: return tr("input_dense_bytes: sum of dense input footprints");
         case OutputBytesColumn: return tr("output_dense_bytes, given or derived from shape and dtype; n/a for an unknown dtype");
+        case BytesMovedColumn: return tr("Input bytes plus output bytes (when known)");
+        case BytesPerNsColumn: return tr("Bytes moved divided by duration_ns (1 B/ns = 1 GB/s); n/a for a zero duration");
+        case ParentShareColumn: return tr("duration_ns as a share of the owning span's host duration; n/a when the span is unknown or open");
         default: return {};
         }
     }
@@ -360,6 +420,7 @@ std::vector<std::uint32_t> OpTableModel::sortedOrder(int column, Qt::SortOrder o
 {
     const std::vector<Op> &ops = m_trace->ops;
     std::vector<std::uint64_t> keys(ops.size());
+    std::vector<std::uint8_t> absent; // efficiency columns: the value is n/a
     const auto fill = [&](auto valueOf) {
         for (std::size_t i = 0; i < ops.size(); ++i)
             keys[i] = valueOf(ops[i]);
@@ -399,6 +460,19 @@ std::vector<std::uint32_t> OpTableModel::sortedOrder(int column, Qt::SortOrder o
     case OutputBytesColumn:
         fill([](const Op &o) { return o.outputDenseBytes; });
         break;
+    case BytesMovedColumn:
+        fill([](const Op &o) { return opBytesMoved(o.inputDenseBytes, o.outputDenseBytes, o.hasOutputDenseBytes); });
+        break;
+    case BytesPerNsColumn:
+    case ParentShareColumn:
+        // Non-negative doubles order like their bit patterns; n/a is partitioned below.
+        absent.assign(ops.size(), 0);
+        for (std::size_t i = 0; i < ops.size(); ++i) {
+            const auto value = column == BytesPerNsColumn ? bytesPerNs(i) : parentShare(i);
+            keys[i] = value ? std::bit_cast<std::uint64_t>(*value) : 0;
+            absent[i] = !value;
+        }
+        break;
     default:
         break;
     }
@@ -408,12 +482,13 @@ std::vector<std::uint32_t> OpTableModel::sortedOrder(int column, Qt::SortOrder o
             key = ~key;
     }
     std::vector<std::uint32_t> result = radixOrder(std::move(keys));
-    if (column == OutputBytesColumn) {
+    if (column == OutputBytesColumn || column == BytesPerNsColumn || column == ParentShareColumn) {
         // Absent values after present ones ascending, before them descending.
         const bool absentFirst = order == Qt::DescendingOrder;
-        std::stable_partition(result.begin(), result.end(), [&ops, absentFirst](std::uint32_t op) {
-            return ops[op].hasOutputDenseBytes != absentFirst;
-        });
+        const auto present = [&](std::uint32_t op) {
+            return column == OutputBytesColumn ? ops[op].hasOutputDenseBytes : absent[op] == 0;
+        };
+        std::stable_partition(result.begin(), result.end(), [&](std::uint32_t op) { return present(op) != absentFirst; });
     }
     return result;
 }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "core/analysis/devicetime.h"
 #include "core/analysis/spantree.h"
 #include "core/itemmodels/modelroles.h"
 #include "core/itemmodels/spantreemodel.h"
@@ -264,6 +265,19 @@ bool SpanFilterProxyModel::lessThan(std::uint32_t a, std::uint32_t b) const
         return compareOptional(tree.durationNs(a), tree.durationNs(b)) < 0;
     case SpanTreeModel::SelfColumn:
         return compareOptional(tree.selfNs(a), tree.selfNs(b)) < 0;
+    case SpanTreeModel::DeviceBusyColumn:
+    case SpanTreeModel::DeviceLanesColumn: {
+        const DeviceTime *device = m_spanModel->deviceTime();
+        if (!device)
+            return false;
+        const auto value = [&](std::uint32_t span) -> std::optional<std::uint64_t> {
+            if (device->busyOfSpan(span).empty())
+                return std::nullopt;
+            return m_sortColumn == SpanTreeModel::DeviceBusyColumn ? device->maxBusyNs(span)
+                                                                   : device->busyOfSpan(span).size() + device->lanesOmitted(span);
+        };
+        return compareOptional(value(a), value(b)) < 0;
+    }
     default:
         return false;
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/itemmodels/spantreemodel.h"
 
+#include "core/analysis/devicetime.h"
 #include "core/display/format.h"
 #include "core/analysis/spantree.h"
 #include "core/itemmodels/modelroles.h"
@@ -22,17 +23,63 @@ SpanTreeModel::SpanTreeModel(QObject *parent)
 
 SpanTreeModel::~SpanTreeModel() = default;
 
-void SpanTreeModel::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const SpanTree> tree)
+void SpanTreeModel::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const SpanTree> tree,
+                             std::shared_ptr<const DeviceTime> deviceTime)
 {
     beginResetModel();
     if (trace && tree && tree->spanCount() == trace->spans.size()) {
         m_trace = std::move(trace);
         m_tree = std::move(tree);
+        const bool fits = deviceTime && !deviceTime->isEmpty() && deviceTime->spanCount() == m_tree->spanCount();
+        m_device = fits ? std::move(deviceTime) : nullptr;
     } else {
         m_trace.reset();
         m_tree.reset();
+        m_device.reset();
     }
     endResetModel();
+}
+
+QString SpanTreeModel::lanesText(std::size_t span) const
+{
+    const auto busy = m_device->busyOfSpan(span);
+    if (busy.empty())
+        return {};
+    if (busy.size() == 1) {
+        const DeviceLane &lane = m_device->lanes()[busy[0].lane];
+        return tr("%1 · %2 · %3").arg(qs(m_trace->str(lane.device)), qs(m_trace->str(lane.stream)), qs(m_trace->str(lane.clock)));
+    }
+    QStringList devices;
+    for (const DeviceBusy &b : busy) {
+        const QString device = qs(m_trace->str(m_device->lanes()[b.lane].device));
+        if (!devices.contains(device))
+            devices.append(device);
+    }
+    const int lanes = int(busy.size() + m_device->lanesOmitted(span));
+    return tr("%1 streams on %2").arg(lanes).arg(devices.join(QStringLiteral(", ")));
+}
+
+QStringList SpanTreeModel::deviceLines(std::int64_t spanIndex) const
+{
+    QStringList lines;
+    if (!m_device || spanIndex < 0 || std::uint64_t(spanIndex) >= m_device->spanCount())
+        return lines;
+    const auto span = std::size_t(spanIndex);
+    for (const DeviceBusy &b : m_device->busyOfSpan(span)) {
+        const DeviceLane &lane = m_device->lanes()[b.lane];
+        const QString intervals = b.intervals == 1 ? tr("1 interval") : tr("%1 intervals").arg(formatCount(b.intervals));
+        lines.append(tr("%1 · stream %2 · clock %3 (%4): busy %5 (%6)")
+                         .arg(qs(m_trace->str(lane.device)), qs(m_trace->str(lane.stream)), qs(m_trace->str(lane.clock)),
+                              qs(m_trace->str(lane.backend)), formatDuration(b.busyNs), intervals));
+    }
+    if (const std::uint32_t omitted = m_device->lanesOmitted(span))
+        lines.append(omitted == 1 ? tr("… 1 more stream with less busy time")
+                                  : tr("… %1 more streams with less busy time").arg(omitted));
+    if (m_device->exceedsHostWindow(span))
+        lines.append(tr("Device busy time exceeds the host duration %1: the device worked past the host span, "
+                        "or the intervals are attributed to the wrong span.")
+                         .arg(formatDuration(m_tree->durationNs(span).value_or(0))));
+    return lines;
 }
 
 QModelIndex SpanTreeModel::indexForSpan(std::int64_t spanIndex, int column) const
@@ -75,9 +122,9 @@ void SpanTreeModel::setTimeUnit(TimeUnit unit)
     if (unit == m_unit)
         return;
     m_unit = unit;
-    Q_EMIT headerDataChanged(Qt::Horizontal, StartColumn, SelfColumn);
+    Q_EMIT headerDataChanged(Qt::Horizontal, StartColumn, DeviceBusyColumn);
     if (rowCount() > 0)
-        Q_EMIT dataChanged(index(0, StartColumn), index(rowCount() - 1, SelfColumn), {Qt::DisplayRole});
+        Q_EMIT dataChanged(index(0, StartColumn), index(rowCount() - 1, DeviceBusyColumn), {Qt::DisplayRole});
 }
 
 QModelIndex SpanTreeModel::index(int row, int column, const QModelIndex &parent) const
@@ -137,7 +184,7 @@ QVariant SpanTreeModel::data(const QModelIndex &index, int role) const
     case Qt::ToolTipRole:
         return toolTip(span);
     case Qt::TextAlignmentRole:
-        if (column >= StartColumn && column <= MeasuredPercentColumn)
+        if ((column >= StartColumn && column <= MeasuredPercentColumn) || column == DeviceBusyColumn)
             return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
         return {};
     case SortRole:
@@ -180,6 +227,12 @@ QVariant SpanTreeModel::data(const QModelIndex &index, int role) const
         return int(s.kind);
     case StepRole:
         return int(s.step);
+    case DeviceBusyRole:
+        if (m_device && !m_device->busyOfSpan(span).empty())
+            return QVariant::fromValue(quint64(m_device->maxBusyNs(span)));
+        return {};
+    case DeviceExceedsHostRole:
+        return m_device != nullptr && m_device->exceedsHostWindow(span);
     default:
         return {};
     }
@@ -209,6 +262,14 @@ QVariant SpanTreeModel::displayData(std::size_t span, int column) const
         if (const auto f = m_tree->fractionOfMeasured(span))
             return formatPercent(*f);
         return tr("n/a");
+    case DeviceBusyColumn:
+        if (!m_device || m_device->busyOfSpan(span).empty())
+            return {};
+        if (m_device->exceedsHostWindow(span))
+            return tr("%1 > host").arg(formatDurationIn(m_device->maxBusyNs(span), m_unit, false));
+        return formatDurationIn(m_device->maxBusyNs(span), m_unit, false);
+    case DeviceLanesColumn:
+        return m_device ? lanesText(span) : QVariant();
     default:
         return {};
     }
@@ -239,6 +300,14 @@ QVariant SpanTreeModel::sortData(std::size_t span, int column) const
         if (const auto f = m_tree->fractionOfMeasured(span))
             return *f;
         return {};
+    case DeviceBusyColumn:
+        if (m_device && !m_device->busyOfSpan(span).empty())
+            return QVariant::fromValue(quint64(m_device->maxBusyNs(span)));
+        return {};
+    case DeviceLanesColumn:
+        if (m_device)
+            return QVariant::fromValue(quint64(m_device->busyOfSpan(span).size() + m_device->lanesOmitted(span)));
+        return {};
     default:
         return {};
     }
@@ -259,6 +328,9 @@ QString SpanTreeModel::toolTip(std::size_t span) const
         text += u'\n' + tr("Parent cycle: its parent links lead back to itself; the cycle is cut here and shown at the top level.");
     else if (m_tree->isInCycle(span))
         text += u'\n' + tr("Parent cycle: part of a cycle of parent links; shown under the span where the cycle is cut.");
+    const QStringList device = deviceLines(std::int64_t(span));
+    if (!device.isEmpty())
+        text += u'\n' + tr("Device busy time (this span and its descendants):") + u'\n' + device.join(u'\n');
     return text;
 }
 
@@ -273,6 +345,8 @@ QVariant SpanTreeModel::headerData(int section, Qt::Orientation orientation, int
         case SelfColumn:
         case MeasuredPercentColumn:
         case BarColumn:
+        case DeviceBusyColumn:
+        case DeviceLanesColumn:
             return int(Qt::DescendingOrder);
         default:
             return {};
@@ -289,6 +363,8 @@ QVariant SpanTreeModel::headerData(int section, Qt::Orientation orientation, int
         case SelfColumn: return QString(tr("Self") + unit);
         case MeasuredPercentColumn: return tr("% measured");
         case BarColumn: return tr("Time");
+        case DeviceBusyColumn: return QString(tr("Device busy") + unit);
+        case DeviceLanesColumn: return tr("Device · stream · clock");
         default: return {};
         }
     }
@@ -302,6 +378,10 @@ QVariant SpanTreeModel::headerData(int section, Qt::Orientation orientation, int
         case SelfColumn: return tr("Duration minus the durations of the closed child spans");
         case MeasuredPercentColumn: return tr("Duration as a share of the measured total (sum of measured spans)");
         case BarColumn: return tr("Duration relative to the measured total");
+        case DeviceBusyColumn:
+            return tr("Union of the device_interval records of the span and its descendants on its busiest "
+                      "device stream (overlaps count once); \"> host\" when it exceeds the host duration");
+        case DeviceLanesColumn: return tr("Device, stream and clock domain of the device work (device clocks are never compared with host time)");
         default: return {};
         }
     }

@@ -12,6 +12,7 @@ namespace TraceInspector {
 
 struct Trace;
 class SpanTree;
+class DeviceTime;
 
 /// The span hierarchy of one trace as a tree model over SpanTree's flat arrays.
 ///
@@ -25,6 +26,10 @@ class SpanTree;
 /// the duration of an open span). The BarColumn has no text: BarValueRole (duration) and
 /// TotalRole (the measured total, or the longest span when nothing is measured) feed a bar
 /// delegate.
+///
+/// DeviceBusyColumn shows the busiest device lane's busy union of the span's subtree (device,
+/// stream and clock in DeviceLanesColumn and the tool tip; DeviceExceedsHostRole flags a
+/// busy time longer than the host duration). Both are empty until device time is set.
 class SpanTreeModel : public QAbstractItemModel
 {
     Q_OBJECT
@@ -38,6 +43,8 @@ public:
         SelfColumn,
         MeasuredPercentColumn,
         BarColumn,
+        DeviceBusyColumn,
+        DeviceLanesColumn,
         ColumnCount
     };
     Q_ENUM(Column)
@@ -46,10 +53,17 @@ public:
     ~SpanTreeModel() override;
 
     /// Shows \a trace with its \a tree (built from the same trace); resets the model.
-    /// Either null clears the model.
-    void setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const SpanTree> tree);
+    /// Either null clears the model. \a deviceTime (from the same trace and tree) fills the
+    /// device columns.
+    void setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const SpanTree> tree,
+                  std::shared_ptr<const DeviceTime> deviceTime = {});
     const Trace *trace() const { return m_trace.get(); }
     const SpanTree *tree() const { return m_tree.get(); }
+    /// Device busy unions, or null when the trace has none.
+    const DeviceTime *deviceTime() const { return m_device.get(); }
+    /// Lines "device · stream · clock: busy (n intervals)" for span \a spanIndex, for a
+    /// details view; empty when it has no device work.
+    QStringList deviceLines(std::int64_t spanIndex) const;
 
     /// Column-0 index of span \a spanIndex (index into Trace::spans), invalid if out of range.
     QModelIndex indexForSpan(std::int64_t spanIndex, int column = NameColumn) const;
@@ -78,9 +92,11 @@ private:
     QVariant displayData(std::size_t span, int column) const;
     QVariant sortData(std::size_t span, int column) const;
     QString toolTip(std::size_t span) const;
+    QString lanesText(std::size_t span) const;
 
     std::shared_ptr<const Trace> m_trace;
     std::shared_ptr<const SpanTree> m_tree;
+    std::shared_ptr<const DeviceTime> m_device;
     TimeUnit m_unit = TimeUnit::Auto;
 };
 

@@ -20,6 +20,7 @@ struct MemoryProfile;
 struct TraceSummary;
 class SpanTree;
 class OpStatistics;
+class DeviceTime;
 
 /// The stages a load goes through, in delivery order. Each stage adds to the snapshot
 /// delivered by the previous one; earlier members never change.
@@ -36,6 +37,10 @@ struct LoadTimings {
     qint64 spanTreeDoneMs = -1;
     qint64 healthDoneMs = -1;
     qint64 memoryDoneMs = -1;
+    /// Milliseconds of the span-tree stage spent on device busy unions and on the op
+    /// aggregate grouped by shape, dtype and device (parts of spanTreeDoneMs).
+    qint64 deviceTimeMs = -1;
+    qint64 opRegroupMs = -1;
 };
 
 /// One immutable snapshot of a (possibly still running) load. Shared by pointer between the
@@ -58,6 +63,10 @@ struct LoadedTrace {
     std::shared_ptr<const OpStatistics> opStatistics;
 
     std::shared_ptr<const SpanTree> spanTree;
+    /// With the span tree: device busy unions per span, and the op aggregate per
+    /// (op, shape, dtype, device), so neither is computed on the GUI thread.
+    std::shared_ptr<const DeviceTime> deviceTime;
+    std::shared_ptr<const OpStatistics> opStatisticsByShape;
     std::shared_ptr<const HealthReport> health;
     std::shared_ptr<const MemoryProfile> memory;
     std::shared_ptr<const TraceSummary> summary;

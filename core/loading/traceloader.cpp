@@ -13,6 +13,7 @@
 #include <atomic>
 #include <exception>
 
+#include "core/analysis/devicetime.h"
 #include "core/analysis/health.h"
 #include "core/analysis/memoryprofile.h"
 #include "core/analysis/opstatistics.h"
@@ -195,7 +196,17 @@ void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 genera
         return;
     progress.step(2, kReadEnd, QStringLiteral("Building the span tree"), QStringLiteral("Building the span tree"));
     snapshot = std::make_shared<LoadedTrace>(*snapshot);
-    snapshot->spanTree = std::make_shared<const SpanTree>(SpanTree::build(trace));
+    auto tree = std::make_shared<const SpanTree>(SpanTree::build(trace));
+    {
+        QElapsedTimer part;
+        part.start();
+        snapshot->deviceTime = std::make_shared<const DeviceTime>(DeviceTime::compute(trace, *tree));
+        snapshot->timings.deviceTimeMs = part.restart();
+        snapshot->opStatisticsByShape = std::make_shared<const OpStatistics>(
+            OpStatistics::compute(trace, OpGrouping::NameShapeDtypeDevice, tree.get()));
+        snapshot->timings.opRegroupMs = part.elapsed();
+    }
+    snapshot->spanTree = std::move(tree);
     snapshot->stage = LoadStage::SpanTree;
     snapshot->timings.spanTreeDoneMs = clock.elapsed();
     publish(promise, snapshot);
@@ -340,6 +351,9 @@ void TraceLoader::onResult(QFutureWatcherBase *watcher, quint64 generation, int 
                                   : m_current->stage == LoadStage::Health ? t.healthDoneMs
                                                                           : t.memoryDoneMs)
                               << "ms";
+            if (m_current->stage == LoadStage::SpanTree)
+                qCInfo(lcLoading) << "generation" << generation << "device time in" << t.deviceTimeMs
+                                  << "ms, op regrouping in" << t.opRegroupMs << "ms";
             Q_EMIT analysisReady(generation, m_current);
         }
         break;

@@ -25,7 +25,7 @@ class tst_FastPath : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void sameResults_data();
     void sameResults();
     void usualLinesTakeTheFastPath();

@@ -136,7 +136,8 @@ void tst_OpTableModel::exampleRow()
     QCOMPARE(model.rowCount(), 1);
     const QStringList expected = {QStringLiteral("matmul"),   QStringLiteral("span-matmul"), QStringLiteral("[2, 128, 768]"),
                                   QStringLiteral("bf16"),     QStringLiteral("cuda:0"),      QStringLiteral("2.100 \u00B5s"),
-                                  QStringLiteral("11.5 \u00B5s"), QStringLiteral("1.50 MiB"), QStringLiteral("384 KiB")};
+                                  QStringLiteral("11.5 \u00B5s"), QStringLiteral("1.50 MiB"), QStringLiteral("384 KiB"),
+                                  QStringLiteral("1.88 MiB"), QStringLiteral("171 B/ns"), QStringLiteral("95.8%")};
     for (int c = 0; c < OpTableModel::ColumnCount; ++c)
         QCOMPARE(model.index(0, c).data().toString(), expected[c]);
     QCOMPARE(model.index(0, OpTableModel::OutputBytesColumn).data(SortRole).toULongLong(), 393216ULL);
@@ -474,7 +475,13 @@ void tst_OpTableModel::largeTable()
         QCOMPARE(proxy.rowCount(), int(kOpsCount));
         qInfo("sort by %s: %lld ms", QMetaEnum::fromType<OpTableModel::Column>().valueToKey(c), timer.restart());
     }
+    // The efficiency columns come after it: sort by output bytes again to check that order.
+    proxy.sort(OpTableModel::OutputBytesColumn, Qt::DescendingOrder);
     QCOMPARE(checkSorted(model, OpTableModel::OutputBytesColumn, Qt::DescendingOrder), QString());
+    for (const int c : {int(OpTableModel::BytesMovedColumn), int(OpTableModel::BytesPerNsColumn), int(OpTableModel::ParentShareColumn)}) {
+        proxy.sort(c, Qt::DescendingOrder);
+        QCOMPARE(checkSorted(model, c, Qt::DescendingOrder), QString());
+    }
     proxy.sort(OpTableModel::SpanColumn, Qt::AscendingOrder);
     for (int row = 1; row < model.rowCount(); row += 997) {
         const QString a = model.index(row - 1, OpTableModel::SpanColumn).data().toString();

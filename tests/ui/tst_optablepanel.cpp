@@ -456,8 +456,8 @@ void tst_OpTablePanel::csvExportOfTheFilteredRows()
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QList<QByteArray> lines = f.readAll().split('\n');
     QCOMPARE(lines.size(), 5); // header, three matmuls, the empty rest after the last CRLF
-    QCOMPARE(lines.at(0), QByteArray("Op,Span,Shape,Dtype,Device,Start,Duration,In bytes,Out bytes\r"));
-    QCOMPARE(lines.at(1), QByteArray("matmul,s-attn,\"[2, 3]\",f32,cuda:0,10 ns,50 ns,24 B,24 B\r"));
+    QCOMPARE(lines.at(0), QByteArray("Op,Span,Shape,Dtype,Device,Start,Duration,In bytes,Out bytes,Bytes moved,Bytes/ns,% of span\r"));
+    QCOMPARE(lines.at(1), QByteArray("matmul,s-attn,\"[2, 3]\",f32,cuda:0,10 ns,50 ns,24 B,24 B,48 B,0.960 B/ns,n/a\r"));
 }
 
 void tst_OpTablePanel::resetView()

@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: MIT
+#include "core/analysis/devicetime.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <tuple>
+
+#include "core/analysis/densebytes.h"
+#include "core/analysis/spantree.h"
+#include "core/model/trace.h"
+
+namespace TraceInspector {
+
+namespace {
+
+constexpr std::uint32_t kNone = UINT32_MAX;
+
+/// The disjoint union of one lane's intervals: start -> end, half-open.
+struct Segments {
+    std::map<std::uint64_t, std::uint64_t> segs;
+    std::uint64_t busyNs = 0;
+    std::uint64_t intervals = 0;
+
+    void insert(std::uint64_t start, std::uint64_t end)
+    {
+        if (end <= start)
+            return; // an empty interval is counted but covers nothing
+        auto it = segs.upper_bound(start);
+        if (it != segs.begin()) {
+            auto before = std::prev(it);
+            if (before->second >= start) {
+                start = before->first;
+                end = std::max(end, before->second);
+                busyNs -= before->second - before->first;
+                it = segs.erase(before);
+            }
+        }
+        while (it != segs.end() && it->first <= end) {
+            end = std::max(end, it->second);
+            busyNs -= it->second - it->first;
+            it = segs.erase(it);
+        }
+        segs.emplace_hint(it, start, end);
+        busyNs += end - start;
+    }
+};
+
+/// Every lane's union for one subtree.
+struct LaneSet {
+    std::map<std::uint32_t, Segments> lanes;
+    std::size_t size = 0; // segments held, the small-to-large measure
+
+    void add(std::uint32_t lane, std::uint64_t start, std::uint64_t end)
+    {
+        Segments &s = lanes[lane];
+        s.intervals = saturatingAdd(s.intervals, 1);
+        const std::size_t before = s.segs.size();
+        s.insert(start, end);
+        size = size - before + s.segs.size();
+    }
+
+    /// Moves \a other (the smaller set) into this one.
+    void absorb(LaneSet &other)
+    {
+        for (auto &[lane, theirs] : other.lanes) {
+            auto it = lanes.find(lane);
+            if (it == lanes.end()) {
+                size += theirs.segs.size();
+                lanes.emplace(lane, std::move(theirs));
+                continue;
+            }
+            Segments &mine = it->second;
+            const std::size_t before = mine.segs.size();
+            mine.intervals = saturatingAdd(mine.intervals, theirs.intervals);
+            for (const auto &[start, end] : theirs.segs)
+                mine.insert(start, end);
+            size = size - before + mine.segs.size();
+        }
+        other.lanes.clear();
+        other.size = 0;
+    }
+};
+
+struct Segment {
+    std::uint32_t lane = 0;
+    std::uint64_t start = 0;
+    std::uint64_t end = 0; // half-open
+};
+
+DeviceBusy busyOf(std::uint32_t lane, const Segments &s)
+{
+    DeviceBusy b;
+    b.lane = lane;
+    b.intervals = static_cast<std::uint32_t>(std::min<std::uint64_t>(s.intervals, UINT32_MAX));
+    b.busyNs = s.busyNs;
+    return b;
+}
+
+} // namespace
+
+DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
+{
+    DeviceTime result;
+    const std::size_t spanCount = tree.spanCount();
+    result.m_maxBusy.assign(spanCount, 0);
+    result.m_flags.assign(spanCount, 0);
+    result.m_offset.assign(spanCount + 1, 0);
+    const std::vector<DeviceInterval> &intervals = trace.deviceIntervals;
+    result.m_intervalCount = intervals.size();
+    if (intervals.empty() || spanCount != trace.spans.size())
+        return result;
+
+    // Lanes in byte-wise (device, stream, clock) order, so every view lists them alike.
+    std::map<std::tuple<StringId, StringId, StringId>, std::uint32_t> laneIds;
+    std::vector<std::uint32_t> laneOf(intervals.size());
+    for (std::size_t i = 0; i < intervals.size(); ++i) {
+        const DeviceInterval &d = intervals[i];
+        const auto [it, fresh] = laneIds.try_emplace({d.device, d.streamId, d.clockId}, std::uint32_t(result.m_lanes.size()));
+        if (fresh)
+            result.m_lanes.push_back(DeviceLane{d.device, d.streamId, d.clockId, d.backend});
+        laneOf[i] = it->second;
+    }
+    std::vector<std::uint32_t> order(result.m_lanes.size());
+    for (std::uint32_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    const auto key = [&trace](const DeviceLane &l) {
+        return std::make_tuple(trace.str(l.device), trace.str(l.stream), trace.str(l.clock));
+    };
+    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return key(result.m_lanes[a]) < key(result.m_lanes[b]);
+    });
+    std::vector<std::uint32_t> remap(order.size());
+    std::vector<DeviceLane> sortedLanes(order.size());
+    for (std::uint32_t i = 0; i < order.size(); ++i) {
+        remap[order[i]] = i;
+        sortedLanes[i] = result.m_lanes[order[i]];
+    }
+    result.m_lanes = std::move(sortedLanes);
+    for (std::uint32_t &lane : laneOf)
+        lane = remap[lane];
+
+    // Span ids are interned: a flat StringId -> span table resolves each interval in O(1).
+    std::vector<std::uint32_t> spanOfId(trace.strings.size(), kNone);
+    for (std::size_t i = 0; i < spanCount; ++i) {
+        if (trace.spans[i].id < spanOfId.size())
+            spanOfId[trace.spans[i].id] = std::uint32_t(i);
+    }
+
+    // Each span's own intervals (CSR by span); the rest are outside every span.
+    std::vector<std::uint32_t> ownOffset(spanCount + 1, 0);
+    std::vector<std::uint32_t> spanOfInterval(intervals.size(), kNone);
+    LaneSet outside;
+    for (std::size_t i = 0; i < intervals.size(); ++i) {
+        const DeviceInterval &d = intervals[i];
+        const std::uint32_t span = d.spanId < spanOfId.size() ? spanOfId[d.spanId] : kNone;
+        if (span == kNone) {
+            outside.add(laneOf[i], d.startNs, saturatingAdd(d.startNs, d.durationNs));
+            result.m_outsideCount += 1;
+            continue;
+        }
+        spanOfInterval[i] = span;
+        ++ownOffset[span + 1];
+    }
+    for (const auto &[lane, segs] : outside.lanes)
+        result.m_outside.push_back(busyOf(lane, segs));
+    for (std::size_t i = 1; i <= spanCount; ++i)
+        ownOffset[i] += ownOffset[i - 1];
+    std::vector<Segment> own(ownOffset[spanCount]);
+    {
+        std::vector<std::uint32_t> cursor(ownOffset.begin(), ownOffset.end() - 1);
+        for (std::size_t i = 0; i < intervals.size(); ++i) {
+            if (spanOfInterval[i] == kNone)
+                continue;
+            const DeviceInterval &d = intervals[i];
+            own[cursor[spanOfInterval[i]]++] = Segment{laneOf[i], d.startNs, saturatingAdd(d.startNs, d.durationNs)};
+        }
+    }
+    const auto ownOf = [&](std::uint32_t span) {
+        return std::span<const Segment>(own.data() + ownOffset[span], ownOffset[span + 1] - ownOffset[span]);
+    };
+
+    // Children before parents: every child is one level deeper than its parent.
+    std::vector<std::uint32_t> depthStart(std::size_t(tree.maxDepth()) + 2, 0);
+    for (std::size_t i = 0; i < spanCount; ++i)
+        ++depthStart[tree.depth(i) + 1];
+    for (std::size_t d = 1; d < depthStart.size(); ++d)
+        depthStart[d] += depthStart[d - 1];
+    std::vector<std::uint32_t> byDepth(spanCount);
+    {
+        std::vector<std::uint32_t> fill(depthStart.begin(), depthStart.end() - 1);
+        for (std::size_t i = 0; i < spanCount; ++i)
+            byDepth[fill[tree.depth(i)]++] = std::uint32_t(i);
+    }
+
+    std::vector<DeviceBusy> emitted;
+    std::vector<std::uint32_t> emittedStart(spanCount, 0);
+    std::vector<std::uint32_t> emittedCount(spanCount, 0);
+    // Lists \a row (one entry per lane, by lane) as span's busy time.
+    const auto emit = [&](std::uint32_t span, std::vector<DeviceBusy> &row) {
+        if (row.size() > kMaxLanesPerSpan) {
+            std::stable_sort(row.begin(), row.end(), [](const DeviceBusy &a, const DeviceBusy &b) { return a.busyNs > b.busyNs; });
+            result.m_omitted.emplace_back(span, std::uint32_t(row.size() - kMaxLanesPerSpan));
+            row.resize(kMaxLanesPerSpan);
+            std::sort(row.begin(), row.end(), [](const DeviceBusy &a, const DeviceBusy &b) { return a.lane < b.lane; });
+        }
+        std::uint64_t maxBusy = 0;
+        for (const DeviceBusy &b : row)
+            maxBusy = std::max(maxBusy, b.busyNs);
+        result.m_maxBusy[span] = maxBusy;
+        if (const auto host = tree.durationNs(span); host && maxBusy > *host) {
+            result.m_flags[span] |= Exceeds;
+            ++result.m_exceedingCount;
+        }
+        emittedStart[span] = std::uint32_t(emitted.size());
+        emittedCount[span] = std::uint32_t(row.size());
+        emitted.insert(emitted.end(), row.begin(), row.end());
+    };
+
+    std::vector<DeviceBusy> row;
+    if (tree.maxDepth() <= kShallowDepth) {
+        // Sorted segment vectors, merged level by level: every segment climbs at most
+        // kShallowDepth levels, and leaves (most spans) allocate nothing.
+        std::vector<std::vector<Segment>> segsOf(spanCount);
+        std::vector<std::vector<std::pair<std::uint32_t, std::uint64_t>>> countsOf(spanCount);
+        std::vector<Segment> scratch;
+        std::vector<std::pair<std::uint32_t, std::uint64_t>> counts;
+        for (std::size_t k = spanCount; k-- > 0;) {
+            const std::uint32_t span = byDepth[k];
+            scratch.clear();
+            counts.clear();
+            const auto addRaw = [&](std::span<const Segment> list) {
+                for (const Segment &seg : list) {
+                    counts.emplace_back(seg.lane, 1);
+                    if (seg.end > seg.start)
+                        scratch.push_back(seg);
+                }
+            };
+            addRaw(ownOf(span));
+            for (const std::uint32_t child : tree.children(span)) {
+                if (tree.children(child).empty()) {
+                    addRaw(ownOf(child)); // a leaf's intervals are read where they are
+                    continue;
+                }
+                scratch.insert(scratch.end(), segsOf[child].begin(), segsOf[child].end());
+                counts.insert(counts.end(), countsOf[child].begin(), countsOf[child].end());
+                std::vector<Segment>().swap(segsOf[child]);
+                std::vector<std::pair<std::uint32_t, std::uint64_t>>().swap(countsOf[child]);
+            }
+            if (counts.empty())
+                continue;
+            std::sort(scratch.begin(), scratch.end(), [](const Segment &a, const Segment &b) {
+                return a.lane != b.lane ? a.lane < b.lane : a.start < b.start;
+            });
+            std::size_t kept = 0;
+            for (const Segment &seg : scratch) {
+                if (kept > 0 && scratch[kept - 1].lane == seg.lane && seg.start <= scratch[kept - 1].end)
+                    scratch[kept - 1].end = std::max(scratch[kept - 1].end, seg.end);
+                else
+                    scratch[kept++] = seg;
+            }
+            scratch.resize(kept);
+            std::sort(counts.begin(), counts.end());
+            std::size_t distinct = 0;
+            for (const auto &[lane, n] : counts) {
+                if (distinct > 0 && counts[distinct - 1].first == lane)
+                    counts[distinct - 1].second = saturatingAdd(counts[distinct - 1].second, n);
+                else
+                    counts[distinct++] = {lane, n};
+            }
+            counts.resize(distinct);
+            row.clear();
+            std::size_t next = 0;
+            for (const auto &[lane, n] : counts) {
+                DeviceBusy b;
+                b.lane = lane;
+                b.intervals = static_cast<std::uint32_t>(std::min<std::uint64_t>(n, UINT32_MAX));
+                for (; next < scratch.size() && scratch[next].lane == lane; ++next)
+                    b.busyNs += scratch[next].end - scratch[next].start;
+                row.push_back(b);
+            }
+            if (tree.parent(span) != SpanTree::kNoParent && !tree.children(span).empty()) {
+                segsOf[span] = scratch;
+                countsOf[span] = counts;
+            }
+            emit(span, row);
+        }
+    } else {
+        // Deep nesting (a hostile chain): small-to-large merging of per-lane interval sets
+        // keeps it at n log² n whatever the depth.
+        std::vector<std::unique_ptr<LaneSet>> sets(spanCount);
+        for (std::size_t k = spanCount; k-- > 0;) {
+            const std::uint32_t span = byDepth[k];
+            std::unique_ptr<LaneSet> base;
+            for (const std::uint32_t child : tree.children(span)) {
+                std::unique_ptr<LaneSet> &theirs = sets[child];
+                if (!theirs)
+                    continue;
+                if (!base) {
+                    base = std::move(theirs);
+                    continue;
+                }
+                if (theirs->size > base->size)
+                    std::swap(base, theirs);
+                base->absorb(*theirs);
+                theirs.reset();
+            }
+            for (const Segment &seg : ownOf(span)) {
+                if (!base)
+                    base = std::make_unique<LaneSet>();
+                base->add(seg.lane, seg.start, seg.end);
+            }
+            if (!base)
+                continue;
+            row.clear();
+            for (const auto &[lane, segs] : base->lanes)
+                row.push_back(busyOf(lane, segs));
+            emit(span, row);
+            if (tree.parent(span) != SpanTree::kNoParent)
+                sets[span] = std::move(base);
+        }
+    }
+
+    result.m_busy.reserve(emitted.size());
+    for (std::size_t i = 0; i < spanCount; ++i) {
+        result.m_busy.insert(result.m_busy.end(), emitted.begin() + emittedStart[i],
+                             emitted.begin() + emittedStart[i] + emittedCount[i]);
+        result.m_offset[i + 1] = std::uint32_t(result.m_busy.size());
+    }
+    std::sort(result.m_omitted.begin(), result.m_omitted.end());
+    return result;
+}
+
+std::uint32_t DeviceTime::lanesOmitted(std::size_t i) const
+{
+    const auto it = std::lower_bound(m_omitted.begin(), m_omitted.end(), std::pair<std::uint32_t, std::uint32_t>(std::uint32_t(i), 0));
+    return it != m_omitted.end() && it->first == i ? it->second : 0;
+}
+
+std::size_t DeviceTime::memoryUsage() const
+{
+    return m_lanes.capacity() * sizeof(DeviceLane) + m_busy.capacity() * sizeof(DeviceBusy)
+        + m_offset.capacity() * sizeof(std::uint32_t) + m_maxBusy.capacity() * sizeof(std::uint64_t)
+        + m_flags.capacity() + m_omitted.capacity() * sizeof(m_omitted[0]) + m_outside.capacity() * sizeof(DeviceBusy);
+}
+
+} // namespace TraceInspector

@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: MIT
+#include <QAbstractItemModelTester>
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "core/analysis/opstatistics.h"
+#include "core/loading/traceloader.h"
+
+#include "core/analysis/devicetime.h"
+#include "core/analysis/spantree.h"
+#include "core/io/tracereader.h"
+#include "core/itemmodels/modelroles.h"
+#include "core/itemmodels/spanfilterproxymodel.h"
+#include "core/itemmodels/spantreemodel.h"
+#include "core/model/trace.h"
+#include "tests/testutils/fixtures.h"
+
+using namespace TraceInspector;
+
+class tst_DeviceTime : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void busyUnion_data();
+    void busyUnion();
+    void deepChain_data();
+    void deepChain();
+    void outsideEverySpan();
+    void saturatesAtTheEndOfTime();
+    void lanesAreCappedPerSpan();
+    void noIntervals();
+    void spanTreeModelColumns();
+    void spanTreeModelTester();
+    void loaderComputesItWithTheTree();
+};
+
+namespace {
+
+// Space-separated `span:device:stream:clock:start:duration` device_interval records.
+QByteArray intervalsJsonl(const QByteArray &spec)
+{
+    QByteArray out;
+    for (const QByteArray &item : spec.split(' ')) {
+        if (item.isEmpty())
+            continue;
+        const QList<QByteArray> f = item.split(':');
+        out += "{\"kind\":\"device_interval\",\"span_id\":\"" + f[0] + "\",\"device\":\"" + f[1] + "\",\"stream_id\":\"" + f[2]
+            + "\",\"clock_id\":\"" + f[3] + "\",\"backend\":\"cuda\",\"start_ns\":" + f[4] + ",\"duration_ns\":" + f[5] + "}\n";
+    }
+    return out;
+}
+
+/// The spans of \a spans (fixtures syntax) with \a intervals inserted before the terminal.
+std::shared_ptr<const Trace> load(const QByteArray &spans, const QByteArray &intervals)
+{
+    QByteArray text = TestFixtures::spansJsonl(spans);
+    const qsizetype terminal = text.lastIndexOf("{\"kind\":\"terminal\"");
+    text.insert(terminal, intervals);
+    return TraceReader::readBytes(std::string_view(text.constData(), std::size_t(text.size())), "fixture.jsonl").trace;
+}
+
+QString sv(std::string_view text)
+{
+    return QString::fromUtf8(text.data(), qsizetype(text.size()));
+}
+
+/// `device/stream/clock=busy#intervals` per lane, space-separated.
+QString describe(const Trace &trace, const DeviceTime &device, std::span<const DeviceBusy> busy)
+{
+    QStringList parts;
+    for (const DeviceBusy &b : busy) {
+        const DeviceLane &lane = device.lanes()[b.lane];
+        parts << QStringLiteral("%1/%2/%3=%4#%5")
+                     .arg(sv(trace.str(lane.device)), sv(trace.str(lane.stream)), sv(trace.str(lane.clock)))
+                     .arg(b.busyNs)
+                     .arg(b.intervals);
+    }
+    return parts.join(u' ');
+}
+
+} // namespace
+
+void tst_DeviceTime::busyUnion_data()
+{
+    QTest::addColumn<QByteArray>("spans");
+    QTest::addColumn<QByteArray>("intervals");
+    QTest::addColumn<QString>("span");
+    QTest::addColumn<QString>("expected");
+    QTest::addColumn<bool>("exceeds");
+
+    const QByteArray one = "r:-:0:1000";
+    QTest::newRow("single") << one << QByteArray("r:g0:s1:c:10:100") << "r" << "g0/s1/c=100#1" << false;
+    QTest::newRow("overlap counts once") << one << QByteArray("r:g0:s1:c:0:100 r:g0:s1:c:50:100") << "r"
+                                         << "g0/s1/c=150#2" << false;
+    QTest::newRow("nested") << one << QByteArray("r:g0:s1:c:0:900 r:g0:s1:c:100:100 r:g0:s1:c:200:50") << "r"
+                            << "g0/s1/c=900#3" << false;
+    QTest::newRow("touching intervals join") << one << QByteArray("r:g0:s1:c:0:100 r:g0:s1:c:100:100") << "r"
+                                             << "g0/s1/c=200#2" << false;
+    QTest::newRow("disjoint") << one << QByteArray("r:g0:s1:c:500:10 r:g0:s1:c:0:10 r:g0:s1:c:250:10") << "r"
+                              << "g0/s1/c=30#3" << false;
+    QTest::newRow("bridging interval merges three") << one
+                                                    << QByteArray("r:g0:s1:c:0:10 r:g0:s1:c:20:10 r:g0:s1:c:40:10 r:g0:s1:c:5:40")
+                                                    << "r" << "g0/s1/c=50#4" << false;
+    QTest::newRow("empty interval counts, covers nothing") << one << QByteArray("r:g0:s1:c:5:0") << "r" << "g0/s1/c=0#1" << false;
+    QTest::newRow("several streams stay apart") << one << QByteArray("r:g0:s1:c:0:100 r:g0:s2:c:50:300") << "r"
+                                                << "g0/s1/c=100#1 g0/s2/c=300#1" << false;
+    QTest::newRow("several devices") << one << QByteArray("r:g1:s:c1:0:100 r:g0:s:c0:0:100") << "r"
+                                     << "g0/s/c0=100#1 g1/s/c1=100#1" << false;
+    // Start times on different clocks are not comparable: the same numbers are two lanes.
+    QTest::newRow("clock domains never merge") << one << QByteArray("r:g0:s1:cupti:0:100 r:g0:s1:event-clock:50:100") << "r"
+                                               << "g0/s1/cupti=100#1 g0/s1/event-clock=100#1" << false;
+    const QByteArray tree = "r:-:0:1000 a:r:10:400 b:r:500:400 a1:a:20:100";
+    QTest::newRow("subtree: children count at the parent") << tree << QByteArray("a:g:s:c:0:100 b:g:s:c:50:100 a1:g:s:c:300:10")
+                                                           << "r" << "g/s/c=160#3" << false;
+    QTest::newRow("subtree: a sibling does not count") << tree << QByteArray("a:g:s:c:0:100 b:g:s:c:50:100 a1:g:s:c:300:10")
+                                                       << "a" << "g/s/c=110#2" << false;
+    QTest::newRow("subtree: leaf") << tree << QByteArray("a:g:s:c:0:100 a1:g:s:c:300:10") << "a1" << "g/s/c=10#1" << false;
+    QTest::newRow("no work in the span") << tree << QByteArray("a:g:s:c:0:100") << "b" << "" << false;
+    QTest::newRow("busy beyond the host window") << QByteArray("r:-:0:100") << QByteArray("r:g:s:c:0:150") << "r" << "g/s/c=150#1"
+                                                 << true;
+    QTest::newRow("busy equal to the host window") << QByteArray("r:-:0:100") << QByteArray("r:g:s:c:0:100") << "r"
+                                                   << "g/s/c=100#1" << false;
+    QTest::newRow("two streams each within the window") << QByteArray("r:-:0:100") << QByteArray("r:g:s1:c:0:80 r:g:s2:c:0:80")
+                                                        << "r" << "g/s1/c=80#1 g/s2/c=80#1" << false;
+    QTest::newRow("open span is never flagged") << QByteArray("r:-:0:open") << QByteArray("r:g:s:c:0:150") << "r"
+                                                << "g/s/c=150#1" << false;
+}
+
+void tst_DeviceTime::busyUnion()
+{
+    QFETCH(QByteArray, spans);
+    QFETCH(QByteArray, intervals);
+    QFETCH(QString, span);
+    QFETCH(QString, expected);
+    QFETCH(bool, exceeds);
+
+    const auto trace = load(spans, intervalsJsonl(intervals));
+    QVERIFY(trace);
+    const SpanTree tree = SpanTree::build(*trace);
+    const DeviceTime device = DeviceTime::compute(*trace, tree);
+    const std::int64_t index = trace->findSpan(std::string_view(span.toStdString()));
+    QVERIFY(index >= 0);
+    QCOMPARE(describe(*trace, device, device.busyOfSpan(std::size_t(index))), expected);
+    QCOMPARE(device.exceedsHostWindow(std::size_t(index)), exceeds);
+    std::uint64_t max = 0;
+    for (const DeviceBusy &b : device.busyOfSpan(std::size_t(index)))
+        max = std::max(max, b.busyNs);
+    QCOMPARE(device.maxBusyNs(std::size_t(index)), max);
+    QCOMPARE(device.outsideIntervalCount(), std::uint64_t(0));
+}
+
+void tst_DeviceTime::deepChain_data()
+{
+    QTest::addColumn<int>("depth");
+    // Both merge strategies: segment vectors up to kShallowDepth levels, interval sets beyond.
+    QTest::newRow("shallow") << int(DeviceTime::kShallowDepth);
+    QTest::newRow("deep") << int(DeviceTime::kShallowDepth) + 40;
+}
+
+void tst_DeviceTime::deepChain()
+{
+    QFETCH(int, depth);
+    // c0 > c1 > ... each with [10 i, 10 i + 15) on stream s and [100 i, 100 i + 1) on t.
+    QByteArray spans = "c0:-:0:100000";
+    QByteArray intervals = "c0:g:s:c:0:15 c0:g:t:c:0:1";
+    for (int i = 1; i < depth; ++i) {
+        spans += " c" + QByteArray::number(i) + ":c" + QByteArray::number(i - 1) + ':' + QByteArray::number(i) + ":10";
+        intervals += " c" + QByteArray::number(i) + ":g:s:c:" + QByteArray::number(10 * i) + ":15";
+        intervals += " c" + QByteArray::number(i) + ":g:t:c:" + QByteArray::number(100 * i) + ":1";
+    }
+    const auto trace = load(spans, intervalsJsonl(intervals));
+    QVERIFY(trace);
+    const SpanTree tree = SpanTree::build(*trace);
+    QCOMPARE(int(tree.maxDepth()), depth - 1);
+    const DeviceTime device = DeviceTime::compute(*trace, tree);
+    const auto busyOf = [&](int i) {
+        return describe(*trace, device, device.busyOfSpan(std::size_t(trace->findSpan(std::string_view("c" + std::to_string(i))))));
+    };
+    const int last = depth - 1;
+    QCOMPARE(busyOf(0), QStringLiteral("g/s/c=%1#%2 g/t/c=%2#%2").arg(10 * last + 15).arg(depth));
+    const int mid = depth / 2;
+    QCOMPARE(busyOf(mid), QStringLiteral("g/s/c=%1#%2 g/t/c=%2#%2").arg(10 * (last - mid) + 15).arg(depth - mid));
+    QCOMPARE(busyOf(last), QStringLiteral("g/s/c=15#1 g/t/c=1#1"));
+    // Every span but the last lasts 10 ns and holds more than that on stream s.
+    QCOMPARE(device.exceedingSpanCount(), std::size_t(depth - 1));
+    QVERIFY(device.exceedsHostWindow(std::size_t(trace->findSpan(std::string_view("c" + std::to_string(last))))));
+}
+
+void tst_DeviceTime::outsideEverySpan()
+{
+    const auto trace = load("r:-:0:1000", intervalsJsonl("r:g:s:c:0:10 ghost:g:s:c:0:100 ghost:g:s:c:50:100 other:g:s2:c:0:7"));
+    QVERIFY(trace);
+    const SpanTree tree = SpanTree::build(*trace);
+    const DeviceTime device = DeviceTime::compute(*trace, tree);
+    QCOMPARE(device.intervalCount(), std::uint64_t(4));
+    QCOMPARE(device.outsideIntervalCount(), std::uint64_t(3));
+    QCOMPARE(describe(*trace, device, device.outside()), QStringLiteral("g/s/c=150#2 g/s2/c=7#1"));
+    QCOMPARE(describe(*trace, device, device.busyOfSpan(std::size_t(trace->findSpan(std::string_view("r"))))),
+             QStringLiteral("g/s/c=10#1"));
+}
+
+void tst_DeviceTime::saturatesAtTheEndOfTime()
+{
+    const auto trace = load("r:-:0:1000", intervalsJsonl("r:g:s:c:18446744073709551610:100 r:g:s:c:18446744073709551600:5"));
+    QVERIFY(trace);
+    const DeviceTime device = DeviceTime::compute(*trace, SpanTree::build(*trace));
+    // [..610, max) and [..600, ..605): 5 + 5 ns; nothing wraps around.
+    QCOMPARE(describe(*trace, device, device.busyOfSpan(0)), QStringLiteral("g/s/c=10#2"));
+}
+
+void tst_DeviceTime::lanesAreCappedPerSpan()
+{
+    QByteArray intervals;
+    const int lanes = int(DeviceTime::kMaxLanesPerSpan) + 6;
+    for (int i = 0; i < lanes; ++i)
+        intervals += "r:g:s" + QByteArray::number(i) + ":c:0:" + QByteArray::number(i + 1) + ' ';
+    const auto trace = load("r:-:0:1000", intervalsJsonl(intervals));
+    QVERIFY(trace);
+    const DeviceTime device = DeviceTime::compute(*trace, SpanTree::build(*trace));
+    QCOMPARE(device.busyOfSpan(0).size(), DeviceTime::kMaxLanesPerSpan);
+    QCOMPARE(device.lanesOmitted(0), 6U);
+    // The busiest lanes are kept: the six shortest (1..6 ns) are the ones left out.
+    for (const DeviceBusy &b : device.busyOfSpan(0))
+        QVERIFY(b.busyNs > 6);
+    QCOMPARE(device.maxBusyNs(0), std::uint64_t(lanes));
+}
+
+void tst_DeviceTime::noIntervals()
+{
+    const auto trace = load("r:-:0:1000 a:r:0:10", {});
+    QVERIFY(trace);
+    const DeviceTime device = DeviceTime::compute(*trace, SpanTree::build(*trace));
+    QVERIFY(device.isEmpty());
+    QCOMPARE(device.spanCount(), std::size_t(2));
+    QVERIFY(device.busyOfSpan(0).empty());
+    QCOMPARE(device.exceedingSpanCount(), std::size_t(0));
+}
+
+void tst_DeviceTime::spanTreeModelColumns()
+{
+    const auto trace = load("r:-:0:100 a:r:0:50", intervalsJsonl("a:g0:s1:cupti:0:150 r:g0:s2:cupti:0:20"));
+    QVERIFY(trace);
+    auto tree = std::make_shared<const SpanTree>(SpanTree::build(*trace));
+    auto device = std::make_shared<const DeviceTime>(DeviceTime::compute(*trace, *tree));
+    SpanTreeModel model;
+    model.setTrace(trace, tree, device);
+    QVERIFY(model.deviceTime());
+    const QModelIndex r = model.indexForSpan(trace->findSpan(std::string_view("r")));
+    const QModelIndex a = model.indexForSpan(trace->findSpan(std::string_view("a")));
+    QCOMPARE(r.siblingAtColumn(SpanTreeModel::DeviceBusyColumn).data(SortRole).toULongLong(), 150ULL);
+    QCOMPARE(r.data(DeviceBusyRole).toULongLong(), 150ULL);
+    QCOMPARE(r.data(DeviceExceedsHostRole).toBool(), true); // 150 ns on stream s1 in a 100 ns span
+    QCOMPARE(a.data(DeviceExceedsHostRole).toBool(), true);
+    QVERIFY(r.siblingAtColumn(SpanTreeModel::DeviceBusyColumn).data().toString().contains(QStringLiteral("> host")));
+    QCOMPARE(a.siblingAtColumn(SpanTreeModel::DeviceLanesColumn).data().toString(), QStringLiteral("g0 · s1 · cupti"));
+    QCOMPARE(r.siblingAtColumn(SpanTreeModel::DeviceLanesColumn).data().toString(), QStringLiteral("2 streams on g0"));
+    QCOMPARE(model.deviceLines(trace->findSpan(std::string_view("r"))).size(), 3); // two lanes + the warning
+    QVERIFY(r.data(Qt::ToolTipRole).toString().contains(QStringLiteral("stream s2")));
+
+    // Without device time the columns are empty and the roles invalid.
+    model.setTrace(trace, tree);
+    QVERIFY(!model.deviceTime());
+    const QModelIndex r2 = model.indexForSpan(trace->findSpan(std::string_view("r")), SpanTreeModel::DeviceBusyColumn);
+    QVERIFY(!r2.data().isValid());
+    QVERIFY(!r2.data(DeviceBusyRole).isValid());
+
+    // The proxy sorts by busy time, spans without device work last ascending.
+    model.setTrace(trace, tree, device);
+    SpanFilterProxyModel proxy;
+    proxy.setSourceModel(&model);
+    proxy.sort(SpanTreeModel::DeviceBusyColumn, Qt::DescendingOrder);
+    QCOMPARE(proxy.index(0, 0).data(SpanIdRole).toString(), QStringLiteral("r"));
+}
+
+void tst_DeviceTime::spanTreeModelTester()
+{
+    const auto trace = load("r:-:0:1000 a:r:10:400 b:r:500:400 a1:a:20:100 lone:-:0:5",
+                            intervalsJsonl("a:g:s:c:0:100 b:g:s:c:50:100 a1:g:s2:c2:300:10 nowhere:g:s:c:0:1"));
+    QVERIFY(trace);
+    auto tree = std::make_shared<const SpanTree>(SpanTree::build(*trace));
+    SpanTreeModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setTrace(trace, tree, std::make_shared<const DeviceTime>(DeviceTime::compute(*trace, *tree)));
+    SpanFilterProxyModel proxy;
+    QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    proxy.setSourceModel(&model);
+    proxy.sort(SpanTreeModel::DeviceLanesColumn, Qt::AscendingOrder);
+    proxy.sort(SpanTreeModel::DeviceBusyColumn, Qt::DescendingOrder);
+    model.setTimeUnit(TimeUnit::Microseconds);
+    model.setTrace({}, {});
+}
+
+void tst_DeviceTime::loaderComputesItWithTheTree()
+{
+    QByteArray text = TestFixtures::spansJsonl("r:-:0:100 a:r:0:50");
+    text.insert(text.lastIndexOf("{\"kind\":\"terminal\""), intervalsJsonl("a:g:s:c:0:70 ghost:g:s:c:0:5"));
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("device.jsonl"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(text);
+    file.close();
+
+    TraceLoader loader;
+    QSignalSpy stages(&loader, &TraceLoader::analysisReady);
+    QSignalSpy finished(&loader, &TraceLoader::finished);
+    loader.load(path);
+    QVERIFY(finished.wait(20000));
+    LoadedTracePtr atTree;
+    for (const QList<QVariant> &stage : stages) {
+        const auto snapshot = stage.at(1).value<LoadedTracePtr>();
+        if (snapshot->stage == LoadStage::SpanTree)
+            atTree = snapshot;
+    }
+    QVERIFY(atTree);
+    QVERIFY(atTree->deviceTime && atTree->opStatisticsByShape);
+    QCOMPARE(atTree->opStatisticsByShape->grouping(), OpGrouping::NameShapeDtypeDevice);
+    QVERIFY(atTree->timings.deviceTimeMs >= 0 && atTree->timings.opRegroupMs >= 0);
+    const DeviceTime &device = *atTree->deviceTime;
+    QCOMPARE(device.intervalCount(), std::uint64_t(2));
+    QCOMPARE(device.outsideIntervalCount(), std::uint64_t(1));
+    const auto a = std::size_t(atTree->trace->findSpan(std::string_view("a")));
+    QCOMPARE(device.maxBusyNs(a), std::uint64_t(70));
+    QVERIFY(device.exceedsHostWindow(a));
+    QCOMPARE(device.exceedingSpanCount(), std::size_t(1)); // r lasts 100 ns
+}
+
+QTEST_GUILESS_MAIN(tst_DeviceTime)
+#include "tst_devicetime.moc"
