@@ -33,6 +33,9 @@
 #include "core/itemmodels/validationissuemodel.h"
 #include "core/loading/problemdetails.h"
 #include "core/loading/traceloader.h"
+#include "ui/evidencepanel.h"
+#include "ui/evidencetablepanel.h"
+#include "ui/gradientspanel.h"
 #include "ui/memorychartpanel.h"
 #include "ui/metadatapanel.h"
 #include "ui/optablepanel.h"
@@ -40,6 +43,8 @@
 #include "ui/spantreepanel.h"
 #include "ui/style/appicon.h"
 #include "ui/style/palettes.h"
+#include "ui/tensorspanel.h"
+#include "ui/tensorstatspanel.h"
 #include "ui/validationpanel.h"
 #include "ui/widgets/filterlineedit.h"
 #include "ui/widgets/formatreferencewindow.h"
@@ -128,6 +133,10 @@ void MainWindow::createLayout()
     m_memoryChart = new MemoryChartPanel(this);
     m_validation = new ValidationPanel(this);
     m_metadata = new MetadataPanel(this);
+    m_tensors = new TensorsPanel(this);
+    m_tensorStats = new TensorStatsPanel(this);
+    m_gradients = new GradientsPanel(this);
+    m_evidence = new EvidencePanel(this);
 
     m_topSplitter = new QSplitter(Qt::Horizontal, this);
     m_topSplitter->addWidget(m_spanTree);
@@ -139,6 +148,10 @@ void MainWindow::createLayout()
     m_sideTabs->setDocumentMode(true);
     m_sideTabs->addTab(m_validation, QStringLiteral("Validation"));
     m_sideTabs->addTab(m_metadata, QStringLiteral("Run Metadata"));
+    m_sideTabs->addTab(m_tensors, tr("Tensors"));
+    m_sideTabs->addTab(m_tensorStats, tr("Tensor Stats"));
+    m_sideTabs->addTab(m_gradients, tr("Gradients"));
+    m_sideTabs->addTab(m_evidence, tr("Evidence"));
 
     m_bottomSplitter = new QSplitter(Qt::Horizontal, this);
     m_bottomSplitter->addWidget(m_memoryChart);
@@ -200,6 +213,13 @@ void MainWindow::createLayout()
     // Selecting a span highlights its ops; activating an op's span jumps to it in the tree.
     connect(m_spanTree, &SpanTreePanel::spanSelected, m_opTable, &OpTablePanel::selectOpsOfSpan);
     connect(m_opTable, &OpTablePanel::spanActivated, m_spanTree, &SpanTreePanel::selectSpan);
+    // The evidence views join the selection through the span tree and the op table (until a
+    // shared selection model exists): activating a row selects its span, then its op.
+    for (EvidenceTablePanel *panel : std::initializer_list<EvidenceTablePanel *>{m_tensors, m_tensorStats, m_gradients}) {
+        connect(panel, &EvidenceTablePanel::spanActivated, this, &MainWindow::selectSpan);
+        connect(panel, &EvidenceTablePanel::opActivated, this, &MainWindow::selectOp);
+    }
+    connect(m_evidence, &EvidencePanel::spanActivated, this, &MainWindow::selectSpan);
     // The chart prepares its series in the background; a load is only done once it is drawn.
     connect(m_memoryChart, &MemoryChartPanel::chartReady, this, [this] {
         const bool wasPending = m_chartPending;
@@ -235,6 +255,10 @@ void MainWindow::createActions()
         m_memoryChart->clear();
         m_validation->clear();
         m_metadata->clear();
+        m_tensors->clear();
+        m_tensorStats->clear();
+        m_gradients->clear();
+        m_evidence->clear();
         m_rejectionBanner->dismiss();
         m_messageBanner->dismiss();
         m_stack->setCurrentWidget(m_startPage);
@@ -541,6 +565,7 @@ void MainWindow::onTraceRead(quint64, const LoadedTracePtr &snapshot)
     m_opTable->setTrace(snapshot->trace, {}, snapshot->opStatistics);
     m_validation->setLoadedTrace(snapshot);
     m_metadata->setLoadedTrace(snapshot);
+    setEvidenceViews(snapshot);
     showRejection(*snapshot);
     updateTitle();
     updateSummary();
@@ -565,6 +590,7 @@ void MainWindow::onAnalysisReady(quint64, const LoadedTracePtr &snapshot)
     case LoadStage::Memory:
         m_chartPending = true;
         m_memoryChart->setTrace(snapshot->trace, snapshot->memory);
+        setEvidenceViews(snapshot);
         break;
     }
     updateSummary();
@@ -576,7 +602,8 @@ void MainWindow::onFinished(quint64, const LoadedTracePtr &snapshot)
     hideProgress();
     // A clean trace has nothing to list: show its run header instead.
     const bool anyProblem = m_validation->issueModel()->rowCount() > 0;
-    m_sideTabs->setCurrentWidget(anyProblem ? static_cast<QWidget *>(m_validation) : m_metadata);
+    if (m_pinnedTab.isEmpty() || !showTab(m_pinnedTab))
+        m_sideTabs->setCurrentWidget(anyProblem ? static_cast<QWidget *>(m_validation) : m_metadata);
     updateSummary();
     updateActions();
     if (!m_chartPending)
@@ -814,8 +841,31 @@ void MainWindow::dropEvent(QDropEvent *event)
         previous = previous->openInNewWindow(files.at(i));
 }
 
+void MainWindow::setEvidenceViews(const LoadedTracePtr &snapshot)
+{
+    m_tensors->setLoadedTrace(snapshot);
+    m_tensorStats->setLoadedTrace(snapshot);
+    m_gradients->setLoadedTrace(snapshot);
+    m_evidence->setLoadedTrace(snapshot);
+}
+
+bool MainWindow::showTab(const QString &objectName)
+{
+    for (int i = 0; i < m_sideTabs->count(); ++i) {
+        if (m_sideTabs->widget(i)->objectName() == objectName) {
+            m_sideTabs->setCurrentIndex(i);
+            m_pinnedTab = objectName;
+            return true;
+        }
+    }
+    return false;
+}
+
 void MainWindow::resetViewState()
 {
+    m_tensors->resetView();
+    m_tensorStats->resetView();
+    m_gradients->resetView();
     m_spanTree->resetView();
     m_opTable->resetView();
     m_validation->resetView();

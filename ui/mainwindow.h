@@ -19,7 +19,9 @@ class QTabWidget;
 
 namespace TraceInspector {
 
+class EvidencePanel;
 class ExportController;
+class GradientsPanel;
 class FormatReferenceWindow;
 class LoadProgressWidget;
 class MemoryChartPanel;
@@ -29,6 +31,8 @@ class OpTablePanel;
 class RecentFiles;
 class SpanTreePanel;
 class StartPage;
+class TensorStatsPanel;
+class TensorsPanel;
 class TraceLoader;
 class ValidationPanel;
 
@@ -73,6 +77,14 @@ public:
     MemoryChartPanel *memoryChartPanel() const { return m_memoryChart; }
     ValidationPanel *validationPanel() const { return m_validation; }
     MetadataPanel *metadataPanel() const { return m_metadata; }
+    TensorsPanel *tensorsPanel() const { return m_tensors; }
+    TensorStatsPanel *tensorStatsPanel() const { return m_tensorStats; }
+    GradientsPanel *gradientsPanel() const { return m_gradients; }
+    EvidencePanel *evidencePanel() const { return m_evidence; }
+    QTabWidget *sideTabs() const { return m_sideTabs; }
+    /// Makes the tab holding the panel named \a objectName current (e.g. "tensorsPanel");
+    /// false when no tab holds it. --screenshot uses it through CANDLE_TRACE_INSPECTOR_TAB.
+    bool showTab(const QString &objectName);
 
     /// The sample trace shipped with the application, or an empty string if not installed.
     static QString sampleTracePath();
@@ -122,6 +134,7 @@ private:
     void updateTitle();
     void updateActions();
     void resetViewState();
+    void setEvidenceViews(const LoadedTracePtr &snapshot);
     void focusPanel(QWidget *panel, QWidget *focus);
     static QStringList localFiles(const QMimeData *mime);
 
@@ -154,6 +167,11 @@ private:
     MemoryChartPanel *m_memoryChart = nullptr;
     ValidationPanel *m_validation = nullptr;
     MetadataPanel *m_metadata = nullptr;
+    TensorsPanel *m_tensors = nullptr;
+    TensorStatsPanel *m_tensorStats = nullptr;
+    GradientsPanel *m_gradients = nullptr;
+    EvidencePanel *m_evidence = nullptr;
+    QString m_pinnedTab; // objectName of a tab showTab() chose; kept over the load's own choice
 
     QMenu *m_recentMenu = nullptr;
     QAction *m_exportAction = nullptr;

@@ -70,6 +70,11 @@ bool wantsHelpOrVersion(const QCommandLineParser &parser)
 /// --screenshot: load, let the panels fill and render, grab the window, save it, quit.
 void scheduleScreenshot(TraceInspector::MainWindow &window, const QString &pngPath)
 {
+    // CANDLE_TRACE_INSPECTOR_TAB=<panel objectName> (e.g. tensorsPanel, evidencePanel) shows
+    // that tab in the screenshot.
+    const QString tab = qEnvironmentVariable("CANDLE_TRACE_INSPECTOR_TAB");
+    if (!tab.isEmpty() && !window.showTab(tab))
+        printError(QStringLiteral("no tab named %1; the screenshot shows the default tab").arg(tab));
     QObject::connect(&window, &TraceInspector::MainWindow::loadFinished, &window, [&window, pngPath](bool ok) {
         QTimer::singleShot(kSettleMs, &window, [&window, pngPath, ok] {
             const QImage image = window.grab().toImage();

@@ -16,6 +16,7 @@
 namespace TraceInspector {
 
 struct HealthReport;
+struct EvidenceAnalysis;
 struct MemoryProfile;
 struct TraceSummary;
 class SpanTree;
@@ -61,6 +62,9 @@ struct LoadedTrace {
     std::shared_ptr<const HealthReport> health;
     std::shared_ptr<const MemoryProfile> memory;
     std::shared_ptr<const TraceSummary> summary;
+    /// Tensor joins, tensor_stats verdicts, gradient keys and the capability matrix (with
+    /// the Memory stage: it needs the health findings and the memory lifetimes).
+    std::shared_ptr<const EvidenceAnalysis> evidence;
 
     LoadTimings timings;
 

@@ -13,6 +13,7 @@
 #include <atomic>
 #include <exception>
 
+#include "core/analysis/evidenceanalysis.h"
 #include "core/analysis/health.h"
 #include "core/analysis/memoryprofile.h"
 #include "core/analysis/opstatistics.h"
@@ -215,6 +216,7 @@ void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 genera
     snapshot = std::make_shared<LoadedTrace>(*snapshot);
     auto memory = std::make_shared<const MemoryProfile>(analyzeMemory(trace));
     snapshot->summary = std::make_shared<const TraceSummary>(computeSummary(trace, *memory));
+    snapshot->evidence = std::make_shared<const EvidenceAnalysis>(analyzeEvidence(trace, snapshot->health.get(), memory.get()));
     snapshot->memory = std::move(memory);
     snapshot->stage = LoadStage::Memory;
     snapshot->timings.memoryDoneMs = clock.elapsed();
