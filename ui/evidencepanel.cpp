@@ -83,6 +83,10 @@ EvidencePanel::EvidencePanel(QWidget *parent)
     split->addWidget(section(gapsTitle, m_gaps));
     split->addWidget(section(viewsTitle, m_views));
     split->setChildrenCollapsible(false);
+    // The matrix is the point of the panel: it gets the room, gaps and views what is left.
+    split->setStretchFactor(0, 4);
+    split->setStretchFactor(1, 2);
+    split->setStretchFactor(2, 3);
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 4, 0, 0);

@@ -202,7 +202,7 @@ void GradientsPanel::showDetail(qint64 record)
 QString GradientsPanel::countText(int shown, std::size_t total) const
 {
     if (std::size_t(shown) == total)
-        return (shown == 1 ? tr("%n key", nullptr, 1) : tr("%n keys", nullptr, shown));
+        return (shown == 1 ? tr("1 key") : tr("%1 keys").arg(formatCount(std::uint64_t(shown))));
     return tr("%1 of %2 keys").arg(formatCount(std::uint64_t(shown)), formatCount(total));
 }
 

@@ -843,10 +843,13 @@ void MainWindow::dropEvent(QDropEvent *event)
 
 void MainWindow::setEvidenceViews(const LoadedTracePtr &snapshot)
 {
+    QElapsedTimer clock;
+    clock.start();
     m_tensors->setLoadedTrace(snapshot);
     m_tensorStats->setLoadedTrace(snapshot);
     m_gradients->setLoadedTrace(snapshot);
     m_evidence->setLoadedTrace(snapshot);
+    qCInfo(lcWindow) << "evidence views filled in" << clock.elapsed() << "ms";
 }
 
 bool MainWindow::showTab(const QString &objectName)

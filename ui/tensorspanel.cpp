@@ -53,7 +53,7 @@ void TensorsPanel::clear()
 QString TensorsPanel::countText(int shown, std::size_t total) const
 {
     if (std::size_t(shown) == total)
-        return (shown == 1 ? tr("%n tensor", nullptr, 1) : tr("%n tensors", nullptr, shown));
+        return (shown == 1 ? tr("1 tensor") : tr("%1 tensors").arg(formatCount(std::uint64_t(shown))));
     return tr("%1 of %2 tensors").arg(formatCount(std::uint64_t(shown)), formatCount(total));
 }
 

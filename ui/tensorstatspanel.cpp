@@ -63,7 +63,7 @@ QString TensorStatsPanel::countText(int shown, std::size_t total) const
 {
     const QString flagged = m_model->hasVerdicts() ? tr(", %n flagged", nullptr, int(m_model->flaggedCount())) : QString();
     if (std::size_t(shown) == total)
-        return (shown == 1 ? tr("%n record", nullptr, 1) : tr("%n records", nullptr, shown)) + flagged;
+        return (shown == 1 ? tr("1 record") : tr("%1 records").arg(formatCount(std::uint64_t(shown)))) + flagged;
     return tr("%1 of %2 records").arg(formatCount(std::uint64_t(shown)), formatCount(total)) + flagged;
 }
 

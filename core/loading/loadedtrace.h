@@ -37,6 +37,7 @@ struct LoadTimings {
     qint64 spanTreeDoneMs = -1;
     qint64 healthDoneMs = -1;
     qint64 memoryDoneMs = -1;
+    qint64 evidenceMs = -1; ///< duration of the evidence analysis (part of the Memory stage)
 };
 
 /// One immutable snapshot of a (possibly still running) load. Shared by pointer between the

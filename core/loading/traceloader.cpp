@@ -216,7 +216,9 @@ void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 genera
     snapshot = std::make_shared<LoadedTrace>(*snapshot);
     auto memory = std::make_shared<const MemoryProfile>(analyzeMemory(trace));
     snapshot->summary = std::make_shared<const TraceSummary>(computeSummary(trace, *memory));
+    const qint64 evidenceStart = clock.elapsed();
     snapshot->evidence = std::make_shared<const EvidenceAnalysis>(analyzeEvidence(trace, snapshot->health.get(), memory.get()));
+    snapshot->timings.evidenceMs = clock.elapsed() - evidenceStart;
     snapshot->memory = std::move(memory);
     snapshot->stage = LoadStage::Memory;
     snapshot->timings.memoryDoneMs = clock.elapsed();
@@ -342,6 +344,8 @@ void TraceLoader::onResult(QFutureWatcherBase *watcher, quint64 generation, int 
                                   : m_current->stage == LoadStage::Health ? t.healthDoneMs
                                                                           : t.memoryDoneMs)
                               << "ms";
+            if (t.evidenceMs >= 0)
+                qCInfo(lcLoading) << "generation" << generation << "evidence analysis took" << t.evidenceMs << "ms";
             Q_EMIT analysisReady(generation, m_current);
         }
         break;
