@@ -37,6 +37,9 @@
 #include "core/loading/problemdetails.h"
 #include "core/loading/traceloader.h"
 #include "ui/graph/graphpanel.h"
+#include "ui/evidencepanel.h"
+#include "ui/evidencetablepanel.h"
+#include "ui/gradientspanel.h"
 #include "ui/memorychartpanel.h"
 #include "ui/metadatapanel.h"
 #include "ui/optablepanel.h"
@@ -49,6 +52,8 @@
 #include "ui/style/appicon.h"
 #include "ui/style/palettes.h"
 #include "ui/timeline/timelineview.h"
+#include "ui/tensorspanel.h"
+#include "ui/tensorstatspanel.h"
 #include "ui/validationpanel.h"
 #include "ui/widgets/filterlineedit.h"
 #include "ui/widgets/formatreferencewindow.h"
@@ -180,6 +185,10 @@ void MainWindow::createLayout()
     m_centreSplitter->addWidget(m_details);
     m_centreSplitter->setStretchFactor(0, 3);
     m_centreSplitter->setStretchFactor(1, 1);
+    m_tensors = new TensorsPanel(this);
+    m_tensorStats = new TensorStatsPanel(this);
+    m_gradients = new GradientsPanel(this);
+    m_evidence = new EvidencePanel(this);
 
     m_topSplitter = new QSplitter(Qt::Horizontal, this);
     m_topSplitter->addWidget(m_spanTree);
@@ -191,6 +200,10 @@ void MainWindow::createLayout()
     m_sideTabs->setDocumentMode(true);
     m_sideTabs->addTab(m_validation, QStringLiteral("Validation"));
     m_sideTabs->addTab(m_metadata, QStringLiteral("Run Metadata"));
+    m_sideTabs->addTab(m_tensors, tr("Tensors"));
+    m_sideTabs->addTab(m_tensorStats, tr("Tensor Stats"));
+    m_sideTabs->addTab(m_gradients, tr("Gradients"));
+    m_sideTabs->addTab(m_evidence, tr("Evidence"));
 
     m_bottomSplitter = new QSplitter(Qt::Horizontal, this);
     m_bottomSplitter->addWidget(m_topSplitter);
@@ -295,6 +308,16 @@ void MainWindow::createLayout()
         if (m_shown && m_shown->trace && m_shown->spanTree)
             m_graph->setSelectedSpan(current.spanIndex(*m_shown->trace, *m_shown->spanTree));
     });
+    // The evidence views join the window's one selection: activating a row selects its span,
+    // then its op (an op selects its span everywhere too).
+    for (EvidenceTablePanel *panel : std::initializer_list<EvidenceTablePanel *>{m_tensors, m_tensorStats, m_gradients}) {
+        connect(panel, &EvidenceTablePanel::spanActivated, m_selection,
+                [this](qint64 span) { m_selection->select(Selection::span(span)); });
+        connect(panel, &EvidenceTablePanel::opActivated, m_selection,
+                [this](qint64 op) { m_selection->select(Selection::op(op)); });
+    }
+    connect(m_evidence, &EvidencePanel::spanActivated, m_selection,
+            [this](qint64 span) { m_selection->select(Selection::span(span)); });
     // The chart prepares its series in the background; a load is only done once it is drawn.
     connect(m_memoryChart, &MemoryChartPanel::chartReady, this, [this] {
         const bool wasPending = m_chartPending;
@@ -332,6 +355,10 @@ void MainWindow::createActions()
         m_linker->setTrace({}, {});
         m_selection->reset();
         m_timelinePending = false;
+        m_tensors->clear();
+        m_tensorStats->clear();
+        m_gradients->clear();
+        m_evidence->clear();
         m_rejectionBanner->dismiss();
         m_messageBanner->dismiss();
         m_stack->setCurrentWidget(m_startPage);
@@ -675,6 +702,7 @@ void MainWindow::onTraceRead(quint64, const LoadedTracePtr &snapshot)
     m_opTable->setTimeRange(m_selection->timeRange()); // the same file again keeps its range
     m_validation->setLoadedTrace(snapshot);
     m_metadata->setLoadedTrace(snapshot);
+    setEvidenceViews(snapshot);
     showRejection(*snapshot);
     updateTitle();
     updateSummary();
@@ -707,6 +735,7 @@ void MainWindow::onAnalysisReady(quint64, const LoadedTracePtr &snapshot)
     case LoadStage::Memory:
         m_chartPending = true;
         m_memoryChart->setTrace(snapshot->trace, snapshot->memory);
+        setEvidenceViews(snapshot);
         break;
     }
     updateSummary();
@@ -727,6 +756,7 @@ void MainWindow::onFinished(quint64, const LoadedTracePtr &snapshot)
 
 void MainWindow::reportLoaded()
 {
+
     qCInfo(lcWindow) << "fully loaded and drawn after" << m_loadClock.elapsed() << "ms";
     Q_EMIT loadFinished(true);
 }
@@ -1002,9 +1032,23 @@ void MainWindow::dropEvent(QDropEvent *event)
         previous = previous->openInNewWindow(files.at(i));
 }
 
+void MainWindow::setEvidenceViews(const LoadedTracePtr &snapshot)
+{
+    QElapsedTimer clock;
+    clock.start();
+    m_tensors->setLoadedTrace(snapshot);
+    m_tensorStats->setLoadedTrace(snapshot);
+    m_gradients->setLoadedTrace(snapshot);
+    m_evidence->setLoadedTrace(snapshot);
+    qCInfo(lcWindow) << "evidence views filled in" << clock.elapsed() << "ms";
+}
+
 void MainWindow::resetViewState()
 {
     m_selection->reset();
+    m_tensors->resetView();
+    m_tensorStats->resetView();
+    m_gradients->resetView();
     m_spanTree->resetView();
     m_opTable->resetView();
     m_validation->resetView();

@@ -21,7 +21,9 @@ class QToolButton;
 namespace TraceInspector {
 
 class DetailsPane;
+class EvidencePanel;
 class ExportController;
+class GradientsPanel;
 class FormatReferenceWindow;
 class GraphPanel;
 class LoadProgressWidget;
@@ -35,6 +37,8 @@ class SelectionModel;
 class SpanTreePanel;
 class StartPage;
 class TimelineView;
+class TensorStatsPanel;
+class TensorsPanel;
 class TraceLoader;
 class ValidationPanel;
 class ViewLinker;
@@ -99,6 +103,11 @@ public:
     bool selectSpanById(const QString &spanId);
     /// Background work a view still does after the load (a graph layout).
     bool isViewWorkPending() const;
+    TensorsPanel *tensorsPanel() const { return m_tensors; }
+    TensorStatsPanel *tensorStatsPanel() const { return m_tensorStats; }
+    GradientsPanel *gradientsPanel() const { return m_gradients; }
+    EvidencePanel *evidencePanel() const { return m_evidence; }
+    QTabWidget *sideTabs() const { return m_sideTabs; }
 
     /// The sample trace shipped with the application, or an empty string if not installed.
     static QString sampleTracePath();
@@ -148,6 +157,7 @@ private:
     void updateTitle();
     void updateActions();
     void resetViewState();
+    void setEvidenceViews(const LoadedTracePtr &snapshot);
     void focusPanel(QWidget *panel, QWidget *focus);
     static QStringList localFiles(const QMimeData *mime);
 
@@ -192,6 +202,10 @@ private:
     SelectionModel *m_selection = nullptr;
     ViewLinker *m_linker = nullptr;
     GraphPanel *m_graph = nullptr;
+    TensorsPanel *m_tensors = nullptr;
+    TensorStatsPanel *m_tensorStats = nullptr;
+    GradientsPanel *m_gradients = nullptr;
+    EvidencePanel *m_evidence = nullptr;
 
     QMenu *m_recentMenu = nullptr;
     QAction *m_exportAction = nullptr;

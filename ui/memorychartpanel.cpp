@@ -552,7 +552,7 @@ void MemoryChartPanel::Private::buildPlot(Plot &plot, const QString &objectName)
 
     plot.view = new ChartView(plot.chart, q);
     plot.view->setObjectName(objectName);
-    plot.view->setMinimumHeight(140);
+    plot.view->setMinimumHeight(100);
     plot.view->onWheelZoom = [this](double x, double factor) { zoomAt(x, factor); };
     plot.view->onZoomOut = [this](double x) { zoomAt(x, 2.0); };
     plot.view->onBandZoom = [this](double x0, double x1) {
@@ -966,7 +966,7 @@ void MemoryChartPanel::Private::rebuildSeries()
     }
     // Room for every legend entry of the physical plot (three per device).
     const int entries = int(physicalSeries.size());
-    physicalPlot.view->setMinimumHeight(std::max(140, entries * (QFontMetrics(physicalPlot.chart->legend()->font()).height() + 9) + 44));
+    physicalPlot.view->setMinimumHeight(std::max(100, entries * (QFontMetrics(physicalPlot.chart->legend()->font()).height() + 9) + 44));
     updateLegend();
     updateNotes();
 }

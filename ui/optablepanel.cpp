@@ -275,7 +275,7 @@ void OpTablePanel::setTimeRange(const TimeWindow &range)
         if (index.isValid())
             m_opView->scrollTo(index);
     }
-    const quint64 generation = ++m_rangeGeneration;
+    ++m_rangeGeneration;
     if (next.isEmpty()) {
         m_aggregating = false;
         m_aggregateModel->setTrace(m_trace, m_statistics);

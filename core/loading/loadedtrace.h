@@ -16,6 +16,7 @@
 namespace TraceInspector {
 
 struct HealthReport;
+struct EvidenceAnalysis;
 struct MemoryProfile;
 struct TraceSummary;
 class SpanTree;
@@ -41,6 +42,7 @@ struct LoadTimings {
     /// aggregate grouped by shape, dtype and device (parts of spanTreeDoneMs).
     qint64 deviceTimeMs = -1;
     qint64 opRegroupMs = -1;
+    qint64 evidenceMs = -1; ///< duration of the evidence analysis (part of the Memory stage)
 };
 
 /// One immutable snapshot of a (possibly still running) load. Shared by pointer between the
@@ -70,6 +72,9 @@ struct LoadedTrace {
     std::shared_ptr<const HealthReport> health;
     std::shared_ptr<const MemoryProfile> memory;
     std::shared_ptr<const TraceSummary> summary;
+    /// Tensor joins, tensor_stats verdicts, gradient keys and the capability matrix (with
+    /// the Memory stage: it needs the health findings and the memory lifetimes).
+    std::shared_ptr<const EvidenceAnalysis> evidence;
 
     LoadTimings timings;
 

@@ -14,6 +14,7 @@
 #include <exception>
 
 #include "core/analysis/devicetime.h"
+#include "core/analysis/evidenceanalysis.h"
 #include "core/analysis/health.h"
 #include "core/analysis/memoryprofile.h"
 #include "core/analysis/opstatistics.h"
@@ -226,6 +227,9 @@ void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 genera
     snapshot = std::make_shared<LoadedTrace>(*snapshot);
     auto memory = std::make_shared<const MemoryProfile>(analyzeMemory(trace));
     snapshot->summary = std::make_shared<const TraceSummary>(computeSummary(trace, *memory));
+    const qint64 evidenceStart = clock.elapsed();
+    snapshot->evidence = std::make_shared<const EvidenceAnalysis>(analyzeEvidence(trace, snapshot->health.get(), memory.get()));
+    snapshot->timings.evidenceMs = clock.elapsed() - evidenceStart;
     snapshot->memory = std::move(memory);
     snapshot->stage = LoadStage::Memory;
     snapshot->timings.memoryDoneMs = clock.elapsed();
@@ -354,6 +358,8 @@ void TraceLoader::onResult(QFutureWatcherBase *watcher, quint64 generation, int 
             if (m_current->stage == LoadStage::SpanTree)
                 qCInfo(lcLoading) << "generation" << generation << "device time in" << t.deviceTimeMs
                                   << "ms, op regrouping in" << t.opRegroupMs << "ms";
+            if (t.evidenceMs >= 0)
+                qCInfo(lcLoading) << "generation" << generation << "evidence analysis took" << t.evidenceMs << "ms";
             Q_EMIT analysisReady(generation, m_current);
         }
         break;

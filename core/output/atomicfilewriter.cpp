@@ -10,6 +10,8 @@
 #include <random>
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -231,10 +233,22 @@ bool AtomicFileWriter::open()
     const std::string dir = directoryOf(m_resolved);
     // A new file: 0666 minus the umask, applied by the kernel. A replacement starts private
     // and gets the old file's bits below, before any data is written.
+    // The cleanup signals wait until the new file is registered: one arriving between its
+    // creation and its registration would leave it behind (seen under ASan, where the
+    // window is wide enough for a test to hit it).
+    sigset_t cleanupSignals;
+    sigset_t previous;
+    sigemptyset(&cleanupSignals);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP})
+        sigaddset(&cleanupSignals, sig);
+    pthread_sigmask(SIG_BLOCK, &cleanupSignals, &previous);
     m_fd = createTemporary(dir, info.exists ? 0600 : 0666, &m_temp);
+    const int createError = errno;
+    if (m_fd >= 0)
+        m_slot = claimSlot(m_temp);
+    pthread_sigmask(SIG_SETMASK, &previous, nullptr);
     if (m_fd < 0)
-        return fail(OutputError::Kind::CreateTemporary, errno, dir);
-    m_slot = claimSlot(m_temp);
+        return fail(OutputError::Kind::CreateTemporary, createError, dir);
     if (info.exists) {
         if ((info.uid != ::geteuid() || info.gid != ::getegid()) && ::fchown(m_fd, info.uid, info.gid) != 0 && !m_force)
             return fail(OutputError::Kind::OtherOwner, 0, m_target);

@@ -73,7 +73,8 @@ TableActions::TableActions(QAbstractItemView *view, const QString &tableName)
         table->verticalHeader()->setResizeContentsPrecision(kSizeSampleRows);
     m_view->setContextMenuPolicy(Qt::DefaultContextMenu);
     m_view->installEventFilter(this);
-    m_view->viewport()->installEventFilter(this);
+    m_viewport = m_view->viewport();
+    m_viewport->installEventFilter(this);
     m_view->setTextElideMode(Qt::ElideRight);
 }
 
@@ -411,14 +412,15 @@ void TableActions::showToolTip(const QPoint &pos, const QPoint &globalPos)
 
 bool TableActions::eventFilter(QObject *watched, QEvent *event)
 {
-    if (watched == m_view->viewport() && event->type() == QEvent::Resize)
+    const bool onViewport = m_viewport && watched == m_viewport.data();
+    if (onViewport && event->type() == QEvent::Resize)
         layoutColumns();
-    if (watched == m_view->viewport() && event->type() == QEvent::ToolTip) {
+    if (onViewport && event->type() == QEvent::ToolTip) {
         const auto *help = static_cast<QHelpEvent *>(event);
         showToolTip(help->pos(), help->globalPos());
         return true;
     }
-    if (event->type() == QEvent::ContextMenu && (watched == m_view || watched == m_view->viewport())) {
+    if (event->type() == QEvent::ContextMenu && (watched == m_view || onViewport)) {
         const auto *e = static_cast<QContextMenuEvent *>(event);
         QModelIndex index;
         QPoint global = e->globalPos();

@@ -117,6 +117,10 @@ private:
     void startJob(RowExportJob *job, const QString &what);
 
     QAbstractItemView *m_view;
+    // The viewport as it was when the filter was installed: the filter compares against this
+    // and never calls m_view->viewport(), which is undefined while the view is being
+    // destroyed and its children still deliver events (UBSan: not a QAbstractScrollArea).
+    QPointer<QWidget> m_viewport;
     QString m_tableName;
     QList<int> m_excluded;
     bool m_includeHidden = false;

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: MIT
+#include "core/analysis/tensorevidence.h"
+
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "core/analysis/logicalmemory.h"
+#include "core/model/trace.h"
+
+namespace TraceInspector {
+
+std::optional<std::uint64_t> TensorEvidence::ageAtPeakNs(std::size_t i) const
+{
+    if (!peakNs || !hasStorage(i) || allocNs[i] > *peakNs)
+        return std::nullopt;
+    if (freeNs[i] != kNoTime && freeNs[i] < *peakNs)
+        return std::nullopt;
+    return *peakNs - allocNs[i];
+}
+
+std::size_t TensorEvidence::memoryUsage() const
+{
+    return (producingOp.capacity() + spanIndex.capacity() + idRank.capacity() + labelRank.capacity()
+            + storageRank.capacity() + statsTensor.capacity() + statsOp.capacity())
+        * sizeof(std::uint32_t)
+        + storageId.capacity() * sizeof(StringId)
+        + (allocNs.capacity() + freeNs.capacity()) * sizeof(std::uint64_t);
+}
+
+namespace {
+
+std::uint64_t pack(StringId a, StringId b)
+{
+    return (std::uint64_t(a) << 32) | b;
+}
+
+// Runs before the tensor joins: it needs only the producing op of the matched tensors,
+// which it finds itself.
+void linkTensorStats(const Trace &trace, TensorEvidence &out)
+{
+    const std::size_t n = trace.tensorStats.size();
+    out.statsTensor.assign(n, TensorEvidence::kNone);
+    out.statsOp.assign(n, TensorEvidence::kNone);
+    out.statsOpByShape.assign(n, 0);
+    if (n == 0)
+        return;
+    std::unordered_map<std::uint64_t, std::uint32_t> tensorBySpanLabel;
+    for (std::size_t i = 0; i < n; ++i)
+        tensorBySpanLabel.emplace(pack(trace.tensorStats[i].spanId, trace.tensorStats[i].label), TensorEvidence::kNone);
+    for (std::size_t t = 0; t < trace.tensors.size(); ++t) {
+        const Tensor &tensor = trace.tensors[t];
+        if (tensor.label == kNoString)
+            continue;
+        const auto it = tensorBySpanLabel.find(pack(tensor.spanId, tensor.label));
+        if (it != tensorBySpanLabel.end() && it->second == TensorEvidence::kNone)
+            it->second = std::uint32_t(t);
+    }
+    // Wanted: the output ids of matched tensors, and (span, shape, dtype) of the rest.
+    std::unordered_map<StringId, std::uint32_t> opOfOutput;
+    std::unordered_set<std::uint64_t> wantedSpanDtype;
+    for (std::size_t i = 0; i < n; ++i) {
+        const TensorStats &s = trace.tensorStats[i];
+        const std::uint32_t t = tensorBySpanLabel[pack(s.spanId, s.label)];
+        out.statsTensor[i] = t;
+        if (t != TensorEvidence::kNone)
+            opOfOutput.emplace(trace.tensors[t].tensorId, TensorEvidence::kNone);
+        wantedSpanDtype.insert(pack(s.spanId, s.dtype));
+    }
+    std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> opsBySpanDtype;
+    for (std::size_t o = 0; o < trace.ops.size(); ++o) {
+        const Op &op = trace.ops[o];
+        if (op.output != kNoString) {
+            const auto it = opOfOutput.find(op.output);
+            if (it != opOfOutput.end() && it->second == TensorEvidence::kNone)
+                it->second = std::uint32_t(o);
+        }
+        const std::uint64_t key = pack(op.spanId, op.dtype);
+        if (wantedSpanDtype.count(key))
+            opsBySpanDtype[key].push_back(std::uint32_t(o));
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        const TensorStats &s = trace.tensorStats[i];
+        if (out.statsTensor[i] != TensorEvidence::kNone) {
+            out.statsOp[i] = opOfOutput[trace.tensors[out.statsTensor[i]].tensorId];
+            if (out.statsOp[i] != TensorEvidence::kNone)
+                continue;
+        }
+        const auto it = opsBySpanDtype.find(pack(s.spanId, s.dtype));
+        if (it == opsBySpanDtype.end())
+            continue;
+        const auto dims = trace.shapes.view(s.shape);
+        for (auto o = it->second.rbegin(); o != it->second.rend(); ++o) {
+            const auto opDims = trace.shapes.view(trace.ops[*o].shape);
+            if (std::equal(dims.begin(), dims.end(), opDims.begin(), opDims.end())) {
+                out.statsOp[i] = *o;
+                out.statsOpByShape[i] = 1;
+                break;
+            }
+        }
+    }
+}
+
+// Rank of each of \a ids (kNoString = absent -> kNone) in byte-wise text order.
+std::vector<std::uint32_t> textRanks(const Trace &trace, const std::vector<StringId> &ids)
+{
+    std::vector<std::uint32_t> rankOf(trace.strings.size(), 0);
+    std::vector<StringId> distinct;
+    for (const StringId id : ids) {
+        if (id != kNoString && id < rankOf.size() && rankOf[id] == 0) {
+            rankOf[id] = 1;
+            distinct.push_back(id);
+        }
+    }
+    std::sort(distinct.begin(), distinct.end(), [&trace](StringId a, StringId b) { return trace.strings.less(a, b); });
+    for (std::size_t i = 0; i < distinct.size(); ++i)
+        rankOf[distinct[i]] = std::uint32_t(i);
+    std::vector<std::uint32_t> ranks(ids.size(), TensorEvidence::kNone);
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+        if (ids[i] != kNoString && ids[i] < rankOf.size())
+            ranks[i] = rankOf[ids[i]];
+    }
+    return ranks;
+}
+
+void rankTensors(const Trace &trace, TensorEvidence &out)
+{
+    const std::size_t n = trace.tensors.size();
+    std::vector<StringId> ids(n);
+    for (std::size_t i = 0; i < n; ++i)
+        ids[i] = trace.tensors[i].tensorId;
+    out.idRank = textRanks(trace, ids);
+    for (std::size_t i = 0; i < n; ++i)
+        ids[i] = trace.tensors[i].label;
+    out.labelRank = textRanks(trace, ids);
+    out.storageRank = textRanks(trace, out.storageId);
+    // Span ids: Trace::spans is sorted by id, so a sorted pass over the distinct ids would
+    // do; a binary search per distinct span id is simpler and there are few of them.
+    out.spanIndex.assign(n, TensorEvidence::kNone);
+    std::vector<std::uint32_t> spanOf(trace.strings.size(), TensorEvidence::kNone - 1);
+    for (std::size_t i = 0; i < n; ++i) {
+        const StringId id = trace.tensors[i].spanId;
+        if (id >= spanOf.size())
+            continue;
+        if (spanOf[id] == TensorEvidence::kNone - 1) {
+            const std::int64_t span = trace.findSpan(id);
+            spanOf[id] = span < 0 ? TensorEvidence::kNone : std::uint32_t(span);
+        }
+        out.spanIndex[i] = spanOf[id];
+    }
+}
+
+} // namespace
+
+TensorEvidence analyzeTensorEvidence(const Trace &trace, const LogicalMemoryProfile *logical)
+{
+    TensorEvidence result;
+    const std::size_t n = trace.tensors.size();
+    result.producingOp.assign(n, TensorEvidence::kNone);
+    result.storageId.assign(n, kNoString);
+    result.allocNs.assign(n, TensorEvidence::kNoTime);
+    result.freeNs.assign(n, TensorEvidence::kNoTime);
+    linkTensorStats(trace, result);
+    if (n == 0) {
+        rankTensors(trace, result);
+        return result;
+    }
+
+    // Per interned string: is it the id of some tensor record? Then only those ids are
+    // looked up in the (much larger) op and memory arrays.
+    const std::size_t stringCount = trace.strings.size();
+    std::vector<std::uint32_t> opOf(stringCount, TensorEvidence::kNone);
+    std::vector<std::uint32_t> lifetimeOf(stringCount, TensorEvidence::kNone);
+    std::vector<std::uint8_t> wanted(stringCount, 0);
+    for (const Tensor &t : trace.tensors) {
+        if (t.tensorId < stringCount)
+            wanted[t.tensorId] = 1;
+    }
+    for (std::size_t i = 0; i < trace.ops.size(); ++i) {
+        const StringId out = trace.ops[i].output;
+        if (out < stringCount && wanted[out] && opOf[out] == TensorEvidence::kNone)
+            opOf[out] = std::uint32_t(i);
+    }
+    if (logical) {
+        for (std::size_t l = 0; l < logical->lifetimeCount(); ++l) {
+            for (const std::uint32_t record : logical->lifetimeRecords(l)) {
+                const MemoryEvent &m = trace.memory[record];
+                if (m.action == MemoryAction::Alloc && m.tensorId < stringCount && wanted[m.tensorId]
+                    && lifetimeOf[m.tensorId] == TensorEvidence::kNone)
+                    lifetimeOf[m.tensorId] = std::uint32_t(l);
+            }
+        }
+        if (logical->peak())
+            result.peakNs = logical->peak()->timestampNs;
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        const StringId id = trace.tensors[i].tensorId;
+        if (id >= stringCount)
+            continue;
+        result.producingOp[i] = opOf[id];
+        const std::uint32_t l = lifetimeOf[id];
+        if (l == TensorEvidence::kNone)
+            continue;
+        const MemoryEvent &alloc = trace.memory[logical->lifetimeAllocRecord(l)];
+        result.storageId[i] = alloc.storageId;
+        result.allocNs[i] = alloc.timestampNs;
+        if (const std::optional<std::uint32_t> free = logical->lifetimeFreeRecord(trace, l))
+            result.freeNs[i] = trace.memory[*free].timestampNs;
+    }
+    rankTensors(trace, result);
+    return result;
+}
+
+} // namespace TraceInspector

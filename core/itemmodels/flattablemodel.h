@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <QAbstractTableModel>
+
+#include "core/display/format.h"
+#include "core/model/stringtable.h"
+
+namespace TraceInspector {
+
+struct Trace;
+
+/// Base of the evidence tables: one row per record of a flat array, with its own row
+/// permutation for sorting and filtering (as OpTableModel/OpFilterProxyModel do), because a
+/// QSortFilterProxyModel over a million rows costs seconds per sort.
+///
+/// A subclass says how many records there are, gives each record a 64-bit sort key per
+/// column (keys compare as unsigned; absent values are marked separately and sort last
+/// ascending, first descending) and decides whether a record matches a filter. The sort is a
+/// stable radix sort over the keys; a filter is one pass over the records with each interned
+/// string tested at most once (stringMatches()). Both keep the persistent indexes of rows
+/// that stay shown.
+class FlatTableModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    explicit FlatTableModel(QObject *parent = nullptr);
+    ~FlatTableModel() override;
+
+    /// Record shown at \a row, or -1.
+    std::int64_t recordAt(int row) const;
+    /// Row of record \a record, or -1 when it is filtered out or out of range.
+    int rowOfRecord(std::int64_t record) const;
+    /// Number of records, shown or not.
+    std::size_t totalRecords() const { return m_recordCount; }
+
+    int sortColumn() const { return m_sortColumn; }
+    Qt::SortOrder sortOrder() const { return m_sortOrder; }
+    QString filterText() const { return m_filter.text(); }
+    /// Shows only the records matching \a text (trimmed, case-insensitive); empty shows all.
+    void setFilterText(const QString &text);
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    /// \a column -1 restores record order.
+    void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+
+protected:
+    /// Call between beginResetModel() and endResetModel() when the records change: drops the
+    /// order; keeps the filter text and re-applies it, and the sort column.
+    void resetRecords(std::size_t count);
+    /// The trace whose strings stringMatches() tests; may be null.
+    virtual const Trace *filterTrace() const = 0;
+    /// Sort key of every record for \a column into \a keys (sized to the record count);
+    /// set \a absent[i] = 1 for records without a value (absent is pre-sized and zeroed).
+    virtual void sortKeys(int column, std::vector<std::uint64_t> &keys, std::vector<std::uint8_t> &absent) const = 0;
+    /// Whether record \a record matches the (non-empty) filter.
+    virtual bool recordMatches(std::size_t record, const TextFilter &filter) const = 0;
+    virtual QVariant recordData(std::size_t record, int column, int role) const = 0;
+
+    /// Filter verdict for an interned string of filterTrace(), cached per filter text.
+    bool stringMatches(StringId id) const;
+    /// Keys that order \a ids (one per record) by their text, byte-wise; kNoString is absent.
+    static void stringKeys(const Trace &trace, const std::vector<StringId> &ids, std::vector<std::uint64_t> &keys,
+                           std::vector<std::uint8_t> &absent);
+    /// Order-preserving key of a double (negative values before positive ones).
+    static std::uint64_t doubleKey(double value);
+
+private:
+    void rebuildRows();
+    std::vector<std::uint32_t> computeOrder(int column, Qt::SortOrder order) const;
+    void relayout(std::vector<std::uint32_t> order, const std::vector<std::uint8_t> &accepted);
+
+    std::size_t m_recordCount = 0;
+    std::vector<std::uint32_t> m_order;   // sorted records; empty = record order
+    std::vector<std::uint8_t> m_accepted; // per record; empty = all
+    std::vector<std::uint32_t> m_rows;    // shown records, unless identity()
+    std::vector<std::int32_t> m_rowOf;    // per record: row or -1, unless identity()
+    TextFilter m_filter;
+    mutable std::vector<std::uint8_t> m_verdict; // per StringId: 0 untested, 1 no, 2 yes
+    int m_sortColumn = -1;
+    Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
+
+    bool identity() const { return m_order.empty() && m_accepted.empty(); }
+};
+
+} // namespace TraceInspector

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: MIT
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+
+#include "tests/testutils/evidencefixture.h"
+#include "tests/testutils/fixtures.h"
+#include "core/itemmodels/capabilitymodel.h"
+#include "core/itemmodels/flattablemodel.h"
+#include "core/itemmodels/gradientkeymodel.h"
+#include "core/itemmodels/tensorstatsmodel.h"
+#include "core/itemmodels/tensortablemodel.h"
+#include "ui/evidencepanel.h"
+#include "ui/gradienthistogram.h"
+#include "ui/gradientspanel.h"
+#include "ui/mainwindow.h"
+#include "ui/tensorspanel.h"
+#include "ui/tensorstatspanel.h"
+#include "ui/widgets/coveragebadge.h"
+
+using namespace TraceInspector;
+using namespace Qt::StringLiterals;
+
+class TestEvidencePanels : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void tensorsActivationSelectsSpanAndOp_data();
+    void tensorsActivationSelectsSpanAndOp();
+    void statsSortedByScoreAndActivation();
+    void gradientsShowContractAndFindings();
+    void evidenceMatrixAndCoverage();
+    void notCapturedIsSaidInWords();
+    void mainWindowJoinsSelection_data();
+    void mainWindowJoinsSelection();
+
+private:
+    LoadedTracePtr m_loaded;
+    qint64 m_spanA = -1;
+    qint64 m_spanB = -1;
+};
+
+void TestEvidencePanels::initTestCase()
+{
+    m_loaded = TestFixtures::loadedSnapshot(TestFixtures::evidenceTrace());
+    QVERIFY(m_loaded);
+    m_spanA = m_loaded->trace->findSpan(std::string_view("s-a"));
+    m_spanB = m_loaded->trace->findSpan(std::string_view("s-b"));
+    QVERIFY(m_spanA >= 0 && m_spanB >= 0);
+}
+
+void TestEvidencePanels::tensorsActivationSelectsSpanAndOp_data()
+{
+    QTest::addColumn<qint64>("record");
+    QTest::addColumn<QString>("span");
+    QTest::addColumn<qint64>("op"); // -1 = no op signal
+    QTest::newRow("t1: matmul in s-a") << qint64(0) << u"s-a"_s << qint64(0);
+    QTest::newRow("t2: add in s-b") << qint64(1) << u"s-b"_s << qint64(1);
+    QTest::newRow("t3: no producing op") << qint64(2) << u"s-b"_s << qint64(-1);
+}
+
+void TestEvidencePanels::tensorsActivationSelectsSpanAndOp()
+{
+    QFETCH(qint64, record);
+    QFETCH(QString, span);
+    QFETCH(qint64, op);
+    TensorsPanel panel;
+    panel.setLoadedTrace(m_loaded);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QVERIFY(panel.badge()->isVisible());
+    QCOMPARE(panel.statusText(), QStringLiteral("3 tensors"));
+    QSignalSpy spans(&panel, &EvidenceTablePanel::spanActivated);
+    QSignalSpy ops(&panel, &EvidenceTablePanel::opActivated);
+    panel.view()->setFocus();
+    panel.selectRecord(record);
+    QCOMPARE(panel.currentRecord(), record);
+    QTest::keyClick(panel.view(), Qt::Key_Return);
+    QCOMPARE(spans.count(), 1);
+    QCOMPARE(spans.at(0).at(0).toLongLong(), m_loaded->trace->findSpan(std::string_view(span.toStdString())));
+    QCOMPARE(ops.count(), op >= 0 ? 1 : 0);
+    if (op >= 0)
+        QCOMPARE(ops.at(0).at(0).toLongLong(), op);
+}
+
+void TestEvidencePanels::statsSortedByScoreAndActivation()
+{
+    TensorStatsPanel panel;
+    panel.setLoadedTrace(m_loaded);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    // The outliers come first without the user sorting.
+    QCOMPARE(panel.statsModel()->sortColumn(), int(TensorStatsModel::ScoreColumn));
+    QCOMPARE(panel.statsModel()->index(0, TensorStatsModel::LabelColumn).data().toString(), QStringLiteral("mlp.out"));
+    QVERIFY2(panel.statusText().contains(QStringLiteral("1 flagged")), qPrintable(panel.statusText()));
+    QSignalSpy spans(&panel, &EvidenceTablePanel::spanActivated);
+    QSignalSpy ops(&panel, &EvidenceTablePanel::opActivated);
+    panel.view()->setFocus();
+    panel.view()->setCurrentIndex(panel.statsModel()->index(0, 0));
+    QTest::keyClick(panel.view(), Qt::Key_Return);
+    QCOMPARE(spans.count(), 1);
+    QCOMPARE(spans.at(0).at(0).toLongLong(), m_spanB);
+    QCOMPARE(ops.count(), 1);
+    QCOMPARE(ops.at(0).at(0).toLongLong(), 1LL);
+    // A filter hiding the record is cleared when the record is selected by API.
+    panel.model()->setFilterText(QStringLiteral("attn"));
+    QCOMPARE(panel.model()->rowCount(), 1);
+    panel.selectRecord(1);
+    QCOMPARE(panel.currentRecord(), 1LL);
+    QCOMPARE(panel.model()->rowCount(), 3);
+}
+
+void TestEvidencePanels::gradientsShowContractAndFindings()
+{
+    GradientsPanel panel;
+    panel.setLoadedTrace(m_loaded);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QVERIFY2(panel.contractText().contains(QStringLiteral("digest matches")), qPrintable(panel.contractText()));
+    QVERIFY(panel.contractText().contains(QStringLiteral("Declared gradient coverage: complete")));
+    QCOMPARE(panel.keyModel()->rowCount(), 5);
+    // Two positive norms (0.5 and 1200) on the log axis; zero, non-finite and the uncaptured key in words.
+    int counted = 0;
+    for (const GradientHistogram::Bin &b : panel.histogram()->bins())
+        counted += b.count;
+    QCOMPARE(counted, 2);
+    QSignalSpy spans(&panel, &EvidenceTablePanel::spanActivated);
+    panel.selectRecord(4); // w4, never captured
+    QVERIFY2(panel.detailText().contains(QStringLiteral("not captured")), qPrintable(panel.detailText()));
+    QVERIFY(panel.detailText().contains(QStringLiteral("gradient_manifest_missing_key")));
+    QVERIFY(panel.detailText().contains(QStringLiteral("gradient_family_non_finite")));
+    // Gradient records name no span: activation selects nothing elsewhere.
+    panel.view()->setFocus();
+    QTest::keyClick(panel.view(), Qt::Key_Return);
+    QCOMPARE(spans.count(), 0);
+
+    const auto mismatch = TestFixtures::loadedSnapshot(
+        TestFixtures::evidenceTrace("sha256:0000000000000000000000000000000000000000000000000000000000000000"));
+    panel.setLoadedTrace(mismatch);
+    QVERIFY2(panel.contractText().contains(QStringLiteral("digest MISMATCH")), qPrintable(panel.contractText()));
+    QVERIFY(panel.contractText().contains(QStringLiteral("gradient_contract_invalid")));
+}
+
+void TestEvidencePanels::evidenceMatrixAndCoverage()
+{
+    EvidencePanel panel;
+    panel.setLoadedTrace(m_loaded);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QCOMPARE(panel.capabilityModel()->rowCount(), 10);
+    QVERIFY(panel.contractText().contains(QStringLiteral("measurement scope profiled_work")));
+    QCOMPARE(panel.gapList()->topLevelItemCount(), 4);
+    QCOMPARE(panel.gapList()->topLevelItem(3)->text(0), QStringLiteral("declared_not_captured"));
+    QCOMPARE(panel.viewList()->topLevelItemCount(), kInspectorViewCount);
+    QTreeWidgetItem *device = panel.viewList()->topLevelItem(int(InspectorView::DeviceTime));
+    QCOMPARE(device->text(0), QStringLiteral("Device time"));
+    QCOMPARE(device->text(1), QStringLiteral("Not captured"));
+    QCOMPARE(panel.viewList()->topLevelItem(int(InspectorView::Tensors))->text(1), QStringLiteral("Captured: partial"));
+}
+
+void TestEvidencePanels::notCapturedIsSaidInWords()
+{
+    // A trace with spans only: the tensor, statistics and gradient views say "Not captured",
+    // not an empty table that reads as zero.
+    const auto loaded = TestFixtures::loadedSnapshot(TestFixtures::spansJsonl("root*:-:0:100"));
+    QVERIFY(loaded);
+    TensorsPanel tensors;
+    TensorStatsPanel stats;
+    GradientsPanel gradients;
+    for (EvidenceTablePanel *panel : std::initializer_list<EvidenceTablePanel *>{&tensors, &stats, &gradients}) {
+        panel->setLoadedTrace(loaded);
+        QCOMPARE(panel->model()->rowCount(), 0);
+        QVERIFY2(panel->badge()->text().startsWith(QStringLiteral("Not captured")), qPrintable(panel->badge()->text()));
+        QVERIFY(!panel->badge()->isHidden());
+    }
+    // Before the evidence stage the badge is hidden rather than guessing.
+    auto early = std::make_shared<LoadedTrace>(*loaded);
+    early->evidence.reset();
+    tensors.setLoadedTrace(early);
+    QVERIFY(tensors.badge()->isHidden());
+}
+
+void TestEvidencePanels::mainWindowJoinsSelection_data()
+{
+    QTest::addColumn<QString>("panel");
+    QTest::addColumn<qint64>("record");
+    QTest::addColumn<QString>("span");
+    QTest::addColumn<qint64>("op");
+    QTest::newRow("tensor t1") << u"tensorsPanel"_s << qint64(0) << u"s-a"_s << qint64(0);
+    QTest::newRow("tensor t3") << u"tensorsPanel"_s << qint64(2) << u"s-b"_s << qint64(-1);
+    QTest::newRow("stats attn.out") << u"tensorStatsPanel"_s << qint64(0) << u"s-a"_s << qint64(0);
+    QTest::newRow("stats loose") << u"tensorStatsPanel"_s << qint64(2) << u"s-b"_s << qint64(1);
+}
+
+void TestEvidencePanels::mainWindowJoinsSelection()
+{
+    QFETCH(QString, panel);
+    QFETCH(qint64, record);
+    QFETCH(QString, span);
+    QFETCH(qint64, op);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("evidence.jsonl"));
+    {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(TestFixtures::evidenceTrace());
+    }
+    MainWindow window;
+    window.show();
+    QSignalSpy finished(&window, &MainWindow::loadFinished);
+    window.openFile(path);
+    QVERIFY(finished.wait(30000));
+    QVERIFY(window.showTab(panel));
+    auto *evidencePanel = window.findChild<EvidenceTablePanel *>(panel);
+    QVERIFY(evidencePanel);
+    QCOMPARE(window.sideTabs()->currentWidget(), evidencePanel);
+    evidencePanel->selectRecord(record);
+    evidencePanel->view()->setFocus();
+    QTest::keyClick(evidencePanel->view(), Qt::Key_Return);
+    QCOMPARE(window.selectedSpanIndex(), window.loadedTrace()->trace->findSpan(std::string_view(span.toStdString())));
+    if (op >= 0)
+        QCOMPARE(window.selectedOpIndex(), op);
+}
+
+QTEST_MAIN(TestEvidencePanels)
+#include "tst_evidencepanels.moc"
