@@ -131,6 +131,10 @@ SpanTreePanel::SpanTreePanel(QWidget *parent)
     m_actions->addRowAction(tr("Copy Span &Id"), [](const QModelIndex &row) {
         QApplication::clipboard()->setText(row.data(SpanIdRole).toString());
     });
+    // Activation is what zooms the timeline to a span (as a double-click does).
+    m_actions->addRowAction(
+        tr("Reveal in &Timeline"), [this](const QModelIndex &row) { Q_EMIT spanActivated(row.data(SpanIndexRole).toLongLong()); },
+        [](const QModelIndex &row) { return row.data(SpanIndexRole).toLongLong() >= 0; });
 
     auto *top = new QHBoxLayout;
     top->setContentsMargins(0, 0, 0, 0);
