@@ -29,11 +29,11 @@ ExportController::~ExportController() = default;
 QString ExportController::refusalReason(const LoadedTrace *loaded)
 {
     if (!loaded || !loaded->trace)
-        return QStringLiteral("No trace is loaded.");
+        return tr("No trace is loaded.");
     if (loaded->strictError) {
         const Problem &p = *loaded->strictError;
-        const QString where = p.line > 0 ? QStringLiteral(" (line %1)").arg(p.line) : QString();
-        return QStringLiteral("The trace was rejected by the strict rules: %1%2. A normalized file would silently "
+        const QString where = p.line > 0 ? tr(" (line %1)").arg(p.line) : QString();
+        return tr("The trace was rejected by the strict rules: %1%2. A normalized file would silently "
                               "leave out what was rejected, so it is not written.")
             .arg(QString::fromStdString(p.message), where);
     }
@@ -113,7 +113,7 @@ ExportOutcome ExportController::exportTo(const LoadedTrace &loaded, const QStrin
     if (const QString reason = refusalReason(&loaded); !reason.isEmpty())
         return {Status::Refused, reason, 0};
     if (target.isEmpty())
-        return {Status::Failed, QStringLiteral("No file name was given."), 0};
+        return {Status::Failed, tr("No file name was given."), 0};
     if (!replaceOpenedTrace && isSameFile(target, loaded.path)) {
         return {Status::NeedsConfirmation,
                 QStringLiteral("%1 is the trace that is open. Replace it with its normalized form?").arg(target), 0,
@@ -127,16 +127,16 @@ ExportOutcome ExportController::exportTo(const LoadedTrace &loaded, const QStrin
                     QStringLiteral("%1: %2. Replace it anyway?").arg(target, reasonText(file.error())), 0,
                     Question::ReplaceProtectedFile};
         }
-        return {Status::Failed, QStringLiteral("Cannot write %1: %2").arg(target, reasonText(file.error())), 0};
+        return {Status::Failed, tr("Cannot write %1: %2").arg(target, reasonText(file.error())), 0};
     }
     JsonWriter writer([&file](std::string_view chunk) { return file.write(chunk); });
     writeNormalized(*loaded.trace, writer);
     writer.flush();
     const quint64 bytes = writer.bytesWritten();
     if (!file.commit())
-        return {Status::Failed, QStringLiteral("Cannot write %1: %2").arg(target, reasonText(file.error())), 0};
+        return {Status::Failed, tr("Cannot write %1: %2").arg(target, reasonText(file.error())), 0};
     return {Status::Written,
-            QStringLiteral("Exported normalized JSONL to %1 (%2)")
+            tr("Exported normalized JSONL to %1 (%2)")
                 .arg(target, QLocale::system().formattedDataSize(qint64(bytes), 1, QLocale::DataSizeSIFormat)),
             bytes};
 }

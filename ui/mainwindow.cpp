@@ -198,8 +198,8 @@ void MainWindow::createLayout()
 
     m_sideTabs = new QTabWidget(this);
     m_sideTabs->setDocumentMode(true);
-    m_sideTabs->addTab(m_validation, QStringLiteral("Validation"));
-    m_sideTabs->addTab(m_metadata, QStringLiteral("Run Metadata"));
+    m_sideTabs->addTab(m_validation, tr("Validation"));
+    m_sideTabs->addTab(m_metadata, tr("Run Metadata"));
     m_sideTabs->addTab(m_tensors, tr("Tensors"));
     m_sideTabs->addTab(m_tensorStats, tr("Tensor Stats"));
     m_sideTabs->addTab(m_gradients, tr("Gradients"));
@@ -293,7 +293,7 @@ void MainWindow::createLayout()
     connect(m_validation, &ValidationPanel::countsChanged, this, [this](int errors, int warnings) {
         const int total = errors + warnings;
         m_sideTabs->setTabText(m_sideTabs->indexOf(m_validation),
-                               total > 0 ? QStringLiteral("Validation (%1)").arg(total) : QStringLiteral("Validation"));
+                               total > 0 ? tr("Validation (%1)").arg(total) : tr("Validation"));
         m_sideTabs->setTabIcon(m_sideTabs->indexOf(m_validation),
                                errors > 0     ? SeverityPalette::icon(Severity::Error)
                                : warnings > 0 ? SeverityPalette::icon(Severity::Warning)
@@ -329,19 +329,19 @@ void MainWindow::createLayout()
 
 void MainWindow::createActions()
 {
-    QMenu *file = menuBar()->addMenu(QStringLiteral("&File"));
-    QAction *open = file->addAction(QStringLiteral("&Open…"), this, &MainWindow::openWithDialog);
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    QAction *open = file->addAction(tr("&Open…"), this, &MainWindow::openWithDialog);
     open->setShortcut(QKeySequence::Open);
-    open->setToolTip(QStringLiteral("Open a candle-graph trace (JSONL)"));
-    m_recentMenu = file->addMenu(QStringLiteral("Open &Recent"));
-    m_sampleAction = file->addAction(QStringLiteral("Open &Sample Trace"), this, [this] { openFile(sampleTracePath()); });
+    open->setToolTip(tr("Open a candle-graph trace (JSONL)"));
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    m_sampleAction = file->addAction(tr("Open &Sample Trace"), this, [this] { openFile(sampleTracePath()); });
     m_sampleAction->setVisible(!sampleTracePath().isEmpty());
     file->addSeparator();
-    m_exportAction = file->addAction(QStringLiteral("&Export Normalized JSONL…"), this, &MainWindow::exportWithDialog);
+    m_exportAction = file->addAction(tr("&Export Normalized JSONL…"), this, &MainWindow::exportWithDialog);
     m_exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
-    m_exportAction->setToolTip(QStringLiteral("Write the trace in the normalized form of the format specification"));
+    m_exportAction->setToolTip(tr("Write the trace in the normalized form of the format specification"));
     file->addSeparator();
-    m_closeAction = file->addAction(QStringLiteral("&Close Trace"), this, [this] {
+    m_closeAction = file->addAction(tr("&Close Trace"), this, [this] {
         cancelLoad();
         m_shown.reset();
         m_spanTree->clear();
@@ -367,11 +367,11 @@ void MainWindow::createActions()
         updateActions();
     });
     m_closeAction->setShortcut(QKeySequence::Close);
-    QAction *quit = file->addAction(QStringLiteral("&Quit"), this, &QWidget::close);
+    QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
 
-    QMenu *view = menuBar()->addMenu(QStringLiteral("&View"));
-    m_showProblemsAction = view->addAction(QStringLiteral("Show &Validation"), this,
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    m_showProblemsAction = view->addAction(tr("Show &Validation"), this,
                                            [this] { m_sideTabs->setCurrentWidget(m_validation); });
     m_showProblemsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
     m_showProblemsInBannerAction = new QAction(tr("Show Problems"), this);
@@ -384,7 +384,7 @@ void MainWindow::createActions()
     m_reloadFailedAction = new QAction(tr("Reload"), this);
     m_reloadFailedAction->setToolTip(tr("Read the file again"));
     connect(m_reloadFailedAction, &QAction::triggered, this, [this] { openFile(m_failedPath); });
-    QAction *showMeta = view->addAction(QStringLiteral("Show Run &Metadata"), this,
+    QAction *showMeta = view->addAction(tr("Show Run &Metadata"), this,
                                         [this] { m_sideTabs->setCurrentWidget(m_metadata); });
     showMeta->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_2));
     view->addSeparator();
@@ -481,14 +481,14 @@ void MainWindow::createActions()
     memory->addAction(tr("Export Chart as P&NG…"), m_memoryChart, [this] { m_memoryChart->exportWithDialog(MemoryChartPanel::ImageFormat::Png); });
     memory->addAction(tr("Export Chart as &SVG…"), m_memoryChart, [this] { m_memoryChart->exportWithDialog(MemoryChartPanel::ImageFormat::Svg); });
 
-    QMenu *help = menuBar()->addMenu(QStringLiteral("&Help"));
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
     QAction *reference = help->addAction(tr("Trace &Format Reference"), this, [this] { showFormatReference(); });
     reference->setShortcut(QKeySequence::HelpContents);
     QAction *keys = help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);
     keys->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F1));
     help->addSeparator();
-    help->addAction(QStringLiteral("&About Candle Trace Inspector"), this, [this] {
-        QMessageBox::about(this, QStringLiteral("About Candle Trace Inspector"),
+    help->addAction(tr("&About Candle Trace Inspector"), this, [this] {
+        QMessageBox::about(this, tr("About Candle Trace Inspector"),
                            QStringLiteral("<h3>Candle Trace Inspector %1</h3>"
                                           "<p>Viewer and checker for candle-graph execution traces "
                                           "(<code>candle-graph/trace/10</code> and <code>trace/9</code>).</p>")
@@ -552,7 +552,7 @@ void MainWindow::openWithDialog()
         dir = QFileInfo(m_shown->path).absolutePath();
     else if (!m_recent->files().isEmpty())
         dir = QFileInfo(m_recent->files().constFirst()).absolutePath();
-    const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("Open Trace"), dir, kTraceFilter);
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Trace"), dir, kTraceFilter);
     if (!path.isEmpty())
         openFile(path);
 }
@@ -569,16 +569,16 @@ void MainWindow::rebuildRecentMenu()
     const QStringList files = m_recent->files();
     for (int i = 0; i < files.size(); ++i) {
         const QString &path = files[i];
-        const QString label = i < 9 ? QStringLiteral("&%1  %2").arg(i + 1).arg(displayName(path)) : displayName(path);
+        const QString label = i < 9 ? tr("&%1  %2").arg(i + 1).arg(displayName(path)) : displayName(path);
         QAction *action = m_recentMenu->addAction(label, this, [this, path] { openFile(path); });
         action->setToolTip(path);
         action->setStatusTip(path);
     }
     if (files.isEmpty()) {
-        m_recentMenu->addAction(QStringLiteral("No recent traces"))->setEnabled(false);
+        m_recentMenu->addAction(tr("No recent traces"))->setEnabled(false);
     } else {
         m_recentMenu->addSeparator();
-        m_recentMenu->addAction(QStringLiteral("&Clear Recent Traces"), m_recent, &RecentFiles::clear);
+        m_recentMenu->addAction(tr("&Clear Recent Traces"), m_recent, &RecentFiles::clear);
     }
     m_startPage->setRecentFiles(files);
 }
@@ -605,7 +605,7 @@ QString MainWindow::summaryText() const
 void MainWindow::updateSummary()
 {
     if (!m_shown || !m_shown->trace) {
-        m_summary->setText(m_loader->isLoading() ? QString() : QStringLiteral("No trace loaded"));
+        m_summary->setText(m_loader->isLoading() ? QString() : tr("No trace loaded"));
         return;
     }
     const LoadedTrace &l = *m_shown;
@@ -660,8 +660,8 @@ void MainWindow::onStarted(quint64, const QString &path)
     m_loadingPath = path;
     m_loadClock.start();
     m_messageBanner->dismiss();
-    m_progress->start(QStringLiteral("Opening %1").arg(displayName(path)));
-    m_startPage->progress()->start(QStringLiteral("Opening %1").arg(displayName(path)));
+    m_progress->start(tr("Opening %1").arg(displayName(path)));
+    m_startPage->progress()->start(tr("Opening %1").arg(displayName(path)));
     placeProgress();
     updateActions();
     updateSummary();
@@ -773,16 +773,16 @@ void MainWindow::onFailed(quint64, const QString &message, TraceLoader::FailureK
     QString title;
     switch (kind) {
     case TraceLoader::FailureKind::NotATrace:
-        title = QStringLiteral("This file is not a trace");
+        title = tr("This file is not a trace");
         break;
     case TraceLoader::FailureKind::ChangedWhileRead:
-        title = QStringLiteral("The file changed while it was read");
+        title = tr("The file changed while it was read");
         break;
     case TraceLoader::FailureKind::OutOfMemory:
-        title = QStringLiteral("Not enough memory");
+        title = tr("Not enough memory");
         break;
     case TraceLoader::FailureKind::Unreadable:
-        title = QStringLiteral("The file could not be opened");
+        title = tr("The file could not be opened");
         break;
     }
     m_messageBanner->showMessage(SeverityPalette::Tone::Error, title, text);
@@ -798,10 +798,10 @@ void MainWindow::onFailed(quint64, const QString &message, TraceLoader::FailureK
 void MainWindow::onCancelled(quint64 generation)
 {
     hideProgress();
-    QString text = QStringLiteral("Loading %1 was cancelled.").arg(displayName(m_loadingPath));
+    QString text = tr("Loading %1 was cancelled.").arg(displayName(m_loadingPath));
     if (m_shown && m_shown->generation == generation && !m_shown->isComplete())
         text += QStringLiteral(" What had been read is shown; analyses that had not finished are missing.");
-    m_messageBanner->showMessage(SeverityPalette::Tone::Information, QStringLiteral("Loading cancelled"), text);
+    m_messageBanner->showMessage(SeverityPalette::Tone::Information, tr("Loading cancelled"), text);
     if (!m_shown)
         m_stack->setCurrentWidget(m_startPage);
     updateSummary();
@@ -830,14 +830,14 @@ void MainWindow::showRejection(const LoadedTrace &loaded)
         return;
     }
     const Problem &p = *loaded.strictError;
-    const QString where = p.line > 0 ? QStringLiteral("Line %1, %2: ").arg(p.line).arg(QString::fromStdString(p.ruleId))
+    const QString where = p.line > 0 ? tr("Line %1, %2: ").arg(p.line).arg(QString::fromStdString(p.ruleId))
                                      : QStringLiteral("%1: ").arg(QString::fromStdString(p.ruleId));
     QString text = where + QString::fromStdString(p.message);
     // Upstream's message stays as the CLI prints it; what its record index counts is said after it.
     if (const QString note = explainProblem(p, nullptr).note; !note.isEmpty())
         text += u'\n' + note;
     m_rejectionBanner->showMessage(SeverityPalette::Tone::Error,
-                                   QStringLiteral("Rejected by the strict rules — everything valid is still shown"), text);
+                                   tr("Rejected by the strict rules — everything valid is still shown"), text);
     m_rejectionBanner->addAction(m_showProblemsInBannerAction);
 }
 
@@ -913,13 +913,13 @@ void MainWindow::exportWithDialog()
 {
     const QString refusal = ExportController::refusalReason(m_shown.get());
     if (!refusal.isEmpty()) {
-        m_messageBanner->showMessage(SeverityPalette::Tone::Error, QStringLiteral("Export refused"), refusal);
+        m_messageBanner->showMessage(SeverityPalette::Tone::Error, tr("Export refused"), refusal);
         return;
     }
     const QFileInfo source(m_shown->path);
     const QString suggestion = source.absoluteDir().filePath(source.completeBaseName() + QStringLiteral(".normalized.jsonl"));
-    const QString target = QFileDialog::getSaveFileName(this, QStringLiteral("Export Normalized JSONL"), suggestion,
-                                                        QStringLiteral("JSON Lines (*.jsonl);;All files (*)"));
+    const QString target = QFileDialog::getSaveFileName(this, tr("Export Normalized JSONL"), suggestion,
+                                                        tr("JSON Lines (*.jsonl);;All files (*)"));
     if (!target.isEmpty())
         startExport(target, false);
 }
@@ -940,14 +940,14 @@ void MainWindow::startExport(const QString &target, bool replaceConfirmed, bool 
     }
     if (!replaceConfirmed && ExportController::isSameFile(target, m_shown->path)) {
         const auto answer = QMessageBox::warning(
-            this, QStringLiteral("Replace the Opened Trace?"),
+            this, tr("Replace the Opened Trace?"),
             QStringLiteral("%1 is the trace that is open.\n\nReplacing it with its normalized form drops unknown members "
                            "and reorders records. Replace it?")
                 .arg(QDir::toNativeSeparators(target)),
             QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
         if (answer != QMessageBox::Yes) {
             onExportFinished({ExportOutcome::Status::NeedsConfirmation,
-                              QStringLiteral("Export cancelled: %1 was left unchanged.").arg(target), 0});
+                              tr("Export cancelled: %1 was left unchanged.").arg(target), 0});
             return;
         }
         replaceConfirmed = true;
@@ -956,20 +956,20 @@ void MainWindow::startExport(const QString &target, bool replaceConfirmed, bool 
     // replaced only when asked to (the CLI's --force).
     if (const QString protection = ExportController::protectionReason(target); !replaceProtected && !protection.isEmpty()) {
         const auto answer = QMessageBox::warning(
-            this, QStringLiteral("Replace a Protected File?"),
+            this, tr("Replace a Protected File?"),
             QStringLiteral("%1: %2.\n\nReplace it anyway? The new file keeps its permissions.")
                 .arg(QDir::toNativeSeparators(target), protection),
             QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
         if (answer != QMessageBox::Yes) {
             onExportFinished({ExportOutcome::Status::NeedsConfirmation,
-                              QStringLiteral("Export cancelled: %1 was left unchanged.").arg(target), 0,
+                              tr("Export cancelled: %1 was left unchanged.").arg(target), 0,
                               ExportOutcome::Question::ReplaceProtectedFile});
             return;
         }
         replaceProtected = true;
     }
     m_export->exportAsync(m_shown, target, replaceConfirmed, replaceProtected);
-    statusBar()->showMessage(QStringLiteral("Exporting to %1…").arg(QDir::toNativeSeparators(target)));
+    statusBar()->showMessage(tr("Exporting to %1…").arg(QDir::toNativeSeparators(target)));
     updateActions();
 }
 
@@ -978,16 +978,16 @@ void MainWindow::onExportFinished(const ExportOutcome &outcome)
     statusBar()->clearMessage();
     switch (outcome.status) {
     case ExportOutcome::Status::Written:
-        m_messageBanner->showMessage(SeverityPalette::Tone::Success, QStringLiteral("Export finished"), outcome.message);
+        m_messageBanner->showMessage(SeverityPalette::Tone::Success, tr("Export finished"), outcome.message);
         break;
     case ExportOutcome::Status::Refused:
-        m_messageBanner->showMessage(SeverityPalette::Tone::Error, QStringLiteral("Export refused"), outcome.message);
+        m_messageBanner->showMessage(SeverityPalette::Tone::Error, tr("Export refused"), outcome.message);
         break;
     case ExportOutcome::Status::NeedsConfirmation:
-        m_messageBanner->showMessage(SeverityPalette::Tone::Information, QStringLiteral("Export cancelled"), outcome.message);
+        m_messageBanner->showMessage(SeverityPalette::Tone::Information, tr("Export cancelled"), outcome.message);
         break;
     case ExportOutcome::Status::Failed:
-        m_messageBanner->showMessage(SeverityPalette::Tone::Error, QStringLiteral("Export failed"), outcome.message);
+        m_messageBanner->showMessage(SeverityPalette::Tone::Error, tr("Export failed"), outcome.message);
         break;
     }
     updateActions();

@@ -57,8 +57,8 @@ void MetadataPanel::setLoadedTrace(LoadedTracePtr loaded)
         const HealthReport &h = *loaded->health;
         const bool good = h.structurallyValid && h.captureComplete;
         const QString verdict = QStringLiteral("%1 · %2")
-                                    .arg(h.structurallyValid ? QStringLiteral("Structurally valid")
-                                                             : QStringLiteral("Structurally invalid"),
+                                    .arg(h.structurallyValid ? tr("Structurally valid")
+                                                             : tr("Structurally invalid"),
                                          h.captureComplete ? QStringLiteral("capture complete")
                                                            : QStringLiteral("capture incomplete"));
         const auto tone = good ? SeverityPalette::Tone::Success : SeverityPalette::Tone::Error;

@@ -21,8 +21,8 @@ LoadProgressWidget::LoadProgressWidget(QWidget *parent)
     m_bar->setFormat(QStringLiteral("%p%"));
     m_bar->setFixedWidth(180);
     m_bar->setMaximumHeight(16);
-    m_cancel->setText(QStringLiteral("Cancel"));
-    m_cancel->setToolTip(QStringLiteral("Stop loading this trace"));
+    m_cancel->setText(tr("Cancel"));
+    m_cancel->setToolTip(tr("Stop loading this trace"));
     m_cancel->setObjectName(QStringLiteral("cancelLoadButton"));
     connect(m_cancel, &QToolButton::clicked, this, &LoadProgressWidget::cancelRequested);
 

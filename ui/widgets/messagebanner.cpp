@@ -35,8 +35,8 @@ MessageBanner::MessageBanner(QWidget *parent)
 
     m_close->setAutoRaise(true);
     m_close->setText(QStringLiteral("✕"));
-    m_close->setToolTip(QStringLiteral("Dismiss this message"));
-    m_close->setAccessibleName(QStringLiteral("Dismiss"));
+    m_close->setToolTip(tr("Dismiss this message"));
+    m_close->setAccessibleName(tr("Dismiss"));
     connect(m_close, &QToolButton::clicked, this, &MessageBanner::dismiss);
 
     auto *textColumn = new QVBoxLayout;

@@ -16,30 +16,30 @@ namespace TraceInspector {
 StartPage::StartPage(QWidget *parent)
     : QWidget(parent)
     , m_recent(new QListWidget(this))
-    , m_recentTitle(new QLabel(QStringLiteral("Recent traces"), this))
-    , m_sample(new QPushButton(QStringLiteral("Open Sample Trace"), this))
+    , m_recentTitle(new QLabel(tr("Recent traces"), this))
+    , m_sample(new QPushButton(tr("Open Sample Trace"), this))
     , m_progress(new LoadProgressWidget(this))
 {
     m_progress->hide();
     connect(m_progress, &LoadProgressWidget::cancelRequested, this, &StartPage::cancelRequested);
-    auto *title = new QLabel(QStringLiteral("Candle Trace Inspector"), this);
+    auto *title = new QLabel(tr("Candle Trace Inspector"), this);
     QFont titleFont = title->font();
     titleFont.setPointSizeF(titleFont.pointSizeF() * 2.0);
     titleFont.setWeight(QFont::DemiBold);
     title->setFont(titleFont);
 
     auto *subtitle = new QLabel(
-        QStringLiteral("Inspect candle-graph execution traces (trace/10 and trace/9): span hierarchy, operations, "
+        tr("Inspect candle-graph execution traces (trace/10 and trace/9): span hierarchy, operations, "
                        "memory over time and validation results."),
         this);
     subtitle->setWordWrap(true);
 
-    auto *open = new QPushButton(QStringLiteral("Open Trace…"), this);
+    auto *open = new QPushButton(tr("Open Trace…"), this);
     open->setDefault(true);
     connect(open, &QPushButton::clicked, this, &StartPage::openRequested);
     connect(m_sample, &QPushButton::clicked, this, &StartPage::openSampleRequested);
 
-    auto *hint = new QLabel(QStringLiteral("You can also drop a .jsonl trace file anywhere on this window."), this);
+    auto *hint = new QLabel(tr("You can also drop a .jsonl trace file anywhere on this window."), this);
     hint->setEnabled(false);
 
     QFont sectionFont = m_recentTitle->font();
