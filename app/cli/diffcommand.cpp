@@ -4,6 +4,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/standardoutput.h"
 #include "app/cli/traceinput.h"
+#include "core/output/checkreportjson.h"
 #include "core/analysis/spantree.h"
 #include "core/diff/tracediff.h"
 #include "core/output/diffreport.h"
@@ -27,7 +28,7 @@ bool readSide(const char *side, const std::string &path, TraceInput &in, int &ex
     if (!in.result.accepted()) {
         // A diff of what a tolerant load kept could rank records upstream refuses to read.
         printError(std::string(side) + " " + oneLine(path) + " is rejected: "
-                   + (in.result.strictError ? in.result.strictError->message : std::string("trace was not loaded")));
+                   + rejectionMessage(in.result));
         exitCode = ExitRejected;
         return false;
     }

@@ -4,6 +4,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/standardoutput.h"
+#include "core/output/checkreportjson.h"
 #include "core/output/textescape.h"
 #include "app/cli/traceinput.h"
 #include "core/io/fileidentity.h"
@@ -36,7 +37,7 @@ int runNormalize(const CliArgs &args)
         return ExitUsage;
     }
     if (!in.result.accepted()) {
-        printError(in.result.strictError ? in.result.strictError->message : std::string("trace was not loaded"));
+        printError(rejectionMessage(in.result));
         if (const std::string hint = compressionHint(in.compression, args.file); !hint.empty())
             std::fprintf(stderr, "%s\n", hint.c_str());
         std::fputs("note: rejected traces are not normalized; no output was written\n", stderr);

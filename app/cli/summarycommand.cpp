@@ -5,6 +5,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/standardoutput.h"
 #include "app/cli/traceinput.h"
+#include "core/output/checkreportjson.h"
 #include "core/analysis/memoryprofile.h"
 #include "core/analysis/summary.h"
 #include "core/output/jsonwriter.h"
@@ -23,7 +24,7 @@ int runSummary(const CliArgs &args)
     }
     if (!in.result.accepted()) {
         // Upstream cannot summarize what it cannot load.
-        printError(in.result.strictError ? in.result.strictError->message : std::string("trace was not loaded"));
+        printError(rejectionMessage(in.result));
         return ExitRejected;
     }
     const Trace &trace = *in.result.trace;
