@@ -28,43 +28,19 @@ std::uint32_t allFields(const StructSpec &spec)
     return spec.count() >= 32 ? ~0u : (1u << spec.count()) - 1;
 }
 
-class Decoder final : public LineDecoder
+} // namespace
+
+LineDecoder::LineDecoder(Trace &trace, DecoderPath path)
+    : m_trace(trace), m_reader(trace), m_lex(m_reader.lexer()), m_fastPath(path == DecoderPath::FastThenExact)
 {
-public:
-    Decoder(Trace &trace, DecoderPath path)
-        : m_trace(trace), m_reader(trace), m_lex(m_reader.lexer()), m_fastPath(path == DecoderPath::FastThenExact)
-    {
-    }
-    bool decode(const char *data, std::size_t length, DecodedEvent &out, DecodeFailure &failure) override;
+}
 
-private:
-    void fileFast(DecodedEvent &out);
-    template<typename M>
-    void setFast(M &map);
-    bool readKindTag(int &kind);
-    bool decodeObject(DecodedEvent &out);
-    bool decodeArray(DecodedEvent &out);
-    bool decodeScalar();
-    bool decodeObjectBody(DecodedEvent &out, bool first, bool kindSeen);
-    bool decodeEdgeObject(Edge &edge, bool first, bool kindSeen);
-    bool decodeEdgeArray(Edge &edge);
-    template<typename M>
-    bool decodeArrayFields(const StructSpec &spec, M &map);
-    static void resetRecord(DecodedEvent &out);
-
-    Trace &m_trace;
-    StructReader m_reader;
-    JsonLexer &m_lex;
-    bool m_fastPath;
-    FastLineScanner m_fast;
-    std::vector<StringId> m_fastIds;
-};
 
 // Hands the fast path's members to the record mapping in input order, interning strings,
 // shapes and id lists exactly when the exact path would (StructReader::readField), so the
 // tables and ids come out the same whichever path read a line.
 template<typename M>
-void Decoder::setFast(M &map)
+void LineDecoder::setFast(M &map)
 {
     const StructSpec &spec = m_fast.spec();
     FieldValue v;
@@ -94,7 +70,7 @@ void Decoder::setFast(M &map)
     }
 }
 
-void Decoder::fileFast(DecodedEvent &out)
+void LineDecoder::fileFast(DecodedEvent &out)
 {
     out.kind = m_fast.kind();
     resetRecord(out);
@@ -146,7 +122,7 @@ void Decoder::fileFast(DecodedEvent &out)
 }
 
 // The `kind` tag value, at the scan phase: every error carries a position (§5.5).
-bool Decoder::readKindTag(int &kind)
+bool LineDecoder::readKindTag(int &kind)
 {
     const char c = m_lex.peek();
     if (c == '"') {
@@ -166,7 +142,7 @@ bool Decoder::readKindTag(int &kind)
     return m_lex.failAfterConsumed("invalid type: " + what + ", expected variant identifier");
 }
 
-void Decoder::resetRecord(DecodedEvent &out)
+void LineDecoder::resetRecord(DecodedEvent &out)
 {
     switch (out.kind) {
     case EventKind::Meta: out.meta = TraceMeta{}; break;
@@ -187,7 +163,7 @@ void Decoder::resetRecord(DecodedEvent &out)
     }
 }
 
-bool Decoder::decodeObject(DecodedEvent &out)
+bool LineDecoder::decodeObject(DecodedEvent &out)
 {
     m_lex.advance(); // '{'
     const char *body = m_lex.pos();
@@ -228,7 +204,7 @@ bool Decoder::decodeObject(DecodedEvent &out)
     return decodeObjectBody(out, true, false);
 }
 
-bool Decoder::decodeObjectBody(DecodedEvent &out, bool first, bool kindSeen)
+bool LineDecoder::decodeObjectBody(DecodedEvent &out, bool first, bool kindSeen)
 {
     resetRecord(out);
     const TagKeys tags{true, kindSeen, false, false};
@@ -286,7 +262,7 @@ bool Decoder::decodeObjectBody(DecodedEvent &out, bool first, bool kindSeen)
 
 // An edge is tagged twice: `edge_kind` is resolved over the whole object before any other
 // member is matched, so its errors win (§5.1, §5.5).
-bool Decoder::decodeEdgeObject(Edge &edge, bool first, bool kindSeen)
+bool LineDecoder::decodeEdgeObject(Edge &edge, bool first, bool kindSeen)
 {
     const char *start = m_lex.pos();
     bool tagConsumed = false;
@@ -341,7 +317,7 @@ bool Decoder::decodeEdgeObject(Edge &edge, bool first, bool kindSeen)
     return m_reader.readMembers(spec, map, 1, tags, first && !tagConsumed, allFields(spec));
 }
 
-bool Decoder::decodeArray(DecodedEvent &out)
+bool LineDecoder::decodeArray(DecodedEvent &out)
 {
     m_lex.advance(); // '['
     m_lex.skipWs();
@@ -411,7 +387,7 @@ bool Decoder::decodeArray(DecodedEvent &out)
 
 // Elements 1, 2, … of an array record are the fields in declaration order (§5.2).
 template<typename M>
-bool Decoder::decodeArrayFields(const StructSpec &spec, M &map)
+bool LineDecoder::decodeArrayFields(const StructSpec &spec, M &map)
 {
     std::size_t given = 0;
     if (!m_lex.elements(1, [&](std::size_t i) {
@@ -424,7 +400,7 @@ bool Decoder::decodeArrayFields(const StructSpec &spec, M &map)
 }
 
 // ["edge", <edge_kind>, fields…]
-bool Decoder::decodeEdgeArray(Edge &edge)
+bool LineDecoder::decodeEdgeArray(Edge &edge)
 {
     bool tagRead = false;
     bool valid = false;
@@ -449,7 +425,7 @@ bool Decoder::decodeEdgeArray(Edge &edge)
 }
 
 // A line that is a JSON scalar: serde's tagged-enum visitor refuses it once it is read.
-bool Decoder::decodeScalar()
+bool LineDecoder::decodeScalar()
 {
     std::string what;
     if (!m_lex.describeValue(what, 1))
@@ -457,7 +433,7 @@ bool Decoder::decodeScalar()
     return m_lex.failAfterConsumed("invalid type: " + what + ", expected internally tagged enum TraceEvent");
 }
 
-bool Decoder::decode(const char *data, std::size_t length, DecodedEvent &out, DecodeFailure &failure)
+bool LineDecoder::decode(const char *data, std::size_t length, DecodedEvent &out, DecodeFailure &failure)
 {
     failure.invalidUtf8 = false;
     failure.column = 0;
@@ -497,15 +473,6 @@ bool Decoder::decode(const char *data, std::size_t length, DecodedEvent &out, De
         return false;
     }
     return true;
-}
-
-} // namespace
-
-LineDecoder::~LineDecoder() = default;
-
-std::unique_ptr<LineDecoder> makeLineDecoder(Trace &trace, DecoderPath path)
-{
-    return std::make_unique<Decoder>(trace, path);
 }
 
 } // namespace TraceInspector

@@ -3,25 +3,16 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
+#include <vector>
 
 #include "core/io/decodedevent.h"
+#include "core/io/fastlinescanner.h"
+#include "core/io/jsonlexer.h"
+#include "core/io/structreader.h"
 
 namespace TraceInspector {
 
 struct Trace;
-
-/// Decodes one trimmed JSONL line into a DecodedEvent with upstream's (serde's) acceptance
-/// rules (TRACE_FORMAT.md §3–§5), including which error wins when a line has several
-/// (syntax anywhere, then the first semantic error in member order, then trailing text).
-/// Strings are interned into the trace's tables. One decoder per thread.
-class LineDecoder
-{
-public:
-    virtual ~LineDecoder();
-    /// Decodes the trimmed line [data, data + length).
-    virtual bool decode(const char *data, std::size_t length, DecodedEvent &out, DecodeFailure &failure) = 0;
-};
 
 /// Spare bytes the readers keep after each buffer (zeroed), so no scan can run off its end.
 inline constexpr std::size_t kDecoderPadding = 64;
@@ -31,6 +22,41 @@ inline constexpr std::size_t kDecoderPadding = 64;
 /// that proves both give the same results (tst_fastpath).
 enum class DecoderPath : std::uint8_t { FastThenExact, ExactOnly };
 
-std::unique_ptr<LineDecoder> makeLineDecoder(Trace &trace, DecoderPath path = DecoderPath::FastThenExact);
+/// Decodes one trimmed JSONL line into a DecodedEvent with upstream's (serde's) acceptance
+/// rules (TRACE_FORMAT.md §3–§5), including which error wins when a line has several
+/// (syntax anywhere, then the first semantic error in member order, then trailing text).
+/// Strings are interned into the trace's tables. One decoder per thread.
+class LineDecoder
+{
+public:
+    explicit LineDecoder(Trace &trace, DecoderPath path = DecoderPath::FastThenExact);
+    LineDecoder(const LineDecoder &) = delete;
+    LineDecoder &operator=(const LineDecoder &) = delete;
+
+    /// Decodes the trimmed line [data, data + length).
+    bool decode(const char *data, std::size_t length, DecodedEvent &out, DecodeFailure &failure);
+
+private:
+    void fileFast(DecodedEvent &out);
+    template<typename M>
+    void setFast(M &map);
+    bool readKindTag(int &kind);
+    bool decodeObject(DecodedEvent &out);
+    bool decodeArray(DecodedEvent &out);
+    bool decodeScalar();
+    bool decodeObjectBody(DecodedEvent &out, bool first, bool kindSeen);
+    bool decodeEdgeObject(Edge &edge, bool first, bool kindSeen);
+    bool decodeEdgeArray(Edge &edge);
+    template<typename M>
+    bool decodeArrayFields(const StructSpec &spec, M &map);
+    static void resetRecord(DecodedEvent &out);
+
+    Trace &m_trace;
+    StructReader m_reader;
+    JsonLexer &m_lex;
+    bool m_fastPath;
+    FastLineScanner m_fast;
+    std::vector<StringId> m_fastIds;
+};
 
 } // namespace TraceInspector

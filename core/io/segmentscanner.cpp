@@ -12,7 +12,7 @@
 namespace TraceInspector {
 
 SegmentScanner::SegmentScanner(DecodedSegment &segment)
-    : m_segment(segment), m_trace(*segment.trace), m_decoder(makeLineDecoder(*segment.trace))
+    : m_segment(segment), m_trace(*segment.trace), m_decoder(*segment.trace)
 {
 }
 
@@ -67,7 +67,7 @@ void SegmentScanner::handleLine(const char *begin, std::size_t length)
     if (text.empty())
         return; // whitespace is valid UTF-8, so a blank line can never be a read error
     const auto line = static_cast<std::uint32_t>(std::min<std::uint64_t>(lineNo, UINT32_MAX));
-    if (m_decoder->decode(text.data(), text.size(), m_event, m_failure)) {
+    if (m_decoder.decode(text.data(), text.size(), m_event, m_failure)) {
         file(m_event, line);
         return;
     }

@@ -38,7 +38,7 @@ private:
 
     DecodedSegment &m_segment;
     Trace &m_trace;
-    std::unique_ptr<LineDecoder> m_decoder;
+    LineDecoder m_decoder;
     DecodedEvent m_event;
     DecodeFailure m_failure;
     std::vector<std::int8_t> m_dtypeSizes; // StringId -> -2 not looked up, -1 unknown, else bytes

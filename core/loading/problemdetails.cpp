@@ -78,10 +78,10 @@ ProblemExplanation explainProblem(const Problem &problem, const RawLine *raw)
         std::vector<char> buffer(text.size() + kDecoderPadding, '\0');
         std::memcpy(buffer.data(), text.data(), text.size());
         Trace scratch;
-        const std::unique_ptr<LineDecoder> decoder = makeLineDecoder(scratch);
+        LineDecoder decoder(scratch);
         DecodedEvent event;
         DecodeFailure failure;
-        if (decoder->decode(buffer.data(), text.size(), event, failure) && event.kind == EventKind::TensorStats)
+        if (decoder.decode(buffer.data(), text.size(), event, failure) && event.kind == EventKind::TensorStats)
             out.reason = tensorStatsReason(scratch, event.tensorStats);
     }
     if (hasRecordIndex(problem.ruleId) && problem.line > 0)

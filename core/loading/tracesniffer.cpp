@@ -85,7 +85,7 @@ TraceSniffer::Result TraceSniffer::inspect(std::string_view head, bool wholeFile
     }
 
     Trace scratch;
-    const std::unique_ptr<LineDecoder> decoder = makeLineDecoder(scratch);
+    LineDecoder decoder(scratch);
     DecodedEvent event;
     DecodeFailure failure;
     std::string padded; // the decoder reads up to kDecoderPadding bytes past a line
@@ -118,7 +118,7 @@ TraceSniffer::Result TraceSniffer::inspect(std::string_view head, bool wholeFile
         } else {
             padded.assign(line);
             padded.append(kDecoderPadding, '\0');
-            if (decoder->decode(padded.data(), line.size(), event, failure))
+            if (decoder.decode(padded.data(), line.size(), event, failure))
                 return {};
             const QByteArray bytes = QByteArray::fromRawData(line.data(), qsizetype(line.size()));
             QJsonParseError error;

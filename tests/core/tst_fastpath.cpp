@@ -125,8 +125,8 @@ private:
 struct Pair {
     Trace exactTrace;
     Trace fastTrace;
-    std::unique_ptr<LineDecoder> exact = makeLineDecoder(exactTrace, DecoderPath::ExactOnly);
-    std::unique_ptr<LineDecoder> fast = makeLineDecoder(fastTrace, DecoderPath::FastThenExact);
+    LineDecoder exact{exactTrace, DecoderPath::ExactOnly};
+    LineDecoder fast{fastTrace, DecoderPath::FastThenExact};
     DecodedEvent exactEvent;
     DecodedEvent fastEvent;
     std::vector<char> buffer;
@@ -140,8 +140,8 @@ struct Pair {
         buffer.resize(line.size() + kDecoderPadding, '\0');
         DecodeFailure ef;
         DecodeFailure ff;
-        const bool eok = exact->decode(buffer.data(), line.size(), exactEvent, ef);
-        const bool fok = fast->decode(buffer.data(), line.size(), fastEvent, ff);
+        const bool eok = exact.decode(buffer.data(), line.size(), exactEvent, ef);
+        const bool fok = fast.decode(buffer.data(), line.size(), fastEvent, ff);
         std::string e = eok ? "OK " + Describer(exactTrace).event(exactEvent)
                             : "FAIL " + ef.cause + " col " + std::to_string(ef.column) + (ef.invalidUtf8 ? " utf8" : "");
         std::string f = fok ? "OK " + Describer(fastTrace).event(fastEvent)

@@ -43,9 +43,9 @@ QByteArray decodeLine(const QByteArray &line, Trace &trace, DecodedEvent &event)
 {
     std::vector<char> buffer(line.begin(), line.end());
     buffer.resize(buffer.size() + kDecoderPadding, '\0');
-    auto decoder = makeLineDecoder(trace);
+    LineDecoder decoder(trace);
     DecodeFailure failure;
-    if (decoder->decode(buffer.data(), std::size_t(line.size()), event, failure))
+    if (decoder.decode(buffer.data(), std::size_t(line.size()), event, failure))
         return QByteArrayLiteral("OK");
     return QByteArray::fromStdString(failure.cause);
 }
