@@ -56,6 +56,11 @@ OpTablePanel::OpTablePanel(QWidget *parent)
         if (!m_aggregating || !stats.byName || generation != m_rangeGeneration)
             return;
         m_aggregating = false;
+        if (m_range.isEmpty()) { // the whole run's, computed because setTrace() was given none
+            m_statistics = stats.byName;
+            if (stats.byShape)
+                m_shapeStatistics = stats.byShape;
+        }
         m_aggregateModel->setTrace(m_trace, stats.byName);
         m_aggregateModel->setShapeStatistics(stats.byShape);
         updateStatus();
@@ -190,10 +195,10 @@ void OpTablePanel::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<
     m_opProxy->setTimeRange({});
     m_opView->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
     m_opModel->setTrace(m_trace, m_tree);
-    if (m_trace && !statistics)
-        statistics = std::make_shared<const OpStatistics>(OpStatistics::compute(*m_trace));
     m_statistics = statistics;
     m_aggregateModel->setTrace(m_trace, std::move(statistics));
+    if (m_trace && !m_statistics)
+        aggregateInBackground({});
     updateStatus();
 }
 
@@ -280,16 +285,25 @@ void OpTablePanel::setTimeRange(const TimeWindow &range)
         m_aggregating = false;
         m_aggregateModel->setTrace(m_trace, m_statistics);
         m_aggregateModel->setShapeStatistics(m_shapeStatistics);
+        if (!m_statistics) { // the whole run's aggregate was still being computed
+            aggregateInBackground({});
+            return;
+        }
         updateStatus();
         Q_EMIT timeRangeApplied();
         return;
     }
+    aggregateInBackground(next);
+}
+
+void OpTablePanel::aggregateInBackground(const TimeWindow &window)
+{
     // A pass over every op (0.8 M at 1 GB): off the GUI thread.
     m_aggregating = true;
     updateStatus();
     const std::shared_ptr<const Trace> trace = m_trace;
     const std::shared_ptr<const SpanTree> tree = m_tree;
-    m_rangeWatcher->setFuture(QtConcurrent::run([trace, tree, next] {
+    m_rangeWatcher->setFuture(QtConcurrent::run([trace, tree, next = window] {
         // Both groupings, so switching between them inside the range needs no new pass.
         RangeStatistics stats;
         stats.byName = std::make_shared<const OpStatistics>(OpStatistics::compute(*trace, OpGrouping::Name, tree.get(), next));
@@ -451,6 +465,8 @@ void OpTablePanel::updateStatus()
         text = tr("%1 of %2 ops").arg(formatCount(std::uint64_t(m_opProxy->rowCount())), formatCount(total));
     if (!m_range.isEmpty())
         text += m_aggregating ? tr(" in the time range (aggregating…)") : tr(" in the time range");
+    else if (m_aggregating)
+        text += tr(" (aggregating…)");
     m_status->setText(text);
     if (m_aggregateModel->isPending())
         m_aggregateView->setToolTip(tr("The grouping by op, shape, dtype and device is computed with the span tree; it appears when the load gets there"));

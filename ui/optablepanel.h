@@ -102,11 +102,13 @@ Q_SIGNALS:
     void spanActivated(qint64 spanIndex);
     /// The user activated an op (double click or Return).
     void opActivated(qint64 opIndex);
-    /// Both tabs show the time range given to setTimeRange().
+    /// Both tabs show the time range given to setTimeRange(), or the whole run once its
+    /// aggregate, computed in the background when setTrace() was given none, is there.
     void timeRangeApplied();
 
 private:
     void applyFilter(const QString &text);
+    void aggregateInBackground(const TimeWindow &window);
     void showOpsNamed(const QModelIndex &aggregateIndex);
     void updateStatus();
     qint64 opOf(const QModelIndex &proxyIndex) const;

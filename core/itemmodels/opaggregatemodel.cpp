@@ -20,12 +20,8 @@ void OpAggregateModel::setTrace(std::shared_ptr<const Trace> trace, std::shared_
     beginResetModel();
     m_trace = std::move(trace);
     m_shapeStats.reset();
-    if (!m_trace)
-        m_stats.reset();
-    else if (statistics)
-        m_stats = std::move(statistics);
-    else
-        m_stats = std::make_shared<const OpStatistics>(OpStatistics::compute(*m_trace));
+    // Never computed here: a pass over every op is the loader's (or a background job's) work.
+    m_stats = m_trace ? std::move(statistics) : nullptr;
     endResetModel();
 }
 

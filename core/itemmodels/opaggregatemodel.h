@@ -45,7 +45,7 @@ public:
 
     /// Shows \a statistics computed from \a trace (the trace provides the op names); computes
     /// them when \a statistics is null. Resets the model.
-    void setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const OpStatistics> statistics = {});
+    void setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const OpStatistics> statistics);
     /// The aggregate by op + shape + dtype + device (computed with the span tree); resets
     /// the model when that grouping is shown.
     void setShapeStatistics(std::shared_ptr<const OpStatistics> statistics);

@@ -41,6 +41,13 @@ QStringList column(const QAbstractItemModel &model, int c, int role = Qt::Displa
     return values;
 }
 
+/// What the loader does: statistics computed once, beside the model.
+void setOps(OpAggregateModel &model, std::shared_ptr<const Trace> trace)
+{
+    auto stats = std::make_shared<const OpStatistics>(OpStatistics::compute(*trace));
+    model.setTrace(std::move(trace), std::move(stats));
+}
+
 const QByteArray kSpec = "matmul:3000 add:500 matmul:1000 softmax:250 add:1500 matmul:2000 copy:1750";
 
 } // namespace
@@ -63,7 +70,7 @@ void tst_OpAggregateModel::numbers()
 {
     OpAggregateModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    model.setTrace(opsTrace(kSpec));
+    setOps(model, opsTrace(kSpec));
     QCOMPARE(model.rowCount(), 4);
     QCOMPARE(model.columnCount(), int(OpAggregateModel::ColumnCount));
     // Total 10000 ns: matmul 6000, add 2000, copy 1750, softmax 250.
@@ -94,7 +101,7 @@ void tst_OpAggregateModel::numbers()
 void tst_OpAggregateModel::roles()
 {
     OpAggregateModel model;
-    model.setTrace(opsTrace(kSpec));
+    setOps(model, opsTrace(kSpec));
     const QModelIndex add = model.index(1, OpAggregateModel::TotalColumn);
     QCOMPARE(add.data(OpNameRole).toString(), QStringLiteral("add"));
     QCOMPARE(add.data(CountRole).toULongLong(), 2ULL);
@@ -141,7 +148,7 @@ void tst_OpAggregateModel::sortThroughProxy()
     proxy.setSortRole(SortRole);
     proxy.setSourceModel(&model);
     QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    model.setTrace(opsTrace(kSpec));
+    setOps(model, opsTrace(kSpec));
     proxy.sort(column, Qt::SortOrder(order));
     QCOMPARE(::column(proxy, OpAggregateModel::NameColumn), expected);
 }
@@ -155,7 +162,7 @@ void tst_OpAggregateModel::filterThroughProxy()
     proxy.setFilterCaseSensitivity(Qt::CaseInsensitive);
     QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
     proxy.setFilterFixedString(QStringLiteral("MA"));
-    model.setTrace(opsTrace(kSpec));
+    setOps(model, opsTrace(kSpec));
     QCOMPARE(column(proxy, OpAggregateModel::NameColumn), (QStringList{QStringLiteral("matmul"), QStringLiteral("softmax")}));
 }
 
@@ -167,6 +174,10 @@ void tst_OpAggregateModel::precomputedStatistics()
     model.setTrace(trace, stats);
     QCOMPARE(model.statistics(), stats.get());
     QCOMPARE(model.rowCount(), 4);
+    // Without statistics the model stays empty: it never walks the ops itself (GUI thread).
+    model.setTrace(trace, {});
+    QCOMPARE(model.rowCount(), 0);
+    QVERIFY(!model.statistics());
 }
 
 void tst_OpAggregateModel::emptyAndCleared()
@@ -174,11 +185,11 @@ void tst_OpAggregateModel::emptyAndCleared()
     OpAggregateModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     QCOMPARE(model.rowCount(), 0);
-    model.setTrace(opsTrace("zero:0"));
+    setOps(model, opsTrace("zero:0"));
     QCOMPARE(model.rowCount(), 1);
     QCOMPARE(model.index(0, OpAggregateModel::PercentColumn).data().toString(), QStringLiteral("n/a"));
     QVERIFY(!model.index(0, OpAggregateModel::PercentColumn).data(SortRole).isValid());
-    model.setTrace({});
+    model.setTrace({}, {});
     QCOMPARE(model.rowCount(), 0);
     QVERIFY(!model.statistics());
 }
@@ -187,7 +198,7 @@ void tst_OpAggregateModel::costsSortLargestFirstAndUnits()
 {
     OpAggregateModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    model.setTrace(opsTrace(kSpec));
+    setOps(model, opsTrace(kSpec));
     QSortFilterProxyModel proxy;
     proxy.setSourceModel(&model);
     QVERIFY(!proxy.headerData(OpAggregateModel::NameColumn, Qt::Horizontal, Qt::InitialSortOrderRole).isValid());

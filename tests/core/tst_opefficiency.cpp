@@ -212,13 +212,13 @@ void tst_OpEfficiency::modelTesters()
     proxy.setSortRole(SortRole);
     QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
     proxy.setSourceModel(&aggregate);
-    aggregate.setTrace(trace);
+    aggregate.setTrace(trace, std::make_shared<const OpStatistics>(OpStatistics::compute(*trace)));
     proxy.sort(OpAggregateModel::BytesPerNsColumn, Qt::DescendingOrder);
     aggregate.setGrouping(OpGrouping::NameShapeDtypeDevice);
     aggregate.setShapeStatistics(std::make_shared<const OpStatistics>(OpStatistics::compute(*trace, OpGrouping::NameShapeDtypeDevice, tree.get())));
     proxy.sort(OpAggregateModel::ParentShareColumn, Qt::AscendingOrder);
     aggregate.setGrouping(OpGrouping::Name);
-    aggregate.setTrace({});
+    aggregate.setTrace({}, {});
 
     OpTableModel table;
     QAbstractItemModelTester tableTester(&table, QAbstractItemModelTester::FailureReportingMode::QtTest);

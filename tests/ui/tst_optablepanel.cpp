@@ -14,6 +14,7 @@
 #include <QTest>
 
 #include "tests/testutils/fixtures.h"
+#include "core/analysis/opstatistics.h"
 #include "core/analysis/spantree.h"
 #include "core/io/tracereader.h"
 #include "core/itemmodels/modelroles.h"
@@ -51,6 +52,7 @@ QByteArray opsJsonl(const QList<QByteArray> &ops)
 struct Loaded {
     std::shared_ptr<const Trace> trace;
     std::shared_ptr<const SpanTree> tree;
+    std::shared_ptr<const OpStatistics> stats; // as the loader computes them
 };
 
 Loaded load(const QList<QByteArray> &ops)
@@ -58,8 +60,10 @@ Loaded load(const QList<QByteArray> &ops)
     const QByteArray text = opsJsonl(ops);
     Loaded loaded;
     loaded.trace = TraceReader::readBytes(std::string_view(text.constData(), std::size_t(text.size())), "ops.jsonl").trace;
-    if (loaded.trace)
+    if (loaded.trace) {
         loaded.tree = std::make_shared<const SpanTree>(SpanTree::build(*loaded.trace));
+        loaded.stats = std::make_shared<const OpStatistics>(OpStatistics::compute(*loaded.trace));
+    }
     return loaded;
 }
 
@@ -118,6 +122,7 @@ private Q_SLOTS:
     void selectSpanFromTheContextMenu();
     void csvExportOfTheFilteredRows();
     void resetView();
+    void aggregatesInBackgroundWhenNotGiven();
 };
 
 void tst_OpTablePanel::showsBothTabs()
@@ -126,7 +131,7 @@ void tst_OpTablePanel::showsBothTabs()
     QAbstractItemModelTester opTester(panel.opView()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     QAbstractItemModelTester aggTester(panel.aggregateView()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     const Loaded loaded = load(kOps);
-    panel.setTrace(loaded.trace, loaded.tree);
+    panel.setTrace(loaded.trace, loaded.tree, loaded.stats);
     panel.show();
     QVERIFY(QTest::qWaitForWindowExposed(&panel));
     QCOMPARE(panel.tabs()->count(), 2);
@@ -141,7 +146,7 @@ void tst_OpTablePanel::filterIsDebouncedAndShared()
 {
     OpTablePanel panel;
     const Loaded loaded = load(kOps);
-    panel.setTrace(loaded.trace, loaded.tree);
+    panel.setTrace(loaded.trace, loaded.tree, loaded.stats);
     panel.show();
     QVERIFY(QTest::qWaitForWindowExposed(&panel));
     QTest::keyClicks(panel.filterEdit(), QStringLiteral("MAT"));
@@ -162,7 +167,7 @@ void tst_OpTablePanel::sortByHeaderClick()
 {
     OpTablePanel panel;
     const Loaded loaded = load(kOps);
-    panel.setTrace(loaded.trace, loaded.tree);
+    panel.setTrace(loaded.trace, loaded.tree, loaded.stats);
     panel.resize(1400, 400);
     panel.show();
     QVERIFY(QTest::qWaitForWindowExposed(&panel));
@@ -186,7 +191,7 @@ void tst_OpTablePanel::selectionSignals()
 {
     OpTablePanel panel;
     const Loaded loaded = load(kOps);
-    panel.setTrace(loaded.trace, loaded.tree);
+    panel.setTrace(loaded.trace, loaded.tree, loaded.stats);
     panel.resize(1400, 400);
     panel.show();
     QVERIFY(QTest::qWaitForWindowExposed(&panel));
@@ -209,7 +214,7 @@ void tst_OpTablePanel::activationEmitsSpan()
 {
     OpTablePanel panel;
     const Loaded loaded = load(kOps);
-    panel.setTrace(loaded.trace, loaded.tree);
+    panel.setTrace(loaded.trace, loaded.tree, loaded.stats);
     panel.show();
     QVERIFY(QTest::qWaitForWindowExposed(&panel));
     QSignalSpy activated(&panel, &OpTablePanel::spanActivated);
@@ -227,7 +232,7 @@ void tst_OpTablePanel::selectOpRevealsIt()
 {
     OpTablePanel panel;
     const Loaded loaded = load(kOps);
-    panel.setTrace(loaded.trace, loaded.tree);
+    panel.setTrace(loaded.trace, loaded.tree, loaded.stats);
     panel.show();
     panel.tabs()->setCurrentIndex(OpTablePanel::ByNameTab);
     panel.setFilterText(QStringLiteral("softmax"));
@@ -251,7 +256,7 @@ void tst_OpTablePanel::selectOpsOfSpan()
 {
     OpTablePanel panel;
     const Loaded loaded = load(kOps);
-    panel.setTrace(loaded.trace, loaded.tree);
+    panel.setTrace(loaded.trace, loaded.tree, loaded.stats);
     panel.show();
     QSignalSpy selected(&panel, &OpTablePanel::opSelected);
     panel.selectOpsOfSpan(loaded.trace->findSpan(std::string_view("s-attn")));
@@ -269,7 +274,7 @@ void tst_OpTablePanel::aggregateActivationListsOps()
 {
     OpTablePanel panel;
     const Loaded loaded = load(kOps);
-    panel.setTrace(loaded.trace, loaded.tree);
+    panel.setTrace(loaded.trace, loaded.tree, loaded.stats);
     panel.resize(900, 400);
     panel.show();
     QVERIFY(QTest::qWaitForWindowExposed(&panel));
@@ -290,7 +295,7 @@ void tst_OpTablePanel::lateSpanTreeKeepsState()
     OpTablePanel panel;
     QAbstractItemModelTester tester(panel.opView()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     const Loaded loaded = load(kOps);
-    panel.setTrace(loaded.trace); // as the main window does: ops first, tree later
+    panel.setTrace(loaded.trace, {}, loaded.stats); // as the main window does: ops first, tree later
     panel.show();
     panel.opProxyModel()->sort(OpTableModel::DurationColumn, Qt::DescendingOrder);
     panel.setFilterText(QStringLiteral("cuda"));
@@ -307,7 +312,7 @@ void tst_OpTablePanel::clear()
 {
     OpTablePanel panel;
     const Loaded loaded = load(kOps);
-    panel.setTrace(loaded.trace, loaded.tree);
+    panel.setTrace(loaded.trace, loaded.tree, loaded.stats);
     panel.selectOp(1);
     panel.clear();
     QCOMPARE(panel.opView()->model()->rowCount(), 0);
@@ -386,7 +391,7 @@ void tst_OpTablePanel::firstClickSortsCostsDescending()
     QFETCH(QList<qint64>, expected);
     OpTablePanel panel;
     const Loaded loaded = load(kOps);
-    panel.setTrace(loaded.trace, loaded.tree);
+    panel.setTrace(loaded.trace, loaded.tree, loaded.stats);
     panel.resize(1400, 400);
     panel.show();
     QVERIFY(QTest::qWaitForWindowExposed(&panel));
@@ -405,7 +410,7 @@ void tst_OpTablePanel::spanIdsNeverElide()
     ops << "gelu/span-with-a-long-id-0123456789-abcdefghijklmnop/cpu/3";
     OpTablePanel panel;
     const Loaded loaded = load(ops);
-    panel.setTrace(loaded.trace, loaded.tree);
+    panel.setTrace(loaded.trace, loaded.tree, loaded.stats);
     panel.resize(900, 400);
     panel.show();
     QVERIFY(QTest::qWaitForWindowExposed(&panel));
@@ -423,7 +428,7 @@ void tst_OpTablePanel::selectSpanFromTheContextMenu()
 {
     OpTablePanel panel;
     const Loaded loaded = load(kOps);
-    panel.setTrace(loaded.trace, loaded.tree);
+    panel.setTrace(loaded.trace, loaded.tree, loaded.stats);
     QSignalSpy spans(&panel, &OpTablePanel::spanActivated);
     std::unique_ptr<QMenu> menu(panel.opActions()->buildContextMenu(panel.opView()->model()->index(2, 3)));
     QAction *select = nullptr;
@@ -444,7 +449,7 @@ void tst_OpTablePanel::csvExportOfTheFilteredRows()
 {
     OpTablePanel panel;
     const Loaded loaded = load(kOps);
-    panel.setTrace(loaded.trace, loaded.tree);
+    panel.setTrace(loaded.trace, loaded.tree, loaded.stats);
     panel.setFilterText(QStringLiteral("matmul"));
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("ops.csv"));
@@ -464,7 +469,7 @@ void tst_OpTablePanel::resetView()
 {
     OpTablePanel panel;
     const Loaded loaded = load(kOps);
-    panel.setTrace(loaded.trace, loaded.tree);
+    panel.setTrace(loaded.trace, loaded.tree, loaded.stats);
     panel.setFilterText(QStringLiteral("matmul"));
     panel.opView()->sortByColumn(OpTableModel::DurationColumn, Qt::DescendingOrder);
     panel.selectOp(2);
@@ -478,4 +483,21 @@ void tst_OpTablePanel::resetView()
 }
 
 QTEST_MAIN(tst_OpTablePanel)
+void tst_OpTablePanel::aggregatesInBackgroundWhenNotGiven()
+{
+    // Without the loader's statistics the panel must not walk every op on the GUI thread
+    // (0.8 M at 1 GB): the aggregate is computed in the background and says so meanwhile.
+    OpTablePanel panel;
+    QAbstractItemModelTester aggTester(panel.aggregateView()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const Loaded loaded = load(kOps);
+    QSignalSpy applied(&panel, &OpTablePanel::timeRangeApplied);
+    panel.setTrace(loaded.trace, loaded.tree);
+    QCOMPARE(panel.aggregateView()->model()->rowCount(), 0);
+    QCOMPARE(panel.findChild<QLabel *>(QStringLiteral("opStatus"))->text(), QStringLiteral("6 ops (aggregating…)"));
+    QVERIFY(applied.wait());
+    QCOMPARE(shownNames(*panel.aggregateView()),
+             (QStringList{QStringLiteral("matmul"), QStringLiteral("add"), QStringLiteral("softmax"), QStringLiteral("copy")}));
+    QCOMPARE(panel.findChild<QLabel *>(QStringLiteral("opStatus"))->text(), QStringLiteral("6 ops"));
+}
+
 #include "tst_optablepanel.moc"
