@@ -8,13 +8,13 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
+#include <climits>
 
 #include "core/io/fileidentity.h"
 #include "core/output/atomicfilewriter.h"
 #include "core/output/jsonwriter.h"
 #include "core/output/normalizedwriter.h"
+#include "ui/widgets/outputerrortext.h"
 
 namespace TraceInspector {
 
@@ -38,60 +38,16 @@ QString ExportController::refusalReason(const LoadedTrace *loaded)
             .arg(QString::fromStdString(p.message), where);
     }
     if (const std::size_t failures = loaded->decodeFailureCount(); failures > 0) {
-        return QStringLiteral("%1 line(s) of the trace could not be decoded; a normalized file would silently leave "
-                              "them out, so it is not written.")
-            .arg(failures);
+        return tr("%n line(s) of the trace could not be decoded; a normalized file would silently leave "
+                  "them out, so it is not written.", nullptr, int(std::min<std::size_t>(failures, INT_MAX)));
     }
     return {};
 }
 
-namespace {
-
-std::string localPath(const QString &path)
-{
-    return QFile::encodeName(path).toStdString();
-}
-
-QString reasonText(const OutputError &error)
-{
-    switch (error.kind) {
-    case OutputError::Kind::None:
-        return {};
-    case OutputError::Kind::IsDirectory:
-        return QStringLiteral("it is a folder");
-    case OutputError::Kind::DanglingSymlink:
-        return QStringLiteral("it is a symbolic link to a file that does not exist");
-    case OutputError::Kind::ReadOnly:
-        return QStringLiteral("the file is read-only");
-    case OutputError::Kind::OtherOwner:
-        return QStringLiteral("the file belongs to another user or group, and the replacement would not");
-    case OutputError::Kind::Open:
-        if (error.osError == ENXIO)
-            return QStringLiteral("no program is reading from this FIFO");
-        break;
-    case OutputError::Kind::Inspect:
-    case OutputError::Kind::CreateTemporary:
-    case OutputError::Kind::Write:
-    case OutputError::Kind::Rename:
-        break;
-    }
-    const QString os = QString::fromLocal8Bit(std::strerror(error.osError));
-    if (error.kind == OutputError::Kind::CreateTemporary)
-        return QStringLiteral("cannot create a temporary file in %1: %2").arg(QFile::decodeName(error.path.c_str()), os);
-    return os;
-}
-
-bool isProtection(const OutputError &error)
-{
-    return error.kind == OutputError::Kind::ReadOnly || error.kind == OutputError::Kind::OtherOwner;
-}
-
-} // namespace
-
 bool ExportController::isSameFile(const QString &a, const QString &b)
 {
-    const auto ia = identityOfPath(localPath(a));
-    const auto ib = identityOfPath(localPath(b));
+    const auto ia = identityOfPath(OutputErrorText::localPath(a));
+    const auto ib = identityOfPath(OutputErrorText::localPath(b));
     if (ia && ib && *ia == *ib)
         return true; // hard links have different canonical paths
     const QFileInfo fa(a);
@@ -101,8 +57,8 @@ bool ExportController::isSameFile(const QString &a, const QString &b)
 
 QString ExportController::protectionReason(const QString &target)
 {
-    const OutputError e = AtomicFileWriter::check(localPath(target), false);
-    return isProtection(e) ? reasonText(e) : QString();
+    const OutputError e = AtomicFileWriter::check(OutputErrorText::localPath(target), false);
+    return OutputErrorText::isProtection(e) ? OutputErrorText::reason(e) : QString();
 }
 
 ExportOutcome ExportController::exportTo(const LoadedTrace &loaded, const QString &target, bool replaceOpenedTrace,
@@ -116,25 +72,25 @@ ExportOutcome ExportController::exportTo(const LoadedTrace &loaded, const QStrin
         return {Status::Failed, tr("No file name was given."), 0};
     if (!replaceOpenedTrace && isSameFile(target, loaded.path)) {
         return {Status::NeedsConfirmation,
-                QStringLiteral("%1 is the trace that is open. Replace it with its normalized form?").arg(target), 0,
+                tr("%1 is the trace that is open. Replace it with its normalized form?").arg(target), 0,
                 Question::ReplaceOpenedTrace};
     }
 
-    AtomicFileWriter file(localPath(target), replaceProtected);
+    AtomicFileWriter file(OutputErrorText::localPath(target), replaceProtected);
     if (!file.open()) {
-        if (isProtection(file.error())) {
+        if (OutputErrorText::isProtection(file.error())) {
             return {Status::NeedsConfirmation,
-                    QStringLiteral("%1: %2. Replace it anyway?").arg(target, reasonText(file.error())), 0,
+                    tr("%1: %2. Replace it anyway?").arg(target, OutputErrorText::reason(file.error())), 0,
                     Question::ReplaceProtectedFile};
         }
-        return {Status::Failed, tr("Cannot write %1: %2").arg(target, reasonText(file.error())), 0};
+        return {Status::Failed, tr("Cannot write %1: %2").arg(target, OutputErrorText::reason(file.error())), 0};
     }
     JsonWriter writer([&file](std::string_view chunk) { return file.write(chunk); });
     writeNormalized(*loaded.trace, writer);
     writer.flush();
     const quint64 bytes = writer.bytesWritten();
     if (!file.commit())
-        return {Status::Failed, tr("Cannot write %1: %2").arg(target, reasonText(file.error())), 0};
+        return {Status::Failed, tr("Cannot write %1: %2").arg(target, OutputErrorText::reason(file.error())), 0};
     return {Status::Written,
             tr("Exported normalized JSONL to %1 (%2)")
                 .arg(target, QLocale::system().formattedDataSize(qint64(bytes), 1, QLocale::DataSizeSIFormat)),

@@ -14,7 +14,11 @@
 #include <QStandardItemModel>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QDir>
+#include <QFileInfo>
 #include <QTest>
+
+#include <unistd.h>
 #include <QTimer>
 #include <QToolTip>
 #include <QTreeView>
@@ -94,6 +98,7 @@ private Q_SLOTS:
     void csvExportOfATreeWalksEveryRow();
     void bigExportRunsInSlices();
     void exportFailureSaysWhy();
+    void exportFollowsTheWriterRules();
     void contextMenuFromMouseAndKeyboard();
     void rowActionsActOnTheirRow();
     void tooltipShowsTheFullText();
@@ -257,6 +262,42 @@ void TestTableActions::exportFailureSaysWhy()
     QTRY_COMPARE(done.count(), 1);
     QVERIFY(!done.at(0).at(0).toBool());
     QVERIFY2(done.at(0).at(1).toString().contains(QStringLiteral("/nonexistent-dir/sub/t.csv")), qPrintable(done.at(0).at(1).toString()));
+}
+
+void TestTableActions::exportFollowsTheWriterRules()
+{
+    // The CSV export writes files by the same rules as `normalize -o` and the normalized
+    // export: through symlinks, never over a read-only file, nothing left on failure.
+    if (::geteuid() == 0)
+        QSKIP("root may write read-only files: the refusal cannot be observed");
+    QTableView view;
+    view.setModel(makeModel(&view));
+    TableActions actions(&view, QStringLiteral("t"));
+    QTemporaryDir dir;
+    QSignalSpy done(&actions, &TableActions::exportFinished);
+
+    const QString real = dir.filePath(QStringLiteral("real.csv"));
+    const QString link = dir.filePath(QStringLiteral("link.csv"));
+    QVERIFY(QFile::link(real, link));
+    actions.exportCsv(link);
+    QTRY_COMPARE(done.count(), 1);
+    QVERIFY2(done.at(0).at(0).toBool(), qPrintable(done.at(0).at(1).toString()));
+    QVERIFY(QFileInfo(link).isSymLink());
+    QCOMPARE(readText(real).count(QStringLiteral("\r\n")), 4);
+
+    const QString locked = dir.filePath(QStringLiteral("locked.csv"));
+    {
+        QFile f(locked);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("keep me");
+    }
+    QVERIFY(QFile::setPermissions(locked, QFileDevice::ReadOwner));
+    actions.exportCsv(locked);
+    QTRY_COMPARE(done.count(), 2);
+    QVERIFY(!done.at(1).at(0).toBool());
+    QVERIFY2(done.at(1).at(1).toString().contains(QStringLiteral("read-only")), qPrintable(done.at(1).at(1).toString()));
+    QCOMPARE(readText(locked), QStringLiteral("keep me"));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden | QDir::System).size(), 3); // no temporary left
 }
 
 void TestTableActions::contextMenuFromMouseAndKeyboard()

@@ -3,17 +3,18 @@
 
 #include <QAbstractItemModel>
 #include <QElapsedTimer>
-#include <QSaveFile>
-#include <QTextStream>
 #include <QTimer>
 
 #include "core/display/format.h"
+#include "core/output/atomicfilewriter.h"
+#include "ui/widgets/outputerrortext.h"
 
 namespace TraceInspector {
 
 namespace {
 // A slice never holds the GUI thread longer than this.
 constexpr int kSliceMs = 25;
+constexpr qsizetype kWriteChunk = 1 << 20;
 } // namespace
 
 RowExportJob::RowExportJob(QAbstractItemModel *model, std::vector<Column> columns, Format format, QObject *parent)
@@ -30,11 +31,7 @@ RowExportJob::RowExportJob(QAbstractItemModel *model, std::vector<Column> column
     }
 }
 
-RowExportJob::~RowExportJob()
-{
-    if (m_file)
-        m_file->cancelWriting();
-}
+RowExportJob::~RowExportJob() = default; // an unfinished file's temporary is removed by AtomicFileWriter
 
 void RowExportJob::setRowRanges(std::vector<std::pair<int, int>> ranges)
 {
@@ -91,15 +88,13 @@ void RowExportJob::start()
         return;
     }
     if (!m_path.isEmpty()) {
-        m_file = std::make_unique<QSaveFile>(m_path);
-        if (!m_file->open(QIODevice::WriteOnly)) {
-            const QString reason = m_file->errorString();
+        m_file = std::make_unique<AtomicFileWriter>(OutputErrorText::localPath(m_path));
+        if (!m_file->open()) {
+            const QString reason = OutputErrorText::reason(m_file->error());
             m_file.reset();
             finish(false, tr("Cannot write %1: %2").arg(m_path, reason));
             return;
         }
-        m_stream = std::make_unique<QTextStream>(m_file.get());
-        m_stream->setEncoding(QStringConverter::Utf8);
     }
     QStringList headers;
     for (const Column &c : m_columns)
@@ -170,10 +165,21 @@ void RowExportJob::writeLine(const QStringList &fields)
     }
     // CSV records end in CRLF (RFC 4180); clipboard text in plain newlines.
     line += m_format == Format::Csv ? QStringLiteral("\r\n") : QStringLiteral("\n");
-    if (m_stream)
-        *m_stream << line;
-    else
+    if (m_file) {
+        m_pending += line.toUtf8();
+        if (m_pending.size() >= kWriteChunk)
+            flushPending();
+    } else {
         m_text += line;
+    }
+}
+
+bool RowExportJob::flushPending()
+{
+    // A write error is sticky in AtomicFileWriter; commit() reports it too.
+    const bool ok = m_file->write(std::string_view(m_pending.constData(), std::size_t(m_pending.size())));
+    m_pending.clear();
+    return ok;
 }
 
 void RowExportJob::writeRow(const QModelIndex &row)
@@ -210,12 +216,10 @@ void RowExportJob::runSlice()
         }
     }
     if (m_file) {
-        m_stream->flush();
-        if (m_stream->status() != QTextStream::Ok || !m_file->commit()) {
-            finish(false, tr("Cannot write %1: %2").arg(m_path, m_file->errorString()));
+        if (!flushPending() || !m_file->commit()) {
+            finish(false, tr("Cannot write %1: %2").arg(m_path, OutputErrorText::reason(m_file->error())));
             return;
         }
-        m_stream.reset();
         m_file.reset();
     }
     finish(true, m_written == 1 ? tr("1 row") : tr("%1 rows").arg(formatCount(std::uint64_t(m_written))));
@@ -228,8 +232,7 @@ void RowExportJob::finish(bool ok, const QString &message)
     m_done = true;
     m_running = false;
     if (!ok && m_file) {
-        m_stream.reset();
-        m_file->cancelWriting();
+        m_file->discard();
         m_file.reset();
     }
     Q_EMIT finished(ok, message);

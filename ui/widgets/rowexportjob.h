@@ -11,10 +11,10 @@
 #include <QString>
 
 class QAbstractItemModel;
-class QSaveFile;
-class QTextStream;
 
 namespace TraceInspector {
+
+class AtomicFileWriter;
 
 /// Writes rows of an item model as TSV (clipboard text) or CSV (a file), a slice at a time
 /// on the GUI thread so that the millions of rows of a big trace never freeze the window:
@@ -45,7 +45,9 @@ public:
     /// Every row of the model, depth first (children right after their parent).
     void setAllRows();
 
-    /// Writes to \a path (atomically: the file appears only when complete); default: text().
+    /// Writes to \a path by AtomicFileWriter's rules, like every file the app writes (the file
+    /// appears only when complete; symlinks are written through; read-only files and other
+    /// users' files are refused); default: text().
     void setOutputFile(const QString &path);
     /// Starts; finished() follows, possibly before start() returns.
     void start();
@@ -67,6 +69,7 @@ private:
     bool nextRow(QModelIndex &row);
     void writeRow(const QModelIndex &row);
     void writeLine(const QStringList &fields);
+    bool flushPending();
     void runSlice();
     void finish(bool ok, const QString &message);
     void abortChanged();
@@ -76,8 +79,8 @@ private:
     Format m_format;
     QString m_text;
     QString m_path;
-    std::unique_ptr<QSaveFile> m_file;
-    std::unique_ptr<QTextStream> m_stream;
+    std::unique_ptr<AtomicFileWriter> m_file;
+    QByteArray m_pending; // UTF-8 not yet handed to m_file: one write per ~1 MiB, not per row
 
     enum class Source { Ranges, Rows, All } m_source = Source::All;
     std::vector<std::pair<int, int>> m_ranges;
