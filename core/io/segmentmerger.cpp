@@ -67,6 +67,7 @@ void appendSegment(DecodedSegment &dstSeg, DecodedSegment &srcSeg)
 {
     Trace &dst = *dstSeg.trace;
     Trace &src = *srcSeg.trace;
+    src.strings.dropLookup(); // before the destination table grows: only the texts are read
     Remapper m(dst, src, dstSeg.lines);
     src.strings = StringTable(); // only the remap table is needed from here on
 
@@ -93,7 +94,22 @@ void appendSegment(DecodedSegment &dstSeg, DecodedSegment &srcSeg)
     });
     appendAll(dst.gradients, src.gradients, [&](Gradient &r) { m.s(r.eventId), m.s(r.root), m.s(r.key), m.line(r.line); });
     appendAll(dst.edges, src.edges, [&](Edge &r) { m.s(r.from), m.s(r.to), m.line(r.line); });
-    appendAll(dstSeg.spanEnds, srcSeg.spanEnds, [&](SpanEndRecord &r) { m.s(r.id), m.line(r.line); });
+    appendAll(dstSeg.duplicateStarts, srcSeg.duplicateStarts, [&](DuplicateSpanStart &r) { m.s(r.id), m.line(r.line); });
+    std::uint64_t unresolved = 0;
+    appendAll(dstSeg.spanEnds, srcSeg.spanEnds, [&](SpanEndRecord &r) {
+        m.line(r.line);
+        if (r.id != kNoString) {
+            m.s(r.id);
+            return;
+        }
+        // Its id was new in its segment; an earlier segment may have named it. (The
+        // segment's own strings are in dst too by now, but only lines after this one can
+        // have added it there, and a span started after its end is unknown here as well.)
+        const std::string_view text = srcSeg.unresolvedEnds.at(unresolved++);
+        r.id = dst.strings.find(text);
+        if (r.id == kNoString)
+            dstSeg.unresolvedEnds.add(text, dstSeg.unresolvedEnds.keepsMore());
+    });
     appendAll(dstSeg.invalidTensorStatsLines, srcSeg.invalidTensorStatsLines, [&](std::uint32_t &l) { m.line(l); });
     for (auto &meta : srcSeg.metas) {
         m.line(meta.second);
