@@ -880,8 +880,12 @@ void MemoryChartPanel::Private::rebuildSeries()
     logicalPlot.envelope->setData({}, {}, {});
     physicalPlot.envelope->setData({}, {}, {});
     physicalSeries.clear();
-    if (logicalPlot.chart->series().contains(peakMarker))
+    if (logicalPlot.chart->series().contains(peakMarker)) {
         logicalPlot.chart->removeSeries(peakMarker);
+        // removeSeries() hands the series back parentless; the chart stays its owner while
+        // it is detached, or a panel closed in that state would leak it.
+        peakMarker->setParent(logicalPlot.chart);
+    }
     peakText->hide();
     peakBox->hide();
     if (!series) {

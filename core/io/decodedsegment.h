@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -14,10 +17,52 @@
 
 namespace TraceInspector {
 
+// 16 bytes: a file of millions of span_ends keeps one per line until the walk.
 struct SpanEndRecord {
-    StringId id = kNoString;
     std::uint64_t durationNs = 0;
+    StringId id = kNoString;
     std::uint32_t line = 0;
+};
+static_assert(sizeof(SpanEndRecord) == 16);
+
+struct DuplicateSpanStart {
+    StringId id = kNoString;
+    std::uint32_t line = 0;
+};
+
+/// Ids of span_ends that were not interned (DecodedSegment::unresolvedEnds), in order. Only
+/// a prefix keeps its text: at most ProblemLimiter::kMaxPerRule of them, and no more than
+/// the problem list could store (every stored problem holds the id, cut at
+/// kMaxMessageBytes, and a rule stores at most kMaxTextBytesPerRule) — the unknown
+/// span_ends past those are only counted, so their ids are never shown.
+struct UnresolvedEnds {
+    std::uint64_t count = 0;
+    std::string text;                    // the kept ids, one after the other
+    std::vector<std::uint64_t> ends;     // end offset in `text` of each kept id
+    std::uint64_t shownBytes = 0;        // sum of the kept ids' lengths, each cut at kMaxMessageBytes
+
+    std::uint64_t kept() const { return ends.size(); }
+    std::string_view at(std::uint64_t k) const
+    {
+        if (k >= kept())
+            return {}; // not reached: only kept ids can be listed (see above)
+        const std::uint64_t begin = k ? ends[k - 1] : 0;
+        return std::string_view(text).substr(begin, ends[k] - begin);
+    }
+    /// Whether a further unknown id could still be listed (see above).
+    bool keepsMore() const
+    {
+        return kept() == count && kept() < ProblemLimiter::kMaxPerRule && shownBytes <= ProblemLimiter::kMaxTextBytesPerRule;
+    }
+    void add(std::string_view id, bool keep)
+    {
+        ++count;
+        if (!keep)
+            return;
+        text.append(id);
+        ends.push_back(text.size());
+        shownBytes += std::min<std::uint64_t>(id.size(), ProblemLimiter::kMaxMessageBytes);
+    }
 };
 
 /// What one reading thread decoded from a contiguous byte range of the file, before the
@@ -27,9 +72,21 @@ struct DecodedSegment {
     /// Codes of `order` beyond the EventKind values.
     static constexpr std::uint8_t kUndecodable = 12;
     static constexpr std::uint8_t kInvalidTensorStats = 13;
+    static constexpr std::uint8_t kDuplicateSpanStart = 14; // its id started a span earlier in the segment
+    static constexpr std::size_t kOrderCodes = 15;
 
     std::unique_ptr<Trace> trace = std::make_unique<Trace>(); // local tables; spans = span_start records
     std::vector<SpanEndRecord> spanEnds;
+    /// span_starts whose id an earlier span_start of the segment had: left out of the
+    /// trace by the walk anyway, so only what its message needs is kept.
+    std::vector<DuplicateSpanStart> duplicateStarts;
+    /// The span_ends whose id no earlier line of the segment named: their record in
+    /// `spanEnds` has id kNoString and the id is not interned (it names an unknown span,
+    /// unless an earlier segment started it: the merge looks their texts up there).
+    /// Texts are kept for all of them in a later segment, and in the first segment (whose
+    /// ones are unknown for sure) only for the first ones, which the messages may need.
+    UnresolvedEnds unresolvedEnds;
+    bool startsFile = true; // the first segment: no line comes before it
     std::vector<std::pair<TraceMeta, std::uint32_t>> metas; // with their lines
     std::vector<Terminal> terminals;
     std::vector<std::uint32_t> invalidTensorStatsLines;

@@ -17,6 +17,8 @@ void DocumentAssembler::run()
     // The walk was the last user of the record order; give the memory back before sorting.
     std::vector<std::uint8_t>().swap(m_segment.order);
     std::vector<SpanEndRecord>().swap(m_segment.spanEnds);
+    m_segment.unresolvedEnds = UnresolvedEnds{};
+    std::vector<DuplicateSpanStart>().swap(m_segment.duplicateStarts);
     sortSpans();
     postWalk();
 }
@@ -76,6 +78,8 @@ std::uint32_t DocumentAssembler::lineOf(std::uint8_t code) const
     case EventKind::Edge: return t.edges[i].line;
     case EventKind::Terminal: return m_segment.terminals[i].line;
     }
+    if (code == DecodedSegment::kDuplicateSpanStart)
+        return m_segment.duplicateStarts[i].line;
     return code == DecodedSegment::kInvalidTensorStats ? m_segment.invalidTensorStatsLines[i] : 0;
 }
 
@@ -84,6 +88,7 @@ void DocumentAssembler::walk()
     std::vector<std::uint32_t> spanById(m_trace.strings.size(), 0); // StringId -> span index + 1
     std::vector<std::uint32_t> droppedSpans;
     std::uint64_t index = 0;
+    std::uint64_t unresolvedEnd = 0; // next of m_segment.unresolvedEnds
     bool terminalSeen = false;
     for (const std::uint8_t code : m_segment.order) {
         const std::uint64_t i = index++;
@@ -126,8 +131,11 @@ void DocumentAssembler::walk()
             const SpanEndRecord &end = m_segment.spanEnds[n];
             const std::uint32_t slot = spanById[end.id];
             if (slot == 0) {
+                // An id no line before named was not interned (UnresolvedEnds): only the
+                // first ones, the ones that can be listed, kept their text.
+                const std::uint64_t k = end.id == kNoString ? unresolvedEnd++ : 0;
                 if (listed("E-SPAN-END-UNKNOWN")) {
-                    const std::string text(m_trace.str(end.id));
+                    const std::string text(end.id != kNoString ? m_trace.str(end.id) : m_segment.unresolvedEnds.at(k));
                     report(line, "E-SPAN-END-UNKNOWN", "span_end for unknown span `" + text + "` at index " + std::to_string(i),
                            RelatedKind::Span, text);
                 }
@@ -147,6 +155,13 @@ void DocumentAssembler::walk()
             span.endLine = end.line;
             break;
         }
+        case DecodedSegment::kDuplicateSpanStart:
+            if (listed("E-SPAN-START-DUP")) {
+                const std::string text(m_trace.str(m_segment.duplicateStarts[n].id));
+                report(line, "E-SPAN-START-DUP", "duplicate span_start id `" + text + "` at index " + std::to_string(i),
+                       RelatedKind::Span, text);
+            }
+            break;
         case DecodedSegment::kInvalidTensorStats:
             if (listed("E-TSTATS-INVALID"))
                 report(line, "E-TSTATS-INVALID", "invalid tensor_stats event at index " + std::to_string(i), RelatedKind::TensorStats);

@@ -52,7 +52,7 @@ private:
     std::vector<Problem> m_problems;
     std::optional<Problem> m_firstStreamError;
     std::optional<Problem> m_firstPostWalkError;
-    std::uint64_t m_cursor[14] = {}; // next record of each order code
+    std::uint64_t m_cursor[DecodedSegment::kOrderCodes] = {}; // next record of each order code
     ProblemLimiter m_limiter; // ten million unknown span_ends must not mean ten million Problems
 };
 

@@ -2,6 +2,9 @@
 #include "core/io/segmentmerger.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <sys/mman.h>
+#include <type_traits>
 
 #include "core/model/hugepages.h"
 
@@ -50,13 +53,36 @@ private:
     std::vector<StringId> m_scratch;
 };
 
+/// Gives the whole pages of [begin, end) back to the kernel. Only for memory that is never
+/// read again: the pages read as zeros afterwards. The allocator's own bytes lie outside
+/// an allocation's elements, and only pages wholly inside them are given back.
+void releasePages(const void *begin, const void *end)
+{
+    constexpr std::uintptr_t kPage = 4096;
+    const std::uintptr_t first = (reinterpret_cast<std::uintptr_t>(begin) + kPage - 1) & ~(kPage - 1);
+    const std::uintptr_t last = reinterpret_cast<std::uintptr_t>(end) & ~(kPage - 1);
+    if (last > first)
+        ::madvise(reinterpret_cast<void *>(first), last - first, MADV_DONTNEED);
+}
+
 template<typename T, typename Fn>
 void appendAll(std::vector<T> &dst, std::vector<T> &src, Fn &&fix)
 {
+    static_assert(std::is_trivially_copyable_v<T>);
     reserveHuge(dst, dst.size() + src.size());
-    for (T &r : src) {
+    // The copied part of src is released as the copy goes, so that a segment's records
+    // are not held twice at the end of the merge (a file of a million unclosed spans or
+    // orphan ops is mostly records).
+    constexpr std::size_t kBatch = (std::size_t(4) << 20) / sizeof(T) + 1;
+    const T *released = src.data();
+    for (std::size_t i = 0; i < src.size(); ++i) {
+        T &r = src[i];
         fix(r);
         dst.push_back(r);
+        if ((i + 1) % kBatch == 0) {
+            releasePages(released, src.data() + i + 1);
+            released = src.data() + i + 1;
+        }
     }
     std::vector<T>().swap(src);
 }
@@ -67,6 +93,7 @@ void appendSegment(DecodedSegment &dstSeg, DecodedSegment &srcSeg)
 {
     Trace &dst = *dstSeg.trace;
     Trace &src = *srcSeg.trace;
+    src.strings.dropLookup(); // before the destination table grows: only the texts are read
     Remapper m(dst, src, dstSeg.lines);
     src.strings = StringTable(); // only the remap table is needed from here on
 
@@ -93,7 +120,22 @@ void appendSegment(DecodedSegment &dstSeg, DecodedSegment &srcSeg)
     });
     appendAll(dst.gradients, src.gradients, [&](Gradient &r) { m.s(r.eventId), m.s(r.root), m.s(r.key), m.line(r.line); });
     appendAll(dst.edges, src.edges, [&](Edge &r) { m.s(r.from), m.s(r.to), m.line(r.line); });
-    appendAll(dstSeg.spanEnds, srcSeg.spanEnds, [&](SpanEndRecord &r) { m.s(r.id), m.line(r.line); });
+    appendAll(dstSeg.duplicateStarts, srcSeg.duplicateStarts, [&](DuplicateSpanStart &r) { m.s(r.id), m.line(r.line); });
+    std::uint64_t unresolved = 0;
+    appendAll(dstSeg.spanEnds, srcSeg.spanEnds, [&](SpanEndRecord &r) {
+        m.line(r.line);
+        if (r.id != kNoString) {
+            m.s(r.id);
+            return;
+        }
+        // Its id was new in its segment; an earlier segment may have named it. (The
+        // segment's own strings are in dst too by now, but only lines after this one can
+        // have added it there, and a span started after its end is unknown here as well.)
+        const std::string_view text = srcSeg.unresolvedEnds.at(unresolved++);
+        r.id = dst.strings.find(text);
+        if (r.id == kNoString)
+            dstSeg.unresolvedEnds.add(text, dstSeg.unresolvedEnds.keepsMore());
+    });
     appendAll(dstSeg.invalidTensorStatsLines, srcSeg.invalidTensorStatsLines, [&](std::uint32_t &l) { m.line(l); });
     for (auto &meta : srcSeg.metas) {
         m.line(meta.second);

@@ -67,6 +67,7 @@ void SegmentScanner::handleLine(const char *begin, std::size_t length)
     if (text.empty())
         return; // whitespace is valid UTF-8, so a blank line can never be a read error
     const auto line = static_cast<std::uint32_t>(std::min<std::uint64_t>(lineNo, UINT32_MAX));
+    m_stringsBefore = m_trace.strings.size();
     if (m_decoder.decode(text.data(), text.size(), m_event, m_failure)) {
         file(m_event, line);
         return;
@@ -126,13 +127,33 @@ void SegmentScanner::file(DecodedEvent &ev, std::uint32_t line)
     case EventKind::Meta:
         m_segment.metas.emplace_back(std::move(ev.meta), line);
         return;
-    case EventKind::SpanStart:
+    case EventKind::SpanStart: {
+        const StringId id = ev.span.id;
+        if (id >= m_spanStarted.size())
+            m_spanStarted.resize(std::max<std::size_t>(id + 1, m_spanStarted.size() * 2), false);
+        if (m_spanStarted[id]) {
+            // A duplicate whatever came before the segment: the walk drops it.
+            m_segment.order.back() = DecodedSegment::kDuplicateSpanStart;
+            m_segment.duplicateStarts.push_back({id, line});
+            return;
+        }
+        m_spanStarted[id] = true;
         ev.span.startLine = line;
         m_trace.spans.push_back(ev.span);
         return;
-    case EventKind::SpanEnd:
-        m_segment.spanEnds.push_back({ev.spanEndId, ev.spanEndDurationNs, line});
+    }
+    case EventKind::SpanEnd: {
+        StringId id = ev.spanEndId;
+        if (id == m_stringsBefore && m_trace.strings.size() == m_stringsBefore + 1) {
+            // This line interned the id: no earlier line of the segment started that span.
+            UnresolvedEnds &u = m_segment.unresolvedEnds;
+            u.add(m_trace.str(id), !m_segment.startsFile || u.keepsMore());
+            m_trace.strings.eraseNewest(id);
+            id = kNoString;
+        }
+        m_segment.spanEnds.push_back({ev.spanEndDurationNs, id, line});
         return;
+    }
     case EventKind::Op: {
         Op &op = ev.op;
         op.line = line;

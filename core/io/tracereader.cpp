@@ -41,21 +41,23 @@ ReadResult inputFailure(const InputError &error, const std::string &path)
 class ReadBuffer
 {
 public:
-    explicit ReadBuffer(std::size_t size) : m_data(std::make_unique_for_overwrite<char[]>(size)), m_size(size) {}
-    char *data() { return m_data.get(); }
-    std::size_t size() const { return m_size; }
+    explicit ReadBuffer(std::size_t size) { m_block = {std::make_unique_for_overwrite<char[]>(size), size}; }
+    char *data() { return m_block.data.get(); }
+    std::size_t size() const { return m_block.size; }
     /// Replaces the buffer by one of \a size bytes holding its first \a keep bytes.
-    void resizeKeeping(std::size_t keep, std::size_t size)
+    void resizeKeeping(std::size_t keep, std::size_t size) { replace(m_block.data.get(), keep, size); }
+    /// Replaces the buffer by one of \a size bytes holding the \a keep bytes at \a from.
+    void replace(const char *from, std::size_t keep, std::size_t size)
     {
         auto other = std::make_unique_for_overwrite<char[]>(size);
-        std::memcpy(other.get(), m_data.get(), keep);
-        m_data = std::move(other);
-        m_size = size;
+        std::memcpy(other.get(), from, keep);
+        m_block = {std::move(other), size};
     }
+    /// The storage, for StringTable::offerBlock(); empty once the table took it.
+    StringTable::AdoptableBlock &block() { return m_block; }
 
 private:
-    std::unique_ptr<char[]> m_data;
-    std::size_t m_size;
+    StringTable::AdoptableBlock m_block;
 };
 
 /// Adds \a added freshly read bytes to the \a filled pending ones, pads them and scans the
@@ -133,9 +135,21 @@ RangeOutcome scanRange(int fd, std::uint64_t begin, std::uint64_t end, std::uint
             }
         }
         const bool eof = n == 0;
+        // A buffer grown for a long line may be taken over by the string table when that
+        // line's bulk is one string (a 200 MB name): then the string is not copied.
+        const bool offer = buffer.size() > 2 * baseSize;
+        StringTable &strings = segment.trace->strings;
+        if (offer)
+            strings.offerBlock(&buffer.block());
+        const char *const scanned = buffer.data();
         const std::size_t used = scanNew(scanner, buffer, filled, static_cast<std::size_t>(n), eof);
         offset += static_cast<std::uint64_t>(n);
-        std::memmove(buffer.data(), buffer.data() + used, filled - used);
+        if (offer)
+            strings.offerBlock(nullptr);
+        if (!buffer.data()) // taken: the rest of the bytes are still readable in the table's block
+            buffer.replace(scanned + used, filled - used, std::max(baseSize, filled - used + kDecoderPadding));
+        else
+            std::memmove(buffer.data(), buffer.data() + used, filled - used);
         filled -= used;
         if (!reserved && (offset - begin >= kMinReserveSample || eof)) {
             scanner.reserveFor(reserveBytes, offset - begin - filled);
@@ -325,6 +339,8 @@ ReadResult TraceReader::read(TraceSource &source, const ReadOptions &options, co
         parts = std::clamp(std::thread::hardware_concurrency(), 1u, std::max(1u, options.maxThreads));
     const std::vector<std::uint64_t> points = splitPoints(fd, total, parts);
     std::vector<DecodedSegment> segments(points.size() - 1);
+    for (std::size_t k = 1; k < segments.size(); ++k)
+        segments[k].startsFile = false;
     std::vector<RangeOutcome> outcomes(segments.size());
     std::atomic<std::uint64_t> done{0};
 

@@ -75,6 +75,16 @@ StringId StringTable::find(std::string_view text) const
 const char *StringTable::store(std::string_view text)
 {
     if (text.size() > kBlockBytes / 4) {
+        if (m_offered && m_offered->data && text.size() >= m_offered->size / 2) {
+            const auto begin = reinterpret_cast<std::uintptr_t>(m_offered->data.get());
+            const auto at = reinterpret_cast<std::uintptr_t>(text.data());
+            if (at >= begin && at - begin + text.size() <= m_offered->size) {
+                m_bytesHeld += m_offered->size;
+                m_largeBlocks.push_back(std::move(m_offered->data));
+                m_offered->size = 0;
+                return text.data();
+            }
+        }
         // Large strings get a block of their own and leave the current block open.
         m_largeBlocks.push_back(std::make_unique_for_overwrite<char[]>(text.size()));
         char *p = m_largeBlocks.back().get();
@@ -164,6 +174,38 @@ void StringTable::rehash(std::size_t slotCount)
     m_slots = std::move(slots);
     if (m_recent.size() < kRecentSlots && m_recent.size() < slotCount)
         m_recent.assign(std::min(kRecentSlots, slotCount), 0); // a cache: starting empty is fine
+}
+
+void StringTable::eraseNewest(StringId id)
+{
+    if (id == kNoString || id + 1 != m_count)
+        return;
+    const Entry e = m_entries[id];
+    const std::uint64_t value = (std::uint64_t(e.hash) << 32) | id;
+    // Nothing was inserted after it (a rehash re-inserts in id order too), so no probe
+    // chain runs through its slot: clearing the slot keeps every other string reachable.
+    const std::size_t mask = m_slots.size() - 1;
+    for (std::size_t i = e.hash & mask;; i = (i + 1) & mask) {
+        if (m_slots[i] == value) {
+            m_slots[i] = 0;
+            break;
+        }
+        if (m_slots[i] == 0)
+            break;
+    }
+    std::uint64_t &recent = m_recent[(e.hash >> 7) & (m_recent.size() - 1)];
+    if (recent == value)
+        recent = 0;
+    if (e.length <= kBlockBytes / 4 && !m_blocks.empty() && e.data + e.length == m_blocks.back().get() + m_blockUsed)
+        m_blockUsed -= e.length;
+    m_entries[id] = {};
+    --m_count;
+}
+
+void StringTable::dropLookup()
+{
+    m_slots = HugePageArray<std::uint64_t>();
+    std::vector<std::uint64_t>().swap(m_recent);
 }
 
 std::size_t StringTable::memoryUsage() const

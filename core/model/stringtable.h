@@ -23,6 +23,13 @@ inline constexpr StringId kNoString = 0;
 class StringTable
 {
 public:
+    /// A caller's buffer that the table may take over instead of copying a large string
+    /// lying inside it (see offerBlock()). Emptied (data null, size 0) when taken.
+    struct AdoptableBlock {
+        std::unique_ptr<char[]> data;
+        std::size_t size = 0;
+    };
+
     StringTable();
     StringTable(StringTable &&) noexcept = default;
     StringTable &operator=(StringTable &&) noexcept = default;
@@ -39,6 +46,20 @@ public:
         const Entry &e = m_entries[id];
         return {e.data, e.length};
     }
+    /// While \a block is offered (null: none), a new string of more than 256 KB that lies
+    /// inside it and fills at least half of it is kept by taking the block over rather than
+    /// by copying it: the reader's buffer holding one 200 MB line would otherwise be alive
+    /// next to a copy of the line's 200 MB string.
+    void offerBlock(AdoptableBlock *block) { m_offered = block; }
+    /// Forgets the string interned last (\a id must be the newest id): a span_end naming a
+    /// span no earlier line named is an unknown span's end, and ten million of them must not
+    /// keep ten million ids. A string of its own block keeps its bytes.
+    void eraseNewest(StringId id);
+    /// Frees the lookup index (hash slots and the recent cache) of a table that is only
+    /// read from here on: view() and size() keep working; intern() and find() must not be
+    /// called again. Merging a segment's table into another needs only the texts, and
+    /// the index of millions of unique ids is a third of the table.
+    void dropLookup();
     /// Number of ids handed out, including the reserved id 0.
     std::size_t size() const { return m_count; }
     /// Approximate heap bytes held.
@@ -60,6 +81,7 @@ private:
     // Bytes live in fixed blocks that never move, so views stay valid while the table grows.
     std::vector<std::unique_ptr<char[]>> m_blocks;
     std::vector<std::unique_ptr<char[]>> m_largeBlocks;
+    AdoptableBlock *m_offered = nullptr;
     std::size_t m_blockUsed = 0;
     std::size_t m_blockSize = 0;
     std::size_t m_bytesHeld = 0;

@@ -36,6 +36,8 @@ private Q_SLOTS:
     void smallChunksMatchOneBuffer();
     void corruptedGeneratedTrace();
     void segmentsMatchSingleThread();
+    void spanRulesAcrossSegments_data();
+    void spanRulesAcrossSegments();
 };
 
 namespace {
@@ -547,6 +549,105 @@ void TestTraceReader::segmentsMatchSingleThread()
     QCOMPARE(y.gradients.size(), x.gradients.size());
     QCOMPARE(y.deviceIntervals.size(), x.deviceIntervals.size());
     QCOMPARE(y.terminal->line, x.terminal->line);
+}
+
+void TestTraceReader::spanRulesAcrossSegments_data()
+{
+    QTest::addColumn<int>("threads");
+    QTest::addColumn<int>("chunk");
+    QTest::newRow("maxThreads 2, 4 KB chunks") << 2 << 4096;
+    QTest::newRow("maxThreads 3, 64 KB chunks") << 3 << (1 << 16);
+    QTest::newRow("maxThreads 7, 512 B chunks") << 7 << 512;
+}
+
+// Unknown span_ends are not interned and duplicate span_starts not stored when a segment can
+// tell (DecodedSegment); whichever segment holds the start, the end or the duplicate, the
+// problems, their texts and counts, and the spans must be those of one sequential read.
+void TestTraceReader::spanRulesAcrossSegments()
+{
+    QFETCH(int, threads);
+    QFETCH(int, chunk);
+    std::string body;
+    auto start = [&](const std::string &id, const std::string &name) {
+        body += R"({"kind":"span_start","id":")" + id + R"(","name":")" + name
+            + R"(","start_ns":1,"span_kind":"function","parent_id":"root"})" + "\n";
+    };
+    auto end = [&](const std::string &id) { body += R"({"kind":"span_end","id":")" + id + R"(","duration_ns":2})" + "\n"; };
+    // More unknown ends than a rule lists, spread over the file, so that the ones whose
+    // text is kept and the counted rest fall into every segment.
+    for (int i = 0; i < 12000; ++i) {
+        const std::string k = std::to_string(i);
+        if (i % 3 == 0) {
+            start("s" + k, "n" + k);
+            start("s" + k, "dup" + k); // a duplicate in the same segment
+        }
+        end("u" + k);                                  // never started
+        if (i % 5 == 0)
+            end("late" + k), start("late" + k, "l");   // ended before it starts
+        if (i >= 3000 && i % 7 == 0)
+            end("s" + std::to_string(i - 2999 - (i - 2999) % 3)); // started far earlier, often in another segment
+        if (i >= 3000 && i % 11 == 0)
+            start("s" + std::to_string(i - 3000 - i % 3), "d"); // a duplicate of a far earlier start
+        if (i % 13 == 0)
+            end("s" + std::to_string(i - i % 3)), end("s" + std::to_string(i - i % 3)); // a repeated end
+    }
+    const std::string text = wrap(body);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::string path = dir.filePath(QStringLiteral("spans.jsonl")).toStdString();
+    {
+        QFile f(QString::fromStdString(path));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QCOMPARE(f.write(text.data(), qint64(text.size())), qint64(text.size()));
+    }
+    ReadOptions one;
+    one.maxThreads = 1;
+    ReadOptions many;
+    many.maxThreads = unsigned(threads);
+    many.parallelThresholdBytes = 0;
+    many.chunkBytes = std::size_t(chunk);
+    const ReadResult a = TraceReader::readBytes(text, path);
+    const ReadResult b = TraceReader::readFile(path, many);
+    const ReadResult c = TraceReader::readFile(path, one);
+    QVERIFY(a.trace && b.trace && c.trace);
+    for (const ReadResult *r : {&b, &c}) {
+        QCOMPARE(r->problems.size(), a.problems.size());
+        for (std::size_t i = 0; i < a.problems.size(); ++i) {
+            QCOMPARE(r->problems[i].line, a.problems[i].line);
+            QCOMPARE(r->problems[i].ruleId, a.problems[i].ruleId);
+            QCOMPARE(r->problems[i].message, a.problems[i].message);
+            QCOMPARE(r->problems[i].relatedId, a.problems[i].relatedId);
+        }
+        QVERIFY(r->omittedProblems == a.omittedProblems);
+        QCOMPARE(r->strictError->message, a.strictError->message);
+        QCOMPARE(r->trace->spans.size(), a.trace->spans.size());
+        for (std::size_t i = 0; i < a.trace->spans.size(); ++i) {
+            const Span &x = a.trace->spans[i];
+            const Span &y = r->trace->spans[i];
+            QCOMPARE(r->trace->str(y.id), a.trace->str(x.id));
+            QCOMPARE(r->trace->str(y.name), a.trace->str(x.name));
+            QCOMPARE(y.closed, x.closed);
+            QCOMPARE(y.startLine, x.startLine);
+            QCOMPARE(y.endLine, x.endLine);
+        }
+    }
+    // What a sequential read must say: 12000 never-started ends plus 2400 ended-before-start,
+    // listed up to the per-rule limit with their ids, the rest counted.
+    std::uint64_t unknownListed = 0;
+    for (const Problem &p : a.problems) {
+        if (p.ruleId == "E-SPAN-END-UNKNOWN") {
+            ++unknownListed;
+            QVERIFY2(p.message.find("span_end for unknown span `" + p.relatedId + "` at index ") == 0, p.message.c_str());
+        }
+    }
+    QCOMPARE(unknownListed, ProblemLimiter::kMaxPerRule);
+    std::uint64_t unknownOmitted = 0;
+    for (const OmittedProblems &o : a.omittedProblems) {
+        if (o.ruleId == "E-SPAN-END-UNKNOWN")
+            unknownOmitted = o.count;
+    }
+    QCOMPARE(unknownListed + unknownOmitted, std::uint64_t(12000 + 2400));
+    QCOMPARE(a.strictError->message, std::string("duplicate span_start id `s0` at index 3"));
 }
 
 QTEST_GUILESS_MAIN(TestTraceReader)
