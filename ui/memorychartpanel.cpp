@@ -45,6 +45,7 @@
 
 #include "core/analysis/memoryprofile.h"
 #include "core/analysis/memoryseries.h"
+#include "core/itemmodels/backgroundsort.h"
 #include "core/itemmodels/liveallocationsmodel.h"
 #include "core/itemmodels/modelroles.h"
 #include "core/model/trace.h"
@@ -408,6 +409,16 @@ struct Prepared {
     std::shared_ptr<const MemorySeries> series;
 };
 
+// Chart data of one window, device and width, computed on a worker thread.
+struct Bucketed {
+    quint64 generation = 0;
+    TimeWindow window;
+    int device = MemorySeries::kAllDevices;
+    int buckets = 0;
+    LogicalChartData logical;
+    PhysicalChartData physical;
+};
+
 struct LiveQuery {
     quint64 generation = 0;
     std::uint64_t timeNs = 0;
@@ -438,6 +449,7 @@ struct MemoryChartPanel::Private {
     std::optional<std::uint64_t> tableInstant; // what the table lists
     std::optional<std::uint64_t> hoverTime;
     quint64 queryGeneration = 0;
+    quint64 bucketGeneration = 0;
     QSet<QString> hidden; // legend names switched off
     bool aligning = false;
 
@@ -470,6 +482,7 @@ struct MemoryChartPanel::Private {
     QTimer *rebucketTimer = nullptr;
     QFutureWatcher<Prepared> *watcher = nullptr;
     QFutureWatcher<LiveQuery> *liveWatcher = nullptr;
+    QFutureWatcher<Bucketed> *bucketWatcher = nullptr;
 
     void build();
     void buildPlot(Plot &plot, const QString &objectName);
@@ -477,6 +490,8 @@ struct MemoryChartPanel::Private {
     void onPrepared();
     void rebuildSeries();
     void rebucket();
+    void onBucketed();
+    void applyBuckets();
     void updateAxes();
     void alignPlots();
     void scheduleRebucket() { rebucketTimer->start(); }
@@ -788,6 +803,8 @@ void MemoryChartPanel::Private::build()
     QObject::connect(watcher, &QFutureWatcher<Prepared>::finished, q, [this] { onPrepared(); });
     liveWatcher = new QFutureWatcher<LiveQuery>(q);
     QObject::connect(liveWatcher, &QFutureWatcher<LiveQuery>::finished, q, [this] { onLiveQuery(); });
+    bucketWatcher = new QFutureWatcher<Bucketed>(q);
+    QObject::connect(bucketWatcher, &QFutureWatcher<Bucketed>::finished, q, [this] { onBucketed(); });
     applyTheme();
 }
 
@@ -1194,10 +1211,38 @@ void MemoryChartPanel::Private::rebucket()
         return;
     if (window.isEmpty())
         window = fullRange();
-    buckets = plotWidth();
-    drawnWindow = window;
-    logical = series->logical(device, window, buckets);
-    physical = series->physical(device, window, buckets);
+    const quint64 generation = ++bucketGeneration;
+    const int width = plotWidth();
+    if (series->changeCount() < BackgroundSort::backgroundRows()) {
+        buckets = width;
+        drawnWindow = window;
+        logical = series->logical(device, window, buckets);
+        physical = series->physical(device, window, buckets);
+        applyBuckets();
+        return;
+    }
+    // A million memory changes take 50-300 ms to walk (the whole run, or one device's
+    // changes among all of them): on a worker. The chart keeps what it shows until then.
+    bucketWatcher->setFuture(QtConcurrent::run([series = series, generation, w = window, dev = device, width] {
+        return Bucketed{generation, w, dev, width, series->logical(dev, w, width), series->physical(dev, w, width)};
+    }));
+}
+
+void MemoryChartPanel::Private::onBucketed()
+{
+    Bucketed result = bucketWatcher->result();
+    // A newer window, device, width or trace is on its way: this one is stale.
+    if (result.generation != bucketGeneration || result.window != window || result.device != device || !series)
+        return;
+    buckets = result.buckets;
+    drawnWindow = result.window;
+    logical = std::move(result.logical);
+    physical = std::move(result.physical);
+    applyBuckets();
+}
+
+void MemoryChartPanel::Private::applyBuckets()
+{
     xUnit = timeUnitFor(window, timeUnit);
     const double xf = xUnit.factor;
     // The physical axis spans the series shown (neighbours outside the window included, as
@@ -1594,6 +1639,8 @@ MemoryChartPanel::~MemoryChartPanel()
     d->watcher->waitForFinished();
     d->liveWatcher->disconnect();
     d->liveWatcher->waitForFinished();
+    d->bucketWatcher->disconnect();
+    d->bucketWatcher->waitForFinished();
 }
 
 void MemoryChartPanel::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const MemoryProfile> profile)
@@ -1626,6 +1673,7 @@ void MemoryChartPanel::clear()
     d->highlight = {};
     d->range = {};
     ++d->queryGeneration;
+    ++d->bucketGeneration;
     d->rebuildSeries();
     {
         const QSignalBlocker block(d->deviceBox);

@@ -155,6 +155,14 @@ OpTablePanel::OpTablePanel(QWidget *parent)
     connect(m_aggregateView, &QTableView::activated, this, &OpTablePanel::showOpsNamed);
     connect(m_opProxy, &QAbstractItemModel::modelReset, this, &OpTablePanel::updateStatus);
     connect(m_opProxy, &QAbstractItemModel::layoutChanged, this, &OpTablePanel::updateStatus);
+    // A big table sorts on a worker thread: a busy cursor and word until the order lands.
+    connect(m_opModel, &OpTableModel::sortingChanged, this, [this](bool sorting) {
+        if (sorting)
+            m_opView->viewport()->setCursor(Qt::BusyCursor);
+        else
+            m_opView->viewport()->unsetCursor();
+        updateStatus();
+    });
     updateStatus();
 }
 
@@ -451,6 +459,8 @@ void OpTablePanel::updateStatus()
         text = tr("%1 of %2 ops").arg(formatCount(std::uint64_t(m_opProxy->rowCount())), formatCount(total));
     if (!m_range.isEmpty())
         text += m_aggregating ? tr(" in the time range (aggregating…)") : tr(" in the time range");
+    if (m_opModel->isSorting())
+        text += tr(" (sorting…)");
     m_status->setText(text);
     if (m_aggregateModel->isPending())
         m_aggregateView->setToolTip(tr("The grouping by op, shape, dtype and device is computed with the span tree; it appears when the load gets there"));

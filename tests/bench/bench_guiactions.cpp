@@ -27,6 +27,9 @@
 #include "ui/search/searchbar.h"
 #include "ui/selection/selectionmodel.h"
 #include "ui/spantreepanel.h"
+#include "ui/tensorspanel.h"
+#include "core/itemmodels/optablemodel.h"
+#include "core/itemmodels/tensortablemodel.h"
 #include "ui/timeline/timelineview.h"
 
 using namespace TraceInspector;
@@ -113,6 +116,8 @@ int main(int argc, char **argv)
     run("activate (zoom to the selection)", [&] { selection->activate(Selection::span(qint64(midSpan))); });
     run("back", [&] { selection->back(); });
     run("forward", [&] { selection->forward(); });
+    run("back again", [&] { selection->back(); });
+    run("forward again", [&] { selection->forward(); });
     if (const QString png = qEnvironmentVariable("TI_BENCH_PNG"); !png.isEmpty()) {
         // A picture of the linked views: a span selected (its ops, its extent on the memory
         // chart) and a time range around it.
@@ -153,11 +158,23 @@ int main(int argc, char **argv)
     run("clear the range", [&] { selection->clearTimeRange(); }, 3000);
 
     SpanTreePanel *spans = window.spanTreePanel();
-    run("span tree expand all", [&] { spans->view()->expandAll(); }, 2000);
+    // Expand All is what the user has (the view's menu action and the '*' key); it may run
+    // in slices, so the settle time covers all of them.
+    run("span tree expand all", [&] { spans->expandAll(); }, 20000);
+    std::printf("  %d rows shown\n", int(spans->expandAllRowCount()));
     run("span tree sort by duration after expand all", [&] { spans->view()->sortByColumn(2, Qt::DescendingOrder); }, 3000);
+    run("span tree sort by name after expand all", [&] { spans->view()->sortByColumn(0, Qt::AscendingOrder); }, 3000);
     run("span tree back to tree order", [&] { spans->view()->sortByColumn(-1, Qt::AscendingOrder); }, 3000);
+    run("span tree collapse all", [&] { spans->view()->collapseAll(); }, 2000);
     OpTablePanel *ops = window.opTablePanel();
-    run("op table sort by duration", [&] { ops->opView()->sortByColumn(3, Qt::DescendingOrder); }, 2000);
+    run("op table sort by duration", [&] { ops->opView()->sortByColumn(OpTableModel::DurationColumn, Qt::DescendingOrder); }, 2000);
+    run("op table sort by name", [&] { ops->opView()->sortByColumn(OpTableModel::NameColumn, Qt::AscendingOrder); }, 2000);
+    run("op table sort by Bytes/ns", [&] { ops->opView()->sortByColumn(OpTableModel::BytesPerNsColumn, Qt::DescendingOrder); }, 2000);
+    run("op table sort by Bytes/ns ascending", [&] { ops->opView()->sortByColumn(OpTableModel::BytesPerNsColumn, Qt::AscendingOrder); }, 2000);
+    TensorsPanel *tensors = window.tensorsPanel();
+    run("tensors table sort by bytes", [&] { tensors->view()->sortByColumn(TensorTableModel::BytesColumn, Qt::DescendingOrder); }, 2000);
+    run("tensors table sort by label", [&] { tensors->view()->sortByColumn(TensorTableModel::LabelColumn, Qt::AscendingOrder); }, 2000);
+    run("tensors table sort by alloc time", [&] { tensors->view()->sortByColumn(TensorTableModel::AllocColumn, Qt::AscendingOrder); }, 2000);
 
     MemoryChartPanel *chart = window.memoryChartPanel();
     run("memory chart zoom (a tenth)", [&] { chart->setWindow(tenth); }, 2000);
@@ -167,6 +184,7 @@ int main(int argc, char **argv)
     if (chart->deviceNames().size() > 1)
         run("memory chart switch device again", [&] { chart->setSelectedDevice(1); }, 3000);
     run("memory chart all devices", [&] { chart->setSelectedDevice(-1); }, 3000);
+    run("timeline fit again (Home)", [&] { timeline->fitAll(); });
 
     std::printf("worst: %.1f ms\n", worst);
     return 0;
