@@ -450,6 +450,9 @@ struct MemoryChartPanel::Private {
     std::optional<std::uint64_t> hoverTime;
     quint64 queryGeneration = 0;
     quint64 bucketGeneration = 0;
+    bool readyWhenDrawn = false; // chartReady() waits for the first buckets from the worker
+    bool bucketsInFlight = false; // a worker computes the buckets of the current request
+    bool widthRetried = false;    // buckets asked again once for the plot width after a layout
     QSet<QString> hidden; // legend names switched off
     bool aligning = false;
 
@@ -873,7 +876,11 @@ void MemoryChartPanel::Private::onPrepared()
     hideCapacities();
     rebucket();
     refreshTable();
-    Q_EMIT q->chartReady();
+    // Ready means drawn: with the buckets still on a worker, the first applyBuckets() says so.
+    if (bucketsInFlight)
+        readyWhenDrawn = true;
+    else
+        Q_EMIT q->chartReady();
 }
 
 void MemoryChartPanel::Private::rebuildSeries()
@@ -1213,6 +1220,7 @@ void MemoryChartPanel::Private::rebucket()
         window = fullRange();
     const quint64 generation = ++bucketGeneration;
     const int width = plotWidth();
+    bucketsInFlight = false;
     if (series->changeCount() < BackgroundSort::backgroundRows()) {
         buckets = width;
         drawnWindow = window;
@@ -1223,6 +1231,7 @@ void MemoryChartPanel::Private::rebucket()
     }
     // A million memory changes take 50-300 ms to walk (the whole run, or one device's
     // changes among all of them): on a worker. The chart keeps what it shows until then.
+    bucketsInFlight = true;
     bucketWatcher->setFuture(QtConcurrent::run([series = series, generation, w = window, dev = device, width] {
         return Bucketed{generation, w, dev, width, series->logical(dev, w, width), series->physical(dev, w, width)};
     }));
@@ -1234,6 +1243,7 @@ void MemoryChartPanel::Private::onBucketed()
     // A newer window, device, width or trace is on its way: this one is stale.
     if (result.generation != bucketGeneration || result.window != window || result.device != device || !series)
         return;
+    bucketsInFlight = false;
     buckets = result.buckets;
     drawnWindow = result.window;
     logical = std::move(result.logical);
@@ -1364,6 +1374,18 @@ void MemoryChartPanel::Private::applyBuckets()
     alignPlots();
     placePeakText();
     placeCursorLines();
+    // New data can change the axes' labels and with them the plot's width (no resize event):
+    // one bucket per pixel column needs the buckets once more for the width laid out now.
+    if (!widthRetried && std::abs(plotWidth() - buckets) > 1) {
+        widthRetried = true;
+        scheduleRebucket();
+    } else {
+        widthRetried = false;
+    }
+    if (readyWhenDrawn) {
+        readyWhenDrawn = false;
+        Q_EMIT q->chartReady();
+    }
 }
 
 void MemoryChartPanel::Private::updateAxes()
@@ -1674,6 +1696,8 @@ void MemoryChartPanel::clear()
     d->range = {};
     ++d->queryGeneration;
     ++d->bucketGeneration;
+    d->readyWhenDrawn = false;
+    d->bucketsInFlight = false;
     d->rebuildSeries();
     {
         const QSignalBlocker block(d->deviceBox);
