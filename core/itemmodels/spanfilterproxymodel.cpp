@@ -42,6 +42,7 @@ SpanFilterProxyModel::~SpanFilterProxyModel() = default;
 void SpanFilterProxyModel::setSourceModel(QAbstractItemModel *sourceModel)
 {
     beginResetModel();
+    m_sorter->cancel(); // an order for the previous source
     if (m_spanModel)
         disconnect(m_spanModel, nullptr, this, nullptr);
     QAbstractProxyModel::setSourceModel(sourceModel);

@@ -201,6 +201,8 @@ int main(int argc, char **argv)
     run("op table sort by Bytes/ns", [&] { ops->opView()->sortByColumn(OpTableModel::BytesPerNsColumn, Qt::DescendingOrder); }, 2000);
     run("op table sort by Bytes/ns ascending", [&] { ops->opView()->sortByColumn(OpTableModel::BytesPerNsColumn, Qt::AscendingOrder); }, 2000);
     TensorsPanel *tensors = window.tensorsPanel();
+    window.showTab(QStringLiteral("Tensors"));
+    std::printf("  tensors table: %d rows\n", tensors->view()->model()->rowCount());
     run("tensors table sort by bytes", [&] { tensors->view()->sortByColumn(TensorTableModel::BytesColumn, Qt::DescendingOrder); }, 2000);
     run("tensors table sort by label", [&] { tensors->view()->sortByColumn(TensorTableModel::LabelColumn, Qt::AscendingOrder); }, 2000);
     run("tensors table sort by alloc time", [&] { tensors->view()->sortByColumn(TensorTableModel::AllocColumn, Qt::AscendingOrder); }, 2000);
