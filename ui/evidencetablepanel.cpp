@@ -78,6 +78,7 @@ EvidenceTablePanel::EvidenceTablePanel(InspectorView view, FlatTableModel *model
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) { Q_EMIT recordSelected(current.isValid() ? m_model->recordAt(current.row()) : -1); });
     connect(m_model, &QAbstractItemModel::modelReset, this, &EvidenceTablePanel::updateStatus);
+    m_model->setBackgroundSorting(true);
     // A million-row table sorts on a worker thread: a busy cursor and word until it lands.
     connect(m_model, &FlatTableModel::sortingChanged, this, [this](bool sorting) {
         if (sorting)

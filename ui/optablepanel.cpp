@@ -50,6 +50,7 @@ OpTablePanel::OpTablePanel(QWidget *parent)
     , m_aggregateView(new QTableView(this))
 {
     m_opProxy->setSourceModel(m_opModel);
+    m_opModel->setBackgroundSorting(true);
     connect(m_rangeWatcher, &QFutureWatcherBase::finished, this, [this] {
         const quint64 generation = m_rangeGeneration;
         const RangeStatistics stats = m_rangeWatcher->result();

@@ -55,6 +55,7 @@ SpanTreePanel::SpanTreePanel(QWidget *parent)
     , m_stopExpandAll(new QToolButton(this))
 {
     m_proxy->setSourceModel(m_model);
+    m_proxy->setBackgroundSorting(true);
 
     m_filter->setObjectName(QStringLiteral("spanFilter"));
     m_filter->setPlaceholderText(tr("Filter spans by name or id"));

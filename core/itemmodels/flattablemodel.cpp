@@ -200,7 +200,7 @@ void FlatTableModel::sort(int column, Qt::SortOrder order)
         return;
     m_sortColumn = column;
     m_sortOrder = order;
-    if (column < 0 || m_recordCount < BackgroundSort::backgroundRows()) {
+    if (column < 0 || !m_backgroundSorting || m_recordCount < BackgroundSort::backgroundRows()) {
         m_sorter->cancel();
         relayout(column >= 0 && m_recordCount > 0 ? computeOrder(column, order) : std::vector<std::uint32_t>{}, m_accepted);
         return;

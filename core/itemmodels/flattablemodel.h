@@ -50,6 +50,9 @@ public:
     /// (one layout change) when ready. sortColumn() says what was asked at once.
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
     bool isSorting() const;
+    /// Whether sort() may run on a worker thread (off by default: the model then sorts at
+    /// once, as callers without an event loop expect). Views of a big trace turn it on.
+    void setBackgroundSorting(bool on) { m_backgroundSorting = on; }
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
 
 Q_SIGNALS:
@@ -94,6 +97,7 @@ private:
     int m_sortColumn = -1;
     Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
     BackgroundSort *m_sorter;
+    bool m_backgroundSorting = false;
 
     bool identity() const { return m_order.empty() && m_accepted.empty(); }
 };

@@ -526,7 +526,7 @@ void OpTableModel::sort(int column, Qt::SortOrder order)
         return;
     m_sortColumn = column;
     m_sortOrder = order;
-    if (!m_trace || column < 0 || m_trace->ops.size() < BackgroundSort::backgroundRows()) {
+    if (!m_trace || column < 0 || !m_backgroundSorting || m_trace->ops.size() < BackgroundSort::backgroundRows()) {
         m_sorter->cancel();
         applyOrder(m_trace && column >= 0 ? sortedOrder(*m_trace, m_tree.get(), column, order) : std::vector<std::uint32_t>{});
         return;

@@ -84,6 +84,9 @@ public:
     /// sortColumn() says what was asked at once, isSorting() whether it is still pending.
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
     bool isSorting() const;
+    /// Whether sort() may run on a worker thread (off by default: the model then sorts at
+    /// once, as callers without an event loop expect). Views of a big trace turn it on.
+    void setBackgroundSorting(bool on) { m_backgroundSorting = on; }
 
 Q_SIGNALS:
     /// A background sort started (true) or its order was applied or dropped (false).
@@ -111,6 +114,7 @@ private:
     Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
     TimeUnit m_unit = TimeUnit::Auto;
     BackgroundSort *m_sorter;
+    bool m_backgroundSorting = false;
 };
 
 } // namespace TraceInspector

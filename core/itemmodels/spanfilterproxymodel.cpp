@@ -106,7 +106,7 @@ void SpanFilterProxyModel::sort(int column, Qt::SortOrder order)
     m_sortColumn = column;
     m_sortOrder = order;
     const std::shared_ptr<const SpanTree> tree = m_spanModel ? m_spanModel->treeRef() : nullptr;
-    if (column < 0 || !tree || tree->spanCount() < BackgroundSort::backgroundRows()) {
+    if (column < 0 || !tree || !m_backgroundSorting || tree->spanCount() < BackgroundSort::backgroundRows()) {
         relayout();
         return;
     }

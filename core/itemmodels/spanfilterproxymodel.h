@@ -77,6 +77,9 @@ public:
     /// sortColumn() says what was asked at once, isSorting() whether it is still pending.
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
     bool isSorting() const;
+    /// Whether sort() may run on a worker thread (off by default: the model then sorts at
+    /// once, as callers without an event loop expect). Views of a big trace turn it on.
+    void setBackgroundSorting(bool on) { m_backgroundSorting = on; }
 
 Q_SIGNALS:
     void filterTextChanged(const QString &text);
@@ -120,6 +123,7 @@ private:
     bool m_identity = true;
     Rows m_rows;
     BackgroundSort *m_sorter;
+    bool m_backgroundSorting = false;
 };
 
 } // namespace TraceInspector

@@ -33,6 +33,7 @@ private Q_SLOTS:
     void opTableMatchesSynchronous_data();
     void opTableMatchesSynchronous();
     void opTableNewestRequestWins();
+    void synchronousUnlessAsked();
     void opTableResetDropsPendingOrder();
     void opTableKeepsPersistentIndexes();
     void tensorTableMatchesSynchronous_data();
@@ -187,6 +188,7 @@ void tst_BackgroundSort::opTableMatchesSynchronous()
 
     BackgroundSort::setBackgroundRows(kAlwaysBackground);
     OpTableModel model;
+    model.setBackgroundSorting(true);
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     model.setTrace(trace, tree);
     QSignalSpy sorting(&model, &OpTableModel::sortingChanged);
@@ -202,6 +204,34 @@ void tst_BackgroundSort::opTableMatchesSynchronous()
     QCOMPARE(opOrder(model), opOrder(reference));
 }
 
+void tst_BackgroundSort::synchronousUnlessAsked()
+{
+    // Without setBackgroundSorting(true) every model sorts at once, whatever its size.
+    BackgroundSort::setBackgroundRows(kAlwaysBackground);
+    const auto trace = randomTrace(13);
+    const auto tree = std::make_shared<const SpanTree>(SpanTree::build(*trace));
+    OpTableModel ops;
+    ops.setTrace(trace, tree);
+    ops.sort(OpTableModel::DurationColumn, Qt::AscendingOrder);
+    QVERIFY(!ops.isSorting());
+    for (int row = 1; row < ops.rowCount(); ++row)
+        QVERIFY(trace->ops[std::size_t(ops.opAt(row - 1))].durationNs <= trace->ops[std::size_t(ops.opAt(row))].durationNs);
+
+    SpanTreeModel spans;
+    spans.setTrace(trace, tree);
+    SpanFilterProxyModel proxy;
+    proxy.setSourceModel(&spans);
+    proxy.sort(SpanTreeModel::StartColumn, Qt::DescendingOrder);
+    QVERIFY(!proxy.isSorting());
+
+    const LoadedTracePtr loaded = TestFixtures::loadedSnapshot(TestFixtures::evidenceTrace());
+    QVERIFY(loaded);
+    TensorTableModel tensors;
+    tensors.setTrace(loaded->trace, loaded->evidence);
+    tensors.sort(TensorTableModel::BytesColumn, Qt::AscendingOrder);
+    QVERIFY(!tensors.isSorting());
+}
+
 void tst_BackgroundSort::opTableNewestRequestWins()
 {
     const auto trace = randomTrace(11);
@@ -213,6 +243,7 @@ void tst_BackgroundSort::opTableNewestRequestWins()
 
     BackgroundSort::setBackgroundRows(kAlwaysBackground);
     OpTableModel model;
+    model.setBackgroundSorting(true);
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     model.setTrace(trace, tree);
     QSignalSpy layout(&model, &QAbstractItemModel::layoutChanged);
@@ -239,6 +270,7 @@ void tst_BackgroundSort::opTableResetDropsPendingOrder()
     const auto second = randomTrace(2);
     BackgroundSort::setBackgroundRows(kAlwaysBackground);
     OpTableModel model;
+    model.setBackgroundSorting(true);
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     model.setTrace(first);
     model.sort(OpTableModel::DurationColumn, Qt::DescendingOrder);
@@ -255,6 +287,7 @@ void tst_BackgroundSort::opTableKeepsPersistentIndexes()
     const auto trace = randomTrace(5);
     BackgroundSort::setBackgroundRows(kAlwaysBackground);
     OpTableModel model;
+    model.setBackgroundSorting(true);
     model.setTrace(trace);
     const QPersistentModelIndex selected(model.index(123, OpTableModel::DurationColumn));
     model.sort(OpTableModel::StartColumn, Qt::DescendingOrder);
@@ -290,6 +323,7 @@ void tst_BackgroundSort::tensorTableMatchesSynchronous()
 
     BackgroundSort::setBackgroundRows(kAlwaysBackground);
     TensorTableModel model;
+    model.setBackgroundSorting(true);
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     model.setTrace(loaded->trace, loaded->evidence);
     model.setFilterText(QStringLiteral("t")); // a filter stays applied through the sort
@@ -308,6 +342,7 @@ void tst_BackgroundSort::tensorTableResetDropsPendingOrder()
     QVERIFY(loaded);
     BackgroundSort::setBackgroundRows(kAlwaysBackground);
     TensorTableModel model;
+    model.setBackgroundSorting(true);
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     model.setTrace(loaded->trace, loaded->evidence);
     model.sort(TensorTableModel::BytesColumn, Qt::AscendingOrder);
@@ -348,6 +383,7 @@ void tst_BackgroundSort::spanTreeMatchesSynchronous()
     SpanTreeModel model;
     model.setTrace(trace, tree);
     SpanFilterProxyModel proxy;
+    proxy.setBackgroundSorting(true);
     QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
     proxy.setSourceModel(&model);
     const QList<qint64> before = treeOrder(proxy);
@@ -382,6 +418,7 @@ void tst_BackgroundSort::spanTreeFilterCancelsPendingSort()
     SpanTreeModel model;
     model.setTrace(trace, tree);
     SpanFilterProxyModel proxy;
+    proxy.setBackgroundSorting(true);
     QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
     proxy.setSourceModel(&model);
     proxy.sort(SpanTreeModel::DurationColumn, Qt::DescendingOrder);
