@@ -78,6 +78,15 @@ EvidenceTablePanel::EvidenceTablePanel(InspectorView view, FlatTableModel *model
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) { Q_EMIT recordSelected(current.isValid() ? m_model->recordAt(current.row()) : -1); });
     connect(m_model, &QAbstractItemModel::modelReset, this, &EvidenceTablePanel::updateStatus);
+    m_model->setBackgroundSorting(true);
+    // A million-row table sorts on a worker thread: a busy cursor and word until it lands.
+    connect(m_model, &FlatTableModel::sortingChanged, this, [this](bool sorting) {
+        if (sorting)
+            m_view->viewport()->setCursor(Qt::BusyCursor);
+        else
+            m_view->viewport()->unsetCursor();
+        updateStatus();
+    });
 }
 
 EvidenceTablePanel::~EvidenceTablePanel() = default;
@@ -142,7 +151,8 @@ void EvidenceTablePanel::updateBadge(const LoadedTracePtr &loaded)
 
 void EvidenceTablePanel::updateStatus()
 {
-    m_status->setText(countText(m_model->rowCount(), m_model->totalRecords()));
+    const QString count = countText(m_model->rowCount(), m_model->totalRecords());
+    m_status->setText(m_model->isSorting() ? tr("%1 (sorting…)").arg(count) : count);
 }
 
 } // namespace TraceInspector

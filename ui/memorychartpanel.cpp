@@ -45,6 +45,7 @@
 
 #include "core/analysis/memoryprofile.h"
 #include "core/analysis/memoryseries.h"
+#include "core/itemmodels/backgroundsort.h"
 #include "core/itemmodels/liveallocationsmodel.h"
 #include "core/itemmodels/modelroles.h"
 #include "core/model/trace.h"
@@ -408,6 +409,16 @@ struct Prepared {
     std::shared_ptr<const MemorySeries> series;
 };
 
+// Chart data of one window, device and width, computed on a worker thread.
+struct Bucketed {
+    quint64 generation = 0;
+    TimeWindow window;
+    int device = MemorySeries::kAllDevices;
+    int buckets = 0;
+    LogicalChartData logical;
+    PhysicalChartData physical;
+};
+
 struct LiveQuery {
     quint64 generation = 0;
     std::uint64_t timeNs = 0;
@@ -438,6 +449,10 @@ struct MemoryChartPanel::Private {
     std::optional<std::uint64_t> tableInstant; // what the table lists
     std::optional<std::uint64_t> hoverTime;
     quint64 queryGeneration = 0;
+    quint64 bucketGeneration = 0;
+    bool readyWhenDrawn = false; // chartReady() waits for the first buckets from the worker
+    bool bucketsInFlight = false; // a worker computes the buckets of the current request
+    bool widthRetried = false;    // buckets asked again once for the plot width after a layout
     QSet<QString> hidden; // legend names switched off
     bool aligning = false;
 
@@ -470,6 +485,7 @@ struct MemoryChartPanel::Private {
     QTimer *rebucketTimer = nullptr;
     QFutureWatcher<Prepared> *watcher = nullptr;
     QFutureWatcher<LiveQuery> *liveWatcher = nullptr;
+    QFutureWatcher<Bucketed> *bucketWatcher = nullptr;
 
     void build();
     void buildPlot(Plot &plot, const QString &objectName);
@@ -477,6 +493,8 @@ struct MemoryChartPanel::Private {
     void onPrepared();
     void rebuildSeries();
     void rebucket();
+    void onBucketed();
+    void applyBuckets();
     void updateAxes();
     void alignPlots();
     void scheduleRebucket() { rebucketTimer->start(); }
@@ -788,6 +806,8 @@ void MemoryChartPanel::Private::build()
     QObject::connect(watcher, &QFutureWatcher<Prepared>::finished, q, [this] { onPrepared(); });
     liveWatcher = new QFutureWatcher<LiveQuery>(q);
     QObject::connect(liveWatcher, &QFutureWatcher<LiveQuery>::finished, q, [this] { onLiveQuery(); });
+    bucketWatcher = new QFutureWatcher<Bucketed>(q);
+    QObject::connect(bucketWatcher, &QFutureWatcher<Bucketed>::finished, q, [this] { onBucketed(); });
     applyTheme();
 }
 
@@ -856,7 +876,11 @@ void MemoryChartPanel::Private::onPrepared()
     hideCapacities();
     rebucket();
     refreshTable();
-    Q_EMIT q->chartReady();
+    // Ready means drawn: with the buckets still on a worker, the first applyBuckets() says so.
+    if (bucketsInFlight)
+        readyWhenDrawn = true;
+    else
+        Q_EMIT q->chartReady();
 }
 
 void MemoryChartPanel::Private::rebuildSeries()
@@ -1198,10 +1222,41 @@ void MemoryChartPanel::Private::rebucket()
         return;
     if (window.isEmpty())
         window = fullRange();
-    buckets = plotWidth();
-    drawnWindow = window;
-    logical = series->logical(device, window, buckets);
-    physical = series->physical(device, window, buckets);
+    const quint64 generation = ++bucketGeneration;
+    const int width = plotWidth();
+    bucketsInFlight = false;
+    if (series->changeCount() < BackgroundSort::backgroundRows()) {
+        buckets = width;
+        drawnWindow = window;
+        logical = series->logical(device, window, buckets);
+        physical = series->physical(device, window, buckets);
+        applyBuckets();
+        return;
+    }
+    // A million memory changes take 50-300 ms to walk (the whole run, or one device's
+    // changes among all of them): on a worker. The chart keeps what it shows until then.
+    bucketsInFlight = true;
+    bucketWatcher->setFuture(QtConcurrent::run([series = series, generation, w = window, dev = device, width] {
+        return Bucketed{generation, w, dev, width, series->logical(dev, w, width), series->physical(dev, w, width)};
+    }));
+}
+
+void MemoryChartPanel::Private::onBucketed()
+{
+    Bucketed result = bucketWatcher->result();
+    // A newer window, device, width or trace is on its way: this one is stale.
+    if (result.generation != bucketGeneration || result.window != window || result.device != device || !series)
+        return;
+    bucketsInFlight = false;
+    buckets = result.buckets;
+    drawnWindow = result.window;
+    logical = std::move(result.logical);
+    physical = std::move(result.physical);
+    applyBuckets();
+}
+
+void MemoryChartPanel::Private::applyBuckets()
+{
     xUnit = timeUnitFor(window, timeUnit);
     const double xf = xUnit.factor;
     // The physical axis spans the series shown (neighbours outside the window included, as
@@ -1323,6 +1378,18 @@ void MemoryChartPanel::Private::rebucket()
     alignPlots();
     placePeakText();
     placeCursorLines();
+    // New data can change the axes' labels and with them the plot's width (no resize event):
+    // one bucket per pixel column needs the buckets once more for the width laid out now.
+    if (!widthRetried && std::abs(plotWidth() - buckets) > 1) {
+        widthRetried = true;
+        scheduleRebucket();
+    } else {
+        widthRetried = false;
+    }
+    if (readyWhenDrawn) {
+        readyWhenDrawn = false;
+        Q_EMIT q->chartReady();
+    }
 }
 
 void MemoryChartPanel::Private::updateAxes()
@@ -1598,6 +1665,8 @@ MemoryChartPanel::~MemoryChartPanel()
     d->watcher->waitForFinished();
     d->liveWatcher->disconnect();
     d->liveWatcher->waitForFinished();
+    d->bucketWatcher->disconnect();
+    d->bucketWatcher->waitForFinished();
 }
 
 void MemoryChartPanel::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const MemoryProfile> profile)
@@ -1630,6 +1699,9 @@ void MemoryChartPanel::clear()
     d->highlight = {};
     d->range = {};
     ++d->queryGeneration;
+    ++d->bucketGeneration;
+    d->readyWhenDrawn = false;
+    d->bucketsInFlight = false;
     d->rebuildSeries();
     {
         const QSignalBlocker block(d->deviceBox);

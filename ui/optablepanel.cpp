@@ -50,6 +50,7 @@ OpTablePanel::OpTablePanel(QWidget *parent)
     , m_aggregateView(new QTableView(this))
 {
     m_opProxy->setSourceModel(m_opModel);
+    m_opModel->setBackgroundSorting(true);
     connect(m_rangeWatcher, &QFutureWatcherBase::finished, this, [this] {
         const quint64 generation = m_rangeGeneration;
         const RangeStatistics stats = m_rangeWatcher->result();
@@ -160,6 +161,14 @@ OpTablePanel::OpTablePanel(QWidget *parent)
     connect(m_aggregateView, &QTableView::activated, this, &OpTablePanel::showOpsNamed);
     connect(m_opProxy, &QAbstractItemModel::modelReset, this, &OpTablePanel::updateStatus);
     connect(m_opProxy, &QAbstractItemModel::layoutChanged, this, &OpTablePanel::updateStatus);
+    // A big table sorts on a worker thread: a busy cursor and word until the order lands.
+    connect(m_opModel, &OpTableModel::sortingChanged, this, [this](bool sorting) {
+        if (sorting)
+            m_opView->viewport()->setCursor(Qt::BusyCursor);
+        else
+            m_opView->viewport()->unsetCursor();
+        updateStatus();
+    });
     updateStatus();
 }
 
@@ -467,6 +476,8 @@ void OpTablePanel::updateStatus()
         text += m_aggregating ? tr(" in the time range (aggregating…)") : tr(" in the time range");
     else if (m_aggregating)
         text += tr(" (aggregating…)");
+    if (m_opModel->isSorting())
+        text += tr(" (sorting…)");
     m_status->setText(text);
     if (m_aggregateModel->isPending())
         m_aggregateView->setToolTip(tr("The grouping by op, shape, dtype and device is computed with the span tree; it appears when the load gets there"));

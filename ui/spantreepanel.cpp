@@ -51,8 +51,11 @@ SpanTreePanel::SpanTreePanel(QWidget *parent)
     , m_next(new QToolButton(this))
     , m_view(new TreeView(this))
     , m_expandTimer(new QTimer(this))
+    , m_expandAllTimer(new QTimer(this))
+    , m_stopExpandAll(new QToolButton(this))
 {
     m_proxy->setSourceModel(m_model);
+    m_proxy->setBackgroundSorting(true);
 
     m_filter->setObjectName(QStringLiteral("spanFilter"));
     m_filter->setPlaceholderText(tr("Filter spans by name or id"));
@@ -128,6 +131,12 @@ SpanTreePanel::SpanTreePanel(QWidget *parent)
                               {SpanTreeModel::DeviceBusyColumn, 9, 26},
                               {SpanTreeModel::DeviceLanesColumn, 10, 40}},
                              SpanTreeModel::NameColumn);
+    m_actions->addRowAction(tr("E&xpand All Below"), [this](const QModelIndex &row) {
+        expandAllBelow(row.data(SpanIndexRole).toLongLong());
+    });
+    m_actions->addRowAction(tr("Expand &All"), [this](const QModelIndex &) { expandAll(); });
+    m_actions->addRowAction(tr("C&ollapse All"), [this](const QModelIndex &) { collapseAll(); });
+    m_view->setExpandBelowHandler([this](const QModelIndex &row) { expandAllBelow(spanOf(row)); });
     m_actions->addRowAction(tr("Copy Span &Id"), [](const QModelIndex &row) {
         QApplication::clipboard()->setText(row.data(SpanIdRole).toString());
     });
@@ -144,11 +153,30 @@ SpanTreePanel::SpanTreePanel(QWidget *parent)
     top->addWidget(m_next);
     top->addSpacing(4);
     top->addWidget(m_status);
+    top->addWidget(m_stopExpandAll);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(4);
     layout->addLayout(top);
     layout->addWidget(m_view, 1);
+
+    m_stopExpandAll->setObjectName(QStringLiteral("spanStopExpandAll"));
+    m_stopExpandAll->setText(tr("Stop"));
+    m_stopExpandAll->setToolTip(tr("Stop opening rows; what is open stays open"));
+    m_stopExpandAll->hide();
+    connect(m_stopExpandAll, &QToolButton::clicked, this, &SpanTreePanel::stopExpandAll);
+    m_expandAllTimer->setSingleShot(true);
+    m_expandAllTimer->setInterval(0);
+    connect(m_expandAllTimer, &QTimer::timeout, this, &SpanTreePanel::expandAllSlice);
+    // A million-span sort runs on a worker thread: say so until it lands.
+    connect(m_proxy, &SpanFilterProxyModel::sortingChanged, this, [this](bool sorting) {
+        m_sorting = sorting;
+        if (sorting)
+            m_view->viewport()->setCursor(Qt::BusyCursor);
+        else
+            m_view->viewport()->unsetCursor();
+        updateStatus();
+    });
 
     m_expandTimer->setSingleShot(true);
     m_expandTimer->setInterval(0);
@@ -176,6 +204,9 @@ QTreeView *SpanTreePanel::view() const
 void SpanTreePanel::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const SpanTree> tree,
                              std::shared_ptr<const DeviceTime> deviceTime)
 {
+    stopExpandAll();
+    m_expandAllRows = 0;
+    m_expandAllTruncated = false;
     m_expandTimer->stop();
     m_walk.clear();
     m_expandedMatches = 0;
@@ -315,6 +346,106 @@ void SpanTreePanel::expandSlice()
         m_walk.clear();
         Q_EMIT expansionFinished();
     }
+    updateStatus();
+}
+
+bool SpanTreePanel::isExpandingAll() const
+{
+    return m_expandAllTimer->isActive();
+}
+
+QModelIndex SpanTreePanel::proxyIndexOf(std::uint32_t span) const
+{
+    return m_proxy->mapFromSource(m_model->indexForSpan(std::int64_t(span)));
+}
+
+void SpanTreePanel::expandAll()
+{
+    expandAllBelow(-1);
+}
+
+void SpanTreePanel::expandAllBelow(qint64 spanIndex)
+{
+    stopExpandAll();
+    m_expandAllQueue.clear();
+    m_expandAllNext = 0;
+    m_expandAllRows = 0;
+    m_expandAllTruncated = false;
+    if (!m_tree)
+        return;
+    if (spanIndex < 0) {
+        const int top = m_proxy->rowCount();
+        m_expandAllRows = std::size_t(top);
+        for (int r = 0; r < top; ++r)
+            m_expandAllQueue.push_back(std::uint32_t(m_proxy->index(r, 0).internalId()));
+    } else if (std::uint64_t(spanIndex) < m_tree->spanCount() && proxyIndexOf(std::uint32_t(spanIndex)).isValid()) {
+        expandTo(spanIndex);
+        m_expandAllQueue.push_back(std::uint32_t(spanIndex));
+    }
+    m_stopExpandAll->show();
+    expandAllSlice();
+}
+
+void SpanTreePanel::expandAllSlice()
+{
+    // Breadth first: a level is opened before the one below it, in the order shown. The view
+    // lays out once per slice; slices end after kSliceMs.
+    QElapsedTimer clock;
+    clock.start();
+    QModelIndexList toExpand;
+    while (m_expandAllNext < m_expandAllQueue.size()) {
+        const std::uint32_t span = m_expandAllQueue[m_expandAllNext];
+        const QModelIndex index = proxyIndexOf(span);
+        const int children = index.isValid() ? m_proxy->rowCount(index) : 0;
+        if (children > 0) {
+            const bool open = m_view->isExpanded(index);
+            // The node asked for (the first) always opens, whatever its size.
+            if (!open && m_expandAllNext > 0 && m_expandAllRows + std::size_t(children) > kExpandAllRowLimit) {
+                m_expandAllTruncated = true;
+                break;
+            }
+            if (!open)
+                toExpand.append(index);
+            m_expandAllRows += std::size_t(children);
+            for (int r = 0; r < children; ++r)
+                m_expandAllQueue.push_back(std::uint32_t(m_proxy->index(r, 0, index).internalId()));
+        }
+        ++m_expandAllNext;
+        if ((m_expandAllNext & 255) == 0 && clock.elapsed() >= kSliceMs)
+            break;
+    }
+    m_view->expandMany(toExpand);
+    if (!m_expandAllTruncated && m_expandAllNext < m_expandAllQueue.size()) {
+        m_expandAllTimer->start();
+        updateStatus();
+        return;
+    }
+    finishExpandAll();
+}
+
+void SpanTreePanel::finishExpandAll()
+{
+    m_expandAllTimer->stop();
+    std::vector<std::uint32_t>().swap(m_expandAllQueue);
+    m_expandAllNext = 0;
+    m_stopExpandAll->hide();
+    updateStatus();
+    Q_EMIT expandAllFinished();
+}
+
+void SpanTreePanel::stopExpandAll()
+{
+    if (!m_expandAllTimer->isActive())
+        return;
+    finishExpandAll();
+}
+
+void SpanTreePanel::collapseAll()
+{
+    stopExpandAll();
+    m_expandAllRows = 0;
+    m_expandAllTruncated = false;
+    m_view->collapseAll();
     updateStatus();
 }
 
@@ -463,6 +594,13 @@ void SpanTreePanel::updateStatus()
         else if (m_expandedMatches < m_proxy->matchCount() && m_proxy->matchCount() > 0)
             parts << tr("first %1 opened; F3 for the rest").arg(formatCount(m_expandedMatches));
     }
+    if (m_sorting)
+        parts << tr("sorting…");
+    if (m_expandAllTimer->isActive())
+        parts << tr("expanding: %n rows…", nullptr, int(std::min<std::size_t>(m_expandAllRows, INT_MAX)));
+    else if (m_expandAllTruncated)
+        parts << tr("expanded to %n rows; Expand All Below (*) on a row goes deeper", nullptr,
+                    int(std::min<std::size_t>(m_expandAllRows, INT_MAX)));
     parts << measuredTimeText(m_measured.measured, m_measured.closed, m_tree->measuredTotalNs());
     if (m_tree->openCount() > 0)
         parts << tr("%1 open").arg(formatCount(m_tree->openCount()));

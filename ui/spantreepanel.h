@@ -56,6 +56,14 @@ public:
     /// Matches opened so far by the progressive expansion; all of them once done.
     std::size_t expandedMatchCount() const { return m_expandedMatches; }
     bool isExpanding() const;
+    /// Whether Expand All (or Expand All Below) is still opening rows.
+    bool isExpandingAll() const;
+    /// Rows shown under the nodes the last Expand All visited (its top level included).
+    std::size_t expandAllRowCount() const { return m_expandAllRows; }
+    /// Whether the last Expand All stopped at kExpandAllRowLimit rows.
+    bool expandAllTruncated() const { return m_expandAllTruncated; }
+    /// Expand All never shows more rows than this (see expandAll()).
+    static constexpr std::size_t kExpandAllRowLimit = 20000;
 
     void setTimeUnit(TimeUnit unit);
     /// Shows only spans overlapping \a range (host time) and their ancestors; empty = all.
@@ -82,6 +90,17 @@ public Q_SLOTS:
     /// Makes the next (previous) match after the current span, in the order shown, current.
     void nextMatch();
     void previousMatch();
+    /// Opens the tree level by level, in slices that never hold the window up, until every
+    /// node is open or kExpandAllRowLimit rows are shown. A million-span tree opened fully
+    /// is a million rows nobody reads, and every later sort or filter would lay them all out
+    /// again; level order shows the structure first (steps, micro-batches, layers), and
+    /// Expand All Below on a row (or '*') goes deeper where the user looks.
+    void expandAll();
+    /// The same below span \a spanIndex only.
+    void expandAllBelow(qint64 spanIndex);
+    /// Stops a running Expand All; what it opened stays open.
+    void stopExpandAll();
+    void collapseAll();
 
 Q_SIGNALS:
     /// The current span changed (by the user or by selectSpan()); -1 when none.
@@ -90,12 +109,17 @@ Q_SIGNALS:
     void spanActivated(qint64 spanIndex);
     /// The progressive expansion after a filter change opened everything it will open.
     void expansionFinished();
+    /// Expand All (or Expand All Below) finished or was stopped.
+    void expandAllFinished();
 
 private:
     void applyFilter(const QString &text);
     void startExpansion();
     void expandSlice();
     void expandTo(qint64 spanIndex);
+    void expandAllSlice();
+    void finishExpandAll();
+    QModelIndex proxyIndexOf(std::uint32_t span) const;
     void stepMatch(bool forward);
     void updateStatus();
     qint64 spanOf(const QModelIndex &proxyIndex) const;
@@ -112,6 +136,14 @@ private:
     TreeView *m_view;
     TableActions *m_actions;
     QTimer *m_expandTimer;
+    QTimer *m_expandAllTimer;
+    QToolButton *m_stopExpandAll;
+    bool m_sorting = false;
+    // Expand All: breadth-first queue of spans whose children are shown.
+    std::vector<std::uint32_t> m_expandAllQueue;
+    std::size_t m_expandAllNext = 0;
+    std::size_t m_expandAllRows = 0;
+    bool m_expandAllTruncated = false;
     // Depth-first walk over the shown rows, opening parents of matches in display order.
     std::vector<std::pair<QPersistentModelIndex, int>> m_walk;
     std::size_t m_expandedMatches = 0;

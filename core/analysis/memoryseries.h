@@ -147,6 +147,8 @@ public:
                                                       std::uint64_t t, std::string_view device = {});
 
     std::size_t memoryUsage() const;
+    /// Number of logical changes: what a logical() query over the whole run walks.
+    std::size_t changeCount() const { return m_times.size(); }
 
 private:
     struct Sample {

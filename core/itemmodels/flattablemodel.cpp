@@ -4,16 +4,25 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <memory>
 #include <numeric>
 
 #include "core/analysis/radixorder.h"
+#include "core/itemmodels/backgroundsort.h"
 #include "core/model/trace.h"
 
 namespace TraceInspector {
 
 FlatTableModel::FlatTableModel(QObject *parent)
     : QAbstractTableModel(parent)
+    , m_sorter(new BackgroundSort(this))
 {
+    connect(m_sorter, &BackgroundSort::runningChanged, this, &FlatTableModel::sortingChanged);
+}
+
+bool FlatTableModel::isSorting() const
+{
+    return m_sorter->isRunning();
 }
 
 FlatTableModel::~FlatTableModel() = default;
@@ -100,6 +109,7 @@ bool FlatTableModel::stringMatches(StringId id) const
 
 void FlatTableModel::resetRecords(std::size_t count)
 {
+    m_sorter->cancel(); // an order for the previous records
     m_recordCount = count;
     m_verdict.clear();
     m_order = m_sortColumn >= 0 && count > 0 ? computeOrder(m_sortColumn, m_sortOrder) : std::vector<std::uint32_t>{};
@@ -140,6 +150,12 @@ std::vector<std::uint32_t> FlatTableModel::computeOrder(int column, Qt::SortOrde
     std::vector<std::uint64_t> keys(m_recordCount, 0);
     std::vector<std::uint8_t> absent(m_recordCount, 0);
     sortKeys(column, keys, absent);
+    return orderFromKeys(std::move(keys), absent, order);
+}
+
+std::vector<std::uint32_t> FlatTableModel::orderFromKeys(std::vector<std::uint64_t> keys, const std::vector<std::uint8_t> &absent,
+                                                         Qt::SortOrder order)
+{
     if (order == Qt::DescendingOrder) {
         // Inverted keys keep the radix sort stable: ties stay in record order.
         for (std::uint64_t &key : keys)
@@ -184,7 +200,21 @@ void FlatTableModel::sort(int column, Qt::SortOrder order)
         return;
     m_sortColumn = column;
     m_sortOrder = order;
-    relayout(column >= 0 && m_recordCount > 0 ? computeOrder(column, order) : std::vector<std::uint32_t>{}, m_accepted);
+    if (column < 0 || !m_backgroundSorting || m_recordCount < BackgroundSort::backgroundRows()) {
+        m_sorter->cancel();
+        relayout(column >= 0 && m_recordCount > 0 ? computeOrder(column, order) : std::vector<std::uint32_t>{}, m_accepted);
+        return;
+    }
+    // The keys are a linear pass over the records (the subclass reads its own members,
+    // which only this thread may touch); the sort itself, the bulk of the time, is not.
+    std::vector<std::uint64_t> keys(m_recordCount, 0);
+    std::vector<std::uint8_t> absent(m_recordCount, 0);
+    sortKeys(column, keys, absent);
+    auto input = std::make_shared<std::pair<std::vector<std::uint64_t>, std::vector<std::uint8_t>>>(std::move(keys), std::move(absent));
+    m_sorter->start([this, input, order]() -> BackgroundSort::Apply {
+        auto sorted = std::make_shared<std::vector<std::uint32_t>>(orderFromKeys(std::move(input->first), input->second, order));
+        return [this, sorted] { relayout(std::move(*sorted), m_accepted); };
+    });
 }
 
 void FlatTableModel::setFilterText(const QString &text)

@@ -12,6 +12,7 @@
 namespace TraceInspector {
 
 struct Trace;
+class BackgroundSort;
 
 /// Base of the evidence tables: one row per record of a flat array, with its own row
 /// permutation for sorting and filtering (as OpTableModel/OpFilterProxyModel do), because a
@@ -44,9 +45,19 @@ public:
     void setFilterText(const QString &text);
 
     int rowCount(const QModelIndex &parent = {}) const override;
-    /// \a column -1 restores record order.
+    /// \a column -1 restores record order. With BackgroundSort::backgroundRows() records or
+    /// more, the keys are taken here and sorted on a worker thread; the order is applied
+    /// (one layout change) when ready. sortColumn() says what was asked at once.
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
+    bool isSorting() const;
+    /// Whether sort() may run on a worker thread (off by default: the model then sorts at
+    /// once, as callers without an event loop expect). Views of a big trace turn it on.
+    void setBackgroundSorting(bool on) { m_backgroundSorting = on; }
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+
+Q_SIGNALS:
+    /// A background sort started (true) or its order was applied or dropped (false).
+    void sortingChanged(bool sorting);
 
 protected:
     /// Call between beginResetModel() and endResetModel() when the records change: drops the
@@ -72,6 +83,8 @@ protected:
 private:
     void rebuildRows();
     std::vector<std::uint32_t> computeOrder(int column, Qt::SortOrder order) const;
+    static std::vector<std::uint32_t> orderFromKeys(std::vector<std::uint64_t> keys, const std::vector<std::uint8_t> &absent,
+                                                    Qt::SortOrder order);
     void relayout(std::vector<std::uint32_t> order, const std::vector<std::uint8_t> &accepted);
 
     std::size_t m_recordCount = 0;
@@ -83,6 +96,8 @@ private:
     mutable std::vector<std::uint8_t> m_verdict; // per StringId: 0 untested, 1 no, 2 yes
     int m_sortColumn = -1;
     Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
+    BackgroundSort *m_sorter;
+    bool m_backgroundSorting = false;
 
     bool identity() const { return m_order.empty() && m_accepted.empty(); }
 };

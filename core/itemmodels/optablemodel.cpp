@@ -7,12 +7,14 @@
 #include <algorithm>
 #include <bit>
 #include <limits>
+#include <memory>
 #include <numeric>
 #include <utility>
 
 #include "core/display/format.h"
 #include "core/analysis/opstatistics.h"
 #include "core/analysis/spantree.h"
+#include "core/itemmodels/backgroundsort.h"
 #include "core/itemmodels/modelroles.h"
 #include "core/model/trace.h"
 
@@ -107,7 +109,14 @@ std::vector<std::uint64_t> spanIdKeys(const Trace &trace, const SpanTree &tree)
 
 OpTableModel::OpTableModel(QObject *parent)
     : QAbstractTableModel(parent)
+    , m_sorter(new BackgroundSort(this))
 {
+    connect(m_sorter, &BackgroundSort::runningChanged, this, &OpTableModel::sortingChanged);
+}
+
+bool OpTableModel::isSorting() const
+{
+    return m_sorter->isRunning();
 }
 
 OpTableModel::~OpTableModel() = default;
@@ -115,6 +124,7 @@ OpTableModel::~OpTableModel() = default;
 void OpTableModel::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const SpanTree> tree)
 {
     beginResetModel();
+    m_sorter->cancel(); // an order for the previous trace
     m_trace = std::move(trace);
     m_tree = (m_trace && tree && tree->opCount() == m_trace->ops.size() && tree->spanCount() == m_trace->spans.size())
         ? std::move(tree)
@@ -150,11 +160,16 @@ std::int64_t OpTableModel::spanOfOp(std::int64_t opIndex) const
 {
     if (!m_trace || opIndex < 0 || std::uint64_t(opIndex) >= m_trace->ops.size())
         return -1;
-    if (m_tree) {
-        const std::uint32_t span = m_tree->spanOfOp(std::size_t(opIndex));
+    return spanOfOpIn(*m_trace, m_tree.get(), std::size_t(opIndex));
+}
+
+std::int64_t OpTableModel::spanOfOpIn(const Trace &trace, const SpanTree *tree, std::size_t op)
+{
+    if (tree) {
+        const std::uint32_t span = tree->spanOfOp(op);
         return span == SpanTree::kNoParent ? -1 : std::int64_t(span);
     }
-    return m_trace->findSpan(m_trace->ops[std::size_t(opIndex)].spanId);
+    return trace.findSpan(trace.ops[op].spanId);
 }
 
 void OpTableModel::setTimeUnit(TimeUnit unit)
@@ -280,7 +295,12 @@ QVariant OpTableModel::displayData(std::size_t op, int column) const
 
 std::optional<double> OpTableModel::bytesPerNs(std::size_t op) const
 {
-    const Op &o = m_trace->ops[op];
+    return bytesPerNsIn(*m_trace, op);
+}
+
+std::optional<double> OpTableModel::bytesPerNsIn(const Trace &trace, std::size_t op)
+{
+    const Op &o = trace.ops[op];
     if (o.durationNs == 0)
         return std::nullopt;
     return double(opBytesMoved(o.inputDenseBytes, o.outputDenseBytes, o.hasOutputDenseBytes)) / double(o.durationNs);
@@ -288,13 +308,18 @@ std::optional<double> OpTableModel::bytesPerNs(std::size_t op) const
 
 std::optional<double> OpTableModel::parentShare(std::size_t op) const
 {
-    const std::int64_t span = spanOfOp(std::int64_t(op));
+    return parentShareIn(*m_trace, m_tree.get(), op);
+}
+
+std::optional<double> OpTableModel::parentShareIn(const Trace &trace, const SpanTree *tree, std::size_t op)
+{
+    const std::int64_t span = spanOfOpIn(trace, tree, op);
     if (span < 0)
         return std::nullopt;
-    const Span &s = m_trace->spans[std::size_t(span)];
+    const Span &s = trace.spans[std::size_t(span)];
     if (!s.closed || s.durationNs == 0)
         return std::nullopt;
-    return double(m_trace->ops[op].durationNs) / double(s.durationNs);
+    return double(trace.ops[op].durationNs) / double(s.durationNs);
 }
 
 QVariant OpTableModel::sortData(std::size_t op, int column) const
@@ -416,9 +441,9 @@ QVariant OpTableModel::headerData(int section, Qt::Orientation orientation, int 
     return {};
 }
 
-std::vector<std::uint32_t> OpTableModel::sortedOrder(int column, Qt::SortOrder order) const
+std::vector<std::uint32_t> OpTableModel::sortedOrder(const Trace &trace, const SpanTree *tree, int column, Qt::SortOrder order)
 {
-    const std::vector<Op> &ops = m_trace->ops;
+    const std::vector<Op> &ops = trace.ops;
     std::vector<std::uint64_t> keys(ops.size());
     std::vector<std::uint8_t> absent; // efficiency columns: the value is n/a
     const auto fill = [&](auto valueOf) {
@@ -427,8 +452,8 @@ std::vector<std::uint32_t> OpTableModel::sortedOrder(int column, Qt::SortOrder o
     };
     switch (column) {
     case SpanColumn:
-        if (m_tree) {
-            keys = spanIdKeys(*m_trace, *m_tree);
+        if (tree) {
+            keys = spanIdKeys(trace, *tree);
             break;
         }
         [[fallthrough]];
@@ -439,12 +464,12 @@ std::vector<std::uint32_t> OpTableModel::sortedOrder(int column, Qt::SortOrder o
             : column == SpanColumn                 ? &Op::spanId
             : column == DtypeColumn                ? &Op::dtype
                                                    : &Op::device;
-        const std::vector<std::uint32_t> rank = stringRanks(*m_trace, field);
+        const std::vector<std::uint32_t> rank = stringRanks(trace, field);
         fill([&](const Op &o) { return o.*field < rank.size() ? std::uint64_t(rank[o.*field]) : 0; });
         break;
     }
     case ShapeColumn: {
-        const std::vector<std::uint32_t> rank = shapeRanks(*m_trace);
+        const std::vector<std::uint32_t> rank = shapeRanks(trace);
         fill([&](const Op &o) { return o.shape < rank.size() ? std::uint64_t(rank[o.shape]) : 0; });
         break;
     }
@@ -468,7 +493,7 @@ std::vector<std::uint32_t> OpTableModel::sortedOrder(int column, Qt::SortOrder o
         // Non-negative doubles order like their bit patterns; n/a is partitioned below.
         absent.assign(ops.size(), 0);
         for (std::size_t i = 0; i < ops.size(); ++i) {
-            const auto value = column == BytesPerNsColumn ? bytesPerNs(i) : parentShare(i);
+            const auto value = column == BytesPerNsColumn ? bytesPerNsIn(trace, i) : parentShareIn(trace, tree, i);
             keys[i] = value ? std::bit_cast<std::uint64_t>(*value) : 0;
             absent[i] = !value;
         }
@@ -499,10 +524,22 @@ void OpTableModel::sort(int column, Qt::SortOrder order)
         column = -1;
     if (column == m_sortColumn && (column < 0 || order == m_sortOrder))
         return;
-    std::vector<std::uint32_t> newOrder;
-    if (m_trace && column >= 0)
-        newOrder = sortedOrder(column, order);
+    m_sortColumn = column;
+    m_sortOrder = order;
+    if (!m_trace || column < 0 || !m_backgroundSorting || m_trace->ops.size() < BackgroundSort::backgroundRows()) {
+        m_sorter->cancel();
+        applyOrder(m_trace && column >= 0 ? sortedOrder(*m_trace, m_tree.get(), column, order) : std::vector<std::uint32_t>{});
+        return;
+    }
+    m_sorter->start([this, trace = m_trace, tree = m_tree, column, order]() -> BackgroundSort::Apply {
+        // Only the shared trace is read here; \c this is touched by the apply step alone.
+        auto sorted = std::make_shared<std::vector<std::uint32_t>>(sortedOrder(*trace, tree.get(), column, order));
+        return [this, sorted] { applyOrder(std::move(*sorted)); };
+    });
+}
 
+void OpTableModel::applyOrder(std::vector<std::uint32_t> newOrder)
+{
     Q_EMIT layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
     const QModelIndexList before = persistentIndexList();
     std::vector<std::int64_t> opsBefore;
@@ -514,8 +551,6 @@ void OpTableModel::sort(int column, Qt::SortOrder order)
     m_rowOfOp.assign(m_order.size(), 0);
     for (std::size_t row = 0; row < m_order.size(); ++row)
         m_rowOfOp[m_order[row]] = std::uint32_t(row);
-    m_sortColumn = column;
-    m_sortOrder = order;
 
     QModelIndexList after;
     after.reserve(before.size());

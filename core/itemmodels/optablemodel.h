@@ -14,6 +14,7 @@ namespace TraceInspector {
 
 struct Trace;
 class SpanTree;
+class BackgroundSort;
 
 /// Every `op` record of a trace, one row each, computed on the fly from `Trace::ops`
 /// (no per-row cache, so millions of rows cost only the row permutation).
@@ -78,8 +79,18 @@ public:
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-    /// \a column -1 restores stream order.
+    /// \a column -1 restores stream order. With BackgroundSort::backgroundRows() ops or more
+    /// the order is computed on a worker thread and applied (one layout change) when ready;
+    /// sortColumn() says what was asked at once, isSorting() whether it is still pending.
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
+    bool isSorting() const;
+    /// Whether sort() may run on a worker thread (off by default: the model then sorts at
+    /// once, as callers without an event loop expect). Views of a big trace turn it on.
+    void setBackgroundSorting(bool on) { m_backgroundSorting = on; }
+
+Q_SIGNALS:
+    /// A background sort started (true) or its order was applied or dropped (false).
+    void sortingChanged(bool sorting);
 
 private:
     QVariant displayData(std::size_t op, int column) const;
@@ -87,7 +98,12 @@ private:
     QString toolTip(std::size_t op) const;
     std::optional<double> bytesPerNs(std::size_t op) const;
     std::optional<double> parentShare(std::size_t op) const;
-    std::vector<std::uint32_t> sortedOrder(int column, Qt::SortOrder order) const;
+    // Static so that a worker thread can run them on the shared, immutable trace.
+    static std::int64_t spanOfOpIn(const Trace &trace, const SpanTree *tree, std::size_t op);
+    static std::optional<double> bytesPerNsIn(const Trace &trace, std::size_t op);
+    static std::optional<double> parentShareIn(const Trace &trace, const SpanTree *tree, std::size_t op);
+    static std::vector<std::uint32_t> sortedOrder(const Trace &trace, const SpanTree *tree, int column, Qt::SortOrder order);
+    void applyOrder(std::vector<std::uint32_t> order);
 
     std::shared_ptr<const Trace> m_trace;
     std::shared_ptr<const SpanTree> m_tree;
@@ -97,6 +113,8 @@ private:
     int m_sortColumn = -1;
     Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
     TimeUnit m_unit = TimeUnit::Auto;
+    BackgroundSort *m_sorter;
+    bool m_backgroundSorting = false;
 };
 
 } // namespace TraceInspector

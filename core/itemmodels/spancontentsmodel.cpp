@@ -6,6 +6,7 @@
 #include "core/analysis/radixorder.h"
 
 #include "core/display/format.h"
+#include "core/itemmodels/backgroundsort.h"
 #include "core/analysis/spantree.h"
 #include "core/model/trace.h"
 
@@ -33,7 +34,13 @@ recordsOf(const std::vector<std::uint32_t> &order, KeyOf keyOf, StringId key)
 
 SpanContentsModel::SpanContentsModel(QObject *parent)
     : QAbstractTableModel(parent)
+    , m_indexer(new BackgroundSort(this))
 {
+}
+
+bool SpanContentsModel::isIndexing() const
+{
+    return m_indexer->isRunning();
 }
 
 SpanContentsModel::~SpanContentsModel() = default;
@@ -49,20 +56,42 @@ void SpanContentsModel::setTrace(std::shared_ptr<const Trace> trace, std::shared
     m_tensorsBySpan.clear();
     m_memoryBySpan.clear();
     m_indexed = false;
+    m_indexer->cancel();
     endResetModel();
+    if (m_trace && m_trace->tensors.size() + m_trace->memory.size() >= BackgroundSort::backgroundRows()) {
+        m_indexer->start([this, trace = m_trace]() -> BackgroundSort::Apply {
+            auto index = std::make_shared<Index>(computeIndex(*trace));
+            return [this, index] {
+                m_tensorsBySpan = std::move(index->tensorsBySpan);
+                m_memoryBySpan = std::move(index->memoryBySpan);
+                m_indexed = true;
+                if (m_span >= 0)
+                    setSpan(m_span); // now with its tensors and memory events
+            };
+        });
+    }
+}
+
+SpanContentsModel::Index SpanContentsModel::computeIndex(const Trace &trace)
+{
+    Index index;
+    std::vector<std::uint64_t> keys(trace.tensors.size());
+    for (std::size_t i = 0; i < keys.size(); ++i)
+        keys[i] = trace.tensors[i].spanId;
+    index.tensorsBySpan = radixOrder(std::move(keys));
+    keys.assign(trace.memory.size(), 0);
+    for (std::size_t i = 0; i < keys.size(); ++i)
+        keys[i] = trace.memory[i].spanId;
+    index.memoryBySpan = radixOrder(std::move(keys));
+    return index;
 }
 
 void SpanContentsModel::buildIndex()
 {
+    Index index = computeIndex(*m_trace);
+    m_tensorsBySpan = std::move(index.tensorsBySpan);
+    m_memoryBySpan = std::move(index.memoryBySpan);
     m_indexed = true;
-    std::vector<std::uint64_t> keys(m_trace->tensors.size());
-    for (std::size_t i = 0; i < keys.size(); ++i)
-        keys[i] = m_trace->tensors[i].spanId;
-    m_tensorsBySpan = radixOrder(std::move(keys));
-    keys.assign(m_trace->memory.size(), 0);
-    for (std::size_t i = 0; i < keys.size(); ++i)
-        keys[i] = m_trace->memory[i].spanId;
-    m_memoryBySpan = radixOrder(std::move(keys));
 }
 
 void SpanContentsModel::setSpan(qint64 spanIndex)
@@ -81,8 +110,8 @@ void SpanContentsModel::setSpan(qint64 spanIndex)
         for (std::uint32_t o : m_tree->opsOfSpan(i))
             m_rows.push_back({RelatedKind::Op, o});
         m_counts[1] = m_tree->opsOfSpan(i).size();
-        if (!m_indexed)
-            buildIndex();
+        if (!m_indexed && !m_indexer->isRunning())
+            buildIndex(); // a small trace: at once
         // Tensors and memory events name their span by id; ids are interned, so the index
         // (stable: stream order within a span) is searched by the id's number.
         const StringId id = m_trace->spans[i].id;

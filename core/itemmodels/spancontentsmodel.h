@@ -14,6 +14,7 @@ namespace TraceInspector {
 
 struct Trace;
 class SpanTree;
+class BackgroundSort;
 
 /// What happened inside one span, as a flat sortable list: its child spans, its ops, the
 /// tensors recorded in it and its memory events. Rows come in that order, each group by
@@ -37,7 +38,12 @@ public:
 
     void setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const SpanTree> tree);
     /// Lists the contents of span \a spanIndex; -1 empties the list. Resets the model.
+    /// The span's tensors and memory events are found through an index by span id, built
+    /// on a worker thread for a big trace (a million tensors take ~150 ms to order): until
+    /// it lands, a span lists its child spans and ops, and the model resets once more with
+    /// the rest (isIndexing() says whether that is still to come).
     void setSpan(qint64 spanIndex);
+    bool isIndexing() const;
     qint64 span() const { return m_span; }
 
     /// Rows per kind: child spans, ops, tensors, memory events.
@@ -63,6 +69,11 @@ private:
     std::shared_ptr<const SpanTree> m_tree;
     qint64 m_span = -1;
     void buildIndex();
+    struct Index {
+        std::vector<std::uint32_t> tensorsBySpan;
+        std::vector<std::uint32_t> memoryBySpan;
+    };
+    static Index computeIndex(const Trace &trace);
 
     std::vector<Row> m_rows;
     std::size_t m_counts[4] = {0, 0, 0, 0};
@@ -71,6 +82,7 @@ private:
     std::vector<std::uint32_t> m_tensorsBySpan;
     std::vector<std::uint32_t> m_memoryBySpan;
     bool m_indexed = false;
+    BackgroundSort *m_indexer;
 };
 
 } // namespace TraceInspector

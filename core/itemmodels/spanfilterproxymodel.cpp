@@ -5,6 +5,7 @@
 
 #include "core/analysis/devicetime.h"
 #include "core/analysis/spantree.h"
+#include "core/itemmodels/backgroundsort.h"
 #include "core/itemmodels/modelroles.h"
 #include "core/itemmodels/spantreemodel.h"
 #include "core/model/trace.h"
@@ -26,7 +27,14 @@ int compareOptional(const std::optional<T> &a, const std::optional<T> &b)
 
 SpanFilterProxyModel::SpanFilterProxyModel(QObject *parent)
     : QAbstractProxyModel(parent)
+    , m_sorter(new BackgroundSort(this))
 {
+    connect(m_sorter, &BackgroundSort::runningChanged, this, &SpanFilterProxyModel::sortingChanged);
+}
+
+bool SpanFilterProxyModel::isSorting() const
+{
+    return m_sorter->isRunning();
 }
 
 SpanFilterProxyModel::~SpanFilterProxyModel() = default;
@@ -34,6 +42,7 @@ SpanFilterProxyModel::~SpanFilterProxyModel() = default;
 void SpanFilterProxyModel::setSourceModel(QAbstractItemModel *sourceModel)
 {
     beginResetModel();
+    m_sorter->cancel(); // an order for the previous source
     if (m_spanModel)
         disconnect(m_spanModel, nullptr, this, nullptr);
     QAbstractProxyModel::setSourceModel(sourceModel);
@@ -42,6 +51,7 @@ void SpanFilterProxyModel::setSourceModel(QAbstractItemModel *sourceModel)
         // SpanTreeModel only ever changes by a reset (it shows an immutable snapshot).
         connect(m_spanModel, &QAbstractItemModel::modelAboutToBeReset, this, [this] {
             beginResetModel();
+            m_sorter->cancel(); // an order for the previous tree
             // Until modelReset, answer from the source's arrays, whatever they hold.
             m_keep.clear();
             m_identity = true;
@@ -95,7 +105,17 @@ void SpanFilterProxyModel::sort(int column, Qt::SortOrder order)
         return;
     m_sortColumn = column;
     m_sortOrder = order;
-    relayout();
+    const std::shared_ptr<const SpanTree> tree = m_spanModel ? m_spanModel->treeRef() : nullptr;
+    if (column < 0 || !tree || !m_backgroundSorting || tree->spanCount() < BackgroundSort::backgroundRows()) {
+        relayout();
+        return;
+    }
+    // The keep set stays as it is (a filter change cancels this sort and relayouts itself).
+    m_sorter->start([this, trace = m_spanModel->traceRef(), tree, device = m_spanModel->deviceTimeRef(), keep = m_keep, column,
+                     order]() -> BackgroundSort::Apply {
+        auto rows = std::make_shared<Rows>(buildRows(*trace, *tree, device.get(), keep, column, order));
+        return [this, rows] { applyRows(std::move(*rows)); };
+    });
 }
 
 std::size_t SpanFilterProxyModel::spanCount() const
@@ -186,44 +206,52 @@ void SpanFilterProxyModel::computeKeepSet()
 void SpanFilterProxyModel::rebuildRows()
 {
     const SpanTree *tree = m_spanModel ? m_spanModel->tree() : nullptr;
-    const std::size_t n = spanCount();
     m_identity = !tree || (m_keep.empty() && m_sortColumn < 0);
     if (m_identity) {
-        std::vector<std::uint32_t>().swap(m_children);
-        std::vector<std::uint32_t>().swap(m_childOffset);
-        std::vector<std::uint32_t>().swap(m_row);
+        m_rows = Rows{};
         return;
     }
-    const auto sourceChildren = [tree, n](std::size_t slot) { return slot == n ? tree->roots() : tree->children(slot); };
-    const auto kept = [this](std::uint32_t span) { return m_keep.empty() || m_keep[span] != Hidden; };
+    m_rows = buildRows(*m_spanModel->trace(), *tree, m_spanModel->deviceTime(), m_keep, m_sortColumn, m_sortOrder);
+}
 
-    m_childOffset.assign(n + 2, 0);
+SpanFilterProxyModel::Rows SpanFilterProxyModel::buildRows(const Trace &trace, const SpanTree &tree, const DeviceTime *device,
+                                                           const std::vector<std::uint8_t> &keep, int column, Qt::SortOrder order)
+{
+    Rows rows;
+    const std::size_t n = tree.spanCount();
+    const auto sourceChildren = [&tree, n](std::size_t slot) { return slot == n ? tree.roots() : tree.children(slot); };
+    const auto kept = [&keep](std::uint32_t span) { return keep.empty() || keep[span] != Hidden; };
+
+    rows.childOffset.assign(n + 2, 0);
     for (std::size_t slot = 0; slot <= n; ++slot) {
         const auto list = sourceChildren(slot);
-        m_childOffset[slot + 1] = std::uint32_t(std::count_if(list.begin(), list.end(), kept));
+        rows.childOffset[slot + 1] = std::uint32_t(std::count_if(list.begin(), list.end(), kept));
     }
-    for (std::size_t slot = 1; slot < m_childOffset.size(); ++slot)
-        m_childOffset[slot] += m_childOffset[slot - 1];
-    m_children.resize(m_childOffset[n + 1]);
-    m_row.assign(n, kHidden);
+    for (std::size_t slot = 1; slot < rows.childOffset.size(); ++slot)
+        rows.childOffset[slot] += rows.childOffset[slot - 1];
+    rows.children.resize(rows.childOffset[n + 1]);
+    rows.row.assign(n, kHidden);
+    const auto less = [&](std::uint32_t a, std::uint32_t b) { return lessThan(trace, tree, device, column, a, b); };
     for (std::size_t slot = 0; slot <= n; ++slot) {
         const auto list = sourceChildren(slot);
-        const auto begin = m_children.begin() + m_childOffset[slot];
+        const auto begin = rows.children.begin() + rows.childOffset[slot];
         const auto end = std::copy_if(list.begin(), list.end(), begin, kept);
-        if (m_sortColumn >= 0 && end - begin > 1) {
+        if (column >= 0 && end - begin > 1) {
             // stable_sort keeps ties in tree order in both directions.
-            if (m_sortOrder == Qt::AscendingOrder)
-                std::stable_sort(begin, end, [this](std::uint32_t a, std::uint32_t b) { return lessThan(a, b); });
+            if (order == Qt::AscendingOrder)
+                std::stable_sort(begin, end, less);
             else
-                std::stable_sort(begin, end, [this](std::uint32_t a, std::uint32_t b) { return lessThan(b, a); });
+                std::stable_sort(begin, end, [&less](std::uint32_t a, std::uint32_t b) { return less(b, a); });
         }
         for (auto it = begin; it != end; ++it)
-            m_row[*it] = std::uint32_t(it - begin);
+            rows.row[*it] = std::uint32_t(it - begin);
     }
+    return rows;
 }
 
 void SpanFilterProxyModel::relayout()
 {
+    m_sorter->cancel(); // this layout has the newest filter and order
     Q_EMIT layoutAboutToBeChanged();
     const QModelIndexList before = persistentIndexList();
     computeKeepSet();
@@ -240,13 +268,30 @@ void SpanFilterProxyModel::relayout()
     Q_EMIT layoutChanged();
 }
 
-bool SpanFilterProxyModel::lessThan(std::uint32_t a, std::uint32_t b) const
+void SpanFilterProxyModel::applyRows(Rows rows)
 {
-    const Trace &trace = *m_spanModel->trace();
-    const SpanTree &tree = *m_spanModel->tree();
+    Q_EMIT layoutAboutToBeChanged();
+    const QModelIndexList before = persistentIndexList();
+    m_rows = std::move(rows);
+    m_identity = false;
+    QModelIndexList after;
+    after.reserve(before.size());
+    const std::size_t n = spanCount();
+    for (const QModelIndex &index : before) {
+        const std::uint32_t span = std::uint32_t(index.internalId());
+        const std::uint32_t row = span < n ? rowOf(span) : kHidden;
+        after.append(row == kHidden ? QModelIndex() : createIndex(int(row), index.column(), quintptr(span)));
+    }
+    changePersistentIndexList(before, after);
+    Q_EMIT layoutChanged();
+}
+
+bool SpanFilterProxyModel::lessThan(const Trace &trace, const SpanTree &tree, const DeviceTime *device, int column, std::uint32_t a,
+                                    std::uint32_t b)
+{
     const Span &sa = trace.spans[a];
     const Span &sb = trace.spans[b];
-    switch (m_sortColumn) {
+    switch (column) {
     case SpanTreeModel::NameColumn:
         return trace.str(sa.name) < trace.str(sb.name);
     case SpanTreeModel::KindColumn:
@@ -267,13 +312,12 @@ bool SpanFilterProxyModel::lessThan(std::uint32_t a, std::uint32_t b) const
         return compareOptional(tree.selfNs(a), tree.selfNs(b)) < 0;
     case SpanTreeModel::DeviceBusyColumn:
     case SpanTreeModel::DeviceLanesColumn: {
-        const DeviceTime *device = m_spanModel->deviceTime();
         if (!device)
             return false;
         const auto value = [&](std::uint32_t span) -> std::optional<std::uint64_t> {
             if (device->busyOfSpan(span).empty())
                 return std::nullopt;
-            return m_sortColumn == SpanTreeModel::DeviceBusyColumn ? device->maxBusyNs(span)
+            return column == SpanTreeModel::DeviceBusyColumn ? device->maxBusyNs(span)
                                                                    : device->busyOfSpan(span).size() + device->lanesOmitted(span);
         };
         return compareOptional(value(a), value(b)) < 0;
@@ -291,7 +335,7 @@ std::size_t SpanFilterProxyModel::childCount(std::size_t slot) const
             return 0;
         return slot == tree->spanCount() ? tree->roots().size() : tree->children(slot).size();
     }
-    return m_childOffset[slot + 1] - m_childOffset[slot];
+    return m_rows.childOffset[slot + 1] - m_rows.childOffset[slot];
 }
 
 std::uint32_t SpanFilterProxyModel::childAt(std::size_t slot, std::size_t row) const
@@ -300,12 +344,12 @@ std::uint32_t SpanFilterProxyModel::childAt(std::size_t slot, std::size_t row) c
         const SpanTree *tree = m_spanModel->tree();
         return slot == tree->spanCount() ? tree->roots()[row] : tree->children(slot)[row];
     }
-    return m_children[m_childOffset[slot] + row];
+    return m_rows.children[m_rows.childOffset[slot] + row];
 }
 
 std::uint32_t SpanFilterProxyModel::rowOf(std::uint32_t span) const
 {
-    return m_identity ? m_spanModel->tree()->row(span) : m_row[span];
+    return m_identity ? m_spanModel->tree()->row(span) : m_rows.row[span];
 }
 
 QModelIndex SpanFilterProxyModel::index(int row, int column, const QModelIndex &parent) const

@@ -13,6 +13,10 @@
 namespace TraceInspector {
 
 class SpanTreeModel;
+class SpanTree;
+class DeviceTime;
+struct Trace;
+class BackgroundSort;
 
 /// Filters and sorts a SpanTreeModel (the only source it accepts).
 ///
@@ -68,20 +72,40 @@ public:
     QModelIndex mapFromSource(const QModelIndex &sourceIndex) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-    /// \a column -1 restores tree order.
+    /// \a column -1 restores tree order. Sorting a tree of BackgroundSort::backgroundRows()
+    /// spans or more runs on a worker thread and is applied (one layout change) when ready;
+    /// sortColumn() says what was asked at once, isSorting() whether it is still pending.
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
+    bool isSorting() const;
+    /// Whether sort() may run on a worker thread (off by default: the model then sorts at
+    /// once, as callers without an event loop expect). Views of a big trace turn it on.
+    void setBackgroundSorting(bool on) { m_backgroundSorting = on; }
 
 Q_SIGNALS:
     void filterTextChanged(const QString &text);
+    /// A background sort started (true) or its order was applied or dropped (false).
+    void sortingChanged(bool sorting);
 
 private:
     enum Keep : std::uint8_t { Hidden = 0, Ancestor = 1, Match = 2 };
     static constexpr std::uint32_t kHidden = UINT32_MAX;
 
+    // The visible children per parent, grouped like SpanTree (slot spanCount() = roots).
+    struct Rows {
+        std::vector<std::uint32_t> children;
+        std::vector<std::uint32_t> childOffset;
+        std::vector<std::uint32_t> row; // per span; kHidden when filtered out
+    };
+
     void computeKeepSet();
     void rebuildRows();
     void relayout();
-    bool lessThan(std::uint32_t a, std::uint32_t b) const;
+    void applyRows(Rows rows);
+    // Static: a worker thread runs it on the shared, immutable snapshots.
+    static Rows buildRows(const Trace &trace, const SpanTree &tree, const DeviceTime *device, const std::vector<std::uint8_t> &keep,
+                          int column, Qt::SortOrder order);
+    static bool lessThan(const Trace &trace, const SpanTree &tree, const DeviceTime *device, int column, std::uint32_t a,
+                         std::uint32_t b);
     std::size_t spanCount() const;
     bool identity() const { return m_identity; }
     std::size_t childCount(std::size_t slot) const;
@@ -95,12 +119,11 @@ private:
     std::size_t m_matchCount = 0;
     int m_sortColumn = -1;
     Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
-    // Without filter and sort the source's own arrays are used (m_identity); otherwise the
-    // visible children per parent, grouped like SpanTree (slot spanCount() = roots).
+    // Without filter and sort the source's own arrays are used (m_identity); otherwise m_rows.
     bool m_identity = true;
-    std::vector<std::uint32_t> m_children;
-    std::vector<std::uint32_t> m_childOffset;
-    std::vector<std::uint32_t> m_row; // per span; kHidden when filtered out
+    Rows m_rows;
+    BackgroundSort *m_sorter;
+    bool m_backgroundSorting = false;
 };
 
 } // namespace TraceInspector

@@ -61,6 +61,10 @@ public:
     const SpanTree *tree() const { return m_tree.get(); }
     /// Device busy unions, or null when the trace has none.
     const DeviceTime *deviceTime() const { return m_device.get(); }
+    /// The shared snapshots themselves, for work on another thread.
+    std::shared_ptr<const Trace> traceRef() const { return m_trace; }
+    std::shared_ptr<const SpanTree> treeRef() const { return m_tree; }
+    std::shared_ptr<const DeviceTime> deviceTimeRef() const { return m_device; }
     /// Lines "device · stream · clock: busy (n intervals)" for span \a spanIndex, for a
     /// details view; empty when it has no device work.
     QStringList deviceLines(std::int64_t spanIndex) const;

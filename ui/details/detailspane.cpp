@@ -137,6 +137,10 @@ DetailsPane::DetailsPane(QWidget *parent)
     layout->addWidget(splitter, 1);
 
     connect(m_reader, &RawLineReader::linesRead, this, &DetailsPane::onLinesRead);
+    // The contents of a big trace's span grow once the tensor and memory index lands.
+    connect(m_contents, &QAbstractItemModel::modelReset, this, [this] {
+        m_tabs->setTabText(0, m_contents->span() >= 0 ? tr("Contents of the span (%1)").arg(m_contents->rowCount()) : tr("Contents"));
+    });
     connect(m_copyLine, &QPushButton::clicked, this, &DetailsPane::copyRawLine);
     connect(m_copyFields, &QPushButton::clicked, this, &DetailsPane::copyFields);
     connect(m_contentsView, &QTableView::clicked, this, [this](const QModelIndex &index) {
@@ -264,8 +268,7 @@ void DetailsPane::setSelection(const Selection &selection)
 
     // Contents: the span itself, or the span an op, tensor, interval or event belongs to.
     const qint64 span = m_trace && m_tree ? selection.spanIndex(*m_trace, *m_tree) : -1;
-    m_contents->setSpan(span);
-    m_tabs->setTabText(0, span >= 0 ? tr("Contents of the span (%1)").arg(m_contents->rowCount()) : tr("Contents"));
+    m_contents->setSpan(span); // its reset names the tab
     updateFindings();
 
     // Raw lines: a finding's own line, else the record's lines.

@@ -3,6 +3,8 @@
 
 #include <QTreeView>
 
+#include <functional>
+
 namespace TraceInspector {
 
 /// A QTreeView that expands many nodes for the price of one layout. QTreeView lays out the
@@ -16,6 +18,15 @@ public:
     ~TreeView() override;
 
     void expandMany(const QModelIndexList &indexes);
+    /// What the '*' key does to the current row; by default QTreeView's expandRecursively(),
+    /// which lays out the whole subtree at once (seconds below a root of a million spans).
+    void setExpandBelowHandler(std::function<void(const QModelIndex &)> handler);
+
+protected:
+    void keyPressEvent(QKeyEvent *event) override;
+
+private:
+    std::function<void(const QModelIndex &)> m_expandBelow;
 };
 
 } // namespace TraceInspector

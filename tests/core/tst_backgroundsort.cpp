@@ -1,0 +1,434 @@
+// SPDX-License-Identifier: MIT
+// Sorting on a worker thread (BackgroundSort): the op table, the evidence tables and the span
+// tree give the same order as a sort on the calling thread, apply only the newest request,
+// and never apply an order computed for data they no longer show.
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <QThread>
+#include <QThreadPool>
+
+#include <cstdio>
+#include <random>
+
+#include "tests/testutils/evidencefixture.h"
+#include "core/analysis/spantree.h"
+#include "core/itemmodels/backgroundsort.h"
+#include "core/itemmodels/modelroles.h"
+#include "core/itemmodels/optablemodel.h"
+#include "core/itemmodels/spanfilterproxymodel.h"
+#include "core/itemmodels/spantreemodel.h"
+#include "core/itemmodels/tensortablemodel.h"
+#include "core/model/trace.h"
+
+using namespace TraceInspector;
+
+class tst_BackgroundSort : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void cleanup();
+    void generations();
+    void opTableMatchesSynchronous_data();
+    void opTableMatchesSynchronous();
+    void opTableNewestRequestWins();
+    void synchronousUnlessAsked();
+    void opTableResetDropsPendingOrder();
+    void opTableKeepsPersistentIndexes();
+    void tensorTableMatchesSynchronous_data();
+    void tensorTableMatchesSynchronous();
+    void tensorTableResetDropsPendingOrder();
+    void spanTreeMatchesSynchronous_data();
+    void spanTreeMatchesSynchronous();
+    void spanTreeFilterCancelsPendingSort();
+};
+
+namespace {
+
+constexpr std::size_t kAlwaysBackground = 0;
+constexpr std::size_t kNeverBackground = std::size_t(-1);
+
+// 40 spans in a tree three levels deep (some open), 600 ops over them with random values.
+std::shared_ptr<const Trace> randomTrace(std::uint64_t seed)
+{
+    auto trace = std::make_shared<Trace>();
+    std::mt19937_64 rng(seed);
+    const StringId names[] = {trace->strings.intern("matmul"), trace->strings.intern("softmax"), trace->strings.intern("copy")};
+    const StringId devices[] = {trace->strings.intern("cuda:0"), trace->strings.intern("cpu")};
+    const StringId dtype = trace->strings.intern("f32");
+    const std::uint64_t dims[] = {2, 3};
+    const ShapeId shape = trace->shapes.intern(dims);
+    constexpr std::size_t kSpans = 40;
+    for (std::size_t i = 0; i < kSpans; ++i) {
+        Span s;
+        char id[8];
+        std::snprintf(id, sizeof id, "s%03zu", i);
+        s.id = trace->strings.intern(id);
+        s.name = names[rng() % 3];
+        if (i > 0) {
+            char parent[8];
+            std::snprintf(parent, sizeof parent, "s%03zu", i < 4 ? 0 : (i < 12 ? 1 + i % 3 : 4 + i % 8));
+            s.parentId = trace->strings.intern(parent);
+        }
+        s.startNs = i * 10 + rng() % 5;
+        s.closed = rng() % 7 != 0;
+        s.durationNs = s.closed ? rng() % 1000 : 0;
+        trace->spans.push_back(s);
+    }
+    for (std::size_t i = 0; i < 600; ++i) {
+        Op o;
+        o.spanId = trace->spans[rng() % kSpans].id;
+        o.opName = names[rng() % 3];
+        o.device = devices[rng() % 2];
+        o.dtype = dtype;
+        o.shape = shape;
+        o.timestampNs = rng() % 10000;
+        o.durationNs = rng() % 50; // many ties: stability shows
+        o.inputDenseBytes = rng() % 4096;
+        o.hasOutputDenseBytes = rng() % 5 != 0;
+        o.outputDenseBytes = o.hasOutputDenseBytes ? rng() % 4096 : 0;
+        trace->ops.push_back(o);
+    }
+    return trace;
+}
+
+QList<qint64> opOrder(const OpTableModel &model)
+{
+    QList<qint64> ops;
+    for (int row = 0; row < model.rowCount(); ++row)
+        ops << model.opAt(row);
+    return ops;
+}
+
+QList<qint64> recordOrder(const FlatTableModel &model)
+{
+    QList<qint64> records;
+    for (int row = 0; row < model.rowCount(); ++row)
+        records << model.recordAt(row);
+    return records;
+}
+
+// Pre-order walk of the proxy: span index per row, children in the proxy's order.
+QList<qint64> treeOrder(const QAbstractItemModel &model, const QModelIndex &parent = {})
+{
+    QList<qint64> spans;
+    for (int row = 0; row < model.rowCount(parent); ++row) {
+        const QModelIndex index = model.index(row, 0, parent);
+        spans << qint64(index.internalId());
+        spans << treeOrder(model, index);
+    }
+    return spans;
+}
+
+// Lets every worker finish and delivers what they posted: a stale result that were applied
+// would be applied by now. (No timed wait: waiting for something not to happen.)
+void drainWorkers()
+{
+    QThreadPool::globalInstance()->waitForDone();
+    QCoreApplication::processEvents();
+}
+
+} // namespace
+
+void tst_BackgroundSort::cleanup()
+{
+    BackgroundSort::setBackgroundRows(100000);
+}
+
+void tst_BackgroundSort::generations()
+{
+    BackgroundSort sort;
+    QSignalSpy running(&sort, &BackgroundSort::runningChanged);
+    QList<int> applied;
+    // The first computation is the slowest: it finishes last and must still be dropped.
+    sort.start([&applied]() -> BackgroundSort::Apply {
+        QThread::msleep(200);
+        return [&applied] { applied << 1; };
+    });
+    QVERIFY(sort.isRunning());
+    sort.start([&applied]() -> BackgroundSort::Apply { return [&applied] { applied << 2; }; });
+    QTRY_COMPARE(applied, QList<int>{2});
+    QVERIFY(!sort.isRunning());
+    drainWorkers(); // the first one lands now, and is dropped
+    QCOMPARE(applied, QList<int>{2});
+    QCOMPARE(running.size(), 2); // started once (still running on the second start), stopped once
+
+    sort.start([&applied]() -> BackgroundSort::Apply { return [&applied] { applied << 3; }; });
+    sort.cancel();
+    QVERIFY(!sort.isRunning());
+    drainWorkers();
+    QCOMPARE(applied, QList<int>{2});
+}
+
+void tst_BackgroundSort::opTableMatchesSynchronous_data()
+{
+    QTest::addColumn<int>("column");
+    QTest::addColumn<int>("order");
+    for (int c = 0; c < OpTableModel::ColumnCount; ++c) {
+        for (const Qt::SortOrder order : {Qt::AscendingOrder, Qt::DescendingOrder}) {
+            const QByteArray name = QByteArray::number(c) + (order == Qt::AscendingOrder ? " asc" : " desc");
+            QTest::newRow(name.constData()) << c << int(order);
+        }
+    }
+}
+
+void tst_BackgroundSort::opTableMatchesSynchronous()
+{
+    QFETCH(int, column);
+    QFETCH(int, order);
+    const auto trace = randomTrace(7);
+    const auto tree = std::make_shared<const SpanTree>(SpanTree::build(*trace));
+
+    BackgroundSort::setBackgroundRows(kNeverBackground);
+    OpTableModel reference;
+    reference.setTrace(trace, tree);
+    reference.sort(column, Qt::SortOrder(order));
+    QVERIFY(!reference.isSorting());
+
+    BackgroundSort::setBackgroundRows(kAlwaysBackground);
+    OpTableModel model;
+    model.setBackgroundSorting(true);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setTrace(trace, tree);
+    QSignalSpy sorting(&model, &OpTableModel::sortingChanged);
+    QSignalSpy layout(&model, &QAbstractItemModel::layoutChanged);
+    const QList<qint64> streamOrder = opOrder(model);
+    model.sort(column, Qt::SortOrder(order));
+    QCOMPARE(model.sortColumn(), column); // what was asked, at once
+    QVERIFY(model.isSorting());
+    QCOMPARE(opOrder(model), streamOrder); // not applied yet
+    QTRY_VERIFY(!model.isSorting());
+    QCOMPARE(layout.size(), 1);
+    QCOMPARE(sorting.size(), 2);
+    QCOMPARE(opOrder(model), opOrder(reference));
+}
+
+void tst_BackgroundSort::synchronousUnlessAsked()
+{
+    // Without setBackgroundSorting(true) every model sorts at once, whatever its size.
+    BackgroundSort::setBackgroundRows(kAlwaysBackground);
+    const auto trace = randomTrace(13);
+    const auto tree = std::make_shared<const SpanTree>(SpanTree::build(*trace));
+    OpTableModel ops;
+    ops.setTrace(trace, tree);
+    ops.sort(OpTableModel::DurationColumn, Qt::AscendingOrder);
+    QVERIFY(!ops.isSorting());
+    for (int row = 1; row < ops.rowCount(); ++row)
+        QVERIFY(trace->ops[std::size_t(ops.opAt(row - 1))].durationNs <= trace->ops[std::size_t(ops.opAt(row))].durationNs);
+
+    SpanTreeModel spans;
+    spans.setTrace(trace, tree);
+    SpanFilterProxyModel proxy;
+    proxy.setSourceModel(&spans);
+    proxy.sort(SpanTreeModel::StartColumn, Qt::DescendingOrder);
+    QVERIFY(!proxy.isSorting());
+
+    const LoadedTracePtr loaded = TestFixtures::loadedSnapshot(TestFixtures::evidenceTrace());
+    QVERIFY(loaded);
+    TensorTableModel tensors;
+    tensors.setTrace(loaded->trace, loaded->evidence);
+    tensors.sort(TensorTableModel::BytesColumn, Qt::AscendingOrder);
+    QVERIFY(!tensors.isSorting());
+}
+
+void tst_BackgroundSort::opTableNewestRequestWins()
+{
+    const auto trace = randomTrace(11);
+    const auto tree = std::make_shared<const SpanTree>(SpanTree::build(*trace));
+    BackgroundSort::setBackgroundRows(kNeverBackground);
+    OpTableModel reference;
+    reference.setTrace(trace, tree);
+    reference.sort(OpTableModel::NameColumn, Qt::DescendingOrder);
+
+    BackgroundSort::setBackgroundRows(kAlwaysBackground);
+    OpTableModel model;
+    model.setBackgroundSorting(true);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setTrace(trace, tree);
+    QSignalSpy layout(&model, &QAbstractItemModel::layoutChanged);
+    model.sort(OpTableModel::DurationColumn, Qt::AscendingOrder);
+    model.sort(OpTableModel::InputBytesColumn, Qt::AscendingOrder);
+    model.sort(OpTableModel::NameColumn, Qt::DescendingOrder);
+    QTRY_VERIFY(!model.isSorting());
+    drainWorkers(); // any older result arriving late must not be applied
+    QCOMPARE(layout.size(), 1);
+    QCOMPARE(opOrder(model), opOrder(reference));
+
+    // Back to stream order while a sort is pending: the pending one is dropped.
+    model.sort(OpTableModel::DurationColumn, Qt::DescendingOrder);
+    model.sort(-1);
+    QVERIFY(!model.isSorting());
+    drainWorkers();
+    for (int row = 0; row < model.rowCount(); ++row)
+        QCOMPARE(model.opAt(row), qint64(row));
+}
+
+void tst_BackgroundSort::opTableResetDropsPendingOrder()
+{
+    const auto first = randomTrace(1);
+    const auto second = randomTrace(2);
+    BackgroundSort::setBackgroundRows(kAlwaysBackground);
+    OpTableModel model;
+    model.setBackgroundSorting(true);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setTrace(first);
+    model.sort(OpTableModel::DurationColumn, Qt::DescendingOrder);
+    model.setTrace(second); // a different file opened while the first one sorted
+    QVERIFY(!model.isSorting());
+    QCOMPARE(model.sortColumn(), -1);
+    drainWorkers();
+    for (int row = 0; row < model.rowCount(); ++row)
+        QCOMPARE(model.opAt(row), qint64(row));
+}
+
+void tst_BackgroundSort::opTableKeepsPersistentIndexes()
+{
+    const auto trace = randomTrace(5);
+    BackgroundSort::setBackgroundRows(kAlwaysBackground);
+    OpTableModel model;
+    model.setBackgroundSorting(true);
+    model.setTrace(trace);
+    const QPersistentModelIndex selected(model.index(123, OpTableModel::DurationColumn));
+    model.sort(OpTableModel::StartColumn, Qt::DescendingOrder);
+    QTRY_VERIFY(!model.isSorting());
+    QVERIFY(selected.isValid());
+    QCOMPARE(model.opAt(selected.row()), qint64(123));
+    QCOMPARE(selected.column(), int(OpTableModel::DurationColumn));
+}
+
+void tst_BackgroundSort::tensorTableMatchesSynchronous_data()
+{
+    QTest::addColumn<int>("column");
+    QTest::addColumn<int>("order");
+    for (const int c : {int(TensorTableModel::BytesColumn), int(TensorTableModel::LabelColumn), int(TensorTableModel::AllocColumn),
+                        int(TensorTableModel::AgeAtPeakColumn), int(TensorTableModel::IdColumn)}) {
+        for (const Qt::SortOrder order : {Qt::AscendingOrder, Qt::DescendingOrder}) {
+            const QByteArray name = QByteArray::number(c) + (order == Qt::AscendingOrder ? " asc" : " desc");
+            QTest::newRow(name.constData()) << c << int(order);
+        }
+    }
+}
+
+void tst_BackgroundSort::tensorTableMatchesSynchronous()
+{
+    QFETCH(int, column);
+    QFETCH(int, order);
+    const LoadedTracePtr loaded = TestFixtures::loadedSnapshot(TestFixtures::evidenceTrace());
+    QVERIFY(loaded);
+    BackgroundSort::setBackgroundRows(kNeverBackground);
+    TensorTableModel reference;
+    reference.setTrace(loaded->trace, loaded->evidence);
+    reference.sort(column, Qt::SortOrder(order));
+
+    BackgroundSort::setBackgroundRows(kAlwaysBackground);
+    TensorTableModel model;
+    model.setBackgroundSorting(true);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setTrace(loaded->trace, loaded->evidence);
+    model.setFilterText(QStringLiteral("t")); // a filter stays applied through the sort
+    QSignalSpy sorting(&model, &FlatTableModel::sortingChanged);
+    model.sort(column, Qt::SortOrder(order));
+    QVERIFY(model.isSorting());
+    QTRY_VERIFY(!model.isSorting());
+    QCOMPARE(sorting.size(), 2);
+    reference.setFilterText(QStringLiteral("t"));
+    QCOMPARE(recordOrder(model), recordOrder(reference));
+}
+
+void tst_BackgroundSort::tensorTableResetDropsPendingOrder()
+{
+    const LoadedTracePtr loaded = TestFixtures::loadedSnapshot(TestFixtures::evidenceTrace());
+    QVERIFY(loaded);
+    BackgroundSort::setBackgroundRows(kAlwaysBackground);
+    TensorTableModel model;
+    model.setBackgroundSorting(true);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setTrace(loaded->trace, loaded->evidence);
+    model.sort(TensorTableModel::BytesColumn, Qt::AscendingOrder);
+    model.setTrace(nullptr);
+    QVERIFY(!model.isSorting());
+    drainWorkers();
+    QCOMPARE(model.rowCount(), 0);
+}
+
+void tst_BackgroundSort::spanTreeMatchesSynchronous_data()
+{
+    QTest::addColumn<int>("column");
+    QTest::addColumn<int>("order");
+    for (const int c : {int(SpanTreeModel::NameColumn), int(SpanTreeModel::StartColumn), int(SpanTreeModel::DurationColumn),
+                        int(SpanTreeModel::SelfColumn)}) {
+        for (const Qt::SortOrder order : {Qt::AscendingOrder, Qt::DescendingOrder}) {
+            const QByteArray name = QByteArray::number(c) + (order == Qt::AscendingOrder ? " asc" : " desc");
+            QTest::newRow(name.constData()) << c << int(order);
+        }
+    }
+}
+
+void tst_BackgroundSort::spanTreeMatchesSynchronous()
+{
+    QFETCH(int, column);
+    QFETCH(int, order);
+    const auto trace = randomTrace(3);
+    const auto tree = std::make_shared<const SpanTree>(SpanTree::build(*trace));
+
+    BackgroundSort::setBackgroundRows(kNeverBackground);
+    SpanTreeModel referenceModel;
+    referenceModel.setTrace(trace, tree);
+    SpanFilterProxyModel reference;
+    reference.setSourceModel(&referenceModel);
+    reference.sort(column, Qt::SortOrder(order));
+
+    BackgroundSort::setBackgroundRows(kAlwaysBackground);
+    SpanTreeModel model;
+    model.setTrace(trace, tree);
+    SpanFilterProxyModel proxy;
+    proxy.setBackgroundSorting(true);
+    QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    proxy.setSourceModel(&model);
+    const QList<qint64> before = treeOrder(proxy);
+    const QModelIndex deep = proxy.index(0, 0, proxy.index(1, 0, proxy.index(0, 0)));
+    QVERIFY(deep.isValid());
+    const QPersistentModelIndex kept(deep);
+    const quintptr keptSpan = deep.internalId();
+    proxy.sort(column, Qt::SortOrder(order));
+    QCOMPARE(proxy.sortColumn(), column);
+    QVERIFY(proxy.isSorting());
+    QCOMPARE(treeOrder(proxy), before);
+    QTRY_VERIFY(!proxy.isSorting());
+    QCOMPARE(treeOrder(proxy), treeOrder(reference));
+    QVERIFY(kept.isValid());
+    QCOMPARE(kept.internalId(), keptSpan);
+    QCOMPARE(kept.row(), proxy.mapFromSource(model.indexForSpan(qint64(keptSpan))).row());
+}
+
+void tst_BackgroundSort::spanTreeFilterCancelsPendingSort()
+{
+    const auto trace = randomTrace(9);
+    const auto tree = std::make_shared<const SpanTree>(SpanTree::build(*trace));
+    BackgroundSort::setBackgroundRows(kNeverBackground);
+    SpanTreeModel referenceModel;
+    referenceModel.setTrace(trace, tree);
+    SpanFilterProxyModel reference;
+    reference.setSourceModel(&referenceModel);
+    reference.sort(SpanTreeModel::DurationColumn, Qt::DescendingOrder);
+    reference.setFilterText(QStringLiteral("soft"));
+
+    BackgroundSort::setBackgroundRows(kAlwaysBackground);
+    SpanTreeModel model;
+    model.setTrace(trace, tree);
+    SpanFilterProxyModel proxy;
+    proxy.setBackgroundSorting(true);
+    QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    proxy.setSourceModel(&model);
+    proxy.sort(SpanTreeModel::DurationColumn, Qt::DescendingOrder);
+    // The filter lays out at once with the asked order; the pending (unfiltered) order is stale.
+    proxy.setFilterText(QStringLiteral("soft"));
+    QVERIFY(!proxy.isSorting());
+    QCOMPARE(treeOrder(proxy), treeOrder(reference));
+    drainWorkers();
+    QCOMPARE(treeOrder(proxy), treeOrder(reference));
+}
+
+QTEST_GUILESS_MAIN(tst_BackgroundSort)
+#include "tst_backgroundsort.moc"

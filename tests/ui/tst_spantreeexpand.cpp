@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: MIT
+// Expand All in the span tree: level by level, in slices, bounded, stoppable; '*' and Expand
+// All Below open one subtree; a sort of a big tree runs off the GUI thread and keeps what is open.
+#include <QAbstractItemModelTester>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTest>
+#include <QTreeView>
+
+#include <cstdio>
+
+#include "core/analysis/spantree.h"
+#include "core/itemmodels/backgroundsort.h"
+#include "core/itemmodels/spanfilterproxymodel.h"
+#include "core/itemmodels/spantreemodel.h"
+#include "core/model/trace.h"
+#include "ui/spantreepanel.h"
+
+using namespace TraceInspector;
+
+class tst_SpanTreeExpand : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void cleanup();
+    void expandsEverythingOfASmallTree_data();
+    void expandsEverythingOfASmallTree();
+    void stopsAtTheRowLimitInLevelOrder();
+    void stopKeepsWhatIsOpen();
+    void expandAllBelowAndAsterisk();
+    void backgroundSortKeepsExpandedRows();
+};
+
+namespace {
+
+struct Shape {
+    std::shared_ptr<const Trace> trace;
+    std::shared_ptr<const SpanTree> tree;
+};
+
+// One root "r" with \a fanout children "c<i>", each with \a leaves children "c<i>.<j>";
+// durations fall with the index so that a sort by duration reverses them.
+Shape wideTree(int fanout, int leaves)
+{
+    auto trace = std::make_shared<Trace>();
+    const StringId name = trace->strings.intern("work");
+    const auto add = [&](const std::string &id, const std::string &parent, std::uint64_t start, std::uint64_t duration) {
+        Span s;
+        s.id = trace->strings.intern(id);
+        s.parentId = parent.empty() ? kNoString : trace->strings.intern(parent);
+        s.name = name;
+        s.startNs = start;
+        s.durationNs = duration;
+        s.closed = true;
+        trace->spans.push_back(s);
+    };
+    add("r", "", 0, 1000000000);
+    char id[32];
+    char parent[32];
+    for (int i = 0; i < fanout; ++i) {
+        std::snprintf(parent, sizeof parent, "c%05d", i);
+        add(parent, "r", std::uint64_t(i) * 1000, std::uint64_t(fanout - i) * 1000);
+        for (int j = 0; j < leaves; ++j) {
+            std::snprintf(id, sizeof id, "c%05d.%05d", i, j);
+            add(id, parent, std::uint64_t(i) * 1000 + std::uint64_t(j), std::uint64_t(leaves - j));
+        }
+    }
+    std::sort(trace->spans.begin(), trace->spans.end(),
+              [&trace](const Span &a, const Span &b) { return trace->strings.less(a.id, b.id); });
+    Shape shape;
+    shape.tree = std::make_shared<const SpanTree>(SpanTree::build(*trace));
+    shape.trace = std::move(trace);
+    return shape;
+}
+
+QModelIndex rowOf(const SpanTreePanel &panel, const Shape &shape, const char *id)
+{
+    return panel.proxyModel()->mapFromSource(panel.model()->indexForSpan(shape.trace->findSpan(std::string_view(id))));
+}
+
+} // namespace
+
+void tst_SpanTreeExpand::cleanup()
+{
+    BackgroundSort::setBackgroundRows(100000);
+}
+
+void tst_SpanTreeExpand::expandsEverythingOfASmallTree_data()
+{
+    QTest::addColumn<int>("fanout");
+    QTest::addColumn<int>("leaves");
+    QTest::newRow("one level") << 30 << 0;
+    QTest::newRow("two levels") << 20 << 5;
+    QTest::newRow("many slices") << 400 << 40; // 16 421 rows: more than one slice
+}
+
+void tst_SpanTreeExpand::expandsEverythingOfASmallTree()
+{
+    QFETCH(int, fanout);
+    QFETCH(int, leaves);
+    const Shape shape = wideTree(fanout, leaves);
+    SpanTreePanel panel;
+    QAbstractItemModelTester tester(panel.proxyModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    panel.setTrace(shape.trace, shape.tree);
+    panel.show();
+    QSignalSpy finished(&panel, &SpanTreePanel::expandAllFinished);
+    panel.expandAll();
+    QTRY_COMPARE(finished.size(), 1);
+    QVERIFY(!panel.isExpandingAll());
+    QVERIFY(!panel.expandAllTruncated());
+    QCOMPARE(panel.expandAllRowCount(), std::size_t(1 + fanout + fanout * leaves));
+    QTreeView *view = panel.view();
+    QVERIFY(view->isExpanded(rowOf(panel, shape, "r")));
+    for (int i = 0; i < fanout; ++i) {
+        char id[32];
+        std::snprintf(id, sizeof id, "c%05d", i);
+        if (leaves > 0)
+            QVERIFY(view->isExpanded(rowOf(panel, shape, id)));
+    }
+}
+
+void tst_SpanTreeExpand::stopsAtTheRowLimitInLevelOrder()
+{
+    // 1 + 100 + 100 × 300 rows: the root and its children open, then children one by one
+    // until the next would pass the limit.
+    const Shape shape = wideTree(100, 300);
+    SpanTreePanel panel;
+    panel.setTrace(shape.trace, shape.tree);
+    panel.show();
+    panel.collapseAll(); // a small trace opens two levels when it loads
+    QSignalSpy finished(&panel, &SpanTreePanel::expandAllFinished);
+    panel.expandAll();
+    QTRY_COMPARE(finished.size(), 1);
+    QVERIFY(panel.expandAllTruncated());
+    const std::size_t opened = (SpanTreePanel::kExpandAllRowLimit - 101) / 300;
+    QCOMPARE(panel.expandAllRowCount(), 101 + opened * 300);
+    QVERIFY(panel.expandAllRowCount() <= SpanTreePanel::kExpandAllRowLimit);
+    QTreeView *view = panel.view();
+    for (std::size_t i = 0; i < 100; ++i) {
+        char id[32];
+        std::snprintf(id, sizeof id, "c%05zu", i);
+        QCOMPARE(view->isExpanded(rowOf(panel, shape, id)), i < opened);
+    }
+    // The status says where it stopped and how to go on.
+    QVERIFY(panel.findChild<QLabel *>(QStringLiteral("spanStatus"))->text().contains(QStringLiteral("Expand All Below")));
+}
+
+void tst_SpanTreeExpand::stopKeepsWhatIsOpen()
+{
+    const Shape shape = wideTree(2000, 8); // 18 001 rows: many slices
+    SpanTreePanel panel;
+    panel.setTrace(shape.trace, shape.tree);
+    panel.show();
+    panel.collapseAll(); // a small trace opens two levels when it loads
+    QSignalSpy finished(&panel, &SpanTreePanel::expandAllFinished);
+    panel.expandAll();
+    // The first slice has opened the root at least; the rest waits for the event loop.
+    QVERIFY(panel.view()->isExpanded(rowOf(panel, shape, "r")));
+    if (!panel.isExpandingAll())
+        QSKIP("this machine opened everything in the first slice");
+    panel.stopExpandAll();
+    QCOMPARE(finished.size(), 1);
+    QVERIFY(!panel.isExpandingAll());
+    QVERIFY(panel.view()->isExpanded(rowOf(panel, shape, "r")));
+    QVERIFY(!panel.view()->isExpanded(rowOf(panel, shape, "c01999")));
+}
+
+void tst_SpanTreeExpand::expandAllBelowAndAsterisk()
+{
+    const Shape shape = wideTree(10, 4);
+    SpanTreePanel panel;
+    panel.setTrace(shape.trace, shape.tree);
+    panel.show();
+    panel.collapseAll(); // a small trace opens two levels when it loads
+    QTreeView *view = panel.view();
+    QSignalSpy finished(&panel, &SpanTreePanel::expandAllFinished);
+    panel.expandAllBelow(shape.trace->findSpan(std::string_view("c00003")));
+    QTRY_COMPARE(finished.size(), 1);
+    QVERIFY(view->isExpanded(rowOf(panel, shape, "r"))); // its ancestors open to show it
+    QVERIFY(view->isExpanded(rowOf(panel, shape, "c00003")));
+    QVERIFY(!view->isExpanded(rowOf(panel, shape, "c00004")));
+
+    // '*' on the current row does the same, bounded, instead of QTreeView's eager expand.
+    view->setCurrentIndex(rowOf(panel, shape, "c00007"));
+    view->setFocus();
+    QTest::keyClick(view, Qt::Key_Asterisk);
+    QTRY_COMPARE(finished.size(), 2);
+    QVERIFY(view->isExpanded(rowOf(panel, shape, "c00007")));
+    QVERIFY(!view->isExpanded(rowOf(panel, shape, "c00008")));
+
+    panel.collapseAll();
+    QVERIFY(!view->isExpanded(rowOf(panel, shape, "r")));
+}
+
+void tst_SpanTreeExpand::backgroundSortKeepsExpandedRows()
+{
+    BackgroundSort::setBackgroundRows(0); // this small tree takes the big trees' path
+    const Shape shape = wideTree(50, 3);
+    SpanTreePanel panel;
+    QAbstractItemModelTester tester(panel.proxyModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    panel.setTrace(shape.trace, shape.tree);
+    panel.show();
+    QSignalSpy finished(&panel, &SpanTreePanel::expandAllFinished);
+    panel.expandAll();
+    QTRY_COMPARE(finished.size(), 1);
+    QTreeView *view = panel.view();
+    view->setCurrentIndex(rowOf(panel, shape, "c00010.00001"));
+    view->sortByColumn(SpanTreeModel::DurationColumn, Qt::AscendingOrder);
+    QVERIFY(panel.proxyModel()->isSorting());
+    QVERIFY(panel.findChild<QLabel *>(QStringLiteral("spanStatus"))->text().contains(QStringLiteral("sorting")));
+    QTRY_VERIFY(!panel.proxyModel()->isSorting());
+    QVERIFY(!panel.findChild<QLabel *>(QStringLiteral("spanStatus"))->text().contains(QStringLiteral("sorting")));
+    // Shortest first: the last child comes first now, and everything open stays open.
+    const QModelIndex root = rowOf(panel, shape, "r");
+    QCOMPARE(panel.proxyModel()->index(0, 0, root).internalId(), quintptr(shape.trace->findSpan(std::string_view("c00049"))));
+    for (int i = 0; i < 50; ++i) {
+        char id[32];
+        std::snprintf(id, sizeof id, "c%05d", i);
+        QVERIFY(view->isExpanded(rowOf(panel, shape, id)));
+    }
+    QCOMPARE(view->currentIndex().internalId(), quintptr(shape.trace->findSpan(std::string_view("c00010.00001"))));
+}
+
+QTEST_MAIN(tst_SpanTreeExpand)
+#include "tst_spantreeexpand.moc"
