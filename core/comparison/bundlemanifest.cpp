@@ -4,6 +4,7 @@
 #include <array>
 
 #include "core/io/jsonlexer.h"
+#include "core/output/textescape.h"
 
 namespace TraceInspector {
 
@@ -76,6 +77,9 @@ private:
         return failAt(consumedBefore(container ? start : m_lex.pos()), "invalid type: " + what + ", expected " + std::string(expected));
     }
 
+    /// serde_json validates a string it deserializes once its closing quote is read.
+    bool invalidUnicode() { return failAt(consumedBefore(m_lex.pos()), "invalid unicode code point"); }
+
     bool readString(std::string &out)
     {
         if (m_lex.atEnd())
@@ -85,6 +89,8 @@ private:
         std::string_view s;
         if (!m_lex.parseString(s))
             return lexerFailed();
+        if (!isValidUtf8(s))
+            return invalidUnicode();
         out.assign(s);
         return true;
     }
@@ -141,6 +147,8 @@ private:
             return lexerFailed();
         std::array<bool, N> seen{};
         const bool ok = m_lex.members(true, [&](std::string_view key) {
+            if (!isValidUtf8(key))
+                return invalidUnicode();
             for (std::size_t i = 0; i < N; ++i) {
                 if (key != fields[i])
                     continue;

@@ -271,6 +271,8 @@ void TestComparisonBundle::manifestParse_data()
                                  << QByteArray("invalid length 2, expected struct BundleManifest with 3 elements at line 1 column 9");
     QTest::newRow("trailing characters") << QByteArray("{\"schema\":\"s\",\"run_id\":\"r\",\"files\":[]}\n x")
                                          << QByteArray("trailing characters at line 2 column 2");
+    QTest::newRow("invalid UTF-8") << QByteArray("{\"schema\":\"s\xff\"}")
+                                   << QByteArray("invalid unicode code point at line 1 column 14");
     QTest::newRow("empty") << QByteArray("") << QByteArray("EOF while parsing a value at line 1 column 0");
     QTest::newRow("syntax") << QByteArray("{\n  \"schema\" \"s\"}") << QByteArray("expected `:` at line 2 column 12");
 }
