@@ -19,6 +19,8 @@ CliCommand commandFromName(std::string_view name)
         return CliCommand::Summary;
     if (name == "diff")
         return CliCommand::Diff;
+    if (name == "compare")
+        return CliCommand::Compare;
     if (name == "help")
         return CliCommand::Help;
     return CliCommand::None;
@@ -27,6 +29,63 @@ CliCommand commandFromName(std::string_view name)
 std::string quoted(std::string_view s)
 {
     return "'" + std::string(s) + "'";
+}
+
+/// compare's options, with upstream's (clap) rules: --baseline and --candidate each take one
+/// or more values up to the next option, may be repeated (values append) and are required.
+void parseCompareArgs(const std::vector<std::string_view> &args, CliParse &result)
+{
+    CliArgs &a = result.args;
+    std::vector<std::string> *collecting = nullptr;
+    for (std::size_t i = 1; i < args.size(); ++i) {
+        const std::string_view arg = args[i];
+        if (arg == "--help" || arg == "-h") {
+            a = CliArgs{};
+            a.command = CliCommand::Help;
+            return;
+        }
+        if (arg.size() > 1 && arg.front() == '-') {
+            collecting = nullptr;
+            if (arg == "--json") {
+                a.json = true;
+            } else if (arg == "--unverified-traces") {
+                a.unverifiedTraces = true;
+            } else if (arg == "--baseline" || arg == "--candidate") {
+                collecting = arg == "--baseline" ? &a.baselines : &a.candidates;
+                if (i + 1 >= args.size() || (args[i + 1].size() > 1 && args[i + 1].front() == '-')) {
+                    result.error = "option " + quoted(arg) + " needs at least one INPUT";
+                    return;
+                }
+            } else if (arg.starts_with("--baseline=") || arg.starts_with("--candidate=")) {
+                const bool base = arg.starts_with("--baseline=");
+                const std::string_view value = arg.substr(base ? 11 : 12);
+                if (value.empty()) {
+                    result.error = std::string("option '") + (base ? "--baseline" : "--candidate") + "' needs a non-empty INPUT";
+                    return;
+                }
+                (base ? a.baselines : a.candidates).emplace_back(value);
+            } else {
+                result.error = "unknown option " + quoted(arg) + " for compare (try 'candle-trace --help')";
+                return;
+            }
+            continue;
+        }
+        if (!collecting) {
+            result.error = "unexpected argument " + quoted(arg)
+                + ": compare takes its inputs after --baseline and --candidate";
+            return;
+        }
+        if (arg.empty()) {
+            result.error = "INPUT must not be empty";
+            return;
+        }
+        collecting->emplace_back(arg);
+    }
+    if (a.baselines.empty() || a.candidates.empty()) {
+        result.error = std::string("compare: missing ") + (a.baselines.empty() ? "--baseline INPUT..." : "--candidate INPUT...")
+            + " (try 'candle-trace --help')";
+        return;
+    }
 }
 
 } // namespace
@@ -58,6 +117,10 @@ CliParse parseCliArgs(int argc, const char *const *argv)
     }
     if (a.command == CliCommand::Help)
         return result;
+    if (a.command == CliCommand::Compare) {
+        parseCompareArgs(args, result);
+        return result;
+    }
 
     const std::string cmd(first);
     bool haveFile = false;
@@ -224,12 +287,32 @@ Commands:
       a statistical verdict. --json prints the same as one JSON object.
       Rejected traces are refused (exit 1).
 
+  compare --baseline INPUT... --candidate INPUT... [--unverified-traces] [--json]
+      upstream's replicated comparison (candle-graph/comparison/5) of the
+      outer wall time of two cohorts of runs. Each INPUT is a finalized
+      evidence bundle directory (bundle.json, schema candle-graph/bundle/1):
+      it is verified first (every file declared, regular, with its size and
+      SHA-256; nothing undeclared, no symbolic link or special file). With
+      --unverified-traces each INPUT is a raw trace file instead, and the
+      comparison is diagnostic only (always ineligible). An eligible
+      comparison needs at least 5 runs per side, complete and structurally
+      valid production-equivalent captures with one closed measured region,
+      unique run IDs, the same capture semantics and comparison identity and
+      one implementation ID per side; runs are paired by pair_id when they
+      declare one. The verdict (ineligible, inconclusive, candidate_faster,
+      candidate_slower) comes from the 95% bootstrap interval of the median
+      delta (10000 deterministic resamples). --json prints upstream's report
+      byte for byte; without it, a readable summary. A bundle that fails
+      verification, or a trace that cannot be read or is rejected, is an
+      error (exit 1) with upstream's message chain on one line.
+
   help, --help, -h     show this help
   --version, -V        show the version
 
 Exit codes:
   0  success (check: the trace loads)
-  1  the trace is rejected by the strict load rules
+  1  the trace is rejected by the strict load rules (compare: an input
+     fails verification, cannot be read or is rejected)
   2  usage error, unreadable input (also: FILE changed while it was read, or
      is a device) or unwritable output (also: standard output)
 

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace TraceInspector {
 
@@ -13,7 +14,7 @@ enum ExitCode : int {
     ExitUsage = 2,    // usage error, unreadable input or unwritable output
 };
 
-enum class CliCommand { None, Help, Version, Check, Normalize, Summary, Diff };
+enum class CliCommand { None, Help, Version, Check, Normalize, Summary, Diff, Compare };
 
 struct CliArgs {
     CliCommand command = CliCommand::None;
@@ -24,6 +25,9 @@ struct CliArgs {
     bool all = false;   // check --all
     bool json = false;  // check --json, diff --json
     bool force = false; // normalize --force: replace a read-only OUT or another user's
+    std::vector<std::string> baselines;  // compare --baseline INPUT...
+    std::vector<std::string> candidates; // compare --candidate INPUT...
+    bool unverifiedTraces = false;       // compare --unverified-traces: INPUTs are raw traces
 };
 
 /// Result of parsing argv: the arguments, or a usage error message (without "error: ").

@@ -5,6 +5,7 @@
 
 #include "app/cli/cliargs.h"
 #include "app/cli/commands.h"
+#include "app/cli/comparecommand.h"
 #include "app/cli/standardoutput.h"
 #include "core/output/atomicfilewriter.h"
 #include "core/version.h"
@@ -50,6 +51,8 @@ int main(int argc, char **argv)
         return runSummary(parsed.args);
     case CliCommand::Diff:
         return runDiff(parsed.args);
+    case CliCommand::Compare:
+        return runCompare(parsed.args);
     case CliCommand::None:
         break;
     }
