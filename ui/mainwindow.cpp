@@ -581,12 +581,15 @@ void MainWindow::compareWith(const QString &baselinePath)
     m_workTabs->setCurrentWidget(m_comparePanel);
     // The comparison's tables are wide and long: give the Compare tab most of the window
     // (View > Reset Layout brings the usual proportions back).
-    const int height = std::max(m_mainSplitter->height(), 600);
-    m_mainSplitter->setSizes({height * 2 / 5, height * 3 / 5});
-    const int width = std::max(m_bottomSplitter->width(), 800);
-    m_bottomSplitter->setSizes({width * 5 / 6, width / 6});
-    const int work = m_bottomSplitter->sizes().constFirst();
-    m_topSplitter->setSizes({work / 4, work * 3 / 4});
+    // Deferred: a window shown just now has not laid its splitters out yet.
+    QTimer::singleShot(0, this, [this] {
+        const int height = std::max(m_mainSplitter->height(), 600);
+        m_mainSplitter->setSizes({height / 3, height * 2 / 3});
+        const int width = std::max(m_bottomSplitter->width(), 800);
+        m_bottomSplitter->setSizes({width * 6 / 7, width / 7});
+        const int work = m_bottomSplitter->sizes().constFirst();
+        m_topSplitter->setSizes({work / 5, work * 4 / 5});
+    });
     m_compare->compareWith(baselinePath);
 }
 

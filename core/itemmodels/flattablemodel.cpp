@@ -135,11 +135,39 @@ void FlatTableModel::rebuildRows()
     }
 }
 
+void FlatTableModel::resetRecordsSorted(std::size_t count, int column, Qt::SortOrder order,
+                                        std::vector<std::uint32_t> sorted)
+{
+    if (sorted.size() != count || column < 0) {
+        resetRecords(count);
+        return;
+    }
+    m_sortColumn = column;
+    m_sortOrder = order;
+    m_recordCount = count;
+    m_verdict.clear();
+    m_order = std::move(sorted);
+    m_accepted.clear();
+    if (!m_filter.isEmpty()) {
+        m_accepted.resize(count);
+        for (std::size_t i = 0; i < count; ++i)
+            m_accepted[i] = recordMatches(i, m_filter) ? 1 : 0;
+        m_verdict = {};
+    }
+    rebuildRows();
+}
+
 std::vector<std::uint32_t> FlatTableModel::computeOrder(int column, Qt::SortOrder order) const
 {
     std::vector<std::uint64_t> keys(m_recordCount, 0);
     std::vector<std::uint8_t> absent(m_recordCount, 0);
     sortKeys(column, keys, absent);
+    return orderFromKeys(std::move(keys), absent, order);
+}
+
+std::vector<std::uint32_t> FlatTableModel::orderFromKeys(std::vector<std::uint64_t> keys,
+                                                         const std::vector<std::uint8_t> &absent, Qt::SortOrder order)
+{
     if (order == Qt::DescendingOrder) {
         // Inverted keys keep the radix sort stable: ties stay in record order.
         for (std::uint64_t &key : keys)

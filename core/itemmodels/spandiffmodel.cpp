@@ -64,6 +64,25 @@ void SpanDiffModel::setComparison(TraceComparisonPtr comparison)
     endResetModel();
 }
 
+void SpanDiffModel::setComparison(TraceComparisonPtr comparison, int column, Qt::SortOrder order,
+                                  std::vector<std::uint32_t> sorted)
+{
+    beginResetModel();
+    m_comparison = std::move(comparison);
+    resetRecordsSorted(m_comparison ? m_comparison->diff.matched.size() : 0, column, order, std::move(sorted));
+    endResetModel();
+}
+
+std::vector<std::uint32_t> SpanDiffModel::presortedOrder(const TraceComparison &comparison, int column,
+                                                         Qt::SortOrder order)
+{
+    const std::size_t n = comparison.diff.matched.size();
+    std::vector<std::uint64_t> keys(n, 0);
+    std::vector<std::uint8_t> absent(n, 0);
+    keysFor(comparison, column, keys, absent);
+    return orderFromKeys(std::move(keys), absent, order);
+}
+
 void SpanDiffModel::setTimeUnit(TimeUnit unit)
 {
     if (unit == m_unit)
@@ -121,8 +140,14 @@ const Trace *SpanDiffModel::filterTrace() const
 
 void SpanDiffModel::sortKeys(int column, std::vector<std::uint64_t> &keys, std::vector<std::uint8_t> &absent) const
 {
-    const std::vector<SpanDelta> &rows = m_comparison->diff.matched;
-    const Trace &ct = *m_comparison->candidate->trace;
+    keysFor(*m_comparison, column, keys, absent);
+}
+
+void SpanDiffModel::keysFor(const TraceComparison &comparison, int column, std::vector<std::uint64_t> &keys,
+                            std::vector<std::uint8_t> &absent)
+{
+    const std::vector<SpanDelta> &rows = comparison.diff.matched;
+    const Trace &ct = *comparison.candidate->trace;
     if (column == PathColumn) {
         // By the span's own name (the last step of its path), then record order (stable).
         std::vector<StringId> ids(rows.size());

@@ -33,6 +33,11 @@ public:
     ~SpanDiffModel() override;
 
     void setComparison(TraceComparisonPtr comparison);
+    /// Shows \a comparison already sorted by \a column and \a order (\a sorted from
+    /// presortedOrder(), computed off the GUI thread).
+    void setComparison(TraceComparisonPtr comparison, int column, Qt::SortOrder order, std::vector<std::uint32_t> sorted);
+    /// The row order of sort(\a column, \a order) for \a comparison; thread-safe.
+    static std::vector<std::uint32_t> presortedOrder(const TraceComparison &comparison, int column, Qt::SortOrder order);
     const TraceComparison *comparison() const { return m_comparison.get(); }
 
     TimeUnit timeUnit() const { return m_unit; }
@@ -48,6 +53,9 @@ protected:
     QVariant recordData(std::size_t record, int column, int role) const override;
 
 private:
+    static void keysFor(const TraceComparison &comparison, int column, std::vector<std::uint64_t> &keys,
+                        std::vector<std::uint8_t> &absent);
+
     TraceComparisonPtr m_comparison;
     TimeUnit m_unit = TimeUnit::Auto;
 };

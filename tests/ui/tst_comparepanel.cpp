@@ -6,6 +6,7 @@
 #include <QAbstractItemModelTester>
 #include <QLabel>
 #include <QMimeData>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QHeaderView>
 #include <QTableView>
@@ -13,6 +14,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUrl>
+
+#include <sys/stat.h>
 
 #include "core/itemmodels/modelroles.h"
 #include "core/itemmodels/onlyinrunmodel.h"
@@ -42,6 +45,7 @@ private Q_SLOTS:
     void opGroupsAndOnlyIn();
     void shiftDropCompares();
     void unreadableBaseline();
+    void cancelBaselineLoad();
     void deltaColoursReadable_data();
     void deltaColoursReadable();
 
@@ -320,6 +324,31 @@ void tst_ComparePanel::unreadableBaseline()
     QCOMPARE(banner->tone(), MessageBanner::Tone::Error);
     QCOMPARE(banner->title(), QStringLiteral("The baseline cannot be read"));
     QVERIFY(window.compareController()->state() == CompareController::State::Failed);
+}
+
+void tst_ComparePanel::cancelBaselineLoad()
+{
+    // A FIFO without a writer: the baseline load waits until Cancel.
+    const QString fifo = m_dir.filePath(QStringLiteral("never.fifo"));
+    if (::mkfifo(QFile::encodeName(fifo).constData(), 0600) != 0)
+        QSKIP("cannot make a FIFO here");
+    MainWindow window;
+    window.show();
+    QSignalSpy loaded(&window, &MainWindow::loadFinished);
+    window.openFile(write(QStringLiteral("cancel-cand.jsonl"), withMeta("r=step*:-:0:100")));
+    QVERIFY(loaded.wait(20000));
+    QSignalSpy compared(&window, &MainWindow::comparisonFinished);
+    window.compareWith(fifo);
+    QCOMPARE(window.compareController()->state(), CompareController::State::LoadingBaseline);
+    auto *cancel = window.comparePanel()->findChild<QPushButton *>(QStringLiteral("compareCancel"));
+    QVERIFY(cancel && cancel->isVisible() && cancel->isEnabled());
+    cancel->click();
+    QTRY_COMPARE(compared.count(), 1);
+    QCOMPARE(compared.at(0).at(0).toBool(), false);
+    QCOMPARE(window.compareController()->state(), CompareController::State::Idle);
+    QVERIFY(!window.compareController()->comparison());
+    // The window's own trace is untouched.
+    QVERIFY(window.loadedTrace());
 }
 
 void tst_ComparePanel::deltaColoursReadable_data()

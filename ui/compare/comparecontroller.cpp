@@ -4,6 +4,8 @@
 #include <QFutureWatcher>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "core/itemmodels/spandiffmodel.h"
+
 namespace TraceInspector {
 
 CompareController::CompareController(QObject *parent)
@@ -32,6 +34,11 @@ CompareController::~CompareController()
     m_loader->cancel();
 }
 
+int CompareController::initialSpanColumn()
+{
+    return SpanDiffModel::DeltaSelfColumn;
+}
+
 void CompareController::setState(State state)
 {
     if (state == m_state)
@@ -43,6 +50,7 @@ void CompareController::setState(State state)
 void CompareController::dropComparison()
 {
     ++m_computeGeneration;
+    m_initialSpanOrder.clear();
     if (m_comparison) {
         m_comparison.reset();
         Q_EMIT comparisonCleared();
@@ -105,16 +113,23 @@ void CompareController::startIfReady()
     }
     setState(State::Computing);
     const quint64 generation = ++m_computeGeneration;
-    auto *watcher = new QFutureWatcher<TraceComparisonPtr>(this);
+    using Result = std::pair<TraceComparisonPtr, std::vector<std::uint32_t>>;
+    auto *watcher = new QFutureWatcher<Result>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
         watcher->deleteLater();
         if (generation != m_computeGeneration)
             return; // superseded by a new baseline or candidate, or cancelled
-        m_comparison = watcher->result();
+        Result result = watcher->result();
+        m_comparison = std::move(result.first);
+        m_initialSpanOrder = std::move(result.second);
         setState(State::Ready);
         Q_EMIT comparisonReady(m_comparison);
     });
-    watcher->setFuture(QtConcurrent::run(&TraceComparison::compute, m_baseline, m_candidate));
+    watcher->setFuture(QtConcurrent::run([baseline = m_baseline, candidate = m_candidate] {
+        TraceComparisonPtr comparison = TraceComparison::compute(baseline, candidate);
+        std::vector<std::uint32_t> order = SpanDiffModel::presortedOrder(*comparison, initialSpanColumn(), kInitialOrder);
+        return Result(std::move(comparison), std::move(order));
+    }));
 }
 
 } // namespace TraceInspector

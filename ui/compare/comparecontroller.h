@@ -41,6 +41,11 @@ public:
     QString baselinePath() const { return m_baselinePath; }
     LoadedTracePtr baseline() const { return m_baseline; }
     TraceComparisonPtr comparison() const { return m_comparison; }
+    /// The matched spans in the order the Compare tab first shows them (Δ self, largest
+    /// slowdown first), sorted with the comparison on the worker thread.
+    const std::vector<std::uint32_t> &initialSpanOrder() const { return m_initialSpanOrder; }
+    static constexpr Qt::SortOrder kInitialOrder = Qt::DescendingOrder;
+    static int initialSpanColumn();
     TraceLoader *baselineLoader() const { return m_loader; }
 
 Q_SIGNALS:
@@ -62,6 +67,7 @@ private:
     LoadedTracePtr m_baseline;
     LoadedTracePtr m_candidate;
     TraceComparisonPtr m_comparison;
+    std::vector<std::uint32_t> m_initialSpanOrder;
     State m_state = State::Idle;
     quint64 m_computeGeneration = 0;
 };

@@ -263,12 +263,15 @@ void ComparePanel::showComparison(const TraceComparisonPtr &comparison)
         m_fairness->dismiss();
     }
 
-    m_spanModel->setComparison(comparison);
+    // Largest slowdown first: what a regression hunt looks at. The spans come sorted from
+    // the worker (a million rows take longer than a GUI pass may); the header then only shows
+    // the order, the model sees a sort it already has.
+    const int column = CompareController::initialSpanColumn();
+    m_spanModel->setComparison(comparison, column, CompareController::kInitialOrder, m_controller->initialSpanOrder());
+    m_spanView->horizontalHeader()->setSortIndicator(column, CompareController::kInitialOrder);
     m_opModel->setComparison(comparison);
     m_onlyModel->setComparison(comparison);
     m_views->setTabText(2, tr("Only in One Run (%L1)").arg(m_onlyModel->rowCount()));
-    // Largest slowdown first: what a regression hunt looks at.
-    m_spanView->sortByColumn(SpanDiffModel::DeltaSelfColumn, Qt::DescendingOrder);
     m_opView->sortByColumn(OpGroupDiffModel::DeltaTotalColumn, Qt::DescendingOrder);
     m_memoryChart->setMemoryDiff(comparison->memory);
     fillCategories(comparison->memory);
