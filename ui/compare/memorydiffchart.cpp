@@ -2,7 +2,7 @@
 #include "ui/compare/memorydiffchart.h"
 
 #include <QPainter>
-#include <QPainterPath>
+#include <QPolygonF>
 
 #include <algorithm>
 
@@ -91,20 +91,39 @@ void MemoryDiffChart::paintEvent(QPaintEvent *)
             p.drawText(legendLine, Qt::AlignLeft, tr("%1: no memory records").arg(names[k]));
             continue;
         }
-        QPainterPath path;
-        path.moveTo(x(0), y(0));
+        // A step polyline with at most a few vertices per pixel column: each column keeps the
+        // value entering it and its largest value, so no peak is lost however many points.
+        QPolygonF line;
+        line.reserve(int(std::min<std::size_t>(s->offsetNs.size(), std::size_t(plot.width()) + 1) * 4 + 4));
+        double lastY = y(0), peakY = lastY, columnX = 0;
+        bool open = false;
+        line << QPointF(x(0), lastY);
+        const auto closeColumn = [&] {
+            if (open && peakY < lastY) // screen y grows downwards: peakY above lastY
+                line << QPointF(columnX, peakY) << QPointF(columnX, lastY);
+        };
         for (std::size_t i = 0; i < s->offsetNs.size(); ++i) {
             const double xi = x(s->offsetNs[i]);
-            path.lineTo(xi, path.currentPosition().y());
-            path.lineTo(xi, y(s->liveBytes[i]));
+            const double yi = y(s->liveBytes[i]);
+            if (open && int(xi) == int(columnX)) {
+                peakY = std::min(peakY, yi);
+                lastY = yi;
+                continue;
+            }
+            closeColumn();
+            line << QPointF(xi, lastY) << QPointF(xi, yi);
+            columnX = xi;
+            peakY = lastY = yi;
+            open = true;
         }
-        path.lineTo(x(maxT), path.currentPosition().y());
-        // Solid and not antialiased: thousands of short steps, painted in a few ms that way;
-        // the baseline is told apart by its tone and width.
+        closeColumn();
+        line << QPointF(x(maxT), lastY);
         p.setRenderHint(QPainter::Antialiasing, false);
-        p.setPen(QPen(colors[k], k == 0 ? 3.0 : 1.5));
+        QPen pen(colors[k], k == 0 ? 3.0 : 1.0);
+        pen.setCosmetic(true);
+        p.setPen(pen);
         p.setBrush(Qt::NoBrush);
-        p.drawPath(path);
+        p.drawPolyline(line);
         p.setRenderHint(QPainter::Antialiasing, true);
         // The peak: a dot where it is.
         p.setBrush(colors[k]);
