@@ -170,7 +170,21 @@ void MainWindow::createLayout()
     m_workTabs->addTab(m_comparePanel, tr("Compare"));
     connect(m_comparePanel, &ComparePanel::spanActivated, this,
             [this](qint64 span) { m_selection->select(Selection::span(span)); });
-    connect(m_compare, &CompareController::comparisonReady, this, [this] { Q_EMIT comparisonFinished(true); });
+    connect(m_compare, &CompareController::comparisonReady, this, [this] {
+        if (m_giveCompareRoom) {
+            // The comparison's tables are wide and long: the first result of a Compare with…
+            // gets most of the window (View > Reset Layout brings the usual proportions back).
+            // Here, not in compareWith(): only now is the workspace shown and laid out.
+            m_giveCompareRoom = false;
+            const int height = m_mainSplitter->height();
+            m_mainSplitter->setSizes({height / 3, height - height / 3});
+            const int width = m_bottomSplitter->width();
+            m_bottomSplitter->setSizes({width * 6 / 7, width - width * 6 / 7});
+            const int work = m_bottomSplitter->sizes().constFirst();
+            m_topSplitter->setSizes({work / 5, work - work / 5});
+        }
+        Q_EMIT comparisonFinished(true);
+    });
     connect(m_compare, &CompareController::failed, this, [this] { Q_EMIT comparisonFinished(false); });
     connect(m_compare, &CompareController::stateChanged, this, [this](CompareController::State state) {
         if (state == CompareController::State::Idle && !m_compare->comparison())
@@ -579,17 +593,7 @@ void MainWindow::openWithDialog()
 void MainWindow::compareWith(const QString &baselinePath)
 {
     m_workTabs->setCurrentWidget(m_comparePanel);
-    // The comparison's tables are wide and long: give the Compare tab most of the window
-    // (View > Reset Layout brings the usual proportions back).
-    // Deferred: a window shown just now has not laid its splitters out yet.
-    QTimer::singleShot(0, this, [this] {
-        const int height = std::max(m_mainSplitter->height(), 600);
-        m_mainSplitter->setSizes({height / 3, height * 2 / 3});
-        const int width = std::max(m_bottomSplitter->width(), 800);
-        m_bottomSplitter->setSizes({width * 6 / 7, width / 7});
-        const int work = m_bottomSplitter->sizes().constFirst();
-        m_topSplitter->setSizes({work / 5, work * 4 / 5});
-    });
+    m_giveCompareRoom = true;
     m_compare->compareWith(baselinePath);
 }
 

@@ -219,6 +219,7 @@ private:
     CompareController *m_compare = nullptr;
     ComparePanel *m_comparePanel = nullptr;
     QAction *m_compareAction = nullptr;
+    bool m_giveCompareRoom = false; // the next comparison result resizes the panels for it
 
     QMenu *m_recentMenu = nullptr;
     QAction *m_exportAction = nullptr;
