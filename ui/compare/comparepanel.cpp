@@ -125,7 +125,7 @@ ComparePanel::ComparePanel(CompareController *controller, QWidget *parent)
     memory->addWidget(m_memoryChart);
     memory->addWidget(m_categories);
     memory->setStretchFactor(0, 3);
-    memory->setStretchFactor(1, 1);
+    memory->setStretchFactor(1, 2);
 
     m_views->addTab(m_spanView, tr("Spans"));
     m_views->addTab(m_opView, tr("Op Groups"));
