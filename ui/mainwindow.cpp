@@ -28,6 +28,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 #include "core/display/format.h"
 #include "core/analysis/health.h"
 #include "core/analysis/spantree.h"
@@ -36,6 +38,8 @@
 #include "core/itemmodels/validationissuemodel.h"
 #include "core/loading/problemdetails.h"
 #include "core/loading/traceloader.h"
+#include "ui/compare/comparecontroller.h"
+#include "ui/compare/comparepanel.h"
 #include "ui/graph/graphpanel.h"
 #include "ui/evidencepanel.h"
 #include "ui/evidencetablepanel.h"
@@ -161,6 +165,31 @@ void MainWindow::createLayout()
     m_workTabs->setDocumentMode(true);
     m_workTabs->addTab(m_opTable, tr("Ops"));
     m_workTabs->addTab(m_graph, tr("Graph"));
+    m_compare = new CompareController(this);
+    m_comparePanel = new ComparePanel(m_compare, this);
+    m_workTabs->addTab(m_comparePanel, tr("Compare"));
+    connect(m_comparePanel, &ComparePanel::spanActivated, this,
+            [this](qint64 span) { m_selection->select(Selection::span(span)); });
+    connect(m_compare, &CompareController::comparisonReady, this, [this] {
+        if (m_giveCompareRoom) {
+            // The comparison's tables are wide and long: the first result of a Compare with…
+            // gets most of the window (View > Reset Layout brings the usual proportions back).
+            // Here, not in compareWith(): only now is the workspace shown and laid out.
+            m_giveCompareRoom = false;
+            const int height = m_mainSplitter->height();
+            m_mainSplitter->setSizes({height / 3, height - height / 3});
+            const int width = m_bottomSplitter->width();
+            m_bottomSplitter->setSizes({width * 6 / 7, width - width * 6 / 7});
+            const int work = m_bottomSplitter->sizes().constFirst();
+            m_topSplitter->setSizes({work / 5, work - work / 5});
+        }
+        Q_EMIT comparisonFinished(true);
+    });
+    connect(m_compare, &CompareController::failed, this, [this] { Q_EMIT comparisonFinished(false); });
+    connect(m_compare, &CompareController::stateChanged, this, [this](CompareController::State state) {
+        if (state == CompareController::State::Idle && !m_compare->comparison())
+            Q_EMIT comparisonFinished(false); // cancelled
+    });
 
     m_timeline = new TimelineView(this);
     m_timeline->setObjectName(QStringLiteral("timelineView"));
@@ -336,6 +365,9 @@ void MainWindow::createActions()
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     m_sampleAction = file->addAction(tr("Open &Sample Trace"), this, [this] { openFile(sampleTracePath()); });
     m_sampleAction->setVisible(!sampleTracePath().isEmpty());
+    m_compareAction = file->addAction(tr("Compare &with…"), this, &MainWindow::compareWithDialog);
+    m_compareAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    m_compareAction->setToolTip(tr("Load a baseline trace and compare this trace with it (also: drop a file with Shift held)"));
     file->addSeparator();
     m_exportAction = file->addAction(tr("&Export Normalized JSONL…"), this, &MainWindow::exportWithDialog);
     m_exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
@@ -344,6 +376,7 @@ void MainWindow::createActions()
     m_closeAction = file->addAction(tr("&Close Trace"), this, [this] {
         cancelLoad();
         m_shown.reset();
+        m_compare->setCandidate({});
         m_spanTree->clear();
         m_opTable->clear();
         m_memoryChart->clear();
@@ -557,6 +590,21 @@ void MainWindow::openWithDialog()
         openFile(path);
 }
 
+void MainWindow::compareWith(const QString &baselinePath)
+{
+    m_workTabs->setCurrentWidget(m_comparePanel);
+    m_giveCompareRoom = true;
+    m_compare->compareWith(baselinePath);
+}
+
+void MainWindow::compareWithDialog()
+{
+    const QString dir = m_shown ? QFileInfo(m_shown->path).absolutePath() : QString();
+    const QString path = QFileDialog::getOpenFileName(this, tr("Compare with Baseline Trace"), dir, kTraceFilter);
+    if (!path.isEmpty())
+        compareWith(path);
+}
+
 void MainWindow::cancelLoad()
 {
     if (m_loader->isLoading())
@@ -587,6 +635,7 @@ void MainWindow::updateActions()
 {
     m_exportAction->setEnabled(m_shown && m_shown->trace && !m_export->isRunning());
     m_closeAction->setEnabled(m_shown != nullptr || m_loader->isLoading());
+    m_compareAction->setEnabled(m_shown != nullptr || m_loader->isLoading());
 }
 
 void MainWindow::updateTitle()
@@ -676,6 +725,7 @@ void MainWindow::onProgress(quint64, const LoadProgress &progress)
 void MainWindow::onTraceRead(quint64, const LoadedTracePtr &snapshot)
 {
     m_shown = snapshot;
+    m_compare->setCandidate(snapshot);
     m_recent->add(snapshot->path);
     m_stack->setCurrentWidget(m_workspace);
     placeProgress();
@@ -744,6 +794,7 @@ void MainWindow::onAnalysisReady(quint64, const LoadedTracePtr &snapshot)
 void MainWindow::onFinished(quint64, const LoadedTracePtr &snapshot)
 {
     m_shown = snapshot;
+    m_compare->setCandidate(snapshot);
     hideProgress();
     // A clean trace has nothing to list: show its run header instead.
     const bool anyProblem = m_validation->issueModel()->rowCount() > 0;
@@ -1025,6 +1076,11 @@ void MainWindow::dropEvent(QDropEvent *event)
     if (files.isEmpty())
         return;
     event->acceptProposedAction();
+    // Shift held: the dropped file is the baseline to compare this window's trace with.
+    if ((event->modifiers() & Qt::ShiftModifier) && files.size() == 1 && (m_shown || isLoading())) {
+        compareWith(files.constFirst());
+        return;
+    }
     // One trace per window: the first replaces this window's trace, each other gets its own.
     openFile(files.constFirst());
     MainWindow *previous = this;
@@ -1069,6 +1125,7 @@ void MainWindow::setTimeUnit(TimeUnit unit)
     m_spanTree->setTimeUnit(unit);
     m_opTable->setTimeUnit(unit);
     m_memoryChart->setTimeUnit(unit);
+    m_comparePanel->setTimeUnit(unit);
     if (auto *a = findChild<QAction *>(QStringLiteral("timeUnit%1").arg(int(unit))))
         a->setChecked(true);
     QSettings().setValue(QStringLiteral("view/timeUnit"), int(unit));

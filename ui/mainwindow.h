@@ -20,6 +20,8 @@ class QToolButton;
 
 namespace TraceInspector {
 
+class CompareController;
+class ComparePanel;
 class DetailsPane;
 class EvidencePanel;
 class ExportController;
@@ -63,6 +65,9 @@ public:
     /// Opens \a path in a window of its own (deleted when it is closed), placed a little below
     /// and to the right of this one: several traces are several windows.
     MainWindow *openInNewWindow(const QString &path);
+    /// Loads \a baselinePath in the background and compares this window's trace (the
+    /// candidate) with it once both are loaded (issue #15); the Compare tab shows the result.
+    void compareWith(const QString &baselinePath);
     /// Exports the shown trace to \a target without a file dialog; still asks before it would
     /// replace the opened trace. The result arrives as exportFinished().
     void exportNormalizedTo(const QString &target);
@@ -95,6 +100,8 @@ public:
     /// The time range chip (visible while a range is selected; clicking it clears the range).
     QToolButton *timeRangeChip() const { return m_rangeChip; }
     GraphPanel *graphPanel() const { return m_graph; }
+    ComparePanel *comparePanel() const { return m_comparePanel; }
+    CompareController *compareController() const { return m_compare; }
 
     /// Brings the tab page named \a name (its objectName or its tab text without '&',
     /// case-insensitive) to the front in whichever tab widget holds it; false when none does.
@@ -123,6 +130,8 @@ Q_SIGNALS:
     /// A load ended: \a ok when every stage was delivered, false on failure or cancel.
     void loadFinished(bool ok);
     void exportFinished(const TraceInspector::ExportOutcome &outcome);
+    /// A comparison started by compareWith() ended: \a ok when its result is shown.
+    void comparisonFinished(bool ok);
 
 protected:
     void dragEnterEvent(QDragEnterEvent *event) override;
@@ -134,6 +143,7 @@ private:
     void createActions();
     void createLayout();
     void openWithDialog();
+    void compareWithDialog();
     void exportWithDialog();
     void startExport(const QString &target, bool replaceConfirmed, bool replaceProtected = false);
     void rebuildRecentMenu();
@@ -206,6 +216,10 @@ private:
     TensorStatsPanel *m_tensorStats = nullptr;
     GradientsPanel *m_gradients = nullptr;
     EvidencePanel *m_evidence = nullptr;
+    CompareController *m_compare = nullptr;
+    ComparePanel *m_comparePanel = nullptr;
+    QAction *m_compareAction = nullptr;
+    bool m_giveCompareRoom = false; // the next comparison result resizes the panels for it
 
     QMenu *m_recentMenu = nullptr;
     QAction *m_exportAction = nullptr;

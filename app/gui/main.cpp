@@ -50,6 +50,11 @@ struct Options
         QStringLiteral("With --screenshot: bring the tab with this name to the front first (e.g. Graph, Ops, "
                        "Validation), after the load and any background layout."),
         QStringLiteral("name")};
+    QCommandLineOption compare{
+        QStringLiteral("compare"),
+        QStringLiteral("Compare the trace file (the candidate) with this baseline trace: --compare BASE CANDIDATE. "
+                       "With --screenshot, the picture shows the Compare tab once the comparison is done."),
+        QStringLiteral("base")};
     QCommandLineOption selectSpan{
         QStringLiteral("select-span"),
         QStringLiteral("With --screenshot: select the span with this id first (the graph shows its subtree)."),
@@ -70,6 +75,7 @@ void setUpParser(QCommandLineParser &parser, const Options &options)
     parser.addOption(options.screenshot);
     parser.addOption(options.tab);
     parser.addOption(options.selectSpan);
+    parser.addOption(options.compare);
 }
 
 bool wantsHelpOrVersion(const QCommandLineParser &parser)
@@ -99,6 +105,16 @@ void grabWhenSettled(TraceInspector::MainWindow &window, const QString &pngPath,
             return;
         }
         QCoreApplication::exit(0);
+    });
+}
+
+/// --screenshot with --compare: the picture waits for both loads and the comparison.
+void scheduleCompareScreenshot(TraceInspector::MainWindow &window, const QString &pngPath, const QString &tab)
+{
+    QObject::connect(&window, &TraceInspector::MainWindow::comparisonFinished, &window, [&window, pngPath, tab](bool ok) {
+        if (!window.showTab(tab.isEmpty() ? QStringLiteral("Compare") : tab))
+            printError(QStringLiteral("no tab named %1; the screenshot shows the default tabs").arg(tab));
+        grabWhenSettled(window, pngPath, ok);
     });
 }
 
@@ -148,6 +164,10 @@ int handleArgumentsWithoutDisplay(int argc, char **argv)
         printError(QStringLiteral("--screenshot needs exactly one trace file"));
         return kExitUsage;
     }
+    if (parser.isSet(options.compare) && parser.positionalArguments().size() != 1) {
+        printError(QStringLiteral("--compare BASE needs exactly one candidate trace file"));
+        return kExitUsage;
+    }
     return -1;
 }
 
@@ -183,11 +203,30 @@ int main(int argc, char **argv)
         }
         TraceInspector::MainWindow window;
         window.resize(1600, 1000);
-        scheduleScreenshot(window, parser.value(options.screenshot), parser.value(options.tab),
-                           parser.value(options.selectSpan));
+        if (parser.isSet(options.compare))
+            scheduleCompareScreenshot(window, parser.value(options.screenshot), parser.value(options.tab));
+        else
+            scheduleScreenshot(window, parser.value(options.screenshot), parser.value(options.tab),
+                               parser.value(options.selectSpan));
         window.show();
         window.openFile(files.constFirst());
+        if (parser.isSet(options.compare))
+            window.compareWith(parser.value(options.compare));
         return QApplication::exec();
+    }
+    if (parser.isSet(options.compare)) {
+        if (files.size() != 1) {
+            printError(QStringLiteral("--compare BASE needs exactly one candidate trace file"));
+            return kExitUsage;
+        }
+        auto *window = new TraceInspector::MainWindow;
+        window->setAttribute(Qt::WA_DeleteOnClose);
+        window->show();
+        window->openFile(files.constFirst());
+        window->compareWith(parser.value(options.compare));
+        const int exitCode = QApplication::exec();
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+        return exitCode;
     }
 
     // One window per file; each is deleted when it is closed, the last one ends the program.

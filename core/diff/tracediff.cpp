@@ -46,11 +46,16 @@ void addOps(std::map<GroupKey, OpGroupDelta> &groups, const Trace &trace, bool b
                 ^ (std::size_t(k.dtype) << 21) ^ std::size_t(k.device);
         }
     };
-    std::unordered_map<IdKey, std::pair<std::uint64_t, std::uint64_t>, IdKeyHash> byId;
+    struct Sums {
+        std::uint64_t count = 0, ns = 0, bytes = 0;
+    };
+    std::unordered_map<IdKey, Sums, IdKeyHash> byId;
     for (const Op &op : trace.ops) {
-        auto &[count, ns] = byId[IdKey{op.opName, op.shape, op.dtype, op.device}];
-        ++count;
-        ns = saturatingSum(ns, op.durationNs);
+        Sums &s = byId[IdKey{op.opName, op.shape, op.dtype, op.device}];
+        ++s.count;
+        s.ns = saturatingSum(s.ns, op.durationNs);
+        if (op.hasOutputDenseBytes)
+            s.bytes = saturatingSum(s.bytes, op.outputDenseBytes);
     }
     for (const auto &[k, v] : byId) {
         GroupKey key{std::string(trace.str(k.name)), shapeText(trace, k.shape), std::string(trace.str(k.dtype)),
@@ -59,11 +64,13 @@ void addOps(std::map<GroupKey, OpGroupDelta> &groups, const Trace &trace, bool b
         if (g.name.empty() && g.baselineCount == 0 && g.candidateCount == 0)
             std::tie(g.name, g.shape, g.dtype, g.device) = key;
         if (baseline) {
-            g.baselineCount += v.first;
-            g.baselineNs = saturatingSum(g.baselineNs, v.second);
+            g.baselineCount += v.count;
+            g.baselineNs = saturatingSum(g.baselineNs, v.ns);
+            g.baselineBytes = saturatingSum(g.baselineBytes, v.bytes);
         } else {
-            g.candidateCount += v.first;
-            g.candidateNs = saturatingSum(g.candidateNs, v.second);
+            g.candidateCount += v.count;
+            g.candidateNs = saturatingSum(g.candidateNs, v.ns);
+            g.candidateBytes = saturatingSum(g.candidateBytes, v.bytes);
         }
     }
 }
@@ -129,6 +136,11 @@ std::optional<std::int64_t> SpanDelta::totalDeltaNs() const
 std::int64_t OpGroupDelta::deltaNs() const
 {
     return *difference(baselineNs, candidateNs);
+}
+
+std::int64_t OpGroupDelta::deltaBytes() const
+{
+    return *difference(baselineBytes, candidateBytes);
 }
 
 std::string shapeText(const Trace &trace, std::uint32_t shapeId)

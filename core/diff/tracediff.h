@@ -26,7 +26,10 @@ struct OpGroupDelta {
     std::string name, shape, dtype, device;
     std::uint64_t baselineCount = 0, candidateCount = 0;
     std::uint64_t baselineNs = 0, candidateNs = 0; ///< summed durations (saturating)
+    /// Summed output dense bytes (§7.1; ops without a resolved size add nothing).
+    std::uint64_t baselineBytes = 0, candidateBytes = 0;
     std::int64_t deltaNs() const;
+    std::int64_t deltaBytes() const;
 };
 
 /// A span subtree present in one run only, by its top span.

@@ -145,6 +145,28 @@ void FlatTableModel::rebuildRows()
     }
 }
 
+void FlatTableModel::resetRecordsSorted(std::size_t count, int column, Qt::SortOrder order,
+                                        std::vector<std::uint32_t> sorted)
+{
+    if (sorted.size() != count || column < 0) {
+        resetRecords(count);
+        return;
+    }
+    m_sortColumn = column;
+    m_sortOrder = order;
+    m_recordCount = count;
+    m_verdict.clear();
+    m_order = std::move(sorted);
+    m_accepted.clear();
+    if (!m_filter.isEmpty()) {
+        m_accepted.resize(count);
+        for (std::size_t i = 0; i < count; ++i)
+            m_accepted[i] = recordMatches(i, m_filter) ? 1 : 0;
+        m_verdict = {};
+    }
+    rebuildRows();
+}
+
 std::vector<std::uint32_t> FlatTableModel::computeOrder(int column, Qt::SortOrder order) const
 {
     std::vector<std::uint64_t> keys(m_recordCount, 0);

@@ -79,6 +79,9 @@ enum ModelRole : int {
     BytesPerNsRole,
     /// Share (double 0..1) of the owning span's host duration; invalid when n/a.
     ParentShareRole,
+    /// Signed change (qint64 ns or bytes) of a comparison cell, candidate minus baseline:
+    /// negative = the candidate is faster/smaller; invalid when either side is unknown.
+    DeltaRole,
     /// First role free for a model's private use.
     UserRoleBase = Qt::UserRole + 100,
 };
