@@ -211,8 +211,9 @@ BundleCheck verifyBundle(const std::string &root)
     }
     if (observedOthers != declared.size()) {
         std::string missing = "<unknown>";
-        for (const auto &[path, file] : declared) {
-            (void)file;
+        for (const auto &entry : declared) {
+            // A named reference, not a structured binding: clang 14 cannot capture those.
+            const std::string &path = entry.first;
             if (std::none_of(observed.begin(), observed.end(), [&](const std::string &o) { return samePath(o, path); })) {
                 missing = path;
                 break;
