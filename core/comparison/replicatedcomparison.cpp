@@ -9,6 +9,7 @@
 #include "core/analysis/metavalidation.h"
 #include "core/comparison/tensorstatscomparison.h"
 #include "core/compat/rustformat.h"
+#include "core/model/gradientcontractequality.h"
 
 namespace TraceInspector {
 
@@ -90,28 +91,6 @@ void requireIndependentRunIds(const std::vector<const RunFacts *> &runs, Reasons
         ids.insert(r->meta.runId);
     if (ids.size() != runs.size())
         reasons.emplace_back("run IDs must be unique across all replicates");
-}
-
-bool sameGradientContract(const std::optional<GradientContract> &a, const std::optional<GradientContract> &b)
-{
-    if (a.has_value() != b.has_value())
-        return false;
-    if (!a)
-        return true;
-    if (a->manifestSha256 != b->manifestSha256 || a->expected.size() != b->expected.size()
-        || a->families.size() != b->families.size())
-        return false;
-    for (std::size_t i = 0; i < a->expected.size(); ++i) {
-        const ExpectedGradient &x = a->expected[i], &y = b->expected[i];
-        if (x.root != y.root || x.key != y.key || x.family != y.family)
-            return false;
-    }
-    for (std::size_t i = 0; i < a->families.size(); ++i) {
-        const GradientFamilyContract &x = a->families[i], &y = b->families[i];
-        if (x.family != y.family || x.expectation != y.expectation || x.minPresent != y.minPresent)
-            return false;
-    }
-    return true;
 }
 
 /// The derived PartialEq of upstream's CaptureContract: every member.
