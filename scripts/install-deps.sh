@@ -9,6 +9,10 @@ packages=(
   cmake ninja-build g++ pkg-config python3
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev qt6-qpa-plugins libgl-dev
   nlohmann-json3-dev libsimdjson-dev libssl-dev libgraphviz-dev
+  # lupdate/lrelease and their CMake package (qt_add_translations)
+  qt6-l10n-tools qt6-tools-dev
+  # the style check (scripts/check-format.sh, ctest lint_format) and clang-tidy (.clang-tidy)
+  clang-format-14 clang-tidy-14
   fonts-dejavu-core time
   # the packaging tests (ctest -L packaging): MIME and desktop databases and their validators,
   # xdg-mime and gio as a desktop uses them, Xvfb to open a trace like a file manager, and

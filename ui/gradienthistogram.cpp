@@ -104,7 +104,7 @@ void GradientHistogram::paintEvent(QPaintEvent *)
             lastLabelRight = int(x + w / 2.0);
         }
     }
-    QString note = (m_normCount == 1 ? tr("%n key with a positive norm", nullptr, 1) : tr("%n keys with a positive norm", nullptr, int(m_normCount)));
+    QString note = tr("%n key(s) with a positive norm", nullptr, int(m_normCount));
     if (!m_unplaced.isEmpty())
         note += tr("; not on the axis: %1").arg(m_unplaced);
     p.drawText(QRect(rect().left() + 4, rect().bottom() - line - 2, rect().width() - 8, line), Qt::AlignLeft | Qt::AlignVCenter,

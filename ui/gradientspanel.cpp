@@ -148,15 +148,15 @@ void GradientsPanel::updateContract(const LoadedTracePtr &loaded)
         for (const GradientKeyEvidence &k : g.keys)
             manifest += k.inManifest;
         lines << (g.digest->matches()
-                      ? (manifest == 1 ? tr("Manifest of %n key: digest matches (%1).", nullptr, 1) : tr("Manifest of %n keys: digest matches (%1).", nullptr, int(manifest))).arg(qs(g.digest->declared))
-                      : (manifest == 1 ? tr("Manifest of %n key: digest MISMATCH — declared %1, computed %2.", nullptr, 1) : tr("Manifest of %n keys: digest MISMATCH — declared %1, computed %2.", nullptr, int(manifest)))
+                      ? tr("Manifest of %n key(s): digest matches (%1).", nullptr, int(manifest)).arg(qs(g.digest->declared))
+                      : tr("Manifest of %n key(s): digest MISMATCH — declared %1, computed %2.", nullptr, int(manifest))
                             .arg(qs(g.digest->declared), qs(g.digest->computed)));
         QStringList families;
         for (const GradientFamilyEvidence &f : g.families) {
             families << tr("%1 (%2, min %3): %4 of %5 captured, %6 present%7")
                             .arg(qs(f.family), qs(familyExpectationName(f.expectation)), QString::number(f.minPresent),
                                  QString::number(f.observed), QString::number(f.members), QString::number(f.present),
-                                 f.findings.empty() ? QString() : (f.findings.size() == 1 ? tr(" — %n finding", nullptr, 1) : tr(" — %n findings", nullptr, int(f.findings.size()))));
+                                 f.findings.empty() ? QString() : tr(" — %n finding(s)", nullptr, int(f.findings.size())));
         }
         if (!families.isEmpty())
             lines << tr("Families: %1").arg(families.join(QStringLiteral("; ")));
@@ -188,7 +188,7 @@ void GradientsPanel::showDetail(qint64 record)
     if (k->norm)
         lines << tr("norm %1").arg(QString::number(*k->norm, 'g', 17));
     if (k->line > 0)
-        lines << (k->recordCount == 1 ? tr("first record on line %1 (%n record)", nullptr, 1) : tr("first record on line %1 (%n records)", nullptr, int(k->recordCount))).arg(k->line);
+        lines << tr("first record on line %1 (%n record(s))", nullptr, int(k->recordCount)).arg(k->line);
     if (k->inManifest)
         lines << tr("family %1%2").arg(qs(k->family), k->expectation ? tr(" (%1)").arg(qs(familyExpectationName(*k->expectation))) : QString());
     else if (m_model->evidence() && m_model->evidence()->gradients.hasContract)
@@ -202,8 +202,8 @@ void GradientsPanel::showDetail(qint64 record)
 QString GradientsPanel::countText(int shown, std::size_t total) const
 {
     if (std::size_t(shown) == total)
-        return (shown == 1 ? tr("1 key") : tr("%1 keys").arg(formatCount(std::uint64_t(shown))));
-    return tr("%1 of %2 keys").arg(formatCount(std::uint64_t(shown)), formatCount(total));
+        return tr("%1 key(s)", nullptr, shown).arg(formatCount(std::uint64_t(shown)));
+    return tr("%1 of %2 key(s)", nullptr, numerusCount(total)).arg(formatCount(std::uint64_t(shown)), formatCount(total));
 }
 
 } // namespace TraceInspector

@@ -29,6 +29,8 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <initializer_list>
+#include <tuple>
 
 #include "core/display/format.h"
 #include "core/analysis/health.h"
@@ -80,16 +82,21 @@ constexpr int kListsHeight = 260;
 constexpr int kTimelineHeight = 300;
 constexpr int kChartHeight = 360;
 constexpr int kTimelineMinimumHeight = 160;
-const QString kTraceFilter = QStringLiteral("Candle traces (*.jsonl *.trace.jsonl);;All files (*)");
 
 QString displayName(const QString &path)
 {
     return QFileInfo(path).fileName();
 }
 
-QString plural(qsizetype n, const char *singular, const char *pluralForm)
+QString traceFileFilter()
 {
-    return QStringLiteral("%1 %2").arg(formatCount(std::uint64_t(n)), QLatin1StringView(n == 1 ? singular : pluralForm));
+    return MainWindow::tr("Candle traces (*.jsonl *.trace.jsonl);;All files (*)");
+}
+
+/// "1,234 op(s)": numerus chosen by \a n, the number grouped as everywhere else in the window.
+QString counted(const char *text, std::uint64_t n)
+{
+    return MainWindow::tr(text, nullptr, int(std::min<std::uint64_t>(n, INT_MAX))).arg(formatCount(n));
 }
 
 } // namespace
@@ -233,6 +240,27 @@ void MainWindow::createLayout()
     m_sideTabs->addTab(m_tensorStats, tr("Tensor Stats"));
     m_sideTabs->addTab(m_gradients, tr("Gradients"));
     m_sideTabs->addTab(m_evidence, tr("Evidence"));
+
+    // Names for tests (findChild) and for assistive technology, one place for every view.
+    const std::initializer_list<std::tuple<QWidget *, const char *, QString>> views{
+        {m_spanTree, "spanTreePanel", tr("Span tree")},
+        {m_opTable, "opTablePanel", tr("Ops")},
+        {m_memoryChart, "memoryChartPanel", tr("Memory over time")},
+        {m_validation, "validationPanel", tr("Validation: problems and health findings")},
+        {m_metadata, "metadataPanel", tr("Run metadata")},
+        {m_graph, "graphPanel", tr("Call and data graph")},
+        {m_comparePanel, "comparePanel", tr("Comparison with a baseline run")},
+        {m_tensors, "tensorsPanel", tr("Tensors")},
+        {m_tensorStats, "tensorStatsPanel", tr("Tensor statistics")},
+        {m_gradients, "gradientsPanel", tr("Gradients")},
+        {m_evidence, "evidencePanel", tr("Evidence and capabilities")},
+        {m_details, "detailsPane", tr("Details of the selection")},
+    };
+    for (const auto &[widget, name, accessible] : views) {
+        if (widget->objectName().isEmpty())
+            widget->setObjectName(QLatin1StringView(name));
+        widget->setAccessibleName(accessible);
+    }
 
     m_bottomSplitter = new QSplitter(Qt::Horizontal, this);
     m_bottomSplitter->addWidget(m_topSplitter);
@@ -522,7 +550,7 @@ void MainWindow::createActions()
     help->addSeparator();
     help->addAction(tr("&About Candle Trace Inspector"), this, [this] {
         QMessageBox::about(this, tr("About Candle Trace Inspector"),
-                           QStringLiteral("<h3>Candle Trace Inspector %1</h3>"
+                           tr("<h3>Candle Trace Inspector %1</h3>"
                                           "<p>Viewer and checker for candle-graph execution traces "
                                           "(<code>candle-graph/trace/10</code> and <code>trace/9</code>).</p>")
                                .arg(QApplication::applicationVersion().toHtmlEscaped()));
@@ -585,7 +613,7 @@ void MainWindow::openWithDialog()
         dir = QFileInfo(m_shown->path).absolutePath();
     else if (!m_recent->files().isEmpty())
         dir = QFileInfo(m_recent->files().constFirst()).absolutePath();
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Trace"), dir, kTraceFilter);
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Trace"), dir, traceFileFilter());
     if (!path.isEmpty())
         openFile(path);
 }
@@ -600,7 +628,7 @@ void MainWindow::compareWith(const QString &baselinePath)
 void MainWindow::compareWithDialog()
 {
     const QString dir = m_shown ? QFileInfo(m_shown->path).absolutePath() : QString();
-    const QString path = QFileDialog::getOpenFileName(this, tr("Compare with Baseline Trace"), dir, kTraceFilter);
+    const QString path = QFileDialog::getOpenFileName(this, tr("Compare with Baseline Trace"), dir, traceFileFilter());
     if (!path.isEmpty())
         compareWith(path);
 }
@@ -660,7 +688,8 @@ void MainWindow::updateSummary()
     const LoadedTrace &l = *m_shown;
     const Trace &t = *l.trace;
     QStringList parts;
-    parts << plural(qsizetype(t.ops.size()), "op", "ops") << plural(qsizetype(t.spans.size()), "span", "spans");
+    parts << counted(QT_TRANSLATE_N_NOOP("TraceInspector::MainWindow", "%1 op(s)"), t.ops.size())
+          << counted(QT_TRANSLATE_N_NOOP("TraceInspector::MainWindow", "%1 span(s)"), t.spans.size());
     // One wording for the measured time everywhere: unknown, never zero.
     if (m_measuredOf != &t) {
         m_measured = countMeasuredSpans(t);
@@ -671,10 +700,10 @@ void MainWindow::updateSummary()
     else if (l.spanTree)
         parts << measuredTimeText(m_measured.measured, m_measured.closed, l.spanTree->measuredTotalNs());
     if (l.summary) {
-        parts << (l.summary->logicalPeakBytes ? QStringLiteral("logical peak %1").arg(formatBytes(*l.summary->logicalPeakBytes))
-                                              : QStringLiteral("logical peak unknown (no memory records)"));
+        parts << (l.summary->logicalPeakBytes ? tr("logical peak %1").arg(formatBytes(*l.summary->logicalPeakBytes))
+                                              : tr("logical peak unknown (no memory records)"));
     } else {
-        parts << QStringLiteral("logical peak: analysing…");
+        parts << tr("logical peak: analysing…");
     }
     std::size_t errors = 0;
     std::size_t warnings = 0;
@@ -694,13 +723,13 @@ void MainWindow::updateSummary()
         count(l.health->findings);
         countOmitted(l.health->omittedFindings);
     }
-    QString problems = QStringLiteral("%1, %2").arg(plural(qsizetype(errors), "error", "errors"),
-                                                    plural(qsizetype(warnings), "warning", "warnings"));
+    QString problems = tr("%1, %2").arg(counted(QT_TRANSLATE_N_NOOP("TraceInspector::MainWindow", "%1 error(s)"), errors),
+                                        counted(QT_TRANSLATE_N_NOOP("TraceInspector::MainWindow", "%1 warning(s)"), warnings));
     if (!l.health)
-        problems += QStringLiteral(" so far");
+        problems = tr("%1 so far").arg(problems);
     parts << problems;
     if (l.isRejected())
-        parts << QStringLiteral("rejected by the strict rules");
+        parts << tr("rejected by the strict rules");
     m_summary->setText(parts.join(QStringLiteral("  ·  ")));
 }
 
@@ -818,9 +847,9 @@ void MainWindow::onFailed(quint64, const QString &message, TraceLoader::FailureK
     m_failedPath = m_loadingPath;
     QString text = message;
     if (kind == TraceLoader::FailureKind::NotATrace)
-        text += QStringLiteral("\nFile: %1").arg(QDir::toNativeSeparators(m_loadingPath));
+        text += u'\n' + tr("File: %1").arg(QDir::toNativeSeparators(m_loadingPath));
     if (m_shown)
-        text += QStringLiteral("\nThe trace shown before is still displayed.");
+        text += u'\n' + tr("The trace shown before is still displayed.");
     QString title;
     switch (kind) {
     case TraceLoader::FailureKind::NotATrace:
@@ -851,7 +880,7 @@ void MainWindow::onCancelled(quint64 generation)
     hideProgress();
     QString text = tr("Loading %1 was cancelled.").arg(displayName(m_loadingPath));
     if (m_shown && m_shown->generation == generation && !m_shown->isComplete())
-        text += QStringLiteral(" What had been read is shown; analyses that had not finished are missing.");
+        text += u' ' + tr("What had been read is shown; analyses that had not finished are missing.");
     m_messageBanner->showMessage(SeverityPalette::Tone::Information, tr("Loading cancelled"), text);
     if (!m_shown)
         m_stack->setCurrentWidget(m_startPage);
@@ -992,7 +1021,7 @@ void MainWindow::startExport(const QString &target, bool replaceConfirmed, bool 
     if (!replaceConfirmed && ExportController::isSameFile(target, m_shown->path)) {
         const auto answer = QMessageBox::warning(
             this, tr("Replace the Opened Trace?"),
-            QStringLiteral("%1 is the trace that is open.\n\nReplacing it with its normalized form drops unknown members "
+            tr("%1 is the trace that is open.\n\nReplacing it with its normalized form drops unknown members "
                            "and reorders records. Replace it?")
                 .arg(QDir::toNativeSeparators(target)),
             QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
@@ -1008,7 +1037,7 @@ void MainWindow::startExport(const QString &target, bool replaceConfirmed, bool 
     if (const QString protection = ExportController::protectionReason(target); !replaceProtected && !protection.isEmpty()) {
         const auto answer = QMessageBox::warning(
             this, tr("Replace a Protected File?"),
-            QStringLiteral("%1: %2.\n\nReplace it anyway? The new file keeps its permissions.")
+            tr("%1: %2.\n\nReplace it anyway? The new file keeps its permissions.")
                 .arg(QDir::toNativeSeparators(target), protection),
             QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
         if (answer != QMessageBox::Yes) {

@@ -469,9 +469,9 @@ void OpTablePanel::updateStatus()
     const std::size_t total = m_trace->ops.size();
     QString text;
     if (m_opProxy->filterText().isEmpty() && m_range.isEmpty())
-        text = total == 1 ? tr("1 op") : tr("%1 ops").arg(formatCount(total));
+        text = tr("%1 op(s)", nullptr, numerusCount(total)).arg(formatCount(total));
     else
-        text = tr("%1 of %2 ops").arg(formatCount(std::uint64_t(m_opProxy->rowCount())), formatCount(total));
+        text = tr("%1 of %2 op(s)", nullptr, numerusCount(total)).arg(formatCount(std::uint64_t(m_opProxy->rowCount())), formatCount(total));
     if (!m_range.isEmpty())
         text += m_aggregating ? tr(" in the time range (aggregating…)") : tr(" in the time range");
     else if (m_aggregating)

@@ -582,11 +582,11 @@ void SpanTreePanel::updateStatus()
     }
     QStringList parts;
     if (m_proxy->filterText().isEmpty() && !m_proxy->timeRange().isEmpty()) {
-        parts << tr("%1 of %2 spans in the time range").arg(formatCount(m_proxy->matchCount()), formatCount(m_tree->spanCount()));
+        parts << tr("%1 of %2 span(s) in the time range", nullptr, numerusCount(m_tree->spanCount())).arg(formatCount(m_proxy->matchCount()), formatCount(m_tree->spanCount()));
     } else if (m_proxy->filterText().isEmpty()) {
-        parts << (m_tree->spanCount() == 1 ? tr("1 span") : tr("%1 spans").arg(formatCount(m_tree->spanCount())));
+        parts << tr("%1 span(s)", nullptr, numerusCount(m_tree->spanCount())).arg(formatCount(m_tree->spanCount()));
     } else {
-        parts << tr("%1 of %2 spans match").arg(formatCount(m_proxy->matchCount()), formatCount(m_tree->spanCount()));
+        parts << tr("%1 of %2 span(s) match", nullptr, numerusCount(m_tree->spanCount())).arg(formatCount(m_proxy->matchCount()), formatCount(m_tree->spanCount()));
         if (m_matchPosition > 0 && m_lastMatchSpan == selectedSpan())
             parts << tr("match %1 of %2").arg(formatCount(std::uint64_t(m_matchPosition)), formatCount(m_proxy->matchCount()));
         if (m_expandTimer->isActive())
@@ -597,9 +597,9 @@ void SpanTreePanel::updateStatus()
     if (m_sorting)
         parts << tr("sorting…");
     if (m_expandAllTimer->isActive())
-        parts << tr("expanding: %n rows…", nullptr, int(std::min<std::size_t>(m_expandAllRows, INT_MAX)));
+        parts << tr("expanding: %n row(s)…", nullptr, int(std::min<std::size_t>(m_expandAllRows, INT_MAX)));
     else if (m_expandAllTruncated)
-        parts << tr("expanded to %n rows; Expand All Below (*) on a row goes deeper", nullptr,
+        parts << tr("expanded to %n row(s); Expand All Below (*) on a row goes deeper", nullptr,
                     int(std::min<std::size_t>(m_expandAllRows, INT_MAX)));
     parts << measuredTimeText(m_measured.measured, m_measured.closed, m_tree->measuredTotalNs());
     if (m_tree->openCount() > 0)

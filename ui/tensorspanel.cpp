@@ -53,8 +53,8 @@ void TensorsPanel::clear()
 QString TensorsPanel::countText(int shown, std::size_t total) const
 {
     if (std::size_t(shown) == total)
-        return (shown == 1 ? tr("1 tensor") : tr("%1 tensors").arg(formatCount(std::uint64_t(shown))));
-    return tr("%1 of %2 tensors").arg(formatCount(std::uint64_t(shown)), formatCount(total));
+        return tr("%1 tensor(s)", nullptr, shown).arg(formatCount(std::uint64_t(shown)));
+    return tr("%1 of %2 tensor(s)", nullptr, numerusCount(total)).arg(formatCount(std::uint64_t(shown)), formatCount(total));
 }
 
 } // namespace TraceInspector

@@ -63,8 +63,8 @@ QString TensorStatsPanel::countText(int shown, std::size_t total) const
 {
     const QString flagged = m_model->hasVerdicts() ? tr(", %n flagged", nullptr, int(m_model->flaggedCount())) : QString();
     if (std::size_t(shown) == total)
-        return (shown == 1 ? tr("1 record") : tr("%1 records").arg(formatCount(std::uint64_t(shown)))) + flagged;
-    return tr("%1 of %2 records").arg(formatCount(std::uint64_t(shown)), formatCount(total)) + flagged;
+        return tr("%1 record(s)", nullptr, shown).arg(formatCount(std::uint64_t(shown))) + flagged;
+    return tr("%1 of %2 record(s)", nullptr, numerusCount(total)).arg(formatCount(std::uint64_t(shown)), formatCount(total)) + flagged;
 }
 
 } // namespace TraceInspector

@@ -397,8 +397,8 @@ void ValidationPanel::updateCounts()
     const int warnings = m_model->warningCount();
     const int total = errors + warnings;
     const auto both = [](int e, int w) {
-        return tr("%1, %2").arg(e == 1 ? tr("1 error") : tr("%1 errors").arg(formatCount(std::uint64_t(e))),
-                                w == 1 ? tr("1 warning") : tr("%1 warnings").arg(formatCount(std::uint64_t(w))));
+        return tr("%1, %2").arg(tr("%1 error(s)", nullptr, e).arg(formatCount(std::uint64_t(e))),
+                                tr("%1 warning(s)", nullptr, w).arg(formatCount(std::uint64_t(w))));
     };
     if (!m_loaded) {
         m_counts->setText(QString());
@@ -485,8 +485,8 @@ void ValidationPanel::onLineRead()
         const qsizetype at = p->column > 0 ? lead + qsizetype(p->column) - 1 : -1;
         if (at >= 0 && at < raw.bytes.size()) {
             text = QString::fromUtf8(raw.bytes.left(at)).toHtmlEscaped()
-                + QStringLiteral("<span style='background:%1;color:white'>%2</span>")
-                      .arg(mark.name(), QString::fromUtf8(raw.bytes.mid(at, 1)).toHtmlEscaped())
+                + QStringLiteral("<span style='background:%1;color:%2'>%3</span>")
+                      .arg(mark.name(), SeverityPalette::onToneColor().name(), QString::fromUtf8(raw.bytes.mid(at, 1)).toHtmlEscaped())
                 + QString::fromUtf8(raw.bytes.mid(at + 1)).toHtmlEscaped();
         } else {
             text = QString::fromUtf8(raw.bytes).toHtmlEscaped();

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "core/display/translations.h"
 #include "core/version.h"
 #include "ui/mainwindow.h"
 #include "ui/style/appicon.h"
@@ -43,21 +44,21 @@ struct Options
 {
     QCommandLineOption screenshot{
         QStringLiteral("screenshot"),
-        QStringLiteral("Load the given trace, save a PNG of the window once every panel is filled, and exit."),
+        QCoreApplication::translate("main", "Load the given trace, save a PNG of the window once every panel is filled, and exit."),
         QStringLiteral("png")};
     QCommandLineOption tab{
         QStringLiteral("tab"),
-        QStringLiteral("With --screenshot: bring the tab with this name to the front first (e.g. Graph, Ops, "
+        QCoreApplication::translate("main", "With --screenshot: bring the tab with this name to the front first (e.g. Graph, Ops, "
                        "Validation), after the load and any background layout."),
         QStringLiteral("name")};
     QCommandLineOption compare{
         QStringLiteral("compare"),
-        QStringLiteral("Compare the trace file (the candidate) with this baseline trace: --compare BASE CANDIDATE. "
+        QCoreApplication::translate("main", "Compare the trace file (the candidate) with this baseline trace: --compare BASE CANDIDATE. "
                        "With --screenshot, the picture shows the Compare tab once the comparison is done."),
         QStringLiteral("base")};
     QCommandLineOption selectSpan{
         QStringLiteral("select-span"),
-        QStringLiteral("With --screenshot: select the span with this id first (the graph shows its subtree)."),
+        QCoreApplication::translate("main", "With --screenshot: select the span with this id first (the graph shows its subtree)."),
         QStringLiteral("id")};
 };
 
@@ -66,11 +67,11 @@ void setUpParser(QCommandLineParser &parser, const Options &options)
     // Qt's own options are single-dash words (-platform); read ours the same way so that an
     // unknown word is reported as one name, not as a run of single letters.
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    parser.setApplicationDescription(QStringLiteral(
+    parser.setApplicationDescription(QCoreApplication::translate("main",
         "Inspect candle-graph execution traces (JSONL). Each file opens in a window of its own."));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Trace files to open, one window each."),
+    parser.addPositionalArgument(QStringLiteral("files"), QCoreApplication::translate("main", "Trace files to open, one window each."),
                                  QStringLiteral("[files...]"));
     parser.addOption(options.screenshot);
     parser.addOption(options.tab);
@@ -95,12 +96,12 @@ void grabWhenSettled(TraceInspector::MainWindow &window, const QString &pngPath,
     QTimer::singleShot(kSettleMs, &window, [&window, pngPath, ok] {
         const QImage image = window.grab().toImage();
         if (image.isNull() || !image.save(pngPath, "PNG")) {
-            printError(QStringLiteral("cannot write screenshot %1").arg(pngPath));
+            printError(QCoreApplication::translate("main", "cannot write screenshot %1").arg(pngPath));
             QCoreApplication::exit(2);
             return;
         }
         if (!ok) {
-            printError(QStringLiteral("the trace did not load completely; the screenshot shows why"));
+            printError(QCoreApplication::translate("main", "the trace did not load completely; the screenshot shows why"));
             QCoreApplication::exit(1);
             return;
         }
@@ -113,7 +114,7 @@ void scheduleCompareScreenshot(TraceInspector::MainWindow &window, const QString
 {
     QObject::connect(&window, &TraceInspector::MainWindow::comparisonFinished, &window, [&window, pngPath, tab](bool ok) {
         if (!window.showTab(tab.isEmpty() ? QStringLiteral("Compare") : tab))
-            printError(QStringLiteral("no tab named %1; the screenshot shows the default tabs").arg(tab));
+            printError(QCoreApplication::translate("main", "no tab named %1; the screenshot shows the default tabs").arg(tab));
         grabWhenSettled(window, pngPath, ok);
     });
 }
@@ -122,9 +123,9 @@ void scheduleScreenshot(TraceInspector::MainWindow &window, const QString &pngPa
 {
     QObject::connect(&window, &TraceInspector::MainWindow::loadFinished, &window, [&window, pngPath, tab, span](bool ok) {
         if (!span.isEmpty() && !window.selectSpanById(span))
-            printError(QStringLiteral("no span with id %1").arg(span));
+            printError(QCoreApplication::translate("main", "no span with id %1").arg(span));
         if (!tab.isEmpty() && !window.showTab(tab))
-            printError(QStringLiteral("no tab named %1; the screenshot shows the default tabs").arg(tab));
+            printError(QCoreApplication::translate("main", "no tab named %1; the screenshot shows the default tabs").arg(tab));
         grabWhenSettled(window, pngPath, ok);
     });
 }
@@ -161,11 +162,11 @@ int handleArgumentsWithoutDisplay(int argc, char **argv)
         parser.process(core);
     }
     if (parser.isSet(options.screenshot) && parser.positionalArguments().size() != 1) {
-        printError(QStringLiteral("--screenshot needs exactly one trace file"));
+        printError(QCoreApplication::translate("main", "--screenshot needs exactly one trace file"));
         return kExitUsage;
     }
     if (parser.isSet(options.compare) && parser.positionalArguments().size() != 1) {
-        printError(QStringLiteral("--compare BASE needs exactly one candidate trace file"));
+        printError(QCoreApplication::translate("main", "--compare BASE needs exactly one candidate trace file"));
         return kExitUsage;
     }
     return -1;
@@ -180,6 +181,7 @@ int main(int argc, char **argv)
         return exitCode;
 
     QApplication app(argc, argv);
+    TraceInspector::Translations::install(app);
     QApplication::setApplicationDisplayName(QStringLiteral("Candle Trace Inspector"));
     QApplication::setDesktopFileName(QStringLiteral("io.github.candle_graph.trace_inspector"));
     QApplication::setWindowIcon(TraceInspector::AppIcon::icon());
@@ -198,7 +200,7 @@ int main(int argc, char **argv)
     const QStringList files = parser.positionalArguments();
     if (parser.isSet(options.screenshot)) {
         if (files.size() != 1) {
-            printError(QStringLiteral("--screenshot needs exactly one trace file"));
+            printError(QCoreApplication::translate("main", "--screenshot needs exactly one trace file"));
             return kExitUsage;
         }
         TraceInspector::MainWindow window;
@@ -216,7 +218,7 @@ int main(int argc, char **argv)
     }
     if (parser.isSet(options.compare)) {
         if (files.size() != 1) {
-            printError(QStringLiteral("--compare BASE needs exactly one candidate trace file"));
+            printError(QCoreApplication::translate("main", "--compare BASE needs exactly one candidate trace file"));
             return kExitUsage;
         }
         auto *window = new TraceInspector::MainWindow;

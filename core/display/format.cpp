@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "core/display/format.h"
 
+#include <QCoreApplication>
+
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <iterator>
 #include <utility>
@@ -214,10 +217,10 @@ MeasuredSpanCount countMeasuredSpans(const Trace &trace)
 QString measuredTimeText(std::size_t measuredSpans, std::size_t closedMeasuredSpans, std::uint64_t totalNs)
 {
     if (measuredSpans == 0)
-        return QStringLiteral("measured time unknown (no measured span)");
+        return QCoreApplication::translate("Format", "measured time unknown (no measured span)");
     if (closedMeasuredSpans == 0)
-        return QStringLiteral("measured time unknown (measured spans never ended)");
-    return QStringLiteral("measured %1").arg(formatDuration(totalNs));
+        return QCoreApplication::translate("Format", "measured time unknown (measured spans never ended)");
+    return QCoreApplication::translate("Format", "measured %1").arg(formatDuration(totalNs));
 }
 
 QString measuredTimeText(const Trace &trace, std::uint64_t totalNs)
@@ -263,6 +266,11 @@ QString formatShape(std::span<const std::uint64_t> dims)
     }
     text += u']';
     return text;
+}
+
+int numerusCount(std::uint64_t n)
+{
+    return int(std::min<std::uint64_t>(n, std::uint64_t(INT_MAX)));
 }
 
 QString formatCount(std::uint64_t value)

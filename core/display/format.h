@@ -77,6 +77,8 @@ QString formatShape(std::span<const std::uint64_t> dims);
 
 /// An integer with `,` thousands separators: `1,234,567`.
 QString formatCount(std::uint64_t value);
+/// \a n as the count that picks a plural form in tr(text, nullptr, n): clamped to int.
+int numerusCount(std::uint64_t n);
 
 /// Case-insensitive substring test of UTF-8 text against the filter text users type.
 /// An ASCII needle is matched byte-wise (UTF-8 continuation bytes never equal ASCII),

@@ -135,17 +135,17 @@ QVariant LiveAllocationsModel::data(const QModelIndex &index, int role) const
     case Qt::ToolTipRole:
         switch (column) {
         case BytesColumn:
-            return QString(formatCount(a.bytes) + QStringLiteral(" bytes"));
+            return tr("%1 bytes").arg(formatCount(a.bytes));
         case SpanColumn: {
             const std::int64_t s = m_trace->findSpan(a.spanId);
             if (s >= 0)
-                return QString(QStringLiteral("Span name: ") + text(m_trace->str(m_trace->spans[std::size_t(s)].name)));
-            return QStringLiteral("No span has this id");
+                return tr("Span name: %1").arg(text(m_trace->str(m_trace->spans[std::size_t(s)].name)));
+            return tr("No span has this id");
         }
         case OpColumn:
-            return a.opName == kNoString ? QStringLiteral("No allocating op recorded") : QVariant();
+            return a.opName == kNoString ? tr("No allocating op recorded") : QVariant();
         case StartColumn:
-            return QString(formatCount(a.timestampNs) + QStringLiteral(" ns since the run started"));
+            return tr("%1 ns since the run started").arg(formatCount(a.timestampNs));
         default:
             return {};
         }

@@ -3,6 +3,9 @@
 
 #include <QLocale>
 
+#include <algorithm>
+#include <climits>
+
 #include <string_view>
 
 #include "core/model/trace.h"
@@ -27,7 +30,7 @@ QString number(std::uint64_t v)
 
 const QString &notDeclared()
 {
-    static const QString text = QStringLiteral("— (not declared)");
+    static const QString text = MetadataModel::tr("— (not declared)");
     return text;
 }
 
@@ -36,14 +39,14 @@ QString optionalText(const std::optional<std::string> &s)
     return s ? qs(*s) : notDeclared();
 }
 
-QString counted(std::size_t n, const char *singular, const char *plural)
+int clampedCount(std::size_t n)
 {
-    return QStringLiteral("%1 %2").arg(n).arg(QLatin1StringView(n == 1 ? singular : plural));
+    return int(std::min<std::size_t>(n, INT_MAX));
 }
 
 QString bytesWithExact(std::uint64_t bytes)
 {
-    return QStringLiteral("%1 (%2 bytes)")
+    return MetadataModel::tr("%1 (%2 bytes)")
         .arg(QLocale::system().formattedDataSize(qint64(bytes), 1, QLocale::DataSizeSIFormat),
              QLocale::system().toString(qulonglong(bytes)));
 }
@@ -84,15 +87,15 @@ quint32 MetadataModel::add(quint32 parent, const QString &field, const QString &
 
 void MetadataModel::build(const Trace &trace)
 {
-    const quint32 file = add(kRoot, QStringLiteral("File"));
+    const quint32 file = add(kRoot, tr("File"));
     add(file, QStringLiteral("path"), QString::fromStdString(trace.path));
     add(file, QStringLiteral("size"), bytesWithExact(trace.fileBytes));
-    add(file, QStringLiteral("lines"), number(trace.lineCount), QStringLiteral("Physical lines, blank lines included"));
-    add(file, QStringLiteral("records"), number(trace.recordCount), QStringLiteral("Non-blank lines that decoded"));
+    add(file, QStringLiteral("lines"), number(trace.lineCount), tr("Physical lines, blank lines included"));
+    add(file, QStringLiteral("records"), number(trace.recordCount), tr("Non-blank lines that decoded"));
 
-    const quint32 run = add(kRoot, QStringLiteral("Run"));
+    const quint32 run = add(kRoot, tr("Run"));
     if (!trace.meta) {
-        m_nodes[run].value = QStringLiteral("No meta record: the run is not described");
+        m_nodes[run].value = tr("No meta record: the run is not described");
     } else {
         const TraceMeta &m = *trace.meta;
         add(run, QStringLiteral("schema"), qs(m.schema));
@@ -101,7 +104,7 @@ void MetadataModel::build(const Trace &trace)
         add(run, QStringLiteral("entrypoint"), qs(m.entrypoint));
         add(run, QStringLiteral("phase"), qs(phaseName(m.phase)));
         add(run, QStringLiteral("timestamp"), qs(m.timestamp));
-        add(run, QStringLiteral("capture_step"), number(m.captureStep), QStringLiteral("One-based selected invocation"));
+        add(run, QStringLiteral("capture_step"), number(m.captureStep), tr("One-based selected invocation"));
         add(run, QStringLiteral("warmup_steps"), number(m.warmupSteps));
         add(run, QStringLiteral("device"), qs(m.device));
         add(run, QStringLiteral("measured_region_device_synchronized"), yesNo(m.measuredRegionDeviceSynchronized));
@@ -109,7 +112,7 @@ void MetadataModel::build(const Trace &trace)
         add(run, QStringLiteral("candle_version"), optionalText(m.candleVersion));
 
         const CaptureContract &c = m.captureContract;
-        const quint32 contract = add(kRoot, QStringLiteral("Capture contract"));
+        const quint32 contract = add(kRoot, tr("Capture contract"));
         add(contract, QStringLiteral("measurement_scope"), qs(measurementScopeName(c.measurementScope)));
         add(contract, QStringLiteral("operations"), qs(coverageLevelName(c.operations)));
         add(contract, QStringLiteral("tensors"), qs(coverageLevelName(c.tensors)));
@@ -119,7 +122,7 @@ void MetadataModel::build(const Trace &trace)
         add(contract, QStringLiteral("device_timing"), qs(coverageLevelName(c.deviceTiming)));
         const auto addLabels = [this, contract](const QString &name, const std::vector<std::string> &labels) {
             const quint32 list = add(contract, name,
-                                     labels.empty() ? QStringLiteral("none") : counted(labels.size(), "label", "labels"));
+                                     labels.empty() ? tr("none") : tr("%n label(s)", nullptr, clampedCount(labels.size())));
             for (std::size_t i = 0; i < labels.size(); ++i)
                 add(list, QStringLiteral("[%1]").arg(i), qs(labels[i]));
         };
@@ -132,16 +135,16 @@ void MetadataModel::build(const Trace &trace)
             const GradientContract &g = *c.gradientContract;
             const quint32 gc = add(contract, QStringLiteral("gradient_contract"));
             add(gc, QStringLiteral("manifest_sha256"), qs(g.manifestSha256));
-            const quint32 expected = add(gc, QStringLiteral("expected"), counted(g.expected.size(), "gradient", "gradients"));
+            const quint32 expected = add(gc, QStringLiteral("expected"), tr("%n gradient(s)", nullptr, clampedCount(g.expected.size())));
             for (const ExpectedGradient &e : g.expected)
                 add(expected, QStringLiteral("%1 / %2").arg(qs(e.root), qs(e.key)), qs(e.family));
-            const quint32 families = add(gc, QStringLiteral("families"), counted(g.families.size(), "family", "families"));
+            const quint32 families = add(gc, QStringLiteral("families"), tr("%n family(ies)", nullptr, clampedCount(g.families.size())));
             for (const GradientFamilyContract &f : g.families)
                 add(families, qs(f.family),
-                    QStringLiteral("%1, min_present %2").arg(qs(familyExpectationName(f.expectation))).arg(f.minPresent));
+                    tr("%1, min_present %2").arg(qs(familyExpectationName(f.expectation))).arg(f.minPresent));
         }
 
-        const quint32 identity = add(kRoot, QStringLiteral("Comparison identity"));
+        const quint32 identity = add(kRoot, tr("Comparison identity"));
         if (!m.comparisonIdentity) {
             m_nodes[identity].value = notDeclared();
         } else {
@@ -159,15 +162,15 @@ void MetadataModel::build(const Trace &trace)
             add(identity, QStringLiteral("pair_id"), optionalText(ci.pairId));
         }
 
-        const quint32 tags = add(kRoot, QStringLiteral("Tags"),
-                                 m.tags.empty() ? QStringLiteral("none") : counted(m.tags.size(), "tag", "tags"));
+        const quint32 tags = add(kRoot, tr("Tags"),
+                                 m.tags.empty() ? tr("none") : tr("%n tag(s)", nullptr, clampedCount(m.tags.size())));
         for (const auto &[key, value] : m.tags)
             add(tags, qs(key), qs(value));
     }
 
-    const quint32 terminal = add(kRoot, QStringLiteral("Terminal"));
+    const quint32 terminal = add(kRoot, tr("Terminal"));
     if (!trace.terminal) {
-        m_nodes[terminal].value = QStringLiteral("No terminal record: the capture did not finish");
+        m_nodes[terminal].value = tr("No terminal record: the capture did not finish");
     } else {
         const Terminal &t = *trace.terminal;
         m_nodes[terminal].value = qs(runOutcomeName(t.outcome));
@@ -250,9 +253,9 @@ QVariant MetadataModel::headerData(int section, Qt::Orientation orientation, int
         return {};
     switch (section) {
     case FieldColumn:
-        return QStringLiteral("Field");
+        return tr("Field");
     case ValueColumn:
-        return QStringLiteral("Value");
+        return tr("Value");
     }
     return {};
 }

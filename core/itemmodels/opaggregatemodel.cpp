@@ -124,7 +124,7 @@ QVariant OpAggregateModel::data(const QModelIndex &index, int role) const
             return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
         return {};
     case Qt::ToolTipRole:
-        return tr("%1: %2 ops, %3 ns in total").arg(name).arg(r.count).arg(r.totalNs);
+        return tr("%1: %2 op(s), %3 ns in total", nullptr, numerusCount(r.count)).arg(name).arg(r.count).arg(r.totalNs);
     case OpNameRole:
         return name;
     case BytesRole:

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/itemmodels/validationgroupmodel.h"
 
+#include "core/display/format.h"
+
 #include <QHash>
 
 #include "core/itemmodels/modelroles.h"
@@ -183,7 +185,7 @@ QVariant ValidationGroupModel::data(const QModelIndex &index, int role) const
         case ValidationIssueModel::RuleColumn:
             return g.rule;
         case ValidationIssueModel::MessageColumn:
-            return n == 1 ? tr("1 finding") : tr("%1 findings").arg(n);
+            return tr("%1 finding(s)", nullptr, numerusCount(std::uint64_t(n))).arg(formatCount(std::uint64_t(n)));
         case ValidationIssueModel::LineColumn:
             return g.firstLine == 0 ? QString() : QString::number(g.firstLine);
         default:

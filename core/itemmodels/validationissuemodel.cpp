@@ -17,7 +17,7 @@ int clampedSize(const std::shared_ptr<const std::vector<Problem>> &list)
 
 QString severityText(Severity s)
 {
-    return s == Severity::Error ? QStringLiteral("Error") : QStringLiteral("Warning");
+    return s == Severity::Error ? ValidationIssueModel::tr("Error") : ValidationIssueModel::tr("Warning");
 }
 
 } // namespace
@@ -174,9 +174,9 @@ QVariant ValidationIssueModel::data(const QModelIndex &index, int role) const
         return {};
     case Qt::ToolTipRole:
         if (index.column() == LineColumn && p->line == 0)
-            return QStringLiteral("Not tied to a line: concerns the whole file");
+            return tr("Not tied to a line: concerns the whole file");
         if (index.column() == MessageColumn || index.column() == RuleColumn) {
-            const QString origin = sourceAt(index.row()) == Source::Reader ? QStringLiteral("Load") : QStringLiteral("Health");
+            const QString origin = sourceAt(index.row()) == Source::Reader ? tr("Load") : tr("Health");
             QString tip = QStringLiteral("%1 · %2\n%3").arg(origin, QString::fromStdString(p->ruleId), QString::fromStdString(p->message));
             if (const QString why = m_reasons.value(index.row()); !why.isEmpty())
                 tip += u'\n' + why;
@@ -231,27 +231,27 @@ QVariant ValidationIssueModel::headerData(int section, Qt::Orientation orientati
     if (role == Qt::DisplayRole) {
         switch (section) {
         case SeverityColumn:
-            return QStringLiteral("Severity");
+            return tr("Severity");
         case LineColumn:
-            return QStringLiteral("Line");
+            return tr("Line");
         case ColumnColumn:
-            return QStringLiteral("Column");
+            return tr("Column");
         case RuleColumn:
-            return QStringLiteral("Rule");
+            return tr("Rule");
         case CodeColumn:
-            return QStringLiteral("Code");
+            return tr("Code");
         case MessageColumn:
-            return QStringLiteral("Message");
+            return tr("Message");
         }
     }
     if (role == Qt::ToolTipRole) {
         switch (section) {
         case LineColumn:
-            return QStringLiteral("1-based physical line in the trace file");
+            return tr("1-based physical line in the trace file");
         case RuleColumn:
-            return QStringLiteral("E-* rejects the trace, H-* is a health error, W-* a health warning");
+            return tr("E-* rejects the trace, H-* is a health error, W-* a health warning");
         case CodeColumn:
-            return QStringLiteral("Upstream code of a health finding");
+            return tr("Upstream code of a health finding");
         }
     }
     return {};

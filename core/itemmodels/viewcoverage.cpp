@@ -80,7 +80,7 @@ ViewCoverage ViewCoverageText::coverage(const CapabilityMatrix &matrix, Inspecto
         c.captured = c.captured || cap.records > 0;
         QString part = cap.records == 0 ? tr("%1: none captured").arg(planeTitle(p))
             : cap.records == 1          ? tr("%1: 1 record").arg(planeTitle(p))
-                                        : tr("%1: %2 records").arg(planeTitle(p), formatCount(cap.records));
+                                        : tr("%1: %2 record(s)", nullptr, numerusCount(cap.records)).arg(planeTitle(p), formatCount(cap.records));
         if (cap.declared)
             part += tr(" (declared %1)").arg(QString::fromLatin1(coverageLevelName(*cap.declared).data()));
         else if (first && matrix.hasMeta)

@@ -40,25 +40,25 @@ QString number(double v)
 QString tensorStatsReason(const Trace &scratch, const TensorStats &s)
 {
     if (isRustBlank(scratch.str(s.label)))
-        return QStringLiteral("label is empty after trimming whitespace");
+        return ProblemExplanation::tr("label is empty after trimming whitespace");
     const auto dims = scratch.shapes.view(s.shape);
     std::uint64_t product = 1;
     for (const std::uint64_t d : dims) {
         if (d != 0 && product > UINT64_MAX / d)
-            return QStringLiteral("the product of the shape %1 overflows a 64-bit count").arg(formatShape(dims));
+            return ProblemExplanation::tr("the product of the shape %1 overflows a 64-bit count").arg(formatShape(dims));
         product *= d;
     }
     if (product != s.elements)
-        return QStringLiteral("elements is %1, but the shape %2 has %3 elements")
+        return ProblemExplanation::tr("elements is %1, but the shape %2 has %3 elements")
             .arg(QString::number(s.elements), formatShape(dims), QString::number(product));
     if (s.nonFinite > s.elements)
-        return QStringLiteral("non_finite is %1, more than elements (%2)").arg(s.nonFinite).arg(s.elements);
+        return ProblemExplanation::tr("non_finite is %1, more than elements (%2)").arg(s.nonFinite).arg(s.elements);
     if (!std::isfinite(s.rms) || s.rms < 0)
-        return QStringLiteral("rms is %1; it must be finite and not negative").arg(number(s.rms));
+        return ProblemExplanation::tr("rms is %1; it must be finite and not negative").arg(number(s.rms));
     if (!std::isfinite(s.absMax) || s.absMax < 0)
-        return QStringLiteral("abs_max is %1; it must be finite and not negative").arg(number(s.absMax));
+        return ProblemExplanation::tr("abs_max is %1; it must be finite and not negative").arg(number(s.absMax));
     if (!std::isfinite(s.mean))
-        return QStringLiteral("mean is %1; it must be finite").arg(number(s.mean));
+        return ProblemExplanation::tr("mean is %1; it must be finite").arg(number(s.mean));
     return {};
 }
 
@@ -85,7 +85,7 @@ ProblemExplanation explainProblem(const Problem &problem, const RawLine *raw)
             out.reason = tensorStatsReason(scratch, event.tensorStats);
     }
     if (hasRecordIndex(problem.ruleId) && problem.line > 0)
-        out.note = QStringLiteral("The index counts records (non-blank lines) from 0; this record is on line %1.").arg(problem.line);
+        out.note = ProblemExplanation::tr("The index counts records (non-blank lines) from 0; this record is on line %1.").arg(problem.line);
     return out;
 }
 

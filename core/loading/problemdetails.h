@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <QCoreApplication>
 #include <QString>
 
 namespace TraceInspector {
@@ -16,6 +17,9 @@ struct RawLine;
 ///   the line itself, \a raw (the record is not kept in the trace).
 /// * Rules whose message gives a record index: what that index counts.
 struct ProblemExplanation {
+    Q_DECLARE_TR_FUNCTIONS(ProblemExplanation)
+
+public:
     QString reason; ///< why it fired, e.g. "elements is 196600, but …"; empty when unknown
     QString note;   ///< how to read the message, e.g. what its record index counts
 };

@@ -2,12 +2,21 @@
 #include "core/loading/rawline.h"
 
 #include <algorithm>
+#include <climits>
 #include <cstring>
 #include <numeric>
 
 #include <QFile>
 
 namespace TraceInspector {
+namespace {
+
+QString onlyLines(std::uint64_t count)
+{
+    return RawLine::tr("the file has only %n line(s)", nullptr, int(std::min<std::uint64_t>(count, INT_MAX)));
+}
+
+} // namespace
 
 RawLine RawLine::read(const QString &path, std::uint64_t line, qsizetype maxBytes)
 {
@@ -25,7 +34,7 @@ std::vector<RawLine> RawLine::readMany(const QString &path, std::vector<std::uin
     std::sort(order.begin(), order.end(), [&lines](std::size_t a, std::size_t b) { return lines[a] < lines[b]; });
     std::size_t next = 0;
     while (next < order.size() && lines[order[next]] == 0) {
-        out[order[next]].error = QStringLiteral("not tied to a line");
+        out[order[next]].error = tr("not tied to a line");
         ++next;
     }
     if (next == order.size())
@@ -34,7 +43,7 @@ std::vector<RawLine> RawLine::readMany(const QString &path, std::vector<std::uin
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
         for (; next < order.size(); ++next)
-            out[order[next]].error = QStringLiteral("cannot open %1: %2").arg(path, file.errorString());
+            out[order[next]].error = tr("cannot open %1: %2").arg(path, file.errorString());
         return out;
     }
     constexpr qint64 kBlock = 4 << 20;
@@ -45,7 +54,7 @@ std::vector<RawLine> RawLine::readMany(const QString &path, std::vector<std::uin
         // Every wanted copy of this line number gets the text collected for the first.
         RawLine &first = out[order[next]];
         if (!ended && first.length == 0 && !sawBytes) {
-            first.error = QStringLiteral("the file has only %1 lines").arg(current - 1);
+            first.error = onlyLines(current - 1);
         } else {
             // §2: a CR right before the LF belongs to the line break.
             if (first.length == std::uint64_t(first.bytes.size()) && first.bytes.endsWith('\r')) {
@@ -64,7 +73,7 @@ std::vector<RawLine> RawLine::readMany(const QString &path, std::vector<std::uin
         const qint64 n = file.read(block.data(), kBlock);
         if (n < 0) {
             for (; next < order.size(); ++next)
-                out[order[next]].error = QStringLiteral("cannot read %1: %2").arg(path, file.errorString());
+                out[order[next]].error = tr("cannot read %1: %2").arg(path, file.errorString());
             return out;
         }
         if (n == 0)
@@ -100,7 +109,7 @@ std::vector<RawLine> RawLine::readMany(const QString &path, std::vector<std::uin
     if (next < order.size() && current == lines[order[next]])
         finishLine(false); // the last line, without a line break (or none at all)
     for (; next < order.size(); ++next)
-        out[order[next]].error = QStringLiteral("the file has only %1 lines").arg(sawBytes ? current : current - 1);
+        out[order[next]].error = onlyLines(sawBytes ? current : current - 1);
     return out;
 }
 

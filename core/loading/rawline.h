@@ -5,12 +5,16 @@
 #include <vector>
 
 #include <QByteArray>
+#include <QCoreApplication>
 #include <QString>
 
 namespace TraceInspector {
 
 /// One physical line of a trace file as it is on disk, for showing where a finding is.
 struct RawLine {
+    Q_DECLARE_TR_FUNCTIONS(RawLine)
+
+public:
     bool ok = false;
     QString error;       ///< why the line could not be read, when !ok
     std::uint64_t line = 0;

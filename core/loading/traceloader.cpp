@@ -80,7 +80,7 @@ public:
             return;
         send(permille, text, stepPermille, detail);
     }
-    void done() { send(1000, QStringLiteral("Done"), 1000, {}); }
+    void done() { send(1000, TraceLoader::tr("Done"), 1000, {}); }
 
 private:
     void send(int permille, const QString &text, int stepPermille, const QString &detail)
@@ -118,7 +118,7 @@ void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 genera
     clock.start();
     ProgressReporter progress(promise);
     const QString fileName = QFileInfo(path).fileName();
-    progress.step(1, 0, QStringLiteral("Reading %1").arg(fileName), QStringLiteral("Opening %1").arg(fileName));
+    progress.step(1, 0, TraceLoader::tr("Reading %1").arg(fileName), TraceLoader::tr("Opening %1").arg(fileName));
 
     // One open, without blocking, for the sniff and the read: a pipe can be read only once,
     // and a FIFO without a writer would block a plain open() for good.
@@ -130,10 +130,10 @@ void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 genera
     const bool stream = source.kind() == TraceSource::Kind::Stream;
     const WaitSink waiting = [&](std::uint64_t waitedMs, std::uint64_t bytesSoFar) {
         if (waitedMs >= 500) {
-            const QString text = bytesSoFar == 0 ? QStringLiteral("Waiting for data from %1 (%2)")
-                                                       .arg(fileName, source.isFifo() ? QStringLiteral("a FIFO")
-                                                                                      : QStringLiteral("a pipe"))
-                                                 : QStringLiteral("Waiting for more data from %1").arg(fileName);
+            const QString text = bytesSoFar == 0 ? TraceLoader::tr("Waiting for data from %1 (%2)")
+                                                       .arg(fileName, source.isFifo() ? TraceLoader::tr("a FIFO")
+                                                                                      : TraceLoader::tr("a pipe"))
+                                                 : TraceLoader::tr("Waiting for more data from %1").arg(fileName);
             progress.update(1, 0, text, text);
         }
     };
@@ -157,17 +157,17 @@ void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 genera
         if (promise.isCanceled())
             cancel->store(true, std::memory_order_relaxed);
         if (total == 0) {
-            const QString detail = QStringLiteral("%1 so far").arg(formatFileSize(done));
-            progress.update(1, 0, QStringLiteral("Reading %1: %2").arg(fileName, detail), detail);
+            const QString detail = TraceLoader::tr("%1 so far").arg(formatFileSize(done));
+            progress.update(1, 0, TraceLoader::tr("Reading %1: %2").arg(fileName, detail), detail);
             return;
         }
         const double fraction = double(done) / double(total);
-        const QString detail = QStringLiteral("%1 of %2").arg(formatFileSize(done), formatFileSize(total));
-        progress.update(int(fraction * kReadEnd), int(fraction * 1000), QStringLiteral("Reading ") + detail, detail);
+        const QString detail = TraceLoader::tr("%1 of %2").arg(formatFileSize(done), formatFileSize(total));
+        progress.update(int(fraction * kReadEnd), int(fraction * 1000), TraceLoader::tr("Reading %1").arg(detail), detail);
     };
-    const QString readingText = stream ? QStringLiteral("Reading %1 (a stream)").arg(fileName)
-                                       : QStringLiteral("Reading %1").arg(fileName);
-    progress.step(1, 1, QStringLiteral("Reading %1").arg(fileName), readingText);
+    const QString readingText = stream ? TraceLoader::tr("Reading %1 (a stream)").arg(fileName)
+                                       : TraceLoader::tr("Reading %1").arg(fileName);
+    progress.step(1, 1, TraceLoader::tr("Reading %1").arg(fileName), readingText);
     ReadOptions options;
     options.waiting = waiting;
     ReadResult read = TraceReader::read(source, options, sink, cancel.get());
@@ -195,7 +195,7 @@ void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 genera
 
     if (promise.isCanceled())
         return;
-    progress.step(2, kReadEnd, QStringLiteral("Building the span tree"), QStringLiteral("Building the span tree"));
+    progress.step(2, kReadEnd, TraceLoader::tr("Building the span tree"), TraceLoader::tr("Building the span tree"));
     snapshot = std::make_shared<LoadedTrace>(*snapshot);
     auto tree = std::make_shared<const SpanTree>(SpanTree::build(trace));
     {
@@ -214,7 +214,7 @@ void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 genera
 
     if (promise.isCanceled())
         return;
-    progress.step(3, kSpanTreeEnd, QStringLiteral("Checking health"), QStringLiteral("Checking health"));
+    progress.step(3, kSpanTreeEnd, TraceLoader::tr("Checking health"), TraceLoader::tr("Checking health"));
     snapshot = std::make_shared<LoadedTrace>(*snapshot);
     snapshot->health = std::make_shared<const HealthReport>(analyzeHealth(trace));
     snapshot->stage = LoadStage::Health;
@@ -223,7 +223,7 @@ void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 genera
 
     if (promise.isCanceled())
         return;
-    progress.step(4, kHealthEnd, QStringLiteral("Analysing memory"), QStringLiteral("Analysing memory"));
+    progress.step(4, kHealthEnd, TraceLoader::tr("Analysing memory"), TraceLoader::tr("Analysing memory"));
     snapshot = std::make_shared<LoadedTrace>(*snapshot);
     auto memory = std::make_shared<const MemoryProfile>(analyzeMemory(trace));
     snapshot->summary = std::make_shared<const TraceSummary>(computeSummary(trace, *memory));
@@ -242,9 +242,9 @@ void runLoad(QPromise<LoadEvent> &promise, const QString &path, quint64 generati
     try {
         runStages(promise, path, generation, cancel);
     } catch (const std::bad_alloc &) {
-        fail(promise, QStringLiteral("Cannot load %1: not enough memory").arg(path), TraceLoader::FailureKind::OutOfMemory);
+        fail(promise, TraceLoader::tr("Cannot load %1: not enough memory").arg(path), TraceLoader::FailureKind::OutOfMemory);
     } catch (const std::exception &e) {
-        fail(promise, QStringLiteral("Cannot load %1: %2").arg(path, QString::fromUtf8(e.what())),
+        fail(promise, TraceLoader::tr("Cannot load %1: %2").arg(path, QString::fromUtf8(e.what())),
              TraceLoader::FailureKind::Unreadable);
     }
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/loading/tracesniffer.h"
 
+#include <QCoreApplication>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -41,7 +42,7 @@ bool isTraceKind(const QString &kind)
 
 QString notATrace(const QString &why)
 {
-    return QStringLiteral("Not a candle-graph trace: %1").arg(why);
+    return QCoreApplication::translate("TraceSniffer", "Not a candle-graph trace: %1").arg(why);
 }
 
 /// A line the decoder refused may still be a trace record with a bad member: an object
@@ -77,10 +78,10 @@ bool looksBinary(std::string_view head)
 TraceSniffer::Result TraceSniffer::inspect(std::string_view head, bool wholeFile)
 {
     if (rustTrim(head).empty() && wholeFile)
-        return {Verdict::NotATrace, notATrace(QStringLiteral("the file is empty"))};
+        return {Verdict::NotATrace, notATrace(tr("the file is empty"))};
     if (const Compression c = detectCompression(head); c != Compression::None) {
         return {Verdict::NotATrace,
-                notATrace(QStringLiteral("the file is %1-compressed; decompress it first (for example with %2)")
+                notATrace(tr("the file is %1-compressed; decompress it first (for example with %2)")
                               .arg(QLatin1StringView(compressionName(c)), QLatin1StringView(decompressCommand(c))))};
     }
 
@@ -114,7 +115,7 @@ TraceSniffer::Result TraceSniffer::inspect(std::string_view head, bool wholeFile
             // A line longer than the head (a huge meta record): judge by its start.
             if ((line.starts_with('{') && line.find("\"kind\"") != std::string_view::npos) || line.starts_with("[\""))
                 return {};
-            reason = QStringLiteral("line %1 does not start a JSON object").arg(lineNo);
+            reason = tr("line %1 does not start a JSON object").arg(lineNo);
         } else {
             padded.assign(line);
             padded.append(kDecoderPadding, '\0');
@@ -126,13 +127,13 @@ TraceSniffer::Result TraceSniffer::inspect(std::string_view head, bool wholeFile
             if (error.error == QJsonParseError::NoError && namesTraceKind(doc))
                 return {}; // a record with an error: the reader will say which
             if (error.error != QJsonParseError::NoError)
-                reason = QStringLiteral("line %1 is not JSON (%2)").arg(lineNo).arg(error.errorString());
+                reason = tr("line %1 is not JSON (%2)").arg(lineNo).arg(error.errorString());
             else if (!doc.isObject())
-                reason = QStringLiteral("line %1 is JSON but not an object").arg(lineNo);
+                reason = tr("line %1 is JSON but not an object").arg(lineNo);
             else if (!doc.object().contains(QLatin1StringView("kind")))
-                reason = QStringLiteral("line %1 is a JSON object without a \"kind\" member").arg(lineNo);
+                reason = tr("line %1 is a JSON object without a \"kind\" member").arg(lineNo);
             else
-                reason = QStringLiteral("line %1 has no trace record kind").arg(lineNo);
+                reason = tr("line %1 has no trace record kind").arg(lineNo);
         }
         if (firstReason.isEmpty())
             firstReason = reason;
@@ -141,9 +142,9 @@ TraceSniffer::Result TraceSniffer::inspect(std::string_view head, bool wholeFile
     }
     // No line looks like a record: say what the bytes look like instead.
     if (looksBinary(head))
-        return {Verdict::NotATrace, notATrace(QStringLiteral("the file contains binary data, not JSON lines"))};
+        return {Verdict::NotATrace, notATrace(tr("the file contains binary data, not JSON lines"))};
     if (firstReason.isEmpty())
-        firstReason = QStringLiteral("no trace record found in its first %1 lines").arg(lineNo);
+        firstReason = tr("no trace record found in its first %n line(s)", nullptr, int(lineNo));
     return {Verdict::NotATrace, notATrace(firstReason)};
 }
 
@@ -154,24 +155,24 @@ QString TraceSniffer::unreadableMessage(const QString &path, const InputError &e
         return {};
     case InputError::Kind::OpenFailed:
         if (error.osError == ELOOP)
-            return QStringLiteral("Cannot open %1: it is a symbolic link loop (a link that leads back to itself)").arg(path);
-        return QStringLiteral("Cannot open %1: %2").arg(path, QString::fromLocal8Bit(std::strerror(error.osError)));
+            return tr("Cannot open %1: it is a symbolic link loop (a link that leads back to itself)").arg(path);
+        return tr("Cannot open %1: %2").arg(path, QString::fromLocal8Bit(std::strerror(error.osError)));
     case InputError::Kind::IsDirectory:
-        return QStringLiteral("Cannot open %1: it is a folder, not a file").arg(path);
+        return tr("Cannot open %1: it is a folder, not a file").arg(path);
     case InputError::Kind::IsDevice:
-        return QStringLiteral("Cannot open %1: it is a device, not a file or a pipe (a device such as /dev/zero may "
+        return tr("Cannot open %1: it is a device, not a file or a pipe (a device such as /dev/zero may "
                               "never end)")
             .arg(path);
     case InputError::Kind::ReadFailed:
-        return QStringLiteral("Cannot read %1: %2").arg(path, QString::fromLocal8Bit(std::strerror(error.osError)));
+        return tr("Cannot read %1: %2").arg(path, QString::fromLocal8Bit(std::strerror(error.osError)));
     case InputError::Kind::Changed:
-        return QStringLiteral("Cannot load %1: the file changed while it was read (%2 bytes when opened, %3 bytes at the "
+        return tr("Cannot load %1: the file changed while it was read (%2 bytes when opened, %3 bytes at the "
                               "end). It may still be being written, or was truncated; reload it once it is complete.")
             .arg(path)
             .arg(error.sizeAtOpen)
             .arg(error.sizeAfter);
     case InputError::Kind::LineTooLong:
-        return QStringLiteral("Cannot load %1: line %2 is longer than %3 bytes, the limit for a pipe or other stream")
+        return tr("Cannot load %1: line %2 is longer than %3 bytes, the limit for a pipe or other stream")
             .arg(path)
             .arg(error.line)
             .arg(error.limit);

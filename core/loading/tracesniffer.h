@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <QCoreApplication>
 #include <QString>
 
 #include <string_view>
@@ -18,6 +19,8 @@ namespace TraceInspector {
 /// the reader too, so it does not make the file "not a trace".
 class TraceSniffer
 {
+    Q_DECLARE_TR_FUNCTIONS(TraceSniffer)
+
 public:
     enum class Verdict {
         Trace,      ///< plausibly a trace (it may still be rejected by the strict rules)

@@ -6,6 +6,7 @@
 #include "core/io/tracereader.h"
 #include "core/model/trace.h"
 #include "tests/testutils/fixtures.h"
+#include "tests/testutils/traceloading.h"
 
 using namespace TraceInspector;
 
@@ -49,9 +50,7 @@ QByteArray memoryAlloc(const QByteArray &span, int bytes)
 
 std::shared_ptr<const Trace> load(const QByteArray &spans, const QByteArray &records)
 {
-    QByteArray text = TestFixtures::spansJsonl(spans);
-    text.insert(text.lastIndexOf("{\"kind\":\"terminal\""), records);
-    return TraceReader::readBytes(std::string_view(text.constData(), std::size_t(text.size())), "fixture.jsonl").trace;
+    return TestFixtures::traceFrom(TestFixtures::withRecords(TestFixtures::spansJsonl(spans), records));
 }
 
 QString sv(std::string_view text)

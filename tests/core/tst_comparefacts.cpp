@@ -12,6 +12,7 @@
 #include "core/io/tracereader.h"
 #include "core/model/trace.h"
 #include "tests/testutils/fixtures.h"
+#include "tests/testutils/traceloading.h"
 
 using namespace TraceInspector;
 
@@ -60,10 +61,10 @@ using Change = void (*)(TraceMeta &);
 
 std::shared_ptr<const Trace> read(const QByteArray &text)
 {
-    ReadResult r = TraceReader::readBytes(std::string_view(text.constData(), std::size_t(text.size())), "t.jsonl");
-    if (!r.accepted())
-        qFatal("fixture rejected: %s", r.strictError ? r.strictError->message.c_str() : "?");
-    return r.trace;
+    auto trace = TestFixtures::acceptedTraceFrom(text, QStringLiteral("t.jsonl"));
+    if (!trace)
+        qFatal("fixture rejected");
+    return trace;
 }
 
 QByteArray memoryLine(const char *action, const char *storage, int bytes, int ts, const char *category)

@@ -16,6 +16,7 @@
 #include "core/itemmodels/spantreemodel.h"
 #include "core/model/trace.h"
 #include "tests/testutils/fixtures.h"
+#include "tests/testutils/traceloading.h"
 
 using namespace TraceInspector;
 
@@ -55,10 +56,7 @@ QByteArray intervalsJsonl(const QByteArray &spec)
 /// The spans of \a spans (fixtures syntax) with \a intervals inserted before the terminal.
 std::shared_ptr<const Trace> load(const QByteArray &spans, const QByteArray &intervals)
 {
-    QByteArray text = TestFixtures::spansJsonl(spans);
-    const qsizetype terminal = text.lastIndexOf("{\"kind\":\"terminal\"");
-    text.insert(terminal, intervals);
-    return TraceReader::readBytes(std::string_view(text.constData(), std::size_t(text.size())), "fixture.jsonl").trace;
+    return TestFixtures::traceFrom(TestFixtures::withRecords(TestFixtures::spansJsonl(spans), intervals));
 }
 
 QString sv(std::string_view text)

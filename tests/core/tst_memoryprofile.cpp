@@ -13,6 +13,7 @@
 #include "core/io/tracereader.h"
 #include "core/output/jsonwriter.h"
 #include "core/output/memoryjson.h"
+#include "tests/testutils/traceloading.h"
 
 using namespace TraceInspector;
 using nlohmann::json;
@@ -127,23 +128,12 @@ std::shared_ptr<const Trace> load(const QByteArrayList &records, const std::stri
     for (const QByteArray &r : records)
         text += record(QString::fromUtf8(r)) + "\n";
     text += kTerminal + "\n";
-    ReadResult result = TraceReader::readBytes(text, "test.jsonl");
-    if (!result.accepted()) {
-        qWarning("test trace rejected: %s", result.strictError ? result.strictError->message.c_str() : "?");
-        return nullptr;
-    }
-    return result.trace;
+    return TestFixtures::acceptedTraceFrom(QByteArray::fromStdString(text), QStringLiteral("test.jsonl"));
 }
 
 std::shared_ptr<const Trace> loadFile(const QString &path)
 {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return nullptr;
-    const QByteArray bytes = f.readAll();
-    ReadResult result = TraceReader::readBytes(std::string_view(bytes.constData(), std::size_t(bytes.size())),
-                                               path.toStdString());
-    return result.accepted() ? result.trace : nullptr;
+    return TestFixtures::acceptedTraceFrom(TestFixtures::fileBytes(path), path);
 }
 
 QString qs(std::string_view s)

@@ -11,6 +11,7 @@
 #include "core/itemmodels/optablemodel.h"
 #include "core/model/trace.h"
 #include "tests/testutils/fixtures.h"
+#include "tests/testutils/traceloading.h"
 
 using namespace TraceInspector;
 
@@ -50,9 +51,7 @@ QByteArray opsJsonl(const QByteArray &spec)
 
 std::shared_ptr<const Trace> load(const QByteArray &spans, const QByteArray &ops)
 {
-    QByteArray text = TestFixtures::spansJsonl(spans);
-    text.insert(text.lastIndexOf("{\"kind\":\"terminal\""), opsJsonl(ops));
-    return TraceReader::readBytes(std::string_view(text.constData(), std::size_t(text.size())), "fixture.jsonl").trace;
+    return TestFixtures::traceFrom(TestFixtures::withRecords(TestFixtures::spansJsonl(spans), opsJsonl(ops)));
 }
 
 const QByteArray kSpans = "r:-:0:1000 a:r:0:100 b:r:200:400 o:r:700:open";

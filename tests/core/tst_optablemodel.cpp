@@ -9,6 +9,7 @@
 #include <random>
 
 #include "tests/testutils/fixtures.h"
+#include "tests/testutils/traceloading.h"
 #include "core/analysis/spantree.h"
 #include "core/io/tracereader.h"
 #include "core/itemmodels/modelroles.h"
@@ -46,7 +47,7 @@ QByteArray opsJsonl(const QList<QByteArray> &ops)
 
 std::shared_ptr<const Trace> load(const QByteArray &jsonl)
 {
-    return TraceReader::readBytes(std::string_view(jsonl.constData(), std::size_t(jsonl.size())), "ops.jsonl").trace;
+    return TestFixtures::traceFrom(jsonl, QStringLiteral("ops.jsonl"));
 }
 
 const QList<QByteArray> kOps = {

@@ -6,6 +6,7 @@
 #include <QTest>
 
 #include "tests/testutils/fixtures.h"
+#include "tests/testutils/traceloading.h"
 #include "core/analysis/spantree.h"
 #include "core/io/tracereader.h"
 #include "core/itemmodels/modelroles.h"
@@ -19,17 +20,11 @@ namespace {
 
 using TestFixtures::spansJsonl;
 
+using TestFixtures::exampleTrace;
+
 std::shared_ptr<const Trace> load(const QByteArray &jsonl)
 {
-    return TraceReader::readBytes(std::string_view(jsonl.constData(), std::size_t(jsonl.size())), "fixture.jsonl").trace;
-}
-
-std::shared_ptr<const Trace> loadExample(const QString &name)
-{
-    QFile file(QStringLiteral(TI_EXAMPLES_DIR "/") + name);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return load(file.readAll());
+    return TestFixtures::traceFrom(jsonl);
 }
 
 void show(SpanTreeModel &model, const std::shared_ptr<const Trace> &trace)
@@ -159,7 +154,7 @@ void tst_SpanTreeModel::exampleData()
 {
     SpanTreeModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    const auto trace = loadExample(QStringLiteral("01_valid_trace10_forward.jsonl"));
+    const auto trace = exampleTrace(QStringLiteral("01_valid_trace10_forward.jsonl"));
     QVERIFY(trace);
     show(model, trace);
     QCOMPARE(model.rowCount(), 1);

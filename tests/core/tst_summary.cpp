@@ -10,6 +10,7 @@
 #include "core/io/tracereader.h"
 #include "core/output/jsonwriter.h"
 #include "core/output/summaryjson.h"
+#include "tests/testutils/traceloading.h"
 
 using namespace TraceInspector;
 
@@ -70,19 +71,12 @@ std::shared_ptr<const Trace> load(const QString &records)
     for (const QString &r : records.split(QLatin1Char(','), Qt::SkipEmptyParts))
         text += record(r.trimmed()) + "\n";
     text += kTerminal + "\n";
-    ReadResult result = TraceReader::readBytes(text, "test.jsonl");
-    return result.accepted() ? result.trace : nullptr;
+    return TestFixtures::acceptedTraceFrom(QByteArray::fromStdString(text), QStringLiteral("test.jsonl"));
 }
 
 std::shared_ptr<const Trace> loadExample(const QString &name)
 {
-    QFile f(QStringLiteral(TI_EXAMPLES_DIR "/") + name);
-    if (!f.open(QIODevice::ReadOnly))
-        return nullptr;
-    const QByteArray bytes = f.readAll();
-    ReadResult result = TraceReader::readBytes(std::string_view(bytes.constData(), std::size_t(bytes.size())),
-                                               name.toStdString());
-    return result.accepted() ? result.trace : nullptr;
+    return TestFixtures::acceptedTraceFrom(TestFixtures::fileBytes(TestFixtures::examplePath(name)), name);
 }
 
 QString summaryJson(const TraceSummary &s)

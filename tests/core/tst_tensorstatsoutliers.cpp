@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "tests/testutils/fixtures.h"
+#include "tests/testutils/traceloading.h"
 #include "core/analysis/tensorstatsoutliers.h"
 #include "core/io/tracereader.h"
 #include "core/model/trace.h"
@@ -45,8 +46,7 @@ QByteArray statsTrace(const QList<QByteArray> &records)
 
 std::shared_ptr<const Trace> load(const QByteArray &jsonl)
 {
-    auto trace = TraceReader::readBytes(std::string_view(jsonl.constData(), std::size_t(jsonl.size())), "stats.jsonl").trace;
-    return trace;
+    return TestFixtures::traceFrom(jsonl, QStringLiteral("stats.jsonl"));
 }
 
 QString flagString(std::uint8_t flags)

@@ -8,6 +8,7 @@
 #include "core/io/tracereader.h"
 #include "core/model/trace.h"
 #include "tests/testutils/fixtures.h"
+#include "tests/testutils/traceloading.h"
 
 using namespace TraceInspector;
 
@@ -32,14 +33,11 @@ struct Run {
 
 Run load(const QByteArray &spec, const QByteArray &ops = {})
 {
-    QByteArray text = TestFixtures::spansJsonl(spec);
-    // Ops go before the terminal line.
-    text.insert(text.lastIndexOf("{\"kind\":\"terminal\""), ops);
-    ReadResult r = TraceReader::readBytes(std::string_view(text.constData(), std::size_t(text.size())), "t.jsonl");
-    if (!r.accepted())
-        qFatal("fixture rejected: %s", r.strictError ? r.strictError->message.c_str() : "?");
     Run run;
-    run.trace = r.trace;
+    run.trace = TestFixtures::acceptedTraceFrom(TestFixtures::withRecords(TestFixtures::spansJsonl(spec), ops),
+                                                QStringLiteral("t.jsonl"));
+    if (!run.trace)
+        qFatal("fixture rejected");
     run.tree = SpanTree::build(*run.trace);
     return run;
 }

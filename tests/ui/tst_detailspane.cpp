@@ -316,9 +316,9 @@ void tst_DetailsPane::lineIndexAcrossStrides()
     file.close();
     const QList<quint64> wanted{1, 7, 4096, 4097, 5000, 8193, quint64(count), quint64(count + 1)};
     QString error;
-    const QList<RawLine> got = RawLineReader::readLines(path, 0, wanted, &error);
+    const QList<SourceLine> got = RawLineReader::readLines(path, 0, wanted, &error);
     QCOMPARE(got.size(), wanted.size() - 1);
-    for (const RawLine &l : got)
+    for (const SourceLine &l : got)
         QCOMPARE(l.text, expected[int(l.number) - 1]);
     QVERIFY2(error.contains(u"has no line " + QString::number(count + 1)), qPrintable(error));
     // The background path gives the same.
@@ -328,7 +328,7 @@ void tst_DetailsPane::lineIndexAcrossStrides()
     const quint64 id = reader.request({4097, 2});
     QVERIFY(spy.wait(10000));
     QCOMPARE(spy.at(0).at(0).toULongLong(), id);
-    const auto lines = spy.at(0).at(1).value<QList<RawLine>>();
+    const auto lines = spy.at(0).at(1).value<QList<SourceLine>>();
     QCOMPARE(lines.size(), 2);
     QCOMPARE(lines[0].text, expected[1]);
     QCOMPARE(lines[1].text, expected[4096]);

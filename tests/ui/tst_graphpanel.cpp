@@ -13,6 +13,7 @@
 #include "core/io/tracereader.h"
 #include "core/model/trace.h"
 #include "tests/testutils/fixtures.h"
+#include "tests/testutils/traceloading.h"
 #include "ui/graph/graphpanel.h"
 #include "ui/graph/graphview.h"
 #include "ui/mainwindow.h"
@@ -34,10 +35,7 @@ private Q_SLOTS:
 
 namespace {
 
-struct Loaded {
-    std::shared_ptr<const Trace> trace;
-    std::shared_ptr<const SpanTree> tree;
-};
+using Loaded = TestFixtures::Analysed;
 
 QByteArray memoryAlloc(const QByteArray &span, const QByteArray &storage, int bytes)
 {
@@ -47,13 +45,8 @@ QByteArray memoryAlloc(const QByteArray &span, const QByteArray &storage, int by
 
 Loaded load(const QByteArray &spans, const QByteArray &records = {})
 {
-    QByteArray text = TestFixtures::spansJsonl(spans);
-    text.insert(text.lastIndexOf("{\"kind\":\"terminal\""), records);
-    Loaded loaded;
-    loaded.trace = TraceReader::readBytes(std::string_view(text.constData(), std::size_t(text.size())), "graph.jsonl").trace;
-    if (loaded.trace)
-        loaded.tree = std::make_shared<const SpanTree>(SpanTree::build(*loaded.trace));
-    return loaded;
+    return TestFixtures::analysed(TestFixtures::withRecords(TestFixtures::spansJsonl(spans), records),
+                                  TestFixtures::SpanTreeAnalysis, QStringLiteral("graph.jsonl"));
 }
 
 // r (self 250) has the slowest child `a` (self 600), `b` that allocates in some tests (self 50)

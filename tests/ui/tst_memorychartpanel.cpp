@@ -11,6 +11,7 @@
 
 #include "tests/testutils/fixtures.h"
 #include "tests/testutils/generator.h"
+#include "tests/testutils/traceloading.h"
 #include "core/display/format.h"
 #include "core/analysis/memoryprofile.h"
 #include "core/io/tracereader.h"
@@ -25,28 +26,16 @@ using namespace TraceInspector;
 
 namespace {
 
-struct Loaded {
-    std::shared_ptr<const Trace> trace;
-    std::shared_ptr<const MemoryProfile> profile;
-};
+using Loaded = TestFixtures::Analysed;
 
 Loaded loadBytes(const QByteArray &bytes, const QString &name)
 {
-    ReadResult r = TraceReader::readBytes(std::string_view(bytes.constData(), std::size_t(bytes.size())), name.toStdString());
-    if (!r.trace)
-        return {};
-    Loaded l;
-    l.trace = r.trace;
-    l.profile = std::make_shared<const MemoryProfile>(analyzeMemory(*r.trace));
-    return l;
+    return TestFixtures::analysed(bytes, TestFixtures::MemoryAnalysis, name);
 }
 
 Loaded loadFile(const QString &path)
 {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    return loadBytes(f.readAll(), path);
+    return loadBytes(TestFixtures::fileBytes(path), path);
 }
 
 Loaded example(const char *name)

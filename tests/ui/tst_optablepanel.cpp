@@ -14,6 +14,7 @@
 #include <QTest>
 
 #include "tests/testutils/fixtures.h"
+#include "tests/testutils/traceloading.h"
 #include "core/analysis/opstatistics.h"
 #include "core/analysis/spantree.h"
 #include "core/io/tracereader.h"
@@ -49,22 +50,13 @@ QByteArray opsJsonl(const QList<QByteArray> &ops)
     return text;
 }
 
-struct Loaded {
-    std::shared_ptr<const Trace> trace;
-    std::shared_ptr<const SpanTree> tree;
-    std::shared_ptr<const OpStatistics> stats; // as the loader computes them
-};
+using Loaded = TestFixtures::Analysed;
 
 Loaded load(const QList<QByteArray> &ops)
 {
-    const QByteArray text = opsJsonl(ops);
-    Loaded loaded;
-    loaded.trace = TraceReader::readBytes(std::string_view(text.constData(), std::size_t(text.size())), "ops.jsonl").trace;
-    if (loaded.trace) {
-        loaded.tree = std::make_shared<const SpanTree>(SpanTree::build(*loaded.trace));
-        loaded.stats = std::make_shared<const OpStatistics>(OpStatistics::compute(*loaded.trace));
-    }
-    return loaded;
+    // The analyses the loader gives the panel.
+    return TestFixtures::analysed(opsJsonl(ops), TestFixtures::SpanTreeAnalysis | TestFixtures::OpStatisticsAnalysis,
+                                  QStringLiteral("ops.jsonl"));
 }
 
 const QList<QByteArray> kOps = {

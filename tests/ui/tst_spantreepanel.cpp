@@ -9,6 +9,7 @@
 #include <QTreeView>
 
 #include "tests/testutils/fixtures.h"
+#include "tests/testutils/traceloading.h"
 #include "core/analysis/spantree.h"
 #include "core/io/tracereader.h"
 #include "core/itemmodels/modelroles.h"
@@ -26,19 +27,11 @@ namespace {
 
 using TestFixtures::spansJsonl;
 
-struct Loaded {
-    std::shared_ptr<const Trace> trace;
-    std::shared_ptr<const SpanTree> tree;
-};
+using Loaded = TestFixtures::Analysed;
 
 Loaded load(const QByteArray &spec)
 {
-    const QByteArray text = spansJsonl(spec);
-    Loaded loaded;
-    loaded.trace = TraceReader::readBytes(std::string_view(text.constData(), std::size_t(text.size())), "panel.jsonl").trace;
-    if (loaded.trace)
-        loaded.tree = std::make_shared<const SpanTree>(SpanTree::build(*loaded.trace));
-    return loaded;
+    return TestFixtures::analysed(spansJsonl(spec), TestFixtures::SpanTreeAnalysis, QStringLiteral("panel.jsonl"));
 }
 
 qint64 spanIndex(const Loaded &loaded, const char *id)

@@ -293,13 +293,13 @@ void DetailsPane::setSelection(const Selection &selection)
     m_pendingRequest = m_reader->request(lines);
 }
 
-void DetailsPane::onLinesRead(quint64 requestId, const QList<RawLine> &lines, const QString &error)
+void DetailsPane::onLinesRead(quint64 requestId, const QList<SourceLine> &lines, const QString &error)
 {
     if (requestId != m_pendingRequest)
         return; // an answer for an older selection
     m_pendingRequest = 0;
     QString text;
-    for (const RawLine &line : lines) {
+    for (const SourceLine &line : lines) {
         if (!text.isEmpty())
             text += u'\n';
         text += QString::fromUtf8(line.text);
@@ -310,7 +310,7 @@ void DetailsPane::onLinesRead(quint64 requestId, const QList<RawLine> &lines, co
         text += (text.isEmpty() ? QString() : QStringLiteral("\n")) + error;
     m_raw->setPlainText(text);
     QStringList numbers;
-    for (const RawLine &line : lines)
+    for (const SourceLine &line : lines)
         numbers << QString::number(line.number);
     m_raw->setToolTip(numbers.isEmpty() ? QString() : tr("Line %1 of %2").arg(numbers.join(QStringLiteral(", ")), m_reader->path()));
     m_copyLine->setEnabled(!lines.isEmpty());

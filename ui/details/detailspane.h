@@ -74,7 +74,7 @@ Q_SIGNALS:
     void rawLineShown();
 
 private:
-    void onLinesRead(quint64 requestId, const QList<TraceInspector::RawLine> &lines, const QString &error);
+    void onLinesRead(quint64 requestId, const QList<TraceInspector::SourceLine> &lines, const QString &error);
     void updateFindings();
     Selection selectionOfContentsRow(const QModelIndex &proxyIndex) const;
     QList<quint64> linesOf(const Selection &selection) const;

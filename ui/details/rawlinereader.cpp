@@ -89,11 +89,11 @@ void skipLine(QFile &file)
     }
 }
 
-QList<RawLine> readIndexed(QFile &file, const LineIndex &index, const QList<quint64> &lines, QString *error)
+QList<SourceLine> readIndexed(QFile &file, const LineIndex &index, const QList<quint64> &lines, QString *error)
 {
     QList<quint64> sorted = lines;
     std::sort(sorted.begin(), sorted.end());
-    QList<RawLine> out;
+    QList<SourceLine> out;
     QStringList missing;
     for (quint64 number : std::as_const(sorted)) {
         const std::size_t slot = number == 0 ? index.offsets.size() : std::size_t((number - 1) / RawLineReader::kIndexStride);
@@ -105,7 +105,7 @@ QList<RawLine> readIndexed(QFile &file, const LineIndex &index, const QList<quin
                     skipLine(file);
                     continue;
                 }
-                RawLine line;
+                SourceLine line;
                 line.number = number;
                 line.text = file.readLine(RawLineReader::kMaxLineBytes + 1);
                 if (line.text.endsWith('\n')) {
@@ -142,8 +142,8 @@ RawLineReader::RawLineReader(QObject *parent)
     : QObject(parent)
     , m_shared(std::make_shared<Shared>())
 {
-    qRegisterMetaType<TraceInspector::RawLine>();
-    qRegisterMetaType<QList<TraceInspector::RawLine>>();
+    qRegisterMetaType<TraceInspector::SourceLine>();
+    qRegisterMetaType<QList<TraceInspector::SourceLine>>();
 }
 
 RawLineReader::~RawLineReader() = default;
@@ -162,11 +162,11 @@ QString RawLineReader::path() const
     return m_shared->path;
 }
 
-QList<RawLine> RawLineReader::readLines(const QString &path, quint64 expectedBytes, const QList<quint64> &lines,
+QList<SourceLine> RawLineReader::readLines(const QString &path, quint64 expectedBytes, const QList<quint64> &lines,
                                         QString *error)
 {
     QString message;
-    QList<RawLine> out;
+    QList<SourceLine> out;
     QFile file(path);
     LineIndex index;
     index.path = path;
@@ -184,7 +184,7 @@ quint64 RawLineReader::request(const QList<quint64> &lines)
     QPointer<RawLineReader> self(this);
     QFuture<void> future = QtConcurrent::run([shared, lines, id, self] {
         QString error;
-        QList<RawLine> out;
+        QList<SourceLine> out;
         QMutexLocker lock(&shared->mutex);
         QFile file(shared->path);
         if (openChecked(file, shared->expectedBytes, &error)) {

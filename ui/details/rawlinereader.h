@@ -12,7 +12,7 @@
 namespace TraceInspector {
 
 /// One physical line of a trace file, as read back for the details pane.
-struct RawLine {
+struct SourceLine {
     quint64 number = 0; ///< 1-based
     QByteArray text;    ///< without the line break
     bool truncated = false; ///< cut at RawLineReader::kMaxLineBytes
@@ -45,12 +45,12 @@ public:
     quint64 request(const QList<quint64> &lines);
 
     /// The blocking read behind request(): for tests and tools.
-    static QList<RawLine> readLines(const QString &path, quint64 expectedBytes, const QList<quint64> &lines, QString *error);
+    static QList<SourceLine> readLines(const QString &path, quint64 expectedBytes, const QList<quint64> &lines, QString *error);
 
 Q_SIGNALS:
     /// \a error is empty on success; lines past the end of the file are left out and named
     /// in \a error.
-    void linesRead(quint64 requestId, const QList<TraceInspector::RawLine> &lines, const QString &error);
+    void linesRead(quint64 requestId, const QList<TraceInspector::SourceLine> &lines, const QString &error);
 
 private:
     struct Shared;
@@ -60,4 +60,4 @@ private:
 
 } // namespace TraceInspector
 
-Q_DECLARE_METATYPE(TraceInspector::RawLine)
+Q_DECLARE_METATYPE(TraceInspector::SourceLine)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/search/searchbar.h"
 
+#include "ui/style/severitypalette.h"
+
 #include <QAction>
 #include <QGuiApplication>
 #include <QFutureWatcher>
@@ -263,7 +265,7 @@ void SearchBar::updateStatus()
     if (!m_error.isEmpty()) {
         m_status->setText(tr("invalid"));
         m_status->setToolTip(m_error);
-        pal.setColor(QPalette::WindowText, QColor(0xc6, 0x28, 0x28));
+        pal.setColor(QPalette::WindowText, SeverityPalette::toneColor(SeverityPalette::Tone::Error));
     } else if (m_running) {
         m_status->setText(tr("searching\u2026"));
         m_status->setToolTip({});
@@ -274,7 +276,7 @@ void SearchBar::updateStatus()
         m_status->setText(tr("no matches"));
         m_status->setToolTip({});
     } else {
-        m_status->setText(m_current < 0 ? tr("%1 matches").arg(formatCount(m_matches.size()))
+        m_status->setText(m_current < 0 ? tr("%1 match(es)", nullptr, numerusCount(m_matches.size())).arg(formatCount(m_matches.size()))
                                         : tr("%1 of %2").arg(formatCount(std::uint64_t(m_current) + 1),
                                                              formatCount(m_matches.size())));
         m_status->setToolTip({});

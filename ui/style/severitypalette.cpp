@@ -16,7 +16,7 @@ void drawGlyph(QPainter &p, Glyph glyph, const QRectF &r)
 {
     const qreal w = r.width();
     p.setPen(Qt::NoPen);
-    p.setBrush(Qt::white);
+    p.setBrush(SeverityPalette::onToneColor());
     switch (glyph) {
     case Glyph::Exclamation: {
         const QRectF bar(r.center().x() - w * 0.07, r.top() + w * 0.22, w * 0.14, w * 0.36);
@@ -31,7 +31,7 @@ void drawGlyph(QPainter &p, Glyph glyph, const QRectF &r)
         break;
     }
     case Glyph::Check: {
-        QPen pen(Qt::white, w * 0.13, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin);
+        QPen pen(SeverityPalette::onToneColor(), w * 0.13, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin);
         p.setPen(pen);
         p.setBrush(Qt::NoBrush);
         QPainterPath path;
@@ -104,19 +104,21 @@ QColor SeverityPalette::toneColor(Tone tone)
     return {};
 }
 
-QColor SeverityPalette::toneBackground(Tone tone)
+QColor SeverityPalette::toneBackground(Tone tone, const QPalette &palette)
 {
-    switch (tone) {
-    case Tone::Information:
-        return QColor(0xe8, 0xf1, 0xfb);
-    case Tone::Warning:
-        return QColor(0xff, 0xf4, 0xe0);
-    case Tone::Error:
-        return QColor(0xfd, 0xec, 0xea);
-    case Tone::Success:
-        return QColor(0xe8, 0xf5, 0xe9);
-    }
-    return {};
+    // 14 % of the accent is enough to tell the tones apart and keeps the contrast of the
+    // palette's text with the base (light on dark, dark on light).
+    constexpr double kAccent = 0.14;
+    const QColor accent = toneColor(tone);
+    const QColor base = palette.color(QPalette::Base);
+    const auto mix = [](double a, double b) { return int(a * kAccent + b * (1.0 - kAccent) + 0.5); };
+    return QColor(mix(accent.redF() * 255, base.redF() * 255), mix(accent.greenF() * 255, base.greenF() * 255),
+                  mix(accent.blueF() * 255, base.blueF() * 255));
+}
+
+QColor SeverityPalette::onToneColor()
+{
+    return Qt::white;
 }
 
 QIcon SeverityPalette::toneIcon(Tone tone)

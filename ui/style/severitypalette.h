@@ -3,6 +3,7 @@
 
 #include <QColor>
 #include <QIcon>
+#include <QPalette>
 
 #include "core/model/problem.h"
 
@@ -20,7 +21,11 @@ public:
     static QIcon icon(Severity severity);
 
     static QColor toneColor(Tone tone);      ///< strong accent (icon, border)
-    static QColor toneBackground(Tone tone); ///< light fill for banners
+    /// A quiet fill for banners: the accent faintly over the palette's base, so it is light
+    /// in a light theme and dark in a dark one, and the palette's text stays readable on it.
+    static QColor toneBackground(Tone tone, const QPalette &palette);
+    /// Text and glyphs drawn on the strong accent itself (badges, a marked byte).
+    static QColor onToneColor();
     static QIcon toneIcon(Tone tone);
 };
 

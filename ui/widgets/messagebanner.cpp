@@ -2,6 +2,7 @@
 #include "ui/widgets/messagebanner.h"
 
 #include <QAction>
+#include <QPainter>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -19,7 +20,7 @@ MessageBanner::MessageBanner(QWidget *parent)
     , m_actions(new QHBoxLayout)
     , m_close(new QToolButton(this))
 {
-    setFrameShape(QFrame::StyledPanel);
+    setFrameShape(QFrame::NoFrame);
     setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
 
     m_icon->setFixedSize(22, 22);
@@ -45,7 +46,7 @@ MessageBanner::MessageBanner(QWidget *parent)
     textColumn->addWidget(m_text);
 
     auto *layout = new QHBoxLayout(this);
-    layout->setContentsMargins(10, 8, 6, 8);
+    layout->setContentsMargins(12, 8, 6, 8);
     layout->setSpacing(10);
     layout->addWidget(m_icon, 0, Qt::AlignTop);
     layout->addLayout(textColumn, 1);
@@ -97,18 +98,26 @@ QString MessageBanner::text() const
     return m_text->text();
 }
 
+void MessageBanner::paintEvent(QPaintEvent *)
+{
+    // Painted from the palette of the moment (no style sheet, which would pin a palette):
+    // a theme switch re-tones the banner like every other widget.
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing);
+    const QColor accent = SeverityPalette::toneColor(m_tone);
+    const QRectF box = QRectF(rect()).adjusted(0.5, 0.5, -0.5, -0.5);
+    p.setPen(QPen(accent, 1));
+    p.setBrush(SeverityPalette::toneBackground(m_tone, palette()));
+    p.drawRoundedRect(box, 3, 3);
+    p.setPen(Qt::NoPen);
+    p.setBrush(accent);
+    p.drawRoundedRect(QRectF(box.left(), box.top(), 4, box.height()), 2, 2);
+}
+
 void MessageBanner::applyTone()
 {
-    const QColor accent = SeverityPalette::toneColor(m_tone);
-    const QColor fill = SeverityPalette::toneBackground(m_tone);
-    // Selected by class, so every banner keeps its look whatever its object name.
-    setStyleSheet(QStringLiteral("TraceInspector--MessageBanner { background-color: %1; border: 1px solid %2;"
-                                 " border-left: 4px solid %2; border-radius: 3px; }"
-                                 " TraceInspector--MessageBanner QLabel { color: #202124; background: transparent; border: none; }"
-                                 // The fill stays light in a dark theme: so does the close button's glyph.
-                                 " TraceInspector--MessageBanner QToolButton { color: #202124; }")
-                      .arg(fill.name(), accent.name()));
     m_icon->setPixmap(SeverityPalette::toneIcon(m_tone).pixmap(20, 20));
+    update();
 }
 
 } // namespace TraceInspector

@@ -35,6 +35,9 @@ public:
 Q_SIGNALS:
     void dismissed();
 
+protected:
+    void paintEvent(QPaintEvent *event) override;
+
 private:
     void applyTone();
 

@@ -222,7 +222,7 @@ void RowExportJob::runSlice()
         }
         m_file.reset();
     }
-    finish(true, m_written == 1 ? tr("1 row") : tr("%1 rows").arg(formatCount(std::uint64_t(m_written))));
+    finish(true, tr("%1 row(s)", nullptr, numerusCount(std::uint64_t(m_written))).arg(formatCount(std::uint64_t(m_written))));
 }
 
 void RowExportJob::finish(bool ok, const QString &message)

@@ -270,7 +270,7 @@ void TableActions::startJob(RowExportJob *job, const QString &what)
         m_job->cancel();
     m_job = job;
     connect(job, &RowExportJob::progress, this, [this, what](int rows) {
-        status(tr("%1… %2 rows").arg(what, formatCount(std::uint64_t(rows))), 0);
+        status(tr("%1… %2 row(s)", nullptr, rows).arg(what, formatCount(std::uint64_t(rows))), 0);
     });
     job->start();
 }
