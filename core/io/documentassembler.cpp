@@ -6,6 +6,7 @@
 
 #include "core/analysis/densebytes.h"
 #include "core/compat/rustformat.h"
+#include "core/model/hugepages.h"
 
 namespace TraceInspector {
 
@@ -208,26 +209,20 @@ void DocumentAssembler::sortSpans()
             return a.first < b.first;
         return m_trace.str(m_trace.spans[a.second].id) < m_trace.str(m_trace.spans[b.second].id);
     });
-    // Apply the permutation in place, cycle by cycle: a sorted copy of a million spans
-    // would be the largest allocation of the whole load.
-    std::vector<Span> &spans = m_trace.spans;
-    std::vector<bool> placed(spans.size(), false);
-    for (std::size_t start = 0; start < spans.size(); ++start) {
-        if (placed[start])
-            continue;
-        const Span first = spans[start];
-        std::size_t at = start;
-        for (;;) {
-            placed[at] = true;
-            const std::size_t from = keys[at].second;
-            if (from == start) {
-                spans[at] = first;
-                break;
-            }
-            spans[at] = spans[from];
-            at = from;
-        }
+    // Gather into a new array: its loads are independent, so the cache misses of a million
+    // random reads overlap, where following the permutation's cycles in place waits for one
+    // miss after another. The copy is made while the segment's arrays
+    // are already freed, below the peak memory of the merge and of the analyses that follow.
+    std::vector<Span> sorted;
+    reserveHuge(sorted, m_trace.spans.size());
+    constexpr std::size_t kAhead = 16;
+    const std::vector<Span> &spans = m_trace.spans;
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        if (i + kAhead < keys.size())
+            __builtin_prefetch(&spans[keys[i + kAhead].second]);
+        sorted.push_back(spans[keys[i].second]);
     }
+    m_trace.spans = std::move(sorted);
 }
 
 void DocumentAssembler::postWalk()

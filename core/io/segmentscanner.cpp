@@ -37,10 +37,23 @@ std::size_t SegmentScanner::scan(const char *data, std::size_t length, bool fina
     return pos;
 }
 
-void SegmentScanner::reserveFor(std::uint64_t totalBytes, std::uint64_t scannedBytes)
+void SegmentScanner::reserveFor(std::uint64_t totalBytes, std::uint64_t ownBytes, std::uint64_t scannedBytes)
 {
     if (scannedBytes == 0 || totalBytes <= scannedBytes)
         return;
+    // Growing the string table by doubling rehashes every id again each time and clears a
+    // fresh slot array each time; unique ids grow with the bytes like the records do. Only
+    // for the segment's own bytes: the start of a file is denser in new ids than the rest
+    // (parameters), and an over-estimate doubles the largest table. The merge makes room
+    // for the other segments' strings once their number is known.
+    // Capped at one string per 256 bytes: a file that is dense in new ids only where the
+    // sample was must not get a slot table of a tenth of its size it never fills (the
+    // slots of a table are touched all over as it fills, so they all count in memory).
+    if (ownBytes > scannedBytes) {
+        const double estimate = static_cast<double>(m_trace.strings.size()) * static_cast<double>(ownBytes)
+            / static_cast<double>(scannedBytes);
+        m_trace.strings.reserve(static_cast<std::size_t>(std::min(estimate, static_cast<double>(ownBytes / 256))));
+    }
     const double scale = 1.1 * static_cast<double>(totalBytes) / static_cast<double>(scannedBytes);
     auto grow = [scale](auto &v) {
         if (!v.empty())

@@ -27,8 +27,8 @@ public:
 
     /// Reserves array capacity for \a totalBytes of input from the record mix seen in the
     /// first \a scannedBytes, so the arrays neither reallocate (copying hundreds of MB)
-    /// nor keep doubling slack.
-    void reserveFor(std::uint64_t totalBytes, std::uint64_t scannedBytes);
+    /// nor keep doubling slack. The string table is sized for the segment's \a ownBytes.
+    void reserveFor(std::uint64_t totalBytes, std::uint64_t ownBytes, std::uint64_t scannedBytes);
 
 private:
     void handleLine(const char *begin, std::size_t length);

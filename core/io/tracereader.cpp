@@ -152,7 +152,7 @@ RangeOutcome scanRange(int fd, std::uint64_t begin, std::uint64_t end, std::uint
             std::memmove(buffer.data(), buffer.data() + used, filled - used);
         filled -= used;
         if (!reserved && (offset - begin >= kMinReserveSample || eof)) {
-            scanner.reserveFor(reserveBytes, offset - begin - filled);
+            scanner.reserveFor(reserveBytes, end - begin, offset - begin - filled);
             reserved = true;
         }
         done.fetch_add(static_cast<std::uint64_t>(n), std::memory_order_relaxed);

@@ -21,9 +21,23 @@ std::uint32_t hashBytes(std::string_view s)
         h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
         h ^= h >> 31;
     }
-    if (i < s.size()) {
-        std::uint64_t tail = 0;
-        std::memcpy(&tail, s.data() + i, s.size() - i);
+    if (const std::size_t rest = s.size() - i; rest != 0) {
+        // Fixed-size loads, overlapping where the rest is short: a memcpy of a variable
+        // length is a library call, a tenth of interning's time. The length is in the seed,
+        // so equal texts still hash equally.
+        const char *p = s.data() + i;
+        std::uint64_t tail;
+        if (s.size() >= 8) {
+            std::memcpy(&tail, s.data() + s.size() - 8, 8);
+        } else if (rest >= 4) {
+            std::uint32_t a, b;
+            std::memcpy(&a, p, 4);
+            std::memcpy(&b, p + rest - 4, 4);
+            tail = a | (std::uint64_t(b) << 32);
+        } else {
+            tail = std::uint64_t(static_cast<unsigned char>(p[0])) | (std::uint64_t(static_cast<unsigned char>(p[rest / 2])) << 8)
+                | (std::uint64_t(static_cast<unsigned char>(p[rest - 1])) << 16);
+        }
         h = (h ^ tail) * 0x94d049bb133111ebULL;
     }
     h ^= h >> 29;
@@ -110,7 +124,14 @@ const char *StringTable::store(std::string_view text)
 
 StringId StringTable::intern(std::string_view text)
 {
-    const std::uint32_t h = hashBytes(text);
+    return intern(text, hashBytes(text));
+}
+
+StringId StringTable::intern(std::string_view text, std::uint32_t h)
+{
+    // Both the cache line and the probe's first slot are likely misses: start fetching the
+    // slot now, so that a miss in the cache does not wait for it from scratch.
+    __builtin_prefetch(&m_slots[h & (m_slots.size() - 1)]);
     std::uint64_t &recent = m_recent[(h >> 7) & (m_recent.size() - 1)];
     if (static_cast<std::uint32_t>(recent >> 32) == h && recent != 0) {
         const auto id = static_cast<StringId>(recent);
@@ -143,6 +164,16 @@ StringId StringTable::intern(std::string_view text)
     if (m_count * 10 > m_slots.size() * 7)
         grow();
     return id;
+}
+
+std::uint32_t StringTable::hashOf(std::string_view text)
+{
+    return hashBytes(text);
+}
+
+void StringTable::prefetch(std::uint32_t hash) const
+{
+    __builtin_prefetch(&m_slots[hash & (m_slots.size() - 1)]);
 }
 
 void StringTable::reserve(std::size_t count)

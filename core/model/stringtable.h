@@ -36,6 +36,16 @@ public:
 
     /// Returns the id of \a text, adding it when new. Never returns kNoString.
     StringId intern(std::string_view text);
+    /// intern() for a text whose hashOf() is known (\a hash): merging tables re-interns
+    /// millions of strings whose hashes the source table already holds.
+    StringId intern(std::string_view text, std::uint32_t hash);
+    /// The hash intern() uses for \a text.
+    static std::uint32_t hashOf(std::string_view text);
+    /// The stored hashOf() of \a id's text.
+    std::uint32_t storedHash(StringId id) const { return m_entries[id].hash; }
+    /// Starts loading the slot a lookup of \a hash probes first: interning a batch of known
+    /// hashes overlaps their cache misses.
+    void prefetch(std::uint32_t hash) const;
     /// Makes room for \a count strings in all, so that interning that many never rehashes.
     void reserve(std::size_t count);
     /// Returns the id of \a text or kNoString when it was never interned.
