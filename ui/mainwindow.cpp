@@ -361,10 +361,15 @@ void MainWindow::createLayout()
     // graph follows whatever span (or the span of whatever record) is selected elsewhere.
     connect(m_graph, &GraphPanel::spanActivated, m_selection,
             [this](qint64 span) { m_selection->select(Selection::span(span)); });
-    connect(m_selection, &SelectionModel::selectionChanged, m_graph, [this](const Selection &current) {
-        if (m_shown && m_shown->trace && m_shown->spanTree)
+    // Only while it is shown: a span outside the drawn graph is laid out again, a second of
+    // worker time on a big trace that a click's repaint then shares two cores with. A hidden
+    // graph catches up with the selection when its tab comes to the front.
+    const auto graphFollows = [this](const Selection &current) {
+        if (m_graph->isVisible() && m_shown && m_shown->trace && m_shown->spanTree)
             m_graph->setSelectedSpan(current.spanIndex(*m_shown->trace, *m_shown->spanTree));
-    });
+    };
+    connect(m_selection, &SelectionModel::selectionChanged, m_graph, graphFollows);
+    connect(m_workTabs, &QTabWidget::currentChanged, m_graph, [this, graphFollows] { graphFollows(m_selection->current()); });
     // The evidence views join the window's one selection: activating a row selects its span,
     // then its op (an op selects its span everywhere too).
     for (EvidenceTablePanel *panel : std::initializer_list<EvidenceTablePanel *>{m_tensors, m_tensorStats, m_gradients}) {

@@ -719,6 +719,13 @@ void MemoryChartPanel::Private::build()
     peakButton->setToolTip(tr("List the allocations live at the logical peak again (key P on the chart)"));
     peakButton->hide();
     model = new LiveAllocationsModel(q);
+    QObject::connect(model, &LiveAllocationsModel::filteringChanged, q, [this](bool filtering) {
+        if (filtering)
+            table->viewport()->setCursor(Qt::BusyCursor);
+        else
+            table->viewport()->unsetCursor();
+        updateTableTitle();
+    });
     proxy = new QSortFilterProxyModel(q);
     proxy->setSourceModel(model);
     proxy->setSortRole(SortRole);
@@ -1622,7 +1629,12 @@ void MemoryChartPanel::Private::updateTableTitle()
     }
     const QString where = device == MemorySeries::kAllDevices ? QString() : tr(" on %1").arg(deviceName());
     const int n = model->rowCount();
-    const QString count = n == 1 ? tr("1 storage") : tr("%1 storages").arg(formatCount(std::uint64_t(n)));
+    QString count = n == 1 ? tr("1 storage") : tr("%1 storages").arg(formatCount(std::uint64_t(n)));
+    if (model->isFiltering())
+        count = tr("keeping those alive in the time range…");
+    else if (!model->timeRange().isEmpty())
+        count = tr("%1 of %2 alive in the time range")
+                    .arg(count, formatCount(std::uint64_t(model->liveCount())));
     const QString at = formatTimePoint(*tableInstant, timeUnit);
     if (instant)
         tableTitle->setText(tr("Allocations live at %1%2 (clicked): %3, %4").arg(at, where, formatBytes(model->totalBytes()), count));
@@ -1797,6 +1809,9 @@ void MemoryChartPanel::setTimeRange(const TimeWindow &range)
         return;
     d->range = range;
     d->placeCursorLines();
+    // The live allocations list only the storages alive in the range, like the other lists.
+    d->model->setTimeRange(range);
+    d->updateTableTitle();
 }
 
 bool MemoryChartPanel::selectAllocationsOfSpan(qint64 spanIndex)

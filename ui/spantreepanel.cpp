@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <climits>
 #include <limits>
+#include <utility>
 
 #include "core/analysis/spantree.h"
 #include "core/itemmodels/modelroles.h"
@@ -176,6 +177,8 @@ SpanTreePanel::SpanTreePanel(QWidget *parent)
         else
             m_view->viewport()->unsetCursor();
         updateStatus();
+        if (!sorting && m_selectWhenLaidOut >= 0)
+            selectSpan(std::exchange(m_selectWhenLaidOut, -1));
     });
 
     m_expandTimer->setSingleShot(true);
@@ -461,8 +464,14 @@ void SpanTreePanel::selectSpan(qint64 spanIndex)
 {
     if (!m_tree || spanIndex < 0 || std::uint64_t(spanIndex) >= m_tree->spanCount())
         return;
+    m_selectWhenLaidOut = -1;
     if (!m_proxy->mapFromSource(m_model->indexForSpan(spanIndex)).isValid())
         setFilterText(QString()); // the filter hides it; showing it wins
+    if (m_proxy->isSorting() && !m_proxy->mapFromSource(m_model->indexForSpan(spanIndex)).isValid()) {
+        // A big sorted tree lays the cleared filter out on a worker: select when it lands.
+        m_selectWhenLaidOut = spanIndex;
+        return;
+    }
     expandTo(spanIndex);
     const QModelIndex index = m_proxy->mapFromSource(m_model->indexForSpan(spanIndex));
     if (!index.isValid())
@@ -512,7 +521,8 @@ void SpanTreePanel::previousMatch()
 
 void SpanTreePanel::stepMatch(bool forward)
 {
-    if (!m_tree || m_proxy->filterText().isEmpty() || m_proxy->matchCount() == 0)
+    // While a new filter is laid out on a worker, the rows shown are the old filter's.
+    if (!m_tree || m_proxy->filterText().isEmpty() || m_proxy->matchCount() == 0 || m_proxy->isSorting())
         return;
     // Pre-order neighbours in the filtered model (collapsed rows included): a kept row that
     // is no match leads to one within its depth, so the walk stays short.
@@ -574,7 +584,7 @@ void SpanTreePanel::stepMatch(bool forward)
 
 void SpanTreePanel::updateStatus()
 {
-    m_previous->setEnabled(m_tree && !m_proxy->filterText().isEmpty() && m_proxy->matchCount() > 0);
+    m_previous->setEnabled(m_tree && !m_proxy->filterText().isEmpty() && m_proxy->matchCount() > 0 && !m_sorting);
     m_next->setEnabled(m_previous->isEnabled());
     if (!m_tree) {
         m_status->setText(tr("No spans"));

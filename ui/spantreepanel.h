@@ -139,6 +139,7 @@ private:
     QTimer *m_expandAllTimer;
     QToolButton *m_stopExpandAll;
     bool m_sorting = false;
+    qint64 m_selectWhenLaidOut = -1; // a span to select once the pending layout lands
     // Expand All: breadth-first queue of spans whose children are shown.
     std::vector<std::uint32_t> m_expandAllQueue;
     std::size_t m_expandAllNext = 0;

@@ -49,8 +49,11 @@ void BackgroundSort::start(std::function<Apply()> compute)
             [this, generation, apply = std::move(apply)] {
                 if (generation != m_generation)
                     return; // superseded
-                setRunning(false);
+                // Applied before the busy state ends: whoever reacts to runningChanged(false)
+                // sees the result. The apply step may start a newer computation.
                 apply();
+                if (generation == m_generation)
+                    setRunning(false);
             },
             Qt::QueuedConnection);
     }));

@@ -227,6 +227,16 @@ void FlatTableModel::sort(int column, Qt::SortOrder order)
         relayout(column >= 0 && m_recordCount > 0 ? computeOrder(column, order) : std::vector<std::uint32_t>{}, m_accepted);
         return;
     }
+    if (KeyFunction keysOf = backgroundKeys(column)) {
+        m_sorter->start([this, count = m_recordCount, keysOf = std::move(keysOf), order]() -> BackgroundSort::Apply {
+            std::vector<std::uint64_t> keys(count, 0);
+            std::vector<std::uint8_t> absent(count, 0);
+            keysOf(keys, absent);
+            auto sorted = std::make_shared<std::vector<std::uint32_t>>(orderFromKeys(std::move(keys), absent, order));
+            return [this, sorted] { relayout(std::move(*sorted), m_accepted); };
+        });
+        return;
+    }
     // The keys are a linear pass over the records (the subclass reads its own members,
     // which only this thread may touch); the sort itself, the bulk of the time, is not.
     std::vector<std::uint64_t> keys(m_recordCount, 0);

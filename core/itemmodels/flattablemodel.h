@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include <QAbstractTableModel>
@@ -75,6 +76,16 @@ protected:
     /// Sort key of every record for \a column into \a keys (sized to the record count);
     /// set \a absent[i] = 1 for records without a value (absent is pre-sized and zeroed).
     virtual void sortKeys(int column, std::vector<std::uint64_t> &keys, std::vector<std::uint8_t> &absent) const = 0;
+    /// Computes the keys of sortKeys() for \a column on any thread; what it reads it owns.
+    using KeyFunction = std::function<void(std::vector<std::uint64_t> &keys, std::vector<std::uint8_t> &absent)>;
+    /// A KeyFunction for \a column, for a model whose records are immutable shared data: the
+    /// keys of a million records then come off the GUI thread too. None by default (the keys
+    /// are taken on the calling thread with sortKeys()).
+    virtual KeyFunction backgroundKeys(int column) const
+    {
+        Q_UNUSED(column);
+        return {};
+    }
     /// Whether record \a record matches the (non-empty) filter.
     virtual bool recordMatches(std::size_t record, const TextFilter &filter) const = 0;
     virtual QVariant recordData(std::size_t record, int column, int role) const = 0;

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "core/itemmodels/liveallocationsmodel.h"
 
+#include <algorithm>
 #include <climits>
 
+#include "core/analysis/logicalmemory.h"
 #include "core/analysis/memoryprofile.h"
+#include "core/itemmodels/backgroundsort.h"
 #include "core/itemmodels/modelroles.h"
 #include "core/model/trace.h"
 
@@ -20,7 +23,14 @@ QString text(std::string_view s)
 
 LiveAllocationsModel::LiveAllocationsModel(QObject *parent)
     : QAbstractTableModel(parent)
+    , m_filterer(new BackgroundSort(this))
 {
+    connect(m_filterer, &BackgroundSort::runningChanged, this, &LiveAllocationsModel::filteringChanged);
+}
+
+bool LiveAllocationsModel::isFiltering() const
+{
+    return m_filterer->isRunning();
 }
 
 LiveAllocationsModel::~LiveAllocationsModel() = default;
@@ -28,16 +38,74 @@ LiveAllocationsModel::~LiveAllocationsModel() = default;
 void LiveAllocationsModel::setAllocations(std::shared_ptr<const Trace> trace, std::shared_ptr<const MemoryProfile> profile,
                                           std::uint64_t timeNs, std::vector<std::uint32_t> lifetimes)
 {
-    beginResetModel();
+    m_filterer->cancel(); // a filter of the previous instant
     m_trace = std::move(trace);
     m_profile = std::move(profile);
     m_timeNs = timeNs;
-    m_lifetimes.clear();
+    m_all.clear();
+    if (m_trace && m_profile && m_profile->logical) {
+        m_all = std::move(lifetimes);
+        if (m_all.size() > std::size_t(INT_MAX))
+            m_all.resize(std::size_t(INT_MAX));
+    }
+    if (m_range.isEmpty() || m_all.empty() || m_all.size() >= BackgroundSort::backgroundRows()) {
+        // Unfiltered at once; a big filtered list follows from the worker.
+        show(m_range.isEmpty() ? m_all : std::vector<std::uint32_t>{});
+        if (!m_range.isEmpty() && !m_all.empty())
+            applyFilter();
+        return;
+    }
+    show(overlapping(*m_trace, *m_profile->logical, m_all, m_range));
+}
+
+void LiveAllocationsModel::setTimeRange(const TimeWindow &range)
+{
+    const TimeWindow next = range.isEmpty() ? TimeWindow{} : range;
+    if (next == m_range)
+        return;
+    m_range = next;
+    applyFilter();
+}
+
+void LiveAllocationsModel::applyFilter()
+{
+    m_filterer->cancel();
+    if (m_range.isEmpty() || m_all.empty() || !m_trace || !m_profile || !m_profile->logical) {
+        show(m_all);
+        return;
+    }
+    if (m_all.size() < BackgroundSort::backgroundRows()) {
+        show(overlapping(*m_trace, *m_profile->logical, m_all, m_range));
+        return;
+    }
+    // A million storages live at a peak: their lifetimes are looked up on a worker.
+    m_filterer->start([this, trace = m_trace, profile = m_profile, all = m_all, range = m_range]() -> BackgroundSort::Apply {
+        auto shown = std::make_shared<std::vector<std::uint32_t>>(overlapping(*trace, *profile->logical, all, range));
+        return [this, shown] { show(std::move(*shown)); };
+    });
+}
+
+std::vector<std::uint32_t> LiveAllocationsModel::overlapping(const Trace &trace, const LogicalMemoryProfile &profile,
+                                                             const std::vector<std::uint32_t> &lifetimes, const TimeWindow &range)
+{
+    std::vector<std::uint32_t> result;
+    for (const std::uint32_t l : lifetimes) {
+        const std::uint64_t start = trace.memory[profile.lifetimeAllocRecord(l)].timestampNs;
+        const std::optional<std::uint32_t> free = profile.lifetimeFreeRecord(trace, l);
+        // Alive from its alloc up to its free; one never freed stays alive to the end.
+        const std::uint64_t end = free ? std::max(trace.memory[*free].timestampNs, start + 1) : UINT64_MAX;
+        if (start < range.end && end > range.begin)
+            result.push_back(l);
+    }
+    return result;
+}
+
+void LiveAllocationsModel::show(std::vector<std::uint32_t> lifetimes)
+{
+    beginResetModel();
+    m_lifetimes = std::move(lifetimes);
     m_totalBytes = 0;
     if (m_trace && m_profile && m_profile->logical) {
-        m_lifetimes = std::move(lifetimes);
-        if (m_lifetimes.size() > std::size_t(INT_MAX))
-            m_lifetimes.resize(std::size_t(INT_MAX));
         for (const std::uint32_t l : m_lifetimes) {
             const std::uint64_t b = m_trace->memory[m_profile->logical->lifetimeAllocRecord(l)].bytes;
             m_totalBytes = m_totalBytes > UINT64_MAX - b ? UINT64_MAX : m_totalBytes + b; // §8.1 sums saturate

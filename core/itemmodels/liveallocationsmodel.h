@@ -7,12 +7,15 @@
 
 #include <QAbstractTableModel>
 
+#include "core/analysis/timecoordinates.h"
 #include "core/display/format.h"
 
 namespace TraceInspector {
 
 struct Trace;
 struct MemoryProfile;
+class LogicalMemoryProfile;
+class BackgroundSort;
 
 /// The storages live at one instant (§8.1 lifetimes, as the timeline point at that time sees
 /// them: the tensor ids known by then), one row each, in profile order (start time, device,
@@ -38,7 +41,21 @@ public:
     void setPeak(std::shared_ptr<const Trace> trace, std::shared_ptr<const MemoryProfile> profile);
     void clear();
 
+    /// Shows only the storages whose lifetime (alloc to free, or on to the end when never
+    /// freed) overlaps \a range, the window's shared time range; an empty range shows all.
+    /// With BackgroundSort::backgroundRows() storages or more the filter runs on a worker
+    /// (isFiltering() until it lands; the rows shown meanwhile are the previous filter's).
+    void setTimeRange(const TimeWindow &range);
+    TimeWindow timeRange() const { return m_range; }
+    bool isFiltering() const;
+    /// Storages live at timeNs(), shown or not.
+    std::size_t liveCount() const { return m_all.size(); }
+    /// Of \a lifetimes, those whose lifetime overlaps \a range, in their order; thread-safe.
+    static std::vector<std::uint32_t> overlapping(const Trace &trace, const LogicalMemoryProfile &profile,
+                                                  const std::vector<std::uint32_t> &lifetimes, const TimeWindow &range);
+
     std::uint64_t timeNs() const { return m_timeNs; }
+    /// Bytes of the storages shown.
     std::uint64_t totalBytes() const { return m_totalBytes; }
     TimeUnit timeUnit() const { return m_unit; }
     void setTimeUnit(TimeUnit unit);
@@ -52,12 +69,21 @@ public:
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
+Q_SIGNALS:
+    /// A background filter started (true) or its rows were shown or dropped (false).
+    void filteringChanged(bool filtering);
+
 private:
     QString tensorIds(int row) const;
+    void applyFilter();
+    void show(std::vector<std::uint32_t> lifetimes);
 
     std::shared_ptr<const Trace> m_trace;
     std::shared_ptr<const MemoryProfile> m_profile;
-    std::vector<std::uint32_t> m_lifetimes;
+    std::vector<std::uint32_t> m_all;       // live at m_timeNs
+    std::vector<std::uint32_t> m_lifetimes; // shown: m_all in the time range
+    TimeWindow m_range;
+    BackgroundSort *m_filterer;
     std::uint64_t m_timeNs = 0;
     std::uint64_t m_totalBytes = 0;
     TimeUnit m_unit = TimeUnit::Auto;

@@ -143,6 +143,16 @@ void SpanDiffModel::sortKeys(int column, std::vector<std::uint64_t> &keys, std::
     keysFor(*m_comparison, column, keys, absent);
 }
 
+FlatTableModel::KeyFunction SpanDiffModel::backgroundKeys(int column) const
+{
+    // The comparison is immutable and shared: a worker may read it while the model moves on.
+    if (!m_comparison)
+        return {};
+    return [comparison = m_comparison, column](std::vector<std::uint64_t> &keys, std::vector<std::uint8_t> &absent) {
+        keysFor(*comparison, column, keys, absent);
+    };
+}
+
 void SpanDiffModel::keysFor(const TraceComparison &comparison, int column, std::vector<std::uint64_t> &keys,
                             std::vector<std::uint8_t> &absent)
 {

@@ -49,6 +49,7 @@ public:
 protected:
     const Trace *filterTrace() const override;
     void sortKeys(int column, std::vector<std::uint64_t> &keys, std::vector<std::uint8_t> &absent) const override;
+    KeyFunction backgroundKeys(int column) const override;
     bool recordMatches(std::size_t record, const TextFilter &filter) const override;
     QVariant recordData(std::size_t record, int column, int role) const override;
 

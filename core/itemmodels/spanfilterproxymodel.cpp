@@ -54,11 +54,11 @@ void SpanFilterProxyModel::setSourceModel(QAbstractItemModel *sourceModel)
             m_sorter->cancel(); // an order for the previous tree
             // Until modelReset, answer from the source's arrays, whatever they hold.
             m_keep.clear();
+            m_keepByText = false;
             m_identity = true;
         });
         connect(m_spanModel, &QAbstractItemModel::modelReset, this, [this] {
-            computeKeepSet();
-            rebuildRows();
+            install(computeNow());
             endResetModel();
         });
         connect(m_spanModel, &QAbstractItemModel::dataChanged, this,
@@ -73,8 +73,7 @@ void SpanFilterProxyModel::setSourceModel(QAbstractItemModel *sourceModel)
                 });
         connect(m_spanModel, &QAbstractItemModel::headerDataChanged, this, &QAbstractItemModel::headerDataChanged);
     }
-    computeKeepSet();
-    rebuildRows();
+    install(computeNow());
     endResetModel();
 }
 
@@ -105,17 +104,7 @@ void SpanFilterProxyModel::sort(int column, Qt::SortOrder order)
         return;
     m_sortColumn = column;
     m_sortOrder = order;
-    const std::shared_ptr<const SpanTree> tree = m_spanModel ? m_spanModel->treeRef() : nullptr;
-    if (column < 0 || !tree || !m_backgroundSorting || tree->spanCount() < BackgroundSort::backgroundRows()) {
-        relayout();
-        return;
-    }
-    // The keep set stays as it is (a filter change cancels this sort and relayouts itself).
-    m_sorter->start([this, trace = m_spanModel->traceRef(), tree, device = m_spanModel->deviceTimeRef(), keep = m_keep, column,
-                     order]() -> BackgroundSort::Apply {
-        auto rows = std::make_shared<Rows>(buildRows(*trace, *tree, device.get(), keep, column, order));
-        return [this, rows] { applyRows(std::move(*rows)); };
-    });
+    relayout();
 }
 
 std::size_t SpanFilterProxyModel::spanCount() const
@@ -149,34 +138,32 @@ std::vector<std::uint32_t> SpanFilterProxyModel::matches() const
     return result;
 }
 
-void SpanFilterProxyModel::computeKeepSet()
+SpanFilterProxyModel::KeepSet SpanFilterProxyModel::keepSet(const Trace &trace, const SpanTree &tree, const TextFilter &filter,
+                                                           const TimeWindow &range)
 {
-    m_keep.clear();
-    m_matchCount = 0;
-    const Trace *trace = m_spanModel ? m_spanModel->trace() : nullptr;
-    const SpanTree *tree = m_spanModel ? m_spanModel->tree() : nullptr;
-    if (!trace || !tree)
-        return;
-    const std::size_t n = tree->spanCount();
-    const bool byText = !m_filter.isEmpty();
-    const bool byTime = !m_range.isEmpty();
+    KeepSet result;
+    const std::size_t n = tree.spanCount();
+    const bool byText = !filter.isEmpty();
+    const bool byTime = !range.isEmpty();
+    result.byText = byText;
     if (!byText && !byTime) {
-        m_matchCount = n;
-        return;
+        result.matchCount = n;
+        return result;
     }
-    m_keep.assign(n, Hidden);
+    std::vector<std::uint8_t> &keep = result.keep;
+    keep.assign(n, Hidden);
     // Names repeat across many spans: remember each name's verdict (0 = not yet tested).
-    std::vector<std::uint8_t> nameVerdict(trace->strings.size(), 0);
+    std::vector<std::uint8_t> nameVerdict(trace.strings.size(), 0);
     for (std::size_t i = 0; i < n; ++i) {
-        const Span &s = trace->spans[i];
+        const Span &s = trace.spans[i];
         if (byTime) {
             const bool open = !s.closed;
             const std::uint64_t end = open || s.durationNs > UINT64_MAX - s.startNs ? UINT64_MAX : s.startNs + s.durationNs;
-            if (s.startNs >= m_range.end || std::max(end, s.startNs + 1) <= m_range.begin)
+            if (s.startNs >= range.end || std::max(end, s.startNs + 1) <= range.begin)
                 continue;
             if (!byText) {
-                m_keep[i] = Match;
-                ++m_matchCount;
+                keep[i] = Match;
+                ++result.matchCount;
                 continue;
             }
         }
@@ -184,34 +171,56 @@ void SpanFilterProxyModel::computeKeepSet()
         if (s.name < nameVerdict.size()) {
             std::uint8_t &verdict = nameVerdict[s.name];
             if (verdict == 0)
-                verdict = m_filter.matches(trace->str(s.name)) ? 2 : 1;
+                verdict = filter.matches(trace.str(s.name)) ? 2 : 1;
             match = verdict == 2;
         }
         if (!match)
-            match = m_filter.matches(trace->str(s.id));
+            match = filter.matches(trace.str(s.id));
         if (match) {
-            m_keep[i] = Match;
-            ++m_matchCount;
+            keep[i] = Match;
+            ++result.matchCount;
         }
     }
     for (std::size_t i = 0; i < n; ++i) {
-        if (m_keep[i] != Match)
+        if (keep[i] != Match)
             continue;
         // Stops at the first kept ancestor: its own ancestors are (or will be) marked.
-        for (std::uint32_t p = tree->parent(i); p != SpanTree::kNoParent && m_keep[p] == Hidden; p = tree->parent(p))
-            m_keep[p] = Ancestor;
+        for (std::uint32_t p = tree.parent(i); p != SpanTree::kNoParent && keep[p] == Hidden; p = tree.parent(p))
+            keep[p] = Ancestor;
     }
+    return result;
 }
 
-void SpanFilterProxyModel::rebuildRows()
+SpanFilterProxyModel::Layout SpanFilterProxyModel::computeLayout(const Trace &trace, const SpanTree &tree, const DeviceTime *device,
+                                                                 const TextFilter &filter, const TimeWindow &range, int column,
+                                                                 Qt::SortOrder order)
 {
+    Layout layout;
+    layout.keep = keepSet(trace, tree, filter, range);
+    // Without filter and sort the source's own arrays serve (no copy of a million rows).
+    layout.identity = layout.keep.keep.empty() && column < 0;
+    if (!layout.identity)
+        layout.rows = buildRows(trace, tree, device, layout.keep.keep, column, order);
+    return layout;
+}
+
+SpanFilterProxyModel::Layout SpanFilterProxyModel::computeNow() const
+{
+    const Trace *trace = m_spanModel ? m_spanModel->trace() : nullptr;
     const SpanTree *tree = m_spanModel ? m_spanModel->tree() : nullptr;
-    m_identity = !tree || (m_keep.empty() && m_sortColumn < 0);
-    if (m_identity) {
-        m_rows = Rows{};
-        return;
-    }
-    m_rows = buildRows(*m_spanModel->trace(), *tree, m_spanModel->deviceTime(), m_keep, m_sortColumn, m_sortOrder);
+    if (!trace || !tree)
+        return Layout{};
+    return computeLayout(*trace, *tree, m_spanModel->deviceTime(), m_filter, m_range, m_sortColumn, m_sortOrder);
+}
+
+void SpanFilterProxyModel::install(Layout layout)
+{
+    // The keep set and the rows change together: mapFromSource() reads both.
+    m_keep = std::move(layout.keep.keep);
+    m_matchCount = layout.keep.matchCount;
+    m_keepByText = layout.keep.byText;
+    m_identity = layout.identity;
+    m_rows = std::move(layout.rows);
 }
 
 SpanFilterProxyModel::Rows SpanFilterProxyModel::buildRows(const Trace &trace, const SpanTree &tree, const DeviceTime *device,
@@ -251,29 +260,28 @@ SpanFilterProxyModel::Rows SpanFilterProxyModel::buildRows(const Trace &trace, c
 
 void SpanFilterProxyModel::relayout()
 {
-    m_sorter->cancel(); // this layout has the newest filter and order
-    Q_EMIT layoutAboutToBeChanged();
-    const QModelIndexList before = persistentIndexList();
-    computeKeepSet();
-    rebuildRows();
-    QModelIndexList after;
-    after.reserve(before.size());
-    const std::size_t n = spanCount();
-    for (const QModelIndex &index : before) {
-        const std::uint32_t span = std::uint32_t(index.internalId());
-        const std::uint32_t row = span < n ? rowOf(span) : kHidden;
-        after.append(row == kHidden ? QModelIndex() : createIndex(int(row), index.column(), quintptr(span)));
+    m_sorter->cancel(); // this layout has the newest filter, range and order
+    const std::shared_ptr<const SpanTree> tree = m_spanModel ? m_spanModel->treeRef() : nullptr;
+    // A sorted tree re-sorts every parent's children on each filter, range or order change:
+    // a million spans take far longer than a GUI pass may. Unsorted, the layout is one linear
+    // pass and stays here (callers then see the new rows at once).
+    if (m_sortColumn < 0 || !tree || !m_backgroundSorting || tree->spanCount() < BackgroundSort::backgroundRows()) {
+        applyLayout(computeNow());
+        return;
     }
-    changePersistentIndexList(before, after);
-    Q_EMIT layoutChanged();
+    // The worker owns what it reads: the shared snapshots and copies of the filter and range.
+    m_sorter->start([this, trace = m_spanModel->traceRef(), tree, device = m_spanModel->deviceTimeRef(), filter = m_filter,
+                     range = m_range, column = m_sortColumn, order = m_sortOrder]() -> BackgroundSort::Apply {
+        auto layout = std::make_shared<Layout>(computeLayout(*trace, *tree, device.get(), filter, range, column, order));
+        return [this, layout] { applyLayout(std::move(*layout)); };
+    });
 }
 
-void SpanFilterProxyModel::applyRows(Rows rows)
+void SpanFilterProxyModel::applyLayout(Layout layout)
 {
     Q_EMIT layoutAboutToBeChanged();
     const QModelIndexList before = persistentIndexList();
-    m_rows = std::move(rows);
-    m_identity = false;
+    install(std::move(layout));
     QModelIndexList after;
     after.reserve(before.size());
     const std::size_t n = spanCount();
@@ -433,7 +441,7 @@ QVariant SpanFilterProxyModel::data(const QModelIndex &index, int role) const
     if (role == IsFilterMatchRole) {
         if (!index.isValid() || index.internalId() >= spanCount())
             return {};
-        return !m_filter.isEmpty() && isMatch(std::int64_t(index.internalId()));
+        return m_keepByText && isMatch(std::int64_t(index.internalId()));
     }
     return QAbstractProxyModel::data(index, role);
 }

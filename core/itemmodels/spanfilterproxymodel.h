@@ -75,6 +75,9 @@ public:
     /// \a column -1 restores tree order. Sorting a tree of BackgroundSort::backgroundRows()
     /// spans or more runs on a worker thread and is applied (one layout change) when ready;
     /// sortColumn() says what was asked at once, isSorting() whether it is still pending.
+    /// While such a tree is sorted, a new filter text or time range is laid out (filtered and
+    /// re-sorted) on the worker too: filterText() and timeRange() say what was asked, the rows,
+    /// matchCount(), isMatch() and isVisible() what is shown, until the layout lands.
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
     bool isSorting() const;
     /// Whether sort() may run on a worker thread (off by default: the model then sorts at
@@ -97,10 +100,26 @@ private:
         std::vector<std::uint32_t> row; // per span; kHidden when filtered out
     };
 
-    void computeKeepSet();
-    void rebuildRows();
+    // What a filter, range and order show; computed on the GUI thread or a worker.
+    struct KeepSet {
+        std::vector<std::uint8_t> keep; // per span; empty = no filter
+        std::size_t matchCount = 0;
+        bool byText = false; // the keep set came from a text filter
+    };
+    struct Layout {
+        KeepSet keep;
+        Rows rows;
+        bool identity = true;
+    };
+
+    static KeepSet keepSet(const Trace &trace, const SpanTree &tree, const TextFilter &filter, const TimeWindow &range);
+    static Layout computeLayout(const Trace &trace, const SpanTree &tree, const DeviceTime *device, const TextFilter &filter,
+                                const TimeWindow &range, int column, Qt::SortOrder order);
+    Layout computeNow() const;
+    void install(Layout layout);
     void relayout();
-    void applyRows(Rows rows);
+    // One layout change to \a layout that keeps the persistent indexes of spans still shown.
+    void applyLayout(Layout layout);
     // Static: a worker thread runs it on the shared, immutable snapshots.
     static Rows buildRows(const Trace &trace, const SpanTree &tree, const DeviceTime *device, const std::vector<std::uint8_t> &keep,
                           int column, Qt::SortOrder order);
@@ -117,6 +136,7 @@ private:
     TimeWindow m_range;
     std::vector<std::uint8_t> m_keep; // per span; empty = no filter
     std::size_t m_matchCount = 0;
+    bool m_keepByText = false; // m_keep is a text filter's (filterText() may be newer)
     int m_sortColumn = -1;
     Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
     // Without filter and sort the source's own arrays are used (m_identity); otherwise m_rows.

@@ -42,6 +42,8 @@ private Q_SLOTS:
     void spanTreeMatchesSynchronous_data();
     void spanTreeMatchesSynchronous();
     void spanTreeFilterCancelsPendingSort();
+    void spanTreeFilterWhileSorted_data();
+    void spanTreeFilterWhileSorted();
 };
 
 namespace {
@@ -421,13 +423,104 @@ void tst_BackgroundSort::spanTreeFilterCancelsPendingSort()
     proxy.setBackgroundSorting(true);
     QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
     proxy.setSourceModel(&model);
+    const QList<qint64> unsorted = treeOrder(proxy);
     proxy.sort(SpanTreeModel::DurationColumn, Qt::DescendingOrder);
-    // The filter lays out at once with the asked order; the pending (unfiltered) order is stale.
+    // The filter of a sorted big tree is laid out on the worker too, with the asked order;
+    // the pending (unfiltered) order is stale and never shown.
+    QSignalSpy layouts(&proxy, &QAbstractItemModel::layoutChanged);
     proxy.setFilterText(QStringLiteral("soft"));
-    QVERIFY(!proxy.isSorting());
+    QCOMPARE(proxy.filterText(), QStringLiteral("soft"));
+    QVERIFY(proxy.isSorting());
+    QCOMPARE(treeOrder(proxy), unsorted);
+    QTRY_VERIFY(!proxy.isSorting());
+    QCOMPARE(layouts.count(), 1);
     QCOMPARE(treeOrder(proxy), treeOrder(reference));
+    QCOMPARE(proxy.matchCount(), reference.matchCount());
     drainWorkers();
+    QCOMPARE(layouts.count(), 1);
     QCOMPARE(treeOrder(proxy), treeOrder(reference));
+}
+
+void tst_BackgroundSort::spanTreeFilterWhileSorted_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<quint64>("rangeBegin");
+    QTest::addColumn<quint64>("rangeEnd"); // begin == end: no range
+    QTest::newRow("text") << QStringLiteral("mat") << quint64(0) << quint64(0);
+    QTest::newRow("span id") << QStringLiteral("s01") << quint64(0) << quint64(0);
+    QTest::newRow("no match") << QStringLiteral("nothing") << quint64(0) << quint64(0);
+    QTest::newRow("time range") << QString() << quint64(100) << quint64(250);
+    QTest::newRow("text and time range") << QStringLiteral("copy") << quint64(50) << quint64(300);
+}
+
+void tst_BackgroundSort::spanTreeFilterWhileSorted()
+{
+    // Changing the filter or the time range of a sorted big tree filters and re-sorts on a
+    // worker: the old rows stay until one layout change brings the synchronous result, and
+    // persistent indexes of spans still shown follow them.
+    QFETCH(QString, text);
+    QFETCH(quint64, rangeBegin);
+    QFETCH(quint64, rangeEnd);
+    const TimeWindow range{rangeBegin, rangeEnd};
+    const auto trace = randomTrace(11);
+    const auto tree = std::make_shared<const SpanTree>(SpanTree::build(*trace));
+    BackgroundSort::setBackgroundRows(kNeverBackground);
+    SpanTreeModel referenceModel;
+    referenceModel.setTrace(trace, tree);
+    SpanFilterProxyModel reference;
+    reference.setSourceModel(&referenceModel);
+    reference.sort(SpanTreeModel::SelfColumn, Qt::AscendingOrder);
+    reference.setFilterText(text);
+    reference.setTimeRange(range);
+
+    BackgroundSort::setBackgroundRows(kAlwaysBackground);
+    SpanTreeModel model;
+    model.setTrace(trace, tree);
+    SpanFilterProxyModel proxy;
+    proxy.setBackgroundSorting(true);
+    QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    proxy.setSourceModel(&model);
+    proxy.sort(SpanTreeModel::SelfColumn, Qt::AscendingOrder);
+    QTRY_VERIFY(!proxy.isSorting());
+    const QList<qint64> sorted = treeOrder(proxy);
+    std::vector<QPersistentModelIndex> kept;
+    for (int row = 0; row < proxy.rowCount(); ++row)
+        kept.emplace_back(proxy.index(row, SpanTreeModel::DurationColumn));
+
+    QSignalSpy layouts(&proxy, &QAbstractItemModel::layoutChanged);
+    QSignalSpy sorting(&proxy, &SpanFilterProxyModel::sortingChanged);
+    proxy.setFilterText(text);
+    proxy.setTimeRange(range);
+    QCOMPARE(proxy.filterText(), text);
+    QCOMPARE(proxy.timeRange(), range.isEmpty() ? TimeWindow{} : range);
+    QVERIFY(proxy.isSorting());
+    QCOMPARE(treeOrder(proxy), sorted); // the old rows until the layout lands
+    QCOMPARE(proxy.matchCount(), tree->spanCount());
+    QTRY_VERIFY(!proxy.isSorting());
+    QCOMPARE(layouts.count(), 1); // the range superseded the text's layout before it landed
+    QCOMPARE(sorting.last().at(0).toBool(), false);
+    QCOMPARE(treeOrder(proxy), treeOrder(reference));
+    QCOMPARE(proxy.matchCount(), reference.matchCount());
+    for (std::size_t span = 0; span < tree->spanCount(); ++span) {
+        QCOMPARE(proxy.isMatch(qint64(span)), reference.isMatch(qint64(span)));
+        QCOMPARE(proxy.isVisible(qint64(span)), reference.isVisible(qint64(span)));
+        const QModelIndex shown = proxy.mapFromSource(model.indexForSpan(qint64(span)));
+        QCOMPARE(shown.isValid(), reference.isVisible(qint64(span)));
+        if (shown.isValid())
+            QCOMPARE(shown.data(IsFilterMatchRole).toBool(), !text.isEmpty() && reference.isMatch(qint64(span)));
+    }
+    for (const QPersistentModelIndex &index : kept) {
+        const QModelIndex now = proxy.mapFromSource(model.indexForSpan(qint64(index.internalId())));
+        if (index.isValid()) {
+            QCOMPARE(index.row(), now.row());
+            QCOMPARE(index.column(), int(SpanTreeModel::DurationColumn));
+        }
+    }
+    // Back to no filter: still one background layout, the sorted whole tree again.
+    proxy.setFilterText(QString());
+    proxy.setTimeRange({});
+    QTRY_VERIFY(!proxy.isSorting());
+    QCOMPARE(treeOrder(proxy), sorted);
 }
 
 QTEST_GUILESS_MAIN(tst_BackgroundSort)

@@ -7,6 +7,7 @@
 #include <QLabel>
 #include <QMimeData>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QHeaderView>
 #include <QTableView>
@@ -17,6 +18,7 @@
 
 #include <sys/stat.h>
 
+#include "core/itemmodels/backgroundsort.h"
 #include "core/itemmodels/modelroles.h"
 #include "core/itemmodels/onlyinrunmodel.h"
 #include "core/itemmodels/opgroupdiffmodel.h"
@@ -43,6 +45,8 @@ private Q_SLOTS:
     void fairnessBanner_data();
     void fairnessBanner();
     void opGroupsAndOnlyIn();
+    void backgroundSort_data();
+    void backgroundSort();
     void shiftDropCompares();
     void unreadableBaseline();
     void cancelBaselineLoad();
@@ -281,6 +285,79 @@ void tst_ComparePanel::opGroupsAndOnlyIn()
     // Neither fixture has memory records: both sides say so instead of drawing zeros.
     QVERIFY(!panel->memoryChart()->memoryDiff().baseline);
     QCOMPARE(panel->peakCategoryTable()->item(0, 3)->text(), QStringLiteral("—"));
+}
+
+void tst_ComparePanel::backgroundSort_data()
+{
+    QTest::addColumn<bool>("spans"); // the span table, else the op group table
+    QTest::addColumn<int>("column");
+    QTest::addColumn<Qt::SortOrder>("order");
+    QTest::newRow("spans by Δ total, descending") << true << int(SpanDiffModel::DeltaTotalColumn) << Qt::DescendingOrder;
+    QTest::newRow("spans by Δ total, ascending") << true << int(SpanDiffModel::DeltaTotalColumn) << Qt::AscendingOrder;
+    QTest::newRow("spans by Δ self, ascending") << true << int(SpanDiffModel::DeltaSelfColumn) << Qt::AscendingOrder;
+    QTest::newRow("spans by Δ% self, descending") << true << int(SpanDiffModel::DeltaSelfPercentColumn) << Qt::DescendingOrder;
+    QTest::newRow("spans by path") << true << int(SpanDiffModel::PathColumn) << Qt::AscendingOrder;
+    QTest::newRow("op groups by Δ total, ascending") << false << int(OpGroupDiffModel::DeltaTotalColumn) << Qt::AscendingOrder;
+    QTest::newRow("op groups by name") << false << int(OpGroupDiffModel::NameColumn) << Qt::AscendingOrder;
+}
+
+void tst_ComparePanel::backgroundSort()
+{
+    // Sorting a big diff table runs on a worker thread with a busy state, and lands in the
+    // order the synchronous sort gives (every row table of a trace this small sorts the same).
+    QFETCH(bool, spans);
+    QFETCH(int, column);
+    QFETCH(Qt::SortOrder, order);
+    const QByteArray baseOps = op("a", "softmax", 100, 16) + op("a", "matmul", 50, 32) + op("b", "add", 9, 8);
+    const QByteArray candOps = op("a", "softmax", 300, 16) + op("a", "matmul", 40, 32) + op("b", "add", 9, 8)
+        + op("b", "gelu", 7, 16);
+    MainWindow window;
+    window.show();
+    QVERIFY(compare(window,
+                    write(QStringLiteral("bg-base.jsonl"),
+                          withMeta("r=step*:-:0:1000 a=fwd:r:0:500 b=bwd:r:500:300 c=mb:a:0:100 d=mb:a:100:100", {}, {},
+                                   baseOps)),
+                    write(QStringLiteral("bg-cand.jsonl"),
+                          withMeta("r=step*:-:0:900 a=fwd:r:0:450 b=bwd:r:500:350 c=mb:a:0:60 d=mb:a:100:120", {}, {},
+                                   candOps))));
+    ComparePanel *panel = window.comparePanel();
+    QTableView *view = spans ? panel->spanView() : panel->opGroupView();
+    FlatTableModel *model = spans ? static_cast<FlatTableModel *>(panel->spanModel())
+                                  : static_cast<FlatTableModel *>(panel->opGroupModel());
+    QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QVERIFY(model->rowCount() > 1);
+
+    // The order of the synchronous sort, from a model of the same comparison.
+    std::vector<std::int64_t> expected;
+    {
+        const TraceComparisonPtr comparison = window.compareController()->comparison();
+        SpanDiffModel spanModel;
+        OpGroupDiffModel opModel;
+        spanModel.setComparison(comparison);
+        opModel.setComparison(comparison);
+        FlatTableModel *sync = spans ? static_cast<FlatTableModel *>(&spanModel) : static_cast<FlatTableModel *>(&opModel);
+        sync->sort(column, order);
+        for (int row = 0; row < sync->rowCount(); ++row)
+            expected.push_back(sync->recordAt(row));
+    }
+    const std::size_t rowsBefore = BackgroundSort::backgroundRows();
+    BackgroundSort::setBackgroundRows(1);
+    const auto restore = qScopeGuard([rowsBefore] { BackgroundSort::setBackgroundRows(rowsBefore); });
+    QSignalSpy sorting(panel, &ComparePanel::sortingChanged);
+    view->sortByColumn(column, order);
+    QVERIFY(panel->isSorting());
+    QCOMPARE(sorting.count(), 1);
+    QVERIFY(panel->views()->tabText(spans ? 0 : 1).contains(QStringLiteral("sorting")));
+    QCOMPARE(view->viewport()->cursor().shape(), Qt::BusyCursor);
+    QTRY_VERIFY(!panel->isSorting());
+    QCOMPARE(sorting.last().at(0).toBool(), false);
+    QVERIFY(!panel->views()->tabText(spans ? 0 : 1).contains(QStringLiteral("sorting")));
+    QVERIFY(!view->viewport()->testAttribute(Qt::WA_SetCursor));
+    QCOMPARE(model->sortColumn(), column);
+    std::vector<std::int64_t> shown;
+    for (int row = 0; row < model->rowCount(); ++row)
+        shown.push_back(model->recordAt(row));
+    QCOMPARE(shown, expected);
 }
 
 void tst_ComparePanel::shiftDropCompares()

@@ -332,6 +332,23 @@ void tst_DetailsPane::lineIndexAcrossStrides()
     QCOMPARE(lines.size(), 2);
     QCOMPARE(lines[0].text, expected[1]);
     QCOMPARE(lines[1].text, expected[4096]);
+
+    // prepare() scans the file after the load, before the first request needs it (the scan of
+    // a big trace then no longer competes with the first click's repaint).
+    RawLineReader prepared;
+    prepared.setFile(path, quint64(QFileInfo(path).size()));
+    QVERIFY(!prepared.isIndexed());
+    prepared.prepare();
+    QTRY_VERIFY(prepared.isIndexed());
+    QSignalSpy preparedSpy(&prepared, &RawLineReader::linesRead);
+    prepared.request({8193});
+    QVERIFY(preparedSpy.wait(10000));
+    const auto preparedLines = preparedSpy.at(0).at(1).value<QList<RawLine>>();
+    QCOMPARE(preparedLines.size(), 1);
+    QCOMPARE(preparedLines[0].text, expected[8192]);
+    prepared.setFile(m_dir.filePath(QStringLiteral("no-such-file.jsonl")), 0);
+    QVERIFY(!prepared.isIndexed());
+    prepared.prepare(); // a missing file: no index, nothing shown until a request says why
 }
 
 QTEST_MAIN(tst_DetailsPane)

@@ -17,6 +17,7 @@
 #include "ui/graph/graphpanel.h"
 #include "ui/graph/graphview.h"
 #include "ui/mainwindow.h"
+#include "ui/selection/selectionmodel.h"
 
 using namespace TraceInspector;
 
@@ -31,6 +32,7 @@ private Q_SLOTS:
     void spanPathsMerge();
     void exportsSvg();
     void mainWindowClickSelectsInTree();
+    void hiddenGraphFollowsWhenShown();
 };
 
 namespace {
@@ -252,6 +254,32 @@ void tst_GraphPanel::mainWindowClickSelectsInTree()
     QCOMPARE(window.selectedSpanIndex(), matmul);
     // The tree's selection comes back to the graph without a new layout.
     QVERIFY(!panel->isBusy());
+    QCOMPARE(panel->highlightedNode(), node);
+}
+
+void tst_GraphPanel::hiddenGraphFollowsWhenShown()
+{
+    // A hidden graph does not follow the selection (on a big trace each span outside the drawn
+    // graph costs a layout on a worker, competing with the click's repaint): it catches up
+    // when its tab comes to the front.
+    MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QSignalSpy finished(&window, &MainWindow::loadFinished);
+    window.openFile(QStringLiteral(TI_EXAMPLES_DIR "/01_valid_trace10_forward.jsonl"));
+    QVERIFY(finished.wait(30000));
+    GraphPanel *panel = window.graphPanel();
+    QVERIFY(!panel->isVisible());
+    QTRY_VERIFY_WITH_TIMEOUT(!panel->isBusy() && panel->drawing(), 20000);
+    const qint64 matmul = window.loadedTrace()->trace->findSpan(std::string_view("span-matmul"));
+    const int node = panel->nodeOfSpan(matmul);
+    QVERIFY(node >= 0);
+    window.selectionModel()->select(Selection::span(matmul));
+    QCOMPARE(window.selectedSpanIndex(), matmul);
+    QVERIFY(panel->highlightedNode() != node);
+    QVERIFY(window.showTab(QStringLiteral("Graph")));
+    QVERIFY(panel->isVisible());
     QCOMPARE(panel->highlightedNode(), node);
 }
 

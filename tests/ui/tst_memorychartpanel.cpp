@@ -4,6 +4,7 @@
 #include <QComboBox>
 #include <QFile>
 #include <QLabel>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -18,6 +19,7 @@
 #include "core/itemmodels/modelroles.h"
 #include "core/model/trace.h"
 #include "ui/memorychartpanel.h"
+#include "core/itemmodels/backgroundsort.h"
 #include "core/itemmodels/liveallocationsmodel.h"
 #include "core/analysis/memoryseries.h"
 #include "ui/widgets/tableactions.h"
@@ -495,6 +497,67 @@ private Q_SLOTS:
         panel.clear();
         QVERIFY(!panel.drawnState().ready);
         QCOMPARE(model->rowCount(), 0);
+    }
+
+    void allocationsInTimeRange_data()
+    {
+        QTest::addColumn<quint64>("begin");
+        QTest::addColumn<quint64>("end"); // begin == end: no range
+        QTest::addColumn<bool>("background");
+        QTest::addColumn<int>("rows");
+        // Example 01's one storage lives from its alloc at 13600 to its free at 50500.
+        for (const bool background : {false, true}) {
+            const char *how = background ? "worker" : "at once";
+            QTest::addRow("no range, %s", how) << quint64(0) << quint64(0) << background << 1;
+            QTest::addRow("ends at the alloc, %s", how) << quint64(0) << quint64(13600) << background << 0;
+            QTest::addRow("covers the alloc, %s", how) << quint64(0) << quint64(13601) << background << 1;
+            QTest::addRow("inside the lifetime, %s", how) << quint64(20000) << quint64(30000) << background << 1;
+            QTest::addRow("the last ns before the free, %s", how) << quint64(50499) << quint64(50500) << background << 1;
+            QTest::addRow("from the free on, %s", how) << quint64(50500) << quint64(60000) << background << 0;
+        }
+    }
+
+    void allocationsInTimeRange()
+    {
+        // The shared time range filters the live allocations like the other lists: only the
+        // storages alive in it; a big list is filtered on a worker with a busy state.
+        QFETCH(quint64, begin);
+        QFETCH(quint64, end);
+        QFETCH(bool, background);
+        QFETCH(int, rows);
+        const Loaded one = example("01_valid_trace10_forward.jsonl");
+        QVERIFY(one.trace);
+        const std::size_t rowsBefore = BackgroundSort::backgroundRows();
+        BackgroundSort::setBackgroundRows(background ? 0 : std::size_t(-1));
+        const auto restore = qScopeGuard([rowsBefore] { BackgroundSort::setBackgroundRows(rowsBefore); });
+        MemoryChartPanel panel;
+        panel.resize(1200, 700);
+        panel.show();
+        QVERIFY(showTrace(panel, one));
+        LiveAllocationsModel *model = panel.allocationsModel();
+        QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QTRY_COMPARE(model->rowCount(), 1);
+        QSignalSpy filtering(model, &LiveAllocationsModel::filteringChanged);
+        panel.setTimeRange({begin, end});
+        QCOMPARE(model->isFiltering(), background && begin != end);
+        if (model->isFiltering())
+            QVERIFY2(panel.tableTitle().contains(QStringLiteral("time range")), qPrintable(panel.tableTitle()));
+        QTRY_VERIFY(!model->isFiltering());
+        QCOMPARE(model->rowCount(), rows);
+        QCOMPARE(peakTableModel(panel)->rowCount(), rows);
+        QCOMPARE(model->liveCount(), std::size_t(1));
+        QCOMPARE(model->totalBytes(), rows == 1 ? 393216ull : 0ull);
+        if (begin != end)
+            QVERIFY2(panel.tableTitle().contains(QStringLiteral("of 1 alive in the time range")), qPrintable(panel.tableTitle()));
+        // A new instant keeps the range; clearing the range shows every live storage again.
+        panel.selectInstant(30000);
+        QTRY_COMPARE(panel.tableInstant(), std::optional<std::uint64_t>(30000));
+        QTRY_VERIFY(!model->isFiltering());
+        QCOMPARE(model->rowCount(), rows);
+        panel.setTimeRange({});
+        QTRY_VERIFY(!model->isFiltering());
+        QCOMPARE(model->rowCount(), 1);
+        QVERIFY(!panel.tableTitle().contains(QStringLiteral("time range")));
     }
 
     void allocationsModelTester()

@@ -29,6 +29,8 @@ private Q_SLOTS:
     void stopKeepsWhatIsOpen();
     void expandAllBelowAndAsterisk();
     void backgroundSortKeepsExpandedRows();
+    void filterAndRangeOfASortedTreeInBackground_data();
+    void filterAndRangeOfASortedTreeInBackground();
 };
 
 namespace {
@@ -219,6 +221,67 @@ void tst_SpanTreeExpand::backgroundSortKeepsExpandedRows()
         QVERIFY(view->isExpanded(rowOf(panel, shape, id)));
     }
     QCOMPARE(view->currentIndex().internalId(), quintptr(shape.trace->findSpan(std::string_view("c00010.00001"))));
+}
+
+void tst_SpanTreeExpand::filterAndRangeOfASortedTreeInBackground_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<quint64>("rangeBegin");
+    QTest::addColumn<quint64>("rangeEnd"); // begin == end: no range
+    QTest::addColumn<QString>("status");
+    QTest::addColumn<int>("children"); // of the root, once laid out
+    QTest::newRow("filter") << QStringLiteral("c00010") << quint64(0) << quint64(0) << QStringLiteral("4 of 201 spans match")
+                            << 1;
+    QTest::newRow("time range") << QString() << quint64(10000) << quint64(12000)
+                                << QStringLiteral("19 of 201 spans in the time range") << 12;
+}
+
+void tst_SpanTreeExpand::filterAndRangeOfASortedTreeInBackground()
+{
+    // A filter or time range of a sorted big tree is laid out on a worker with a busy state;
+    // selecting a span the filter hides clears the filter and selects it once laid out.
+    QFETCH(QString, text);
+    QFETCH(quint64, rangeBegin);
+    QFETCH(quint64, rangeEnd);
+    QFETCH(QString, status);
+    QFETCH(int, children);
+    BackgroundSort::setBackgroundRows(0); // this small tree takes the big trees' path
+    const Shape shape = wideTree(50, 3);
+    SpanTreePanel panel;
+    QAbstractItemModelTester tester(panel.proxyModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    panel.setTrace(shape.trace, shape.tree);
+    panel.show();
+    QTreeView *view = panel.view();
+    auto *statusLabel = panel.findChild<QLabel *>(QStringLiteral("spanStatus"));
+    view->sortByColumn(SpanTreeModel::DurationColumn, Qt::AscendingOrder);
+    QTRY_VERIFY(!panel.proxyModel()->isSorting());
+
+    if (!text.isEmpty())
+        panel.setFilterText(text);
+    else
+        panel.setTimeRange({rangeBegin, rangeEnd});
+    QVERIFY(panel.proxyModel()->isSorting());
+    QVERIFY(statusLabel->text().contains(QStringLiteral("sorting")));
+    QCOMPARE(view->viewport()->cursor().shape(), Qt::BusyCursor);
+    QTRY_VERIFY(!panel.proxyModel()->isSorting());
+    QVERIFY2(statusLabel->text().startsWith(status), qPrintable(statusLabel->text()));
+    const QModelIndex root = rowOf(panel, shape, "r");
+    QCOMPARE(panel.proxyModel()->rowCount(root), children);
+    // Still sorted by duration, shortest first, within what is kept.
+    for (int row = 1; row < children; ++row) {
+        const auto duration = [&](int r) { return shape.tree->durationNs(panel.proxyModel()->index(r, 0, root).internalId()); };
+        QVERIFY(duration(row - 1) <= duration(row));
+    }
+
+    if (text.isEmpty())
+        return; // a time range stays when a span is selected; the rest is about the filter
+    const qint64 hidden = shape.trace->findSpan(std::string_view("c00020.00001"));
+    QVERIFY(!rowOf(panel, shape, "c00020.00001").isValid());
+    panel.selectSpan(hidden);
+    QCOMPARE(panel.filterText(), QString());
+    QTRY_COMPARE(qint64(view->currentIndex().internalId()), hidden);
+    QVERIFY(!panel.proxyModel()->isSorting());
+    QVERIFY(view->isExpanded(rowOf(panel, shape, "c00020")));
 }
 
 QTEST_MAIN(tst_SpanTreeExpand)

@@ -50,6 +50,8 @@ public:
     SpanDiffModel *spanModel() const { return m_spanModel; }
     OpGroupDiffModel *opGroupModel() const { return m_opModel; }
     OnlyInRunModel *onlyInModel() const { return m_onlyModel; }
+    /// Whether the span or op group table is being sorted on a worker thread.
+    bool isSorting() const;
 
     /// The banner's text for \a check, one line per difference, then upstream's reasons.
     static QString fairnessText(const FairnessCheck &check);
@@ -59,6 +61,8 @@ public:
 Q_SIGNALS:
     /// A row naming a span of the window's trace was activated.
     void spanActivated(qint64 spanIndex);
+    /// A background sort of a diff table started or ended (isSorting()).
+    void sortingChanged(bool sorting);
 
 private:
     void showComparison(const TraceComparisonPtr &comparison);
@@ -66,6 +70,7 @@ private:
     void onStateChanged(CompareController::State state);
     void onFailed(const QString &message, TraceLoader::FailureKind kind);
     void fillCategories(const MemoryDiff &memory);
+    void showSorting(QTableView *view, int tab, bool sorting);
 
     CompareController *m_controller;
     QLabel *m_title;

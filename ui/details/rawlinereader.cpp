@@ -10,6 +10,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <vector>
 
@@ -133,10 +134,35 @@ QList<SourceLine> readIndexed(QFile &file, const LineIndex &index, const QList<q
 
 struct RawLineReader::Shared {
     QMutex mutex;
+    std::atomic<bool> indexed{false}; // the index describes the file (read without the mutex)
     QString path;
     quint64 expectedBytes = 0;
     LineIndex index; // guarded by mutex
 };
+
+namespace {
+
+// Scans the file for the line index unless the index already describes it. Call with the
+// mutex held.
+bool ensureIndex(RawLineReader::Shared &shared, QFile &file, QString *error)
+{
+    LineIndex &index = shared.index;
+    const qint64 modified = QFileInfo(file).lastModified().toMSecsSinceEpoch();
+    if (!index.offsets.empty() && index.size == file.size() && index.modified == modified)
+        return true;
+    index.path = shared.path;
+    index.size = file.size();
+    index.modified = modified;
+    shared.indexed = false;
+    if (buildIndex(file, index, error)) {
+        shared.indexed = true;
+        return true;
+    }
+    index.offsets.clear();
+    return false;
+}
+
+} // namespace
 
 RawLineReader::RawLineReader(QObject *parent)
     : QObject(parent)
@@ -155,6 +181,28 @@ void RawLineReader::setFile(const QString &path, quint64 expectedBytes)
     shared->path = path;
     shared->expectedBytes = expectedBytes;
     m_shared = std::move(shared);
+}
+
+void RawLineReader::prepare()
+{
+    if (m_shared->path.isEmpty())
+        return;
+    // The scan of a 1 GB file is a second of a worker: done now, after the load, it no longer
+    // competes with the GUI thread for the cores when the first record is clicked.
+    std::shared_ptr<Shared> shared = m_shared;
+    QFuture<void> future = QtConcurrent::run([shared] {
+        QMutexLocker lock(&shared->mutex);
+        QFile file(shared->path);
+        QString error; // a request reports it, with the lines it could not read
+        if (openChecked(file, shared->expectedBytes, &error))
+            ensureIndex(*shared, file, &error);
+    });
+    Q_UNUSED(future);
+}
+
+bool RawLineReader::isIndexed() const
+{
+    return m_shared->indexed;
 }
 
 QString RawLineReader::path() const
@@ -187,21 +235,8 @@ quint64 RawLineReader::request(const QList<quint64> &lines)
         QList<SourceLine> out;
         QMutexLocker lock(&shared->mutex);
         QFile file(shared->path);
-        if (openChecked(file, shared->expectedBytes, &error)) {
-            LineIndex &index = shared->index;
-            const qint64 modified = QFileInfo(file).lastModified().toMSecsSinceEpoch();
-            bool ok = true;
-            if (index.offsets.empty() || index.size != file.size() || index.modified != modified) {
-                index.path = shared->path;
-                index.size = file.size();
-                index.modified = modified;
-                ok = buildIndex(file, index, &error);
-                if (!ok)
-                    index.offsets.clear();
-            }
-            if (ok)
-                out = readIndexed(file, index, lines, &error);
-        }
+        if (openChecked(file, shared->expectedBytes, &error) && ensureIndex(*shared, file, &error))
+            out = readIndexed(file, shared->index, lines, &error);
         lock.unlock();
         QMetaObject::invokeMethod(
             qApp,

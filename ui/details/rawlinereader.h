@@ -39,6 +39,13 @@ public:
     /// The file to read from and its size when it was loaded (0 = do not check).
     void setFile(const QString &path, quint64 expectedBytes);
     QString path() const;
+    /// Builds the line index in the background now rather than at the first request.
+    void prepare();
+    /// Whether the line index of the file is built (by prepare() or a request).
+    bool isIndexed() const;
+
+    /// What the background reads share (the file and its index); opaque.
+    struct Shared;
 
     /// Reads \a lines (1-based) in the background; the answer arrives as linesRead() with
     /// the returned id. A newer request does not cancel older ones.
@@ -53,7 +60,6 @@ Q_SIGNALS:
     void linesRead(quint64 requestId, const QList<TraceInspector::SourceLine> &lines, const QString &error);
 
 private:
-    struct Shared;
     std::shared_ptr<Shared> m_shared;
     quint64 m_nextRequest = 0;
 };
