@@ -2,11 +2,13 @@
 #include "core/itemmodels/spanfilterproxymodel.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "core/analysis/devicetime.h"
 #include "core/analysis/spantree.h"
 #include "core/itemmodels/backgroundsort.h"
 #include "core/itemmodels/modelroles.h"
+#include "core/diff/spancounterpart.h"
 #include "core/itemmodels/spantreemodel.h"
 #include "core/model/trace.h"
 
@@ -72,6 +74,22 @@ void SpanFilterProxyModel::setSourceModel(QAbstractItemModel *sourceModel)
                     relayout();
                 });
         connect(m_spanModel, &QAbstractItemModel::headerDataChanged, this, &QAbstractItemModel::headerDataChanged);
+        // The comparison columns come and go at the end (SpanTreeModel::setComparison()).
+        connect(m_spanModel, &QAbstractItemModel::columnsAboutToBeInserted, this,
+                [this](const QModelIndex &, int first, int last) { beginInsertColumns({}, first, last); });
+        connect(m_spanModel, &QAbstractItemModel::columnsInserted, this, [this] { endInsertColumns(); });
+        connect(m_spanModel, &QAbstractItemModel::columnsAboutToBeRemoved, this,
+                [this](const QModelIndex &, int first, int last) {
+                    if (m_sortColumn >= first && m_sortColumn <= last) {
+                        m_sorter->cancel();
+                        m_sortColumn = -1; // relaid out in tree order once the columns are gone
+                    }
+                    beginRemoveColumns({}, first, last);
+                });
+        connect(m_spanModel, &QAbstractItemModel::columnsRemoved, this, [this] {
+            endRemoveColumns();
+            relayout();
+        });
     }
     computeKeepSet();
     rebuildRows();
@@ -99,7 +117,7 @@ void SpanFilterProxyModel::setTimeRange(const TimeWindow &range)
 
 void SpanFilterProxyModel::sort(int column, Qt::SortOrder order)
 {
-    if (column < 0 || column >= SpanTreeModel::ColumnCount)
+    if (column < 0 || !m_spanModel || column >= m_spanModel->columnCount())
         column = -1;
     if (column == m_sortColumn && (column < 0 || order == m_sortOrder))
         return;
@@ -111,9 +129,13 @@ void SpanFilterProxyModel::sort(int column, Qt::SortOrder order)
         return;
     }
     // The keep set stays as it is (a filter change cancels this sort and relayouts itself).
-    m_sorter->start([this, trace = m_spanModel->traceRef(), tree, device = m_spanModel->deviceTimeRef(), keep = m_keep, column,
-                     order]() -> BackgroundSort::Apply {
-        auto rows = std::make_shared<Rows>(buildRows(*trace, *tree, device.get(), keep, column, order));
+    m_sorter->start([this, trace = m_spanModel->traceRef(), tree, device = m_spanModel->deviceTimeRef(),
+                     comparison = m_spanModel->comparison(), keep = m_keep, column, order]() -> BackgroundSort::Apply {
+        std::optional<SpanCounterpart> counterpart;
+        if (comparison)
+            counterpart.emplace(comparison->diff.spans, *comparison->baseline->spanTree, *tree);
+        auto rows = std::make_shared<Rows>(
+            buildRows(*trace, *tree, device.get(), counterpart ? &*counterpart : nullptr, keep, column, order));
         return [this, rows] { applyRows(std::move(*rows)); };
     });
 }
@@ -211,10 +233,15 @@ void SpanFilterProxyModel::rebuildRows()
         m_rows = Rows{};
         return;
     }
-    m_rows = buildRows(*m_spanModel->trace(), *tree, m_spanModel->deviceTime(), m_keep, m_sortColumn, m_sortOrder);
+    std::optional<SpanCounterpart> counterpart;
+    if (const TraceComparisonPtr &comparison = m_spanModel->comparison())
+        counterpart.emplace(comparison->diff.spans, *comparison->baseline->spanTree, *tree);
+    m_rows = buildRows(*m_spanModel->trace(), *tree, m_spanModel->deviceTime(), counterpart ? &*counterpart : nullptr,
+                       m_keep, m_sortColumn, m_sortOrder);
 }
 
 SpanFilterProxyModel::Rows SpanFilterProxyModel::buildRows(const Trace &trace, const SpanTree &tree, const DeviceTime *device,
+                                                           const SpanCounterpart *counterpart,
                                                            const std::vector<std::uint8_t> &keep, int column, Qt::SortOrder order)
 {
     Rows rows;
@@ -231,7 +258,9 @@ SpanFilterProxyModel::Rows SpanFilterProxyModel::buildRows(const Trace &trace, c
         rows.childOffset[slot] += rows.childOffset[slot - 1];
     rows.children.resize(rows.childOffset[n + 1]);
     rows.row.assign(n, kHidden);
-    const auto less = [&](std::uint32_t a, std::uint32_t b) { return lessThan(trace, tree, device, column, a, b); };
+    const auto less = [&](std::uint32_t a, std::uint32_t b) {
+        return lessThan(trace, tree, device, counterpart, column, a, b);
+    };
     for (std::size_t slot = 0; slot <= n; ++slot) {
         const auto list = sourceChildren(slot);
         const auto begin = rows.children.begin() + rows.childOffset[slot];
@@ -286,9 +315,30 @@ void SpanFilterProxyModel::applyRows(Rows rows)
     Q_EMIT layoutChanged();
 }
 
-bool SpanFilterProxyModel::lessThan(const Trace &trace, const SpanTree &tree, const DeviceTime *device, int column, std::uint32_t a,
-                                    std::uint32_t b)
+bool SpanFilterProxyModel::lessThan(const Trace &trace, const SpanTree &tree, const DeviceTime *device,
+                                    const SpanCounterpart *counterpart, int column, std::uint32_t a, std::uint32_t b)
 {
+    if (column >= SpanTreeModel::ColumnCount) {
+        if (!counterpart)
+            return false;
+        const SpanCounterpart &c = *counterpart;
+        switch (column) {
+        case SpanTreeModel::BaselineTotalColumn:
+            return compareOptional(c.baselineTotalNs(a), c.baselineTotalNs(b)) < 0;
+        case SpanTreeModel::DeltaTotalColumn:
+            return compareOptional(c.totalDeltaNs(a), c.totalDeltaNs(b)) < 0;
+        case SpanTreeModel::DeltaTotalPercentColumn:
+            return compareOptional(c.totalDeltaPercent(a), c.totalDeltaPercent(b)) < 0;
+        case SpanTreeModel::BaselineSelfColumn:
+            return compareOptional(c.baselineSelfNs(a), c.baselineSelfNs(b)) < 0;
+        case SpanTreeModel::DeltaSelfColumn:
+            return compareOptional(c.selfDeltaNs(a), c.selfDeltaNs(b)) < 0;
+        case SpanTreeModel::DeltaSelfPercentColumn:
+            return compareOptional(c.selfDeltaPercent(a), c.selfDeltaPercent(b)) < 0;
+        default:
+            return false;
+        }
+    }
     const Span &sa = trace.spans[a];
     const Span &sb = trace.spans[b];
     switch (column) {
@@ -355,7 +405,7 @@ std::uint32_t SpanFilterProxyModel::rowOf(std::uint32_t span) const
 QModelIndex SpanFilterProxyModel::index(int row, int column, const QModelIndex &parent) const
 {
     const std::size_t n = spanCount();
-    if (n == 0 || row < 0 || column < 0 || column >= SpanTreeModel::ColumnCount)
+    if (n == 0 || row < 0 || column < 0 || column >= columnCount())
         return {};
     std::size_t slot = n;
     if (parent.isValid()) {
@@ -383,7 +433,7 @@ QModelIndex SpanFilterProxyModel::sibling(int row, int column, const QModelIndex
     if (!idx.isValid())
         return {};
     if (row == idx.row())
-        return column >= 0 && column < SpanTreeModel::ColumnCount ? createIndex(row, column, idx.internalId()) : QModelIndex();
+        return column >= 0 && column < columnCount() ? createIndex(row, column, idx.internalId()) : QModelIndex();
     return index(row, column, parent(idx));
 }
 
@@ -403,7 +453,7 @@ int SpanFilterProxyModel::columnCount(const QModelIndex &parent) const
 {
     if (!m_spanModel || (parent.isValid() && parent.column() != 0))
         return 0;
-    return SpanTreeModel::ColumnCount;
+    return m_spanModel->columnCount();
 }
 
 bool SpanFilterProxyModel::hasChildren(const QModelIndex &parent) const

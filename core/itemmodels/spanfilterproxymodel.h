@@ -17,6 +17,7 @@ class SpanTree;
 class DeviceTime;
 struct Trace;
 class BackgroundSort;
+class SpanCounterpart;
 
 /// Filters and sorts a SpanTreeModel (the only source it accepts).
 ///
@@ -102,10 +103,11 @@ private:
     void relayout();
     void applyRows(Rows rows);
     // Static: a worker thread runs it on the shared, immutable snapshots.
-    static Rows buildRows(const Trace &trace, const SpanTree &tree, const DeviceTime *device, const std::vector<std::uint8_t> &keep,
-                          int column, Qt::SortOrder order);
-    static bool lessThan(const Trace &trace, const SpanTree &tree, const DeviceTime *device, int column, std::uint32_t a,
-                         std::uint32_t b);
+    static Rows buildRows(const Trace &trace, const SpanTree &tree, const DeviceTime *device,
+                          const SpanCounterpart *counterpart, const std::vector<std::uint8_t> &keep, int column,
+                          Qt::SortOrder order);
+    static bool lessThan(const Trace &trace, const SpanTree &tree, const DeviceTime *device,
+                         const SpanCounterpart *counterpart, int column, std::uint32_t a, std::uint32_t b);
     std::size_t spanCount() const;
     bool identity() const { return m_identity; }
     std::size_t childCount(std::size_t slot) const;

@@ -705,6 +705,7 @@ void TimelineView::mouseMoveEvent(QMouseEvent *event)
         m_state.hoverRow = row;
         m_state.hoverMark = mark;
         viewport()->update();
+        Q_EMIT hovered(itemAt(pos));
     }
     QAbstractScrollArea::mouseMoveEvent(event);
 }
