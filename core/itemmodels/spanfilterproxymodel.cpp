@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <utility>
 
 #include "core/analysis/devicetime.h"
 #include "core/analysis/spantree.h"
@@ -80,7 +81,8 @@ void SpanFilterProxyModel::setSourceModel(QAbstractItemModel *sourceModel)
         connect(m_spanModel, &QAbstractItemModel::columnsInserted, this, [this] { endInsertColumns(); });
         connect(m_spanModel, &QAbstractItemModel::columnsAboutToBeRemoved, this,
                 [this](const QModelIndex &, int first, int last) {
-                    if (m_sortColumn >= first && m_sortColumn <= last) {
+                    m_sortedByRemovedColumn = m_sortColumn >= first && m_sortColumn <= last;
+                    if (m_sortedByRemovedColumn) {
                         m_sorter->cancel();
                         m_sortColumn = -1; // relaid out in tree order once the columns are gone
                     }
@@ -88,7 +90,9 @@ void SpanFilterProxyModel::setSourceModel(QAbstractItemModel *sourceModel)
                 });
         connect(m_spanModel, &QAbstractItemModel::columnsRemoved, this, [this] {
             endRemoveColumns();
-            relayout();
+            // Any other order stays as it is: no second sort of a big tree on this thread.
+            if (std::exchange(m_sortedByRemovedColumn, false))
+                relayout();
         });
     }
     computeKeepSet();

@@ -126,6 +126,7 @@ private:
     Rows m_rows;
     BackgroundSort *m_sorter;
     bool m_backgroundSorting = false;
+    bool m_sortedByRemovedColumn = false;
 };
 
 } // namespace TraceInspector

@@ -15,6 +15,7 @@ SampleStripPlot::SampleStripPlot(QWidget *parent)
 {
     setObjectName(QStringLiteral("sampleStripPlot"));
     setMinimumHeight(120);
+    setToolTip(tr("A dot per run's sample; solid bar: the median; dashed bar: the p95"));
 }
 
 SampleStripPlot::~SampleStripPlot() = default;

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "ui/compare/stackedtimeline.h"
 
+#include <QElapsedTimer>
 #include <QFileInfo>
+#include <QLoggingCategory>
 #include <QLabel>
 #include <QSplitter>
 #include <QVBoxLayout>
@@ -10,6 +12,8 @@
 #include "ui/timeline/timelineview.h"
 
 namespace TraceInspector {
+
+Q_LOGGING_CATEGORY(lcStacked, "traceinspector.compare.timeline", QtWarningMsg)
 
 namespace {
 
@@ -55,6 +59,7 @@ StackedTimeline::StackedTimeline(QWidget *parent)
             [this](const TimeWindow &w) { follow(m_baseline, w); });
     // A layout arrives fitted to its own run: show it on the other run's window.
     connect(m_baseline, &TimelineView::layoutReady, this, [this] {
+        qCInfo(lcStacked) << "baseline layout ready";
         if (m_candidate->isLayoutReady())
             follow(m_baseline, m_candidate->visibleWindow());
     });
@@ -86,11 +91,14 @@ void StackedTimeline::setComparison(TraceComparisonPtr comparison)
         m_candidateTitle->clear();
         return;
     }
+    QElapsedTimer clock;
+    clock.start();
     const LoadedTrace &b = *m_comparison->baseline, &c = *m_comparison->candidate;
     m_baselineTitle->setText(tr("Baseline: %1").arg(QFileInfo(b.path).fileName()));
     m_candidateTitle->setText(tr("Candidate (this window): %1").arg(QFileInfo(c.path).fileName()));
     m_baseline->setTrace(b.trace, b.spanTree);
     m_candidate->setTrace(c.trace, c.spanTree);
+    qCInfo(lcStacked) << "both layouts started in" << clock.elapsed() << "ms (GUI thread)";
 }
 
 qint64 StackedTimeline::counterpart(qint64 span, bool fromBaseline) const
