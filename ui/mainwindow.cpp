@@ -37,11 +37,14 @@
 #include "core/analysis/spantree.h"
 #include "core/analysis/summary.h"
 #include "core/timeline/timelineruler.h"
+#include "core/itemmodels/opaggregatemodel.h"
+#include "core/itemmodels/spantreemodel.h"
 #include "core/itemmodels/validationissuemodel.h"
 #include "core/loading/problemdetails.h"
 #include "core/loading/traceloader.h"
 #include "ui/compare/comparecontroller.h"
 #include "ui/compare/comparepanel.h"
+#include "ui/compare/replicatedcomparedialog.h"
 #include "ui/graph/graphpanel.h"
 #include "ui/evidencepanel.h"
 #include "ui/evidencetablepanel.h"
@@ -177,7 +180,14 @@ void MainWindow::createLayout()
     m_workTabs->addTab(m_comparePanel, tr("Compare"));
     connect(m_comparePanel, &ComparePanel::spanActivated, this,
             [this](qint64 span) { m_selection->select(Selection::span(span)); });
-    connect(m_compare, &CompareController::comparisonReady, this, [this] {
+    // Baseline, Δ and Δ% columns in the span tree while a comparison is shown (issue #15 item 3).
+    connect(m_compare, &CompareController::comparisonCleared, this, [this] {
+        m_spanTree->model()->setComparison({});
+        m_opTable->aggregateModel()->setComparison({});
+    });
+    connect(m_compare, &CompareController::comparisonReady, this, [this](const TraceComparisonPtr &comparison) {
+        m_spanTree->model()->setComparison(comparison);
+        m_opTable->aggregateModel()->setComparison(comparison);
         if (m_giveCompareRoom) {
             // The comparison's tables are wide and long: the first result of a Compare with…
             // gets most of the window (View > Reset Layout brings the usual proportions back).
@@ -401,6 +411,17 @@ void MainWindow::createActions()
     m_compareAction = file->addAction(tr("Compare &with…"), this, &MainWindow::compareWithDialog);
     m_compareAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     m_compareAction->setToolTip(tr("Load a baseline trace and compare this trace with it (also: drop a file with Shift held)"));
+    QAction *replicated = file->addAction(tr("Compare &Replicated Runs…"), this, [this] {
+        // One dialog per window; it keeps its inputs and result between openings.
+        auto *dialog = findChild<ReplicatedCompareDialog *>();
+        if (!dialog)
+            dialog = new ReplicatedCompareDialog(this);
+        dialog->show();
+        dialog->raise();
+    });
+    replicated->setObjectName(QStringLiteral("compareReplicatedAction"));
+    replicated->setToolTip(tr("upstream's replicated comparison of several baseline and candidate runs "
+                              "(as candle-trace compare)"));
     file->addSeparator();
     m_exportAction = file->addAction(tr("&Export Normalized JSONL…"), this, &MainWindow::exportWithDialog);
     m_exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));

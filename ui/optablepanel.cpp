@@ -22,6 +22,7 @@
 #include "core/itemmodels/opfilterproxymodel.h"
 #include "core/itemmodels/optablemodel.h"
 #include "core/model/trace.h"
+#include "ui/compare/deltadelegate.h"
 #include "ui/delegates/durationbardelegate.h"
 #include "ui/delegates/spanitemdelegate.h"
 #include "ui/widgets/filterlineedit.h"
@@ -104,6 +105,11 @@ OpTablePanel::OpTablePanel(QWidget *parent)
     setupTable(m_aggregateView);
     m_aggregateView->setModel(m_aggregateProxy);
     m_aggregateView->setItemDelegateForColumn(OpAggregateModel::TotalColumn, new DurationBarDelegate(m_aggregateView));
+    // The comparison's Δ columns (present while a comparison is shown): faster / slower colours.
+    auto *delta = new DeltaDelegate(m_aggregateView);
+    for (const int column : {OpAggregateModel::DeltaTotalColumn, OpAggregateModel::DeltaTotalPercentColumn,
+                             OpAggregateModel::DeltaBytesColumn, OpAggregateModel::DeltaBytesPercentColumn})
+        m_aggregateView->setItemDelegateForColumn(column, delta);
     m_aggregateView->setToolTip(tr("Double-click a row to list its ops"));
     m_aggregateActions = new TableActions(m_aggregateView, QStringLiteral("ops-by-name"));
     m_aggregateActions->setColumnFits({{OpAggregateModel::CountColumn, 6, 12},

@@ -3,6 +3,7 @@
 
 #include <string_view>
 
+#include "core/analysis/metavalidation.h"
 #include "core/model/enums.h"
 #include "core/model/gradientcontractequality.h"
 #include "core/model/tracemeta.h"
@@ -164,9 +165,14 @@ FairnessCheck FairnessCheck::compare(const TraceMeta *baseline, const TraceMeta 
         check.reasons.emplace_back(!ia ? kIdentityMissingReason : kIdentityMissingFromSomeReason);
         return check;
     }
+    // Upstream validates only the first run's identity (the baseline's) and then stops: a
+    // candidate whose identity is invalid differs from a valid baseline in some member anyway.
+    // The differing members are still listed, as they say what the banner cannot.
     const std::size_t before = check.differences.size();
     compareIdentities(c, *ia, *ib);
-    if (check.differences.size() != before)
+    if (const auto error = validateComparisonIdentity(*ia))
+        check.reasons.push_back(kIdentityInvalidReasonPrefix + *error);
+    else if (check.differences.size() != before)
         check.reasons.emplace_back(kIdentityConditionsReason);
     return check;
 }

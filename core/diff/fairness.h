@@ -56,6 +56,8 @@ inline constexpr const char *kCaptureSemanticsReason =
 /// Upstream's reasons about the comparison identity.
 inline constexpr const char *kIdentityMissingReason = "comparison identity is missing";
 inline constexpr const char *kIdentityMissingFromSomeReason = "comparison identity is missing from one or more runs";
+/// Followed by ComparisonIdentity::validate's message for the baseline's identity.
+inline constexpr const char *kIdentityInvalidReasonPrefix = "comparison identity is invalid: ";
 inline constexpr const char *kIdentityConditionsReason =
     "workload, model, configuration, data, seed, batch, precision, or device state differs";
 /// Upstream's minimum of independent runs per side for an eligible comparison.

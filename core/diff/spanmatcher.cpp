@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "core/analysis/spantree.h"
+#include "core/model/stringtable.h"
 #include "core/model/trace.h"
 
 namespace TraceInspector {
@@ -40,18 +41,37 @@ std::vector<SiblingKey> siblingKeys(const Trace &trace, std::span<const std::uin
     return keys;
 }
 
-std::uint64_t subtreeSize(const SpanTree &tree, std::uint32_t root)
+/// The only span named \a label in \a trace, or kNone when there is none or more than one.
+std::uint32_t uniqueSpanNamed(const Trace &trace, std::string_view label)
 {
-    std::uint64_t n = 0;
-    std::vector<std::uint32_t> stack{root};
-    while (!stack.empty()) {
-        const std::uint32_t s = stack.back();
-        stack.pop_back();
-        ++n;
-        for (const std::uint32_t c : tree.children(s))
-            stack.push_back(c);
+    // The interned string id avoids comparing text per span.
+    const std::uint32_t id = trace.strings.find(label);
+    std::uint32_t found = SpanMatch::kNone;
+    if (id == kNoString)
+        return found;
+    for (std::uint32_t s = 0; s < trace.spans.size(); ++s) {
+        if (trace.spans[s].name != id)
+            continue;
+        if (found != SpanMatch::kNone)
+            return SpanMatch::kNone;
+        found = s;
     }
-    return n;
+    return found;
+}
+
+/// The labels either run declares, candidate's first, each once, in declared order.
+std::vector<std::string_view> declaredLabels(const Trace &baseline, const Trace &candidate)
+{
+    std::vector<std::string_view> labels;
+    for (const Trace *t : {&candidate, &baseline}) {
+        if (!t->meta)
+            continue;
+        for (const std::string &label : t->meta->captureContract.requiredSemanticLabels) {
+            if (std::find(labels.begin(), labels.end(), std::string_view(label)) == labels.end())
+                labels.emplace_back(label);
+        }
+    }
+    return labels;
 }
 
 } // namespace
@@ -66,34 +86,49 @@ SpanMatch SpanMatch::compute(const Trace &baseline, const SpanTree &baselineTree
     // Pairs of sibling lists to match: (baseline parent, candidate parent); kNone = roots.
     std::vector<std::pair<std::uint32_t, std::uint32_t>> work{{kNone, kNone}};
     std::unordered_map<SiblingKey, std::uint32_t, SiblingKeyHash> candidateByKey;
-    while (!work.empty()) {
-        const auto [bp, cp] = work.back();
-        work.pop_back();
-        const std::span<const std::uint32_t> bs = bp == kNone ? baselineTree.roots() : baselineTree.children(bp);
-        const std::span<const std::uint32_t> cs = cp == kNone ? candidateTree.roots() : candidateTree.children(cp);
-        const std::vector<SiblingKey> bk = siblingKeys(baseline, bs);
-        const std::vector<SiblingKey> ck = siblingKeys(candidate, cs);
-        candidateByKey.clear();
-        for (std::size_t i = 0; i < cs.size(); ++i)
-            candidateByKey.emplace(ck[i], cs[i]);
-        for (std::size_t i = 0; i < bs.size(); ++i) {
-            const auto it = candidateByKey.find(bk[i]);
-            if (it == candidateByKey.end())
-                continue;
-            m.candidateOf[bs[i]] = it->second;
-            m.baselineOf[it->second] = bs[i];
-            ++m.matched;
-            work.emplace_back(bs[i], it->second);
+    auto pair = [&](std::uint32_t b, std::uint32_t c) {
+        m.candidateOf[b] = c;
+        m.baselineOf[c] = b;
+        ++m.matched;
+        work.emplace_back(b, c);
+    };
+    auto walk = [&] {
+        while (!work.empty()) {
+            const std::uint32_t bp = work.back().first;
+            const std::uint32_t cp = work.back().second;
+            work.pop_back();
+            const std::span<const std::uint32_t> bs = bp == kNone ? baselineTree.roots() : baselineTree.children(bp);
+            const std::span<const std::uint32_t> cs = cp == kNone ? candidateTree.roots() : candidateTree.children(cp);
+            const std::vector<SiblingKey> bk = siblingKeys(baseline, bs);
+            const std::vector<SiblingKey> ck = siblingKeys(candidate, cs);
+            candidateByKey.clear();
+            for (std::size_t i = 0; i < cs.size(); ++i)
+                candidateByKey.emplace(ck[i], cs[i]);
+            for (std::size_t i = 0; i < bs.size(); ++i) {
+                const auto it = candidateByKey.find(bk[i]);
+                // A label match made earlier may already own the candidate span.
+                if (it != candidateByKey.end() && m.baselineOf[it->second] == kNone)
+                    pair(bs[i], it->second);
+            }
         }
-        for (const std::uint32_t b : bs) {
-            if (m.candidateOf[b] == kNone)
-                m.baselineOnly += subtreeSize(baselineTree, b);
-        }
-        for (const std::uint32_t c : cs) {
-            if (m.baselineOf[c] == kNone)
-                m.candidateOnly += subtreeSize(candidateTree, c);
-        }
+    };
+    walk();
+
+    for (const std::string_view label : declaredLabels(baseline, candidate)) {
+        const std::uint32_t b = uniqueSpanNamed(baseline, label);
+        const std::uint32_t c = uniqueSpanNamed(candidate, label);
+        if (b == kNone || c == kNone || b >= m.candidateOf.size() || c >= m.baselineOf.size())
+            continue;
+        if (m.candidateOf[b] != kNone || m.baselineOf[c] != kNone)
+            continue;
+        pair(b, c);
+        ++m.matchedByLabel;
+        walk();
     }
+
+    // Every span without a partner is "only in" its run, whether or not its parent matched.
+    m.baselineOnly = std::uint64_t(std::count(m.candidateOf.begin(), m.candidateOf.end(), kNone));
+    m.candidateOnly = std::uint64_t(std::count(m.baselineOf.begin(), m.baselineOf.end(), kNone));
     return m;
 }
 

@@ -87,13 +87,16 @@ std::vector<UnmatchedSpan> unmatchedTops(const SpanTree &tree, const std::vector
         UnmatchedSpan u;
         u.index = s;
         u.totalNs = tree.durationNs(s);
+        // A descendant matched by its semantic label is not "only in" this run: stop there.
         std::vector<std::uint32_t> stack{s};
         while (!stack.empty()) {
             const std::uint32_t x = stack.back();
             stack.pop_back();
             ++u.spans;
-            for (const std::uint32_t c : tree.children(x))
-                stack.push_back(c);
+            for (const std::uint32_t c : tree.children(x)) {
+                if (partnerOf[c] == SpanMatch::kNone)
+                    stack.push_back(c);
+            }
         }
         tops.push_back(u);
     }

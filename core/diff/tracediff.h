@@ -35,12 +35,13 @@ struct OpGroupDelta {
 /// A span subtree present in one run only, by its top span.
 struct UnmatchedSpan {
     std::uint32_t index = 0;
-    std::uint64_t spans = 0; ///< spans in the subtree
+    std::uint64_t spans = 0; ///< unmatched spans in the subtree (a label-matched descendant and its subtree excluded)
     std::optional<std::uint64_t> totalNs;
 };
 
-/// An A/B comparison of two traces (issue #15): spans matched by path, ops matched within
-/// matched spans by (op name, ordinal), op groups by (name, shape, dtype, device).
+/// An A/B comparison of two traces (issue #15): spans matched by path (semantic labels as a
+/// fallback, see SpanMatch), ops matched within matched spans by (op name, ordinal), op
+/// groups by (name, shape, dtype, device).
 struct TraceDiff {
     SpanMatch spans;
     std::uint64_t baselineOps = 0, candidateOps = 0, matchedOps = 0;

@@ -7,6 +7,8 @@
 
 #include "core/display/format.h"
 #include "core/analysis/opstatistics.h"
+#include "core/diff/opgroupcounterpart.h"
+#include "core/loading/tracecomparison.h"
 
 namespace TraceInspector {
 
@@ -18,6 +20,12 @@ struct Trace;
 /// sort through a QSortFilterProxyModel with SortRole. TotalColumn carries BarValueRole /
 /// TotalRole (the sum over all ops) for a bar delegate. Shape, dtype and device columns are
 /// empty when grouping by name.
+///
+/// With a comparison whose candidate is the shown trace (issue #15 item 3), six columns are
+/// inserted after the others: the total time and bytes moved of the same group in the
+/// baseline's aggregate (OpGroupCounterpart), Δ and Δ% (DeltaRole for colour); a group the
+/// baseline lacks shows "—", its whole cost as Δ and "new" as Δ% (as the Compare tab does). Clearing the comparison removes them. The rows are op
+/// groups (hundreds, not millions): sorting them on the GUI thread stays far below 100 ms.
 class OpAggregateModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -36,7 +44,15 @@ public:
         ShapeColumn,
         DtypeColumn,
         DeviceColumn,
-        ColumnCount
+        ColumnCount,
+        // Shown only while a comparison is set (setComparison()), appended after the others.
+        BaselineTotalColumn = ColumnCount,
+        DeltaTotalColumn,
+        DeltaTotalPercentColumn,
+        BaselineBytesColumn,
+        DeltaBytesColumn,
+        DeltaBytesPercentColumn,
+        ComparisonColumnCount
     };
     Q_ENUM(Column)
 
@@ -57,6 +73,11 @@ public:
     /// The current grouping's rows are not computed yet (by shape before the span tree).
     bool isPending() const { return m_trace && !current(); }
 
+    /// Adds the comparison columns when \a comparison's candidate is the shown trace; null,
+    /// or another trace, removes them. setTrace() removes them too.
+    void setComparison(TraceComparisonPtr comparison);
+    const TraceComparisonPtr &comparison() const { return m_comparison; }
+
     /// Unit of the duration columns; a fixed unit moves to the headers.
     TimeUnit timeUnit() const { return m_unit; }
     void setTimeUnit(TimeUnit unit);
@@ -72,7 +93,15 @@ private:
         return m_grouping == OpGrouping::Name ? m_stats.get() : m_shapeStats.get();
     }
 
+    /// The baseline's aggregate of the shown grouping and the rows matched in it.
+    const OpStatistics *baselineStatistics() const;
+    void matchBaseline();
+    QVariant comparisonData(std::size_t row, int column, int role) const;
+
     std::shared_ptr<const Trace> m_trace;
+    TraceComparisonPtr m_comparison;
+    OpGroupCounterpart m_byName;  ///< per row of m_stats
+    OpGroupCounterpart m_byShape; ///< per row of m_shapeStats
     std::shared_ptr<const OpStatistics> m_stats;
     std::shared_ptr<const OpStatistics> m_shapeStats;
     OpGrouping m_grouping = OpGrouping::Name;

@@ -2,10 +2,13 @@
 #include "core/itemmodels/spanfilterproxymodel.h"
 
 #include <algorithm>
+#include <optional>
+#include <utility>
 
 #include "core/analysis/devicetime.h"
 #include "core/analysis/spantree.h"
 #include "core/itemmodels/backgroundsort.h"
+#include "core/diff/spancounterpart.h"
 #include "core/itemmodels/modelroles.h"
 #include "core/itemmodels/spantreemodel.h"
 #include "core/model/trace.h"
@@ -72,6 +75,25 @@ void SpanFilterProxyModel::setSourceModel(QAbstractItemModel *sourceModel)
                     relayout();
                 });
         connect(m_spanModel, &QAbstractItemModel::headerDataChanged, this, &QAbstractItemModel::headerDataChanged);
+        // The comparison columns come and go at the end (SpanTreeModel::setComparison()).
+        connect(m_spanModel, &QAbstractItemModel::columnsAboutToBeInserted, this,
+                [this](const QModelIndex &, int first, int last) { beginInsertColumns({}, first, last); });
+        connect(m_spanModel, &QAbstractItemModel::columnsInserted, this, [this] { endInsertColumns(); });
+        connect(m_spanModel, &QAbstractItemModel::columnsAboutToBeRemoved, this,
+                [this](const QModelIndex &, int first, int last) {
+                    m_sortedByRemovedColumn = m_sortColumn >= first && m_sortColumn <= last;
+                    if (m_sortedByRemovedColumn) {
+                        m_sorter->cancel();
+                        m_sortColumn = -1; // relaid out in tree order once the columns are gone
+                    }
+                    beginRemoveColumns({}, first, last);
+                });
+        connect(m_spanModel, &QAbstractItemModel::columnsRemoved, this, [this] {
+            endRemoveColumns();
+            // Any other order stays as it is: no second sort of a big tree on this thread.
+            if (std::exchange(m_sortedByRemovedColumn, false))
+                relayout();
+        });
     }
     install(computeNow());
     endResetModel();
@@ -98,7 +120,7 @@ void SpanFilterProxyModel::setTimeRange(const TimeWindow &range)
 
 void SpanFilterProxyModel::sort(int column, Qt::SortOrder order)
 {
-    if (column < 0 || column >= SpanTreeModel::ColumnCount)
+    if (column < 0 || !m_spanModel || column >= m_spanModel->columnCount())
         column = -1;
     if (column == m_sortColumn && (column < 0 || order == m_sortOrder))
         return;
@@ -192,15 +214,20 @@ SpanFilterProxyModel::KeepSet SpanFilterProxyModel::keepSet(const Trace &trace, 
 }
 
 SpanFilterProxyModel::Layout SpanFilterProxyModel::computeLayout(const Trace &trace, const SpanTree &tree, const DeviceTime *device,
-                                                                 const TextFilter &filter, const TimeWindow &range, int column,
-                                                                 Qt::SortOrder order)
+                                                                 const TraceComparison *comparison, const TextFilter &filter,
+                                                                 const TimeWindow &range, int column, Qt::SortOrder order)
 {
     Layout layout;
     layout.keep = keepSet(trace, tree, filter, range);
     // Without filter and sort the source's own arrays serve (no copy of a million rows).
     layout.identity = layout.keep.keep.empty() && column < 0;
-    if (!layout.identity)
-        layout.rows = buildRows(trace, tree, device, layout.keep.keep, column, order);
+    if (!layout.identity) {
+        // The baseline's values, for a sort by a comparison column.
+        std::optional<SpanCounterpart> counterpart;
+        if (comparison && column >= SpanTreeModel::ColumnCount)
+            counterpart.emplace(comparison->diff.spans, *comparison->baseline->spanTree, tree);
+        layout.rows = buildRows(trace, tree, device, counterpart ? &*counterpart : nullptr, layout.keep.keep, column, order);
+    }
     return layout;
 }
 
@@ -210,7 +237,8 @@ SpanFilterProxyModel::Layout SpanFilterProxyModel::computeNow() const
     const SpanTree *tree = m_spanModel ? m_spanModel->tree() : nullptr;
     if (!trace || !tree)
         return Layout{};
-    return computeLayout(*trace, *tree, m_spanModel->deviceTime(), m_filter, m_range, m_sortColumn, m_sortOrder);
+    return computeLayout(*trace, *tree, m_spanModel->deviceTime(), m_spanModel->comparison().get(), m_filter, m_range,
+                         m_sortColumn, m_sortOrder);
 }
 
 void SpanFilterProxyModel::install(Layout layout)
@@ -224,6 +252,7 @@ void SpanFilterProxyModel::install(Layout layout)
 }
 
 SpanFilterProxyModel::Rows SpanFilterProxyModel::buildRows(const Trace &trace, const SpanTree &tree, const DeviceTime *device,
+                                                           const SpanCounterpart *counterpart,
                                                            const std::vector<std::uint8_t> &keep, int column, Qt::SortOrder order)
 {
     Rows rows;
@@ -240,7 +269,9 @@ SpanFilterProxyModel::Rows SpanFilterProxyModel::buildRows(const Trace &trace, c
         rows.childOffset[slot] += rows.childOffset[slot - 1];
     rows.children.resize(rows.childOffset[n + 1]);
     rows.row.assign(n, kHidden);
-    const auto less = [&](std::uint32_t a, std::uint32_t b) { return lessThan(trace, tree, device, column, a, b); };
+    const auto less = [&](std::uint32_t a, std::uint32_t b) {
+        return lessThan(trace, tree, device, counterpart, column, a, b);
+    };
     for (std::size_t slot = 0; slot <= n; ++slot) {
         const auto list = sourceChildren(slot);
         const auto begin = rows.children.begin() + rows.childOffset[slot];
@@ -270,9 +301,11 @@ void SpanFilterProxyModel::relayout()
         return;
     }
     // The worker owns what it reads: the shared snapshots and copies of the filter and range.
-    m_sorter->start([this, trace = m_spanModel->traceRef(), tree, device = m_spanModel->deviceTimeRef(), filter = m_filter,
-                     range = m_range, column = m_sortColumn, order = m_sortOrder]() -> BackgroundSort::Apply {
-        auto layout = std::make_shared<Layout>(computeLayout(*trace, *tree, device.get(), filter, range, column, order));
+    m_sorter->start([this, trace = m_spanModel->traceRef(), tree, device = m_spanModel->deviceTimeRef(),
+                     comparison = m_spanModel->comparison(), filter = m_filter, range = m_range, column = m_sortColumn,
+                     order = m_sortOrder]() -> BackgroundSort::Apply {
+        auto layout = std::make_shared<Layout>(
+            computeLayout(*trace, *tree, device.get(), comparison.get(), filter, range, column, order));
         return [this, layout] { applyLayout(std::move(*layout)); };
     });
 }
@@ -294,9 +327,30 @@ void SpanFilterProxyModel::applyLayout(Layout layout)
     Q_EMIT layoutChanged();
 }
 
-bool SpanFilterProxyModel::lessThan(const Trace &trace, const SpanTree &tree, const DeviceTime *device, int column, std::uint32_t a,
-                                    std::uint32_t b)
+bool SpanFilterProxyModel::lessThan(const Trace &trace, const SpanTree &tree, const DeviceTime *device,
+                                    const SpanCounterpart *counterpart, int column, std::uint32_t a, std::uint32_t b)
 {
+    if (column >= SpanTreeModel::ColumnCount) {
+        if (!counterpart)
+            return false;
+        const SpanCounterpart &c = *counterpart;
+        switch (column) {
+        case SpanTreeModel::BaselineTotalColumn:
+            return compareOptional(c.baselineTotalNs(a), c.baselineTotalNs(b)) < 0;
+        case SpanTreeModel::DeltaTotalColumn:
+            return compareOptional(c.totalDeltaNs(a), c.totalDeltaNs(b)) < 0;
+        case SpanTreeModel::DeltaTotalPercentColumn:
+            return compareOptional(c.totalDeltaPercent(a), c.totalDeltaPercent(b)) < 0;
+        case SpanTreeModel::BaselineSelfColumn:
+            return compareOptional(c.baselineSelfNs(a), c.baselineSelfNs(b)) < 0;
+        case SpanTreeModel::DeltaSelfColumn:
+            return compareOptional(c.selfDeltaNs(a), c.selfDeltaNs(b)) < 0;
+        case SpanTreeModel::DeltaSelfPercentColumn:
+            return compareOptional(c.selfDeltaPercent(a), c.selfDeltaPercent(b)) < 0;
+        default:
+            return false;
+        }
+    }
     const Span &sa = trace.spans[a];
     const Span &sb = trace.spans[b];
     switch (column) {
@@ -363,7 +417,7 @@ std::uint32_t SpanFilterProxyModel::rowOf(std::uint32_t span) const
 QModelIndex SpanFilterProxyModel::index(int row, int column, const QModelIndex &parent) const
 {
     const std::size_t n = spanCount();
-    if (n == 0 || row < 0 || column < 0 || column >= SpanTreeModel::ColumnCount)
+    if (n == 0 || row < 0 || column < 0 || column >= columnCount())
         return {};
     std::size_t slot = n;
     if (parent.isValid()) {
@@ -391,7 +445,7 @@ QModelIndex SpanFilterProxyModel::sibling(int row, int column, const QModelIndex
     if (!idx.isValid())
         return {};
     if (row == idx.row())
-        return column >= 0 && column < SpanTreeModel::ColumnCount ? createIndex(row, column, idx.internalId()) : QModelIndex();
+        return column >= 0 && column < columnCount() ? createIndex(row, column, idx.internalId()) : QModelIndex();
     return index(row, column, parent(idx));
 }
 
@@ -411,7 +465,7 @@ int SpanFilterProxyModel::columnCount(const QModelIndex &parent) const
 {
     if (!m_spanModel || (parent.isValid() && parent.column() != 0))
         return 0;
-    return SpanTreeModel::ColumnCount;
+    return m_spanModel->columnCount();
 }
 
 bool SpanFilterProxyModel::hasChildren(const QModelIndex &parent) const

@@ -17,6 +17,8 @@ class SpanTree;
 class DeviceTime;
 struct Trace;
 class BackgroundSort;
+class SpanCounterpart;
+struct TraceComparison;
 
 /// Filters and sorts a SpanTreeModel (the only source it accepts).
 ///
@@ -113,18 +115,20 @@ private:
     };
 
     static KeepSet keepSet(const Trace &trace, const SpanTree &tree, const TextFilter &filter, const TimeWindow &range);
-    static Layout computeLayout(const Trace &trace, const SpanTree &tree, const DeviceTime *device, const TextFilter &filter,
-                                const TimeWindow &range, int column, Qt::SortOrder order);
+    static Layout computeLayout(const Trace &trace, const SpanTree &tree, const DeviceTime *device,
+                                const TraceComparison *comparison, const TextFilter &filter, const TimeWindow &range,
+                                int column, Qt::SortOrder order);
     Layout computeNow() const;
     void install(Layout layout);
     void relayout();
     // One layout change to \a layout that keeps the persistent indexes of spans still shown.
     void applyLayout(Layout layout);
     // Static: a worker thread runs it on the shared, immutable snapshots.
-    static Rows buildRows(const Trace &trace, const SpanTree &tree, const DeviceTime *device, const std::vector<std::uint8_t> &keep,
-                          int column, Qt::SortOrder order);
-    static bool lessThan(const Trace &trace, const SpanTree &tree, const DeviceTime *device, int column, std::uint32_t a,
-                         std::uint32_t b);
+    static Rows buildRows(const Trace &trace, const SpanTree &tree, const DeviceTime *device,
+                          const SpanCounterpart *counterpart, const std::vector<std::uint8_t> &keep, int column,
+                          Qt::SortOrder order);
+    static bool lessThan(const Trace &trace, const SpanTree &tree, const DeviceTime *device,
+                         const SpanCounterpart *counterpart, int column, std::uint32_t a, std::uint32_t b);
     std::size_t spanCount() const;
     bool identity() const { return m_identity; }
     std::size_t childCount(std::size_t slot) const;
@@ -144,6 +148,7 @@ private:
     Rows m_rows;
     BackgroundSort *m_sorter;
     bool m_backgroundSorting = false;
+    bool m_sortedByRemovedColumn = false;
 };
 
 } // namespace TraceInspector

@@ -4,7 +4,9 @@
 #include "core/analysis/devicetime.h"
 #include "core/display/format.h"
 #include "core/analysis/spantree.h"
+#include "core/diff/spancounterpart.h"
 #include "core/itemmodels/modelroles.h"
+#include "core/itemmodels/spandiffmodel.h"
 #include "core/model/trace.h"
 
 namespace TraceInspector {
@@ -27,6 +29,7 @@ void SpanTreeModel::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr
                              std::shared_ptr<const DeviceTime> deviceTime)
 {
     beginResetModel();
+    m_comparison.reset(); // it compared the previous snapshot
     if (trace && tree && tree->spanCount() == trace->spans.size()) {
         m_trace = std::move(trace);
         m_tree = std::move(tree);
@@ -38,6 +41,68 @@ void SpanTreeModel::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr
         m_device.reset();
     }
     endResetModel();
+}
+
+void SpanTreeModel::setComparison(TraceComparisonPtr comparison)
+{
+    if (comparison && (!m_tree || !comparison->candidate || comparison->candidate->spanTree.get() != m_tree.get()))
+        comparison.reset();
+    if (comparison == m_comparison)
+        return;
+    if (!comparison) {
+        beginRemoveColumns({}, ColumnCount, ComparisonColumnCount - 1);
+        m_comparison.reset();
+        endRemoveColumns();
+        return;
+    }
+    if (!m_comparison) {
+        beginInsertColumns({}, ColumnCount, ComparisonColumnCount - 1);
+        m_comparison = std::move(comparison);
+        endInsertColumns();
+        return;
+    }
+    // Another baseline for the same trace: new values in the same columns (SortRole, so a
+    // proxy sorted by one of them sorts again).
+    m_comparison = std::move(comparison);
+    if (rowCount() > 0)
+        Q_EMIT dataChanged(index(0, BaselineTotalColumn), index(rowCount() - 1, DeltaSelfPercentColumn));
+}
+
+QVariant SpanTreeModel::comparisonData(std::size_t span, int column, int role) const
+{
+    const SpanCounterpart c(m_comparison->diff.spans, *m_comparison->baseline->spanTree, *m_tree);
+    const auto s = std::uint32_t(span);
+    const auto duration = [&](const std::optional<std::uint64_t> &v) -> QVariant {
+        if (role == Qt::DisplayRole)
+            return v ? formatDurationIn(*v, m_unit, false) : QStringLiteral("—");
+        if (role == SortRole)
+            return v ? QVariant::fromValue(quint64(*v)) : QVariant();
+        return {};
+    };
+    const auto delta = [&](const std::optional<std::int64_t> &d, const std::optional<double> &p, bool percent) -> QVariant {
+        if (role == Qt::DisplayRole) {
+            if (percent)
+                return p ? formatDeltaPercent(*p) : QStringLiteral("—");
+            return d ? formatDeltaDuration(*d, m_unit) : QStringLiteral("—");
+        }
+        if (role == SortRole) {
+            if (percent)
+                return p ? QVariant(*p) : QVariant();
+            return d ? QVariant::fromValue(qint64(*d)) : QVariant();
+        }
+        if (role == DeltaRole)
+            return d ? QVariant::fromValue(qint64(*d)) : QVariant();
+        return {};
+    };
+    switch (column) {
+    case BaselineTotalColumn: return duration(c.baselineTotalNs(s));
+    case DeltaTotalColumn: return delta(c.totalDeltaNs(s), std::nullopt, false);
+    case DeltaTotalPercentColumn: return delta(c.totalDeltaNs(s), c.totalDeltaPercent(s), true);
+    case BaselineSelfColumn: return duration(c.baselineSelfNs(s));
+    case DeltaSelfColumn: return delta(c.selfDeltaNs(s), std::nullopt, false);
+    case DeltaSelfPercentColumn: return delta(c.selfDeltaNs(s), c.selfDeltaPercent(s), true);
+    default: return {};
+    }
 }
 
 QString SpanTreeModel::lanesText(std::size_t span) const
@@ -85,7 +150,7 @@ QStringList SpanTreeModel::deviceLines(std::int64_t spanIndex) const
 QModelIndex SpanTreeModel::indexForSpan(std::int64_t spanIndex, int column) const
 {
     if (!m_tree || spanIndex < 0 || std::uint64_t(spanIndex) >= m_tree->spanCount() || column < 0
-        || column >= ColumnCount)
+        || column >= columnCount())
         return {};
     const auto span = std::size_t(spanIndex);
     return createIndex(int(m_tree->row(span)), column, quintptr(span));
@@ -122,14 +187,15 @@ void SpanTreeModel::setTimeUnit(TimeUnit unit)
     if (unit == m_unit)
         return;
     m_unit = unit;
-    Q_EMIT headerDataChanged(Qt::Horizontal, StartColumn, DeviceBusyColumn);
+    const int last = m_comparison ? int(DeltaSelfPercentColumn) : int(DeviceBusyColumn);
+    Q_EMIT headerDataChanged(Qt::Horizontal, StartColumn, last);
     if (rowCount() > 0)
-        Q_EMIT dataChanged(index(0, StartColumn), index(rowCount() - 1, DeviceBusyColumn), {Qt::DisplayRole});
+        Q_EMIT dataChanged(index(0, StartColumn), index(rowCount() - 1, last), {Qt::DisplayRole});
 }
 
 QModelIndex SpanTreeModel::index(int row, int column, const QModelIndex &parent) const
 {
-    if (column < 0 || column >= ColumnCount)
+    if (column < 0 || column >= columnCount())
         return {};
     const std::int64_t span = spanAt(row, parent);
     if (span < 0)
@@ -162,7 +228,7 @@ int SpanTreeModel::columnCount(const QModelIndex &parent) const
 {
     if (parent.isValid() && parent.column() != 0)
         return 0;
-    return ColumnCount;
+    return m_comparison ? ComparisonColumnCount : ColumnCount;
 }
 
 bool SpanTreeModel::hasChildren(const QModelIndex &parent) const
@@ -178,6 +244,14 @@ QVariant SpanTreeModel::data(const QModelIndex &index, int role) const
     const int column = index.column();
     const Span &s = m_trace->spans[span];
 
+    if (column >= ColumnCount) {
+        if (!m_comparison)
+            return {};
+        if (role == Qt::TextAlignmentRole)
+            return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
+        if (role == Qt::DisplayRole || role == SortRole || role == DeltaRole)
+            return comparisonData(span, column, role);
+    }
     switch (role) {
     case Qt::DisplayRole:
         return displayData(span, column);
@@ -336,11 +410,18 @@ QString SpanTreeModel::toolTip(std::size_t span) const
 
 QVariant SpanTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
+    if (orientation != Qt::Horizontal || section < 0 || section >= columnCount())
         return {};
     if (role == Qt::InitialSortOrderRole) {
         // Costs are read largest first: the first click on a time column sorts descending.
+        // Δ columns too: the largest slowdown first.
         switch (section) {
+        case BaselineTotalColumn:
+        case DeltaTotalColumn:
+        case DeltaTotalPercentColumn:
+        case BaselineSelfColumn:
+        case DeltaSelfColumn:
+        case DeltaSelfPercentColumn:
         case DurationColumn:
         case SelfColumn:
         case MeasuredPercentColumn:
@@ -365,6 +446,12 @@ QVariant SpanTreeModel::headerData(int section, Qt::Orientation orientation, int
         case BarColumn: return tr("Time");
         case DeviceBusyColumn: return QString(tr("Device busy") + unit);
         case DeviceLanesColumn: return tr("Device · stream · clock");
+        case BaselineTotalColumn: return QString(tr("Baseline") + unit);
+        case DeltaTotalColumn: return QString(tr("Δ duration") + unit);
+        case DeltaTotalPercentColumn: return tr("Δ% duration");
+        case BaselineSelfColumn: return QString(tr("Baseline self") + unit);
+        case DeltaSelfColumn: return QString(tr("Δ self") + unit);
+        case DeltaSelfPercentColumn: return tr("Δ% self");
         default: return {};
         }
     }
@@ -382,6 +469,14 @@ QVariant SpanTreeModel::headerData(int section, Qt::Orientation orientation, int
             return tr("Union of the device_interval records of the span and its descendants on its busiest "
                       "device stream (overlaps count once); \"> host\" when it exceeds the host duration");
         case DeviceLanesColumn: return tr("Device, stream and clock domain of the device work (device clocks are never compared with host time)");
+        case BaselineTotalColumn:
+            return tr("Duration of the matching span in the baseline (matched by path, or by semantic label); "
+                      "— when it has none");
+        case DeltaTotalColumn: return tr("Duration minus the baseline's: positive is slower");
+        case DeltaTotalPercentColumn: return tr("Δ duration as a share of the baseline's duration");
+        case BaselineSelfColumn: return tr("Self time of the matching span in the baseline");
+        case DeltaSelfColumn: return tr("Self time minus the baseline's: positive is slower");
+        case DeltaSelfPercentColumn: return tr("Δ self as a share of the baseline's self time");
         default: return {};
         }
     }

@@ -7,6 +7,7 @@
 #include <QAbstractItemModel>
 
 #include "core/display/format.h"
+#include "core/loading/tracecomparison.h"
 
 namespace TraceInspector {
 
@@ -30,6 +31,11 @@ class DeviceTime;
 /// DeviceBusyColumn shows the busiest device lane's busy union of the span's subtree (device,
 /// stream and clock in DeviceLanesColumn and the tool tip; DeviceExceedsHostRole flags a
 /// busy time longer than the host duration). Both are empty until device time is set.
+///
+/// With a comparison whose candidate is the shown trace (issue #15 item 3), six columns are
+/// inserted after the others: the baseline's total and self time of each span's partner, Δ
+/// (candidate − baseline, DeltaRole for colour) and Δ% ("—" for a span without a partner or
+/// an open side). Clearing the comparison removes them.
 class SpanTreeModel : public QAbstractItemModel
 {
     Q_OBJECT
@@ -45,7 +51,15 @@ public:
         BarColumn,
         DeviceBusyColumn,
         DeviceLanesColumn,
-        ColumnCount
+        ColumnCount,
+        // Shown only while a comparison is set (setComparison()), appended after the others.
+        BaselineTotalColumn = ColumnCount,
+        DeltaTotalColumn,
+        DeltaTotalPercentColumn,
+        BaselineSelfColumn,
+        DeltaSelfColumn,
+        DeltaSelfPercentColumn,
+        ComparisonColumnCount
     };
     Q_ENUM(Column)
 
@@ -65,6 +79,11 @@ public:
     std::shared_ptr<const Trace> traceRef() const { return m_trace; }
     std::shared_ptr<const SpanTree> treeRef() const { return m_tree; }
     std::shared_ptr<const DeviceTime> deviceTimeRef() const { return m_device; }
+    /// Adds the comparison columns for \a comparison when its candidate is the shown trace
+    /// (same snapshot); null, or another trace, removes them. setTrace() removes them too.
+    void setComparison(TraceComparisonPtr comparison);
+    /// The comparison whose columns are shown, or null.
+    const TraceComparisonPtr &comparison() const { return m_comparison; }
     /// Lines "device · stream · clock: busy (n intervals)" for span \a spanIndex, for a
     /// details view; empty when it has no device work.
     QStringList deviceLines(std::int64_t spanIndex) const;
@@ -97,10 +116,12 @@ private:
     QVariant sortData(std::size_t span, int column) const;
     QString toolTip(std::size_t span) const;
     QString lanesText(std::size_t span) const;
+    QVariant comparisonData(std::size_t span, int column, int role) const;
 
     std::shared_ptr<const Trace> m_trace;
     std::shared_ptr<const SpanTree> m_tree;
     std::shared_ptr<const DeviceTime> m_device;
+    TraceComparisonPtr m_comparison;
     TimeUnit m_unit = TimeUnit::Auto;
 };
 

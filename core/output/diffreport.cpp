@@ -203,8 +203,9 @@ std::string diffReportText(const DiffReportInput &in)
         + std::to_string(d.baselineOps) + " ops)\n";
     out += "candidate: " + in.candidateFile + " (" + std::to_string(in.candidateTree.spanCount()) + " spans, "
         + std::to_string(d.candidateOps) + " ops)\n";
-    out += "spans: " + std::to_string(m.matched) + " of " + std::to_string(in.candidateTree.spanCount())
-        + " matched; " + std::to_string(m.candidateOnly) + " only in candidate, " + std::to_string(m.baselineOnly)
+    out += "spans: " + std::to_string(m.matched) + " of " + std::to_string(in.candidateTree.spanCount()) + " matched"
+        + (m.matchedByLabel > 0 ? " (" + std::to_string(m.matchedByLabel) + " by semantic label)" : std::string())
+        + "; " + std::to_string(m.candidateOnly) + " only in candidate, " + std::to_string(m.baselineOnly)
         + " only in baseline\n";
     out += "ops: " + std::to_string(d.matchedOps) + " of " + std::to_string(d.candidateOps)
         + " matched within matched spans (by op name and ordinal)\n";
@@ -245,6 +246,7 @@ void writeDiffReportJson(JsonWriter &w, const DiffReportInput &in)
     w.endObject();
     w.key("match").beginObject();
     w.key("matched_spans").u64(d.spans.matched);
+    w.key("label_matched_spans").u64(d.spans.matchedByLabel);
     w.key("baseline_only_spans").u64(d.spans.baselineOnly);
     w.key("candidate_only_spans").u64(d.spans.candidateOnly);
     w.key("matched_ops").u64(d.matchedOps);

@@ -10,18 +10,27 @@
 #include <QElapsedTimer>
 #include <QHeaderView>
 #include <QTabWidget>
+#include <QPushButton>
 #include <QTableView>
+#include <QTreeView>
 
 #include <algorithm>
 #include <cstdio>
 #include <functional>
 
+#include "core/itemmodels/opaggregatemodel.h"
 #include "core/itemmodels/opgroupdiffmodel.h"
+#include "core/itemmodels/spanfilterproxymodel.h"
+#include "core/itemmodels/spantreemodel.h"
 #include "core/itemmodels/spandiffmodel.h"
 #include "core/loading/tracecomparison.h"
 #include "ui/compare/comparecontroller.h"
 #include "ui/compare/comparepanel.h"
+#include "ui/compare/stackedtimeline.h"
 #include "ui/mainwindow.h"
+#include "ui/optablepanel.h"
+#include "ui/spantreepanel.h"
+#include "ui/timeline/timelineview.h"
 
 using namespace TraceInspector;
 
@@ -153,8 +162,44 @@ int main(int argc, char **argv)
     run("show Only in One Run", [&] { panel->views()->setCurrentIndex(2); });
     run("show Memory", [&] { panel->views()->setCurrentIndex(3); });
     run("show Spans", [&] { panel->views()->setCurrentIndex(0); });
+    // The comparison columns of the window's own views (issue #15 item 3).
+    SpanTreePanel *tree = window.spanTreePanel();
+    const auto untilSorted = [&](const char *name) {
+        QElapsedTimer t;
+        t.start();
+        const double pass = spinUntil([&] { return !tree->proxyModel()->isSorting(); }, 120000);
+        worst = std::max(worst, pass);
+        std::printf("%-44s sorted after %8.1f ms   worst pass %8.1f ms\n", name, msSince(t), pass);
+    };
+    run("span tree: sort by Δ self (descending)",
+        [&] { tree->view()->sortByColumn(SpanTreeModel::DeltaSelfColumn, Qt::DescendingOrder); });
+    untilSorted("span tree: Δ self order applied");
+    run("span tree: sort by Δ% duration (descending)",
+        [&] { tree->view()->sortByColumn(SpanTreeModel::DeltaTotalPercentColumn, Qt::DescendingOrder); });
+    untilSorted("span tree: Δ% duration order applied");
+    std::printf("span tree top by Δ%% duration: %s\n",
+                qPrintable(tree->view()->model()->index(0, SpanTreeModel::NameColumn).data().toString()));
+    run("op aggregate: sort by Δ total (descending)", [&] {
+        window.opTablePanel()->aggregateView()->sortByColumn(OpAggregateModel::DeltaTotalColumn, Qt::DescendingOrder);
+    });
+    std::printf("op aggregate top by Δ total: %s %s\n",
+                qPrintable(window.opTablePanel()->aggregateView()->model()->index(0, 0).data().toString()),
+                qPrintable(window.opTablePanel()->aggregateView()->model()->index(0, OpAggregateModel::DeltaTotalColumn).data().toString()));
+    {
+        run("show Timelines (both runs laid out in the background)",
+            [&] { panel->views()->setCurrentWidget(panel->timeline()); });
+        QElapsedTimer t;
+        t.start();
+        const double pass = spinUntil([&] {
+            return panel->timeline()->baselineView()->isLayoutReady() && panel->timeline()->candidateView()->isLayoutReady();
+        }, 300000);
+        worst = std::max(worst, pass);
+        std::printf("%-44s laid out after %8.1f ms   worst pass %8.1f ms\n", "stacked timelines", msSince(t), pass);
+        run("stacked timelines: zoom in (the other follows)", [&] { panel->timeline()->candidateView()->zoomIn(); });
+    }
     std::printf("top span by Δ self: %s\n",
                 qPrintable(panel->spanView()->model()->index(0, SpanDiffModel::PathColumn).data().toString()));
+    run("close the comparison (Δ columns removed)", [&] { panel->closeButton()->click(); });
     std::printf("worst GUI-thread block over the comparison: %.1f ms %s\n", std::max(worst, worstLoad),
                 std::max(worst, worstLoad) <= 100 ? "ok" : "OVER 100 ms");
     return 0;

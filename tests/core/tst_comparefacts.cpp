@@ -23,6 +23,8 @@ private Q_SLOTS:
     void fairness_data();
     void fairness();
     void missingMeta();
+    void invalidIdentity_data();
+    void invalidIdentity();
     void memoryDiff();
     void memoryCurveKeepsPeak();
     void opGroupBytes();
@@ -164,6 +166,57 @@ void tst_CompareFacts::fairness()
     QCOMPARE(gotValues, values);
     QCOMPARE(gotReasons, reasons);
     QCOMPARE(check.isFair(), fields.isEmpty() && reasons.isEmpty());
+}
+
+void tst_CompareFacts::invalidIdentity_data()
+{
+    QTest::addColumn<Change>("baselineChange");
+    QTest::addColumn<Change>("candidateChange");
+    QTest::addColumn<QByteArrayList>("reasons");
+
+    const Change none = [](TraceMeta &) {};
+    const Change blankModel = [](TraceMeta &m) { m.comparisonIdentity->modelId = "  "; };
+    const Change zeroBatch = [](TraceMeta &m) { m.comparisonIdentity->physicalBatch = 0; };
+    // Upstream validates the first run's (the baseline's) identity, then stops.
+    QTest::newRow("both blank model id") << blankModel << blankModel
+                                         << QByteArrayList{"comparison identity is invalid: comparison identity "
+                                                           "model_id must not be empty"};
+    QTest::newRow("baseline zero batch, candidate valid")
+        << zeroBatch << none
+        << QByteArrayList{"comparison identity is invalid: comparison identity physical_batch must be greater than zero"};
+    QTest::newRow("blank implementation id")
+        << Change([](TraceMeta &m) { m.comparisonIdentity->implementationId = ""; }) << none
+        << QByteArrayList{"comparison identity is invalid: comparison identity implementation_id must not be empty "
+                          "when declared"};
+    // A valid baseline: the candidate's invalid member is a differing condition.
+    QTest::newRow("candidate zero batch") << none << zeroBatch << QByteArrayList{kIdentityConditionsReason};
+    // Capture semantics are checked before the identity, as upstream.
+    QTest::newRow("semantics and invalid identity")
+        << Change([](TraceMeta &m) {
+               m.comparisonIdentity->dataId = "";
+               m.warmupSteps = 1;
+           })
+        << none
+        << QByteArrayList{kCaptureSemanticsReason,
+                          "comparison identity is invalid: comparison identity data_id must not be empty"};
+}
+
+void tst_CompareFacts::invalidIdentity()
+{
+    QFETCH(Change, baselineChange);
+    QFETCH(Change, candidateChange);
+    QFETCH(QByteArrayList, reasons);
+
+    TraceMeta baseline = baseMeta();
+    TraceMeta candidate = baseMeta();
+    baselineChange(baseline);
+    candidateChange(candidate);
+    const FairnessCheck check = FairnessCheck::compare(&baseline, &candidate);
+    QByteArrayList got;
+    for (const std::string &r : check.reasons)
+        got << QByteArray::fromStdString(r);
+    QCOMPARE(got, reasons);
+    QVERIFY(!check.isFair());
 }
 
 void tst_CompareFacts::missingMeta()

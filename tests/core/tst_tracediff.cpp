@@ -3,6 +3,8 @@
 // (span, op name, ordinal), op groups by (op, shape, dtype, device).
 #include <QTest>
 
+#include <algorithm>
+
 #include "core/analysis/spantree.h"
 #include "core/diff/tracediff.h"
 #include "core/io/tracereader.h"
@@ -22,6 +24,9 @@ private Q_SLOTS:
     void deltas();
     void opGroups();
     void unmatchedSubtrees();
+    void semanticLabels_data();
+    void semanticLabels();
+    void labelMatchedSubtreeNotOnlyIn();
 };
 
 namespace {
@@ -31,11 +36,24 @@ struct Run {
     SpanTree tree;
 };
 
-Run load(const QByteArray &spec, const QByteArray &ops = {})
+/// The capture contract's required_semantic_labels member for \a labels ("a,b"), or nothing.
+QByteArray withLabels(QByteArray text, const QByteArray &labels)
+{
+    if (labels.isEmpty())
+        return text;
+    QByteArray list;
+    for (const QByteArray &l : labels.split(','))
+        list += (list.isEmpty() ? "\"" : ",\"") + l + "\"";
+    text.replace(QByteArray("\"device_timing\":\"none\"}"),
+                 QByteArray("\"device_timing\":\"none\",\"required_semantic_labels\":[" + list + "]}"));
+    return text;
+}
+
+Run load(const QByteArray &spec, const QByteArray &ops = {}, const QByteArray &labels = {})
 {
     Run run;
-    run.trace = TestFixtures::acceptedTraceFrom(TestFixtures::withRecords(TestFixtures::spansJsonl(spec), ops),
-                                                QStringLiteral("t.jsonl"));
+    run.trace = TestFixtures::acceptedTraceFrom(
+        TestFixtures::withRecords(withLabels(TestFixtures::spansJsonl(spec), labels), ops), QStringLiteral("t.jsonl"));
     if (!run.trace)
         qFatal("fixture rejected");
     run.tree = SpanTree::build(*run.trace);
@@ -167,3 +185,96 @@ void tst_TraceDiff::unmatchedSubtrees()
 
 QTEST_GUILESS_MAIN(tst_TraceDiff)
 #include "tst_tracediff.moc"
+
+void tst_TraceDiff::semanticLabels_data()
+{
+    QTest::addColumn<QByteArray>("baseline");
+    QTest::addColumn<QByteArray>("baselineLabels");
+    QTest::addColumn<QByteArray>("candidate");
+    QTest::addColumn<QByteArray>("candidateLabels");
+    QTest::addColumn<quint64>("matched");
+    QTest::addColumn<quint64>("byLabel");
+    QTest::addColumn<quint64>("baselineOnly");
+    QTest::addColumn<quint64>("candidateOnly");
+    QTest::addColumn<QByteArray>("pairs"); // baseline id>candidate id, space-separated
+
+    // `fwd` (with its child) moved under a new wrapper `mb` in the candidate.
+    const QByteArray base("r=step*:-:0:100 a=fwd:r:0:50 k=kernel:a:0:10");
+    const QByteArray moved("r=step*:-:0:100 w=mb:r:0:60 a=fwd:w:0:50 k=kernel:a:0:10");
+    QTest::newRow("no labels: moved span unmatched") << base << QByteArray() << moved << QByteArray() << 1ull << 0ull
+                                                    << 2ull << 3ull << QByteArray("r>r");
+    QTest::newRow("candidate declares the label") << base << QByteArray() << moved << QByteArray("fwd") << 3ull << 1ull
+                                                  << 0ull << 1ull << QByteArray("r>r a>a k>k");
+    QTest::newRow("baseline declares the label") << base << QByteArray("fwd") << moved << QByteArray() << 3ull << 1ull
+                                                 << 0ull << 1ull << QByteArray("r>r a>a k>k");
+    // The same label declared by both runs is tried once.
+    QTest::newRow("both declare it") << base << QByteArray("fwd,step") << moved << QByteArray("step,fwd") << 3ull << 1ull
+                                     << 0ull << 1ull << QByteArray("r>r a>a k>k");
+    // Path matching wins: a span already matched by path is not re-paired by its label.
+    QTest::newRow("path match first") << QByteArray("r=step*:-:0:100 a=fwd:r:0:50") << QByteArray("fwd")
+                                      << QByteArray("r=step*:-:0:100 a=fwd:r:0:50") << QByteArray("fwd") << 2ull << 0ull
+                                      << 0ull << 0ull << QByteArray("r>r a>a");
+    // A label must name exactly one span in each run: two `fwd` in the candidate, no fallback.
+    QTest::newRow("label not unique")
+        << base << QByteArray("fwd") << QByteArray("r=step*:-:0:100 w=mb:r:0:60 a=fwd:w:0:50 b=fwd:w:50:5")
+        << QByteArray("fwd") << 1ull << 0ull << 2ull << 3ull << QByteArray("r>r");
+    // A renamed root matches nothing by path; the label pairs the moved inner span.
+    QTest::newRow("renamed root, labelled child")
+        << QByteArray("r=step*:-:0:100 a=fwd:r:0:50") << QByteArray()
+        << QByteArray("r=train*:-:0:100 a=fwd:r:0:50") << QByteArray("fwd") << 1ull << 1ull << 1ull << 1ull
+        << QByteArray("a>a");
+    // Under the label pair, repeated children pair by occurrence again.
+    QTest::newRow("repeated children under a labelled span")
+        << QByteArray("r=step*:-:0:100 a=fwd:r:0:50 x=mm:a:0:5 y=mm:a:10:5") << QByteArray()
+        << QByteArray("r=step*:-:0:100 w=mb:r:0:60 a=fwd:w:0:50 x=mm:a:0:5 y=mm:a:10:5 z=mm:a:20:5")
+        << QByteArray("fwd") << 4ull << 1ull << 0ull << 2ull << QByteArray("r>r a>a x>x y>y");
+}
+
+void tst_TraceDiff::semanticLabels()
+{
+    QFETCH(QByteArray, baseline);
+    QFETCH(QByteArray, baselineLabels);
+    QFETCH(QByteArray, candidate);
+    QFETCH(QByteArray, candidateLabels);
+    QFETCH(quint64, matched);
+    QFETCH(quint64, byLabel);
+    QFETCH(quint64, baselineOnly);
+    QFETCH(quint64, candidateOnly);
+    QFETCH(QByteArray, pairs);
+
+    const Run b = load(baseline, {}, baselineLabels);
+    const Run c = load(candidate, {}, candidateLabels);
+    const SpanMatch m = SpanMatch::compute(*b.trace, b.tree, *c.trace, c.tree);
+    QCOMPARE(quint64(m.matched), matched);
+    QCOMPARE(quint64(m.matchedByLabel), byLabel);
+    QCOMPARE(quint64(m.baselineOnly), baselineOnly);
+    QCOMPARE(quint64(m.candidateOnly), candidateOnly);
+    QByteArrayList got;
+    for (std::uint32_t i = 0; i < m.candidateOf.size(); ++i) {
+        const std::uint32_t partner = m.candidateOf[i];
+        if (partner == SpanMatch::kNone)
+            continue;
+        QCOMPARE(m.baselineOf[partner], i);
+        got << QByteArray::fromStdString(std::string(b.trace->str(b.trace->spans[i].id)) + '>'
+                                         + std::string(c.trace->str(c.trace->spans[partner].id)));
+    }
+    std::sort(got.begin(), got.end());
+    QByteArrayList want = pairs.split(' ');
+    std::sort(want.begin(), want.end());
+    QCOMPARE(got, want);
+}
+
+void tst_TraceDiff::labelMatchedSubtreeNotOnlyIn()
+{
+    // The candidate's new wrapper is the only unmatched top; the labelled `fwd` below it is
+    // matched, so the wrapper's "only in" subtree is the wrapper alone.
+    const Run b = load("r=step*:-:0:100 a=fwd:r:0:50 k=kernel:a:0:10");
+    const Run c = load("r=step*:-:0:100 w=mb:r:0:60 a=fwd:w:0:50 k=kernel:a:0:10", {}, "fwd");
+    const TraceDiff d = TraceDiff::compute(*b.trace, b.tree, *c.trace, c.tree);
+    QCOMPARE(d.spans.matchedByLabel, 1ull);
+    QCOMPARE(d.matched.size(), std::size_t(3));
+    QVERIFY(d.onlyInBaseline.empty());
+    QCOMPARE(d.onlyInCandidate.size(), std::size_t(1));
+    QCOMPARE(c.trace->str(c.trace->spans[d.onlyInCandidate[0].index].name), std::string_view("mb"));
+    QCOMPARE(d.onlyInCandidate[0].spans, 1ull);
+}

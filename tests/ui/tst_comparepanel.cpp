@@ -44,6 +44,7 @@ private Q_SLOTS:
     void diffColumns();
     void fairnessBanner_data();
     void fairnessBanner();
+    void invalidIdentityBanner();
     void opGroupsAndOnlyIn();
     void backgroundSort_data();
     void backgroundSort();
@@ -248,6 +249,28 @@ void tst_ComparePanel::fairnessBanner()
     QVERIFY(banner->isVisible());
     QCOMPARE(banner->tone(), differs ? MessageBanner::Tone::Warning : MessageBanner::Tone::Information);
     QCOMPARE(banner->text().split(u'\n'), lines);
+}
+
+void tst_ComparePanel::invalidIdentityBanner()
+{
+    // Both runs declare the same identity, whose physical batch is 0: upstream's reason, and
+    // no "differs" line, as nothing differs.
+    const QByteArray identity(
+        "\"comparison_identity\":{\"workload_id\":\"w\",\"model_id\":\"m\",\"config_id\":\"c\",\"data_id\":\"d\","
+        "\"seed_policy\":\"fixed\",\"physical_batch\":0,\"accumulation_steps\":1,\"precision\":\"f32\","
+        "\"device_state\":\"exclusive\"},\"tags\":{}");
+    const QByteArray spec("r=step*:-:0:100 a=fwd:r:0:50");
+    const QByteArray text = withMeta(spec, "\"tags\":{}", identity);
+    MainWindow window;
+    window.show();
+    QVERIFY(compare(window, write(QStringLiteral("invalid-base.jsonl"), text),
+                    write(QStringLiteral("invalid-cand.jsonl"), text)));
+    MessageBanner *banner = window.comparePanel()->fairnessBanner();
+    QVERIFY(banner->isVisible());
+    QCOMPARE(banner->tone(), MessageBanner::Tone::Information);
+    QCOMPARE(banner->text().split(u'\n'),
+             QStringList{QStringLiteral("Upstream's comparison: “comparison identity is invalid: comparison identity "
+                                        "physical_batch must be greater than zero”")});
 }
 
 void tst_ComparePanel::opGroupsAndOnlyIn()

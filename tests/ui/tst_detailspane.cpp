@@ -343,7 +343,7 @@ void tst_DetailsPane::lineIndexAcrossStrides()
     QSignalSpy preparedSpy(&prepared, &RawLineReader::linesRead);
     prepared.request({8193});
     QVERIFY(preparedSpy.wait(10000));
-    const auto preparedLines = preparedSpy.at(0).at(1).value<QList<RawLine>>();
+    const auto preparedLines = preparedSpy.at(0).at(1).value<QList<SourceLine>>();
     QCOMPARE(preparedLines.size(), 1);
     QCOMPARE(preparedLines[0].text, expected[8192]);
     prepared.setFile(m_dir.filePath(QStringLiteral("no-such-file.jsonl")), 0);

@@ -15,6 +15,9 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <climits>
+
 #include "core/itemmodels/modelroles.h"
 #include "core/itemmodels/onlyinrunmodel.h"
 #include "core/itemmodels/opgroupdiffmodel.h"
@@ -22,6 +25,7 @@
 #include "core/model/enums.h"
 #include "ui/compare/deltadelegate.h"
 #include "ui/compare/memorydiffchart.h"
+#include "ui/compare/stackedtimeline.h"
 #include "ui/widgets/messagebanner.h"
 
 namespace TraceInspector {
@@ -68,7 +72,9 @@ ComparePanel::ComparePanel(CompareController *controller, QWidget *parent)
     , m_progress(new QProgressBar(m_progressRow))
     , m_progressText(new QLabel(m_progressRow))
     , m_cancel(new QPushButton(tr("Cancel"), m_progressRow))
+    , m_close(new QPushButton(tr("Close Comparison"), this))
     , m_views(new QTabWidget(this))
+    , m_timeline(new StackedTimeline(this))
     , m_spanView(makeTable(QStringLiteral("compareSpanView"), this))
     , m_opView(makeTable(QStringLiteral("compareOpGroupView"), this))
     , m_onlyView(makeTable(QStringLiteral("compareOnlyInView"), this))
@@ -94,6 +100,10 @@ ComparePanel::ComparePanel(CompareController *controller, QWidget *parent)
     m_error->hide();
     m_progressRow->setObjectName(QStringLiteral("compareProgress"));
     m_cancel->setObjectName(QStringLiteral("compareCancel"));
+    m_close->setObjectName(QStringLiteral("compareClose"));
+    m_close->setToolTip(tr("Forget the baseline: the Compare tab empties and the span tree loses its Δ columns"));
+    m_close->hide();
+    connect(m_close, &QPushButton::clicked, m_controller, &CompareController::clear);
     m_progress->setRange(0, 1000);
     m_views->setObjectName(QStringLiteral("compareViews"));
     m_categories->setObjectName(QStringLiteral("comparePeakCategories"));
@@ -131,10 +141,17 @@ ComparePanel::ComparePanel(CompareController *controller, QWidget *parent)
     m_views->addTab(m_opView, tr("Op Groups"));
     m_views->addTab(m_onlyView, tr("Only in One Run"));
     m_views->addTab(memory, tr("Memory"));
+    // Two more layouts of a big pair cost seconds and memory: only when someone looks.
+    m_views->addTab(m_timeline, tr("Timelines"));
+    connect(m_views, &QTabWidget::currentChanged, this, &ComparePanel::showTimelineIfOpen);
+    connect(m_timeline, &StackedTimeline::candidateSpanSelected, this, &ComparePanel::spanActivated);
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(m_title);
+    auto *titleRow = new QHBoxLayout;
+    titleRow->addWidget(m_title, 1);
+    titleRow->addWidget(m_close, 0, Qt::AlignTop);
+    layout->addLayout(titleRow);
     layout->addWidget(m_progressRow);
     layout->addWidget(m_error);
     layout->addWidget(m_fairness);
@@ -203,6 +220,7 @@ void ComparePanel::onStateChanged(CompareController::State state)
     const bool busy = state == State::LoadingBaseline || state == State::WaitingForCandidate || state == State::Computing;
     m_progressRow->setVisible(busy);
     m_cancel->setEnabled(state == State::LoadingBaseline || state == State::Computing);
+    m_close->setVisible(state == State::Ready || state == State::Failed);
     if (state == State::LoadingBaseline) {
         m_error->dismiss();
         m_progress->setRange(0, 1000);
@@ -216,6 +234,7 @@ void ComparePanel::onStateChanged(CompareController::State state)
         m_progress->setRange(0, 0); // busy: matching has no finer progress
         m_progressText->setText(tr("Matching spans and ops…"));
     } else if (state == State::Idle && !m_controller->comparison()) {
+        m_error->dismiss();
         m_title->setText(m_controller->baselinePath().isEmpty()
                              ? tr("No comparison yet: File ▸ Compare with… loads a baseline beside this trace.")
                              : tr("Comparison cancelled."));
@@ -237,6 +256,8 @@ void ComparePanel::onFailed(const QString &message, TraceLoader::FailureKind kin
 QString ComparePanel::matchSummary(const TraceDiff &diff, std::size_t candidateSpans)
 {
     QString text = tr("%L1 of %L2 spans matched").arg(diff.spans.matched).arg(quint64(candidateSpans));
+    if (diff.spans.matchedByLabel > 0)
+        text += tr(" (%Ln by semantic label)", nullptr, int(std::min<std::uint64_t>(diff.spans.matchedByLabel, INT_MAX)));
     if (diff.spans.baselineOnly > 0)
         text += tr("; %L1 only in baseline").arg(diff.spans.baselineOnly);
     if (diff.spans.candidateOnly > 0)
@@ -307,6 +328,9 @@ void ComparePanel::showComparison(const TraceComparisonPtr &comparison)
     m_memoryChart->setMemoryDiff(comparison->memory);
     fillCategories(comparison->memory);
     m_views->setEnabled(true);
+    m_shown = comparison;
+    m_timeline->setComparison({});
+    showTimelineIfOpen();
     qCInfo(lcCompare) << "comparison shown after" << clock.elapsed() << "ms (computed in" << comparison->computeMs << "ms)";
 }
 
@@ -335,8 +359,16 @@ void ComparePanel::fillCategories(const MemoryDiff &memory)
     }
 }
 
+void ComparePanel::showTimelineIfOpen()
+{
+    if (m_shown && m_views->currentWidget() == m_timeline)
+        m_timeline->setComparison(m_shown);
+}
+
 void ComparePanel::clearComparison()
 {
+    m_shown.reset();
+    m_timeline->setComparison({});
     m_spanModel->setComparison(nullptr);
     m_opModel->setComparison(nullptr);
     m_onlyModel->setComparison(nullptr);

@@ -23,6 +23,7 @@ class MessageBanner;
 class OnlyInRunModel;
 class OpGroupDiffModel;
 class SpanDiffModel;
+class StackedTimeline;
 
 /// The A/B comparison of the window's trace (the candidate) with a baseline (issue #15
 /// items 2–4): the match summary, the fairness banner and the "indicative — one run each"
@@ -39,6 +40,8 @@ public:
     void setTimeUnit(TimeUnit unit);
 
     QLabel *summaryLabel() const { return m_summary; }
+    /// Forgets the baseline and the comparison (the span tree's Δ columns go with it).
+    QPushButton *closeButton() const { return m_close; }
     QLabel *indicativeLabel() const { return m_indicative; }
     MessageBanner *fairnessBanner() const { return m_fairness; }
     QTableView *spanView() const { return m_spanView; }
@@ -47,6 +50,8 @@ public:
     MemoryDiffChart *memoryChart() const { return m_memoryChart; }
     QTableWidget *peakCategoryTable() const { return m_categories; }
     QTabWidget *views() const { return m_views; }
+    /// Both runs stacked on one host axis; laid out when its tab is first shown.
+    StackedTimeline *timeline() const { return m_timeline; }
     SpanDiffModel *spanModel() const { return m_spanModel; }
     OpGroupDiffModel *opGroupModel() const { return m_opModel; }
     OnlyInRunModel *onlyInModel() const { return m_onlyModel; }
@@ -71,6 +76,7 @@ private:
     void onFailed(const QString &message, TraceLoader::FailureKind kind);
     void fillCategories(const MemoryDiff &memory);
     void showSorting(QTableView *view, int tab, bool sorting);
+    void showTimelineIfOpen();
 
     CompareController *m_controller;
     QLabel *m_title;
@@ -82,7 +88,10 @@ private:
     QProgressBar *m_progress;
     QLabel *m_progressText;
     QPushButton *m_cancel;
+    QPushButton *m_close;
     QTabWidget *m_views;
+    StackedTimeline *m_timeline;
+    TraceComparisonPtr m_shown; ///< what the views show (the timeline takes it when opened)
     QTableView *m_spanView;
     QTableView *m_opView;
     QTableView *m_onlyView;

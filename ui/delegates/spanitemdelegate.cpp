@@ -5,6 +5,7 @@
 #include <QStyle>
 
 #include "core/itemmodels/modelroles.h"
+#include "ui/style/deltapalette.h"
 
 namespace TraceInspector {
 
@@ -27,6 +28,9 @@ void SpanItemDelegate::initStyleOption(QStyleOptionViewItem *option, const QMode
         const int extent = style->pixelMetric(QStyle::PM_SmallIconSize, nullptr, option->widget);
         option->decorationSize = QSize(extent, extent);
     }
+    // The comparison columns: faster / slower in the palette's own tones.
+    if (const QVariant delta = index.data(DeltaRole); delta.isValid() && delta.toLongLong() != 0)
+        option->palette.setColor(QPalette::Text, DeltaPalette::forDelta(delta.toLongLong(), option->palette));
     if (m_filterActive) {
         if (index.data(IsFilterMatchRole).toBool()) {
             option->font.setBold(true);

@@ -100,6 +100,9 @@ Q_SIGNALS:
     void visibleWindowChanged(const TraceInspector::TimeWindow &window);
     /// A layout started by setTrace() has arrived and is shown.
     void layoutReady();
+    /// The record under the mouse changed (an invalid selection on empty space): for views
+    /// that link this run to another (the stacked timelines of a comparison).
+    void hovered(const TraceInspector::Selection &selection);
 
 protected:
     void paintEvent(QPaintEvent *event) override;
