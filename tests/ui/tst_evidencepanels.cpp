@@ -227,7 +227,7 @@ void TestEvidencePanels::outsideDeviceWorkIsShown()
     QFETCH(QByteArray, intervals);
     QFETCH(QStringList, rows);
     QByteArray text = TestFixtures::spansJsonl("r:-:0:100 a:r:0:50");
-    text.insert(text.lastIndexOf("{\"kind\":\"terminal\""), intervals);
+    text.insert(text.lastIndexOf("{\"kind\":\"terminal\""), intervalsJsonl(intervals));
     const LoadedTracePtr base = TestFixtures::loadedSnapshot(text);
     QVERIFY(base);
     auto loaded = std::make_shared<LoadedTrace>(*base);
