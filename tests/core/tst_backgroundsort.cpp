@@ -357,6 +357,47 @@ void tst_BackgroundSort::tensorTableResetDropsPendingOrder()
     QCOMPARE(model.rowCount(), 0);
 }
 
+namespace {
+
+// The million-tensor trace of tensorTableMillionRows, made once for all its rows (generating
+// it is most of the test's time under ASan).
+std::shared_ptr<const Trace> millionTensorTrace(std::size_t rows)
+{
+    static std::shared_ptr<const Trace> cached;
+    if (cached && cached->tensors.size() == rows)
+        return cached;
+    auto trace = std::make_shared<Trace>();
+    std::mt19937_64 rng(20261203);
+    std::vector<StringId> labels;
+    for (int i = 0; i < 997; ++i)
+        labels.push_back(trace->strings.intern("layer" + std::to_string((i * 7919) % 997) + ".weight"));
+    const StringId dtype = trace->strings.intern("f32");
+    const StringId device = trace->strings.intern("cuda:0");
+    const StringId span = trace->strings.intern("s");
+    trace->tensors.resize(rows);
+    // Ids are unique but not in record order, so that an id sort has work to do.
+    std::vector<std::uint32_t> idNumbers(rows);
+    std::iota(idNumbers.begin(), idNumbers.end(), 0U);
+    std::shuffle(idNumbers.begin(), idNumbers.end(), rng);
+    char id[16];
+    for (std::size_t i = 0; i < rows; ++i) {
+        Tensor &t = trace->tensors[i];
+        std::snprintf(id, sizeof id, "t%07u", idNumbers[i]);
+        t.tensorId = trace->strings.intern(id);
+        t.label = labels[rng() % labels.size()];
+        t.dtype = dtype;
+        t.device = device;
+        t.spanId = span;
+        t.hasDenseBytes = rng() % 50 != 0;
+        t.denseBytes = t.hasDenseBytes ? (rng() % 4096) * 4 : 0; // many ties
+        t.line = std::uint32_t(i + 2);
+    }
+    cached = trace;
+    return cached;
+}
+
+} // namespace
+
 void tst_BackgroundSort::tensorTableMillionRows_data()
 {
     QTest::addColumn<int>("column");
@@ -378,33 +419,8 @@ void tst_BackgroundSort::tensorTableMillionRows()
     constexpr std::size_t kRows = 1000000;
     QVERIFY(kRows > BackgroundSort::backgroundRows());
 
-    auto trace = std::make_shared<Trace>();
-    std::mt19937_64 rng(20261203);
-    std::vector<StringId> labels;
-    for (int i = 0; i < 997; ++i)
-        labels.push_back(trace->strings.intern("layer" + std::to_string((i * 7919) % 997) + ".weight"));
-    const StringId dtype = trace->strings.intern("f32");
-    const StringId device = trace->strings.intern("cuda:0");
-    const StringId span = trace->strings.intern("s");
-    trace->tensors.resize(kRows);
-    // Ids are unique but not in record order, so that an id sort has work to do.
-    std::vector<std::uint32_t> idNumbers(kRows);
-    std::iota(idNumbers.begin(), idNumbers.end(), 0U);
-    std::shuffle(idNumbers.begin(), idNumbers.end(), rng);
-    char id[16];
-    for (std::size_t i = 0; i < kRows; ++i) {
-        Tensor &t = trace->tensors[i];
-        std::snprintf(id, sizeof id, "t%07u", idNumbers[i]);
-        t.tensorId = trace->strings.intern(id);
-        t.label = labels[rng() % labels.size()];
-        t.dtype = dtype;
-        t.device = device;
-        t.spanId = span;
-        t.hasDenseBytes = rng() % 50 != 0;
-        t.denseBytes = t.hasDenseBytes ? (rng() % 4096) * 4 : 0; // many ties
-        t.line = std::uint32_t(i + 2);
-    }
-    std::shared_ptr<const Trace> shared = trace;
+    const std::shared_ptr<const Trace> shared = millionTensorTrace(kRows);
+    QCOMPARE(shared->tensors.size(), kRows);
 
     std::vector<std::uint32_t> expected(kRows);
     std::iota(expected.begin(), expected.end(), 0U);
