@@ -8,10 +8,13 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include "core/analysis/devicetime.h"
 #include "core/analysis/evidenceanalysis.h"
 #include "core/analysis/health.h"
 #include "core/itemmodels/capabilitymodel.h"
+#include "core/display/format.h"
 #include "core/itemmodels/viewcoverage.h"
+#include "core/model/trace.h"
 #include "ui/delegates/capabilitydelegate.h"
 #include "ui/style/severitypalette.h"
 
@@ -35,6 +38,7 @@ EvidencePanel::EvidencePanel(QWidget *parent)
     , m_matrix(new QTableView(this))
     , m_gaps(new QTreeWidget(this))
     , m_views(new QTreeWidget(this))
+    , m_outsideDevice(new QTreeWidget(this))
 {
     setObjectName(QStringLiteral("evidencePanel"));
     m_contract->setObjectName(QStringLiteral("captureContract"));
@@ -60,11 +64,19 @@ EvidencePanel::EvidencePanel(QWidget *parent)
     m_views->setRootIsDecorated(false);
     m_views->setHeaderLabels({tr("View"), tr("Coverage"), tr("Detail")});
     m_views->setAlternatingRowColors(true);
+    m_outsideDevice->setObjectName(QStringLiteral("outsideDeviceWork"));
+    m_outsideDevice->setRootIsDecorated(false);
+    m_outsideDevice->setHeaderLabels({tr("Device"), tr("Stream"), tr("Clock"), tr("Intervals"), tr("Busy outside every span")});
+    m_outsideDevice->setAlternatingRowColors(true);
+    m_outsideDevice->setToolTip(tr("Device intervals whose span_id names no span of the trace: the span tree cannot "
+                                   "attribute this work. Busy time is the union of the intervals per device, stream and "
+                                   "clock, so overlapping intervals count once."));
 
     auto *matrixTitle = new QLabel(tr("Capability matrix"), this);
     auto *gapsTitle = new QLabel(tr("Evidence gaps"), this);
     auto *viewsTitle = new QLabel(tr("Coverage of each view"), this);
-    for (QLabel *title : {matrixTitle, gapsTitle, viewsTitle}) {
+    auto *outsideTitle = new QLabel(tr("Device work outside every span"), this);
+    for (QLabel *title : {matrixTitle, gapsTitle, viewsTitle, outsideTitle}) {
         QFont f = title->font();
         f.setBold(true);
         title->setFont(f);
@@ -82,15 +94,17 @@ EvidencePanel::EvidencePanel(QWidget *parent)
     split->addWidget(section(matrixTitle, m_matrix));
     split->addWidget(section(gapsTitle, m_gaps));
     split->addWidget(section(viewsTitle, m_views));
+    split->addWidget(section(outsideTitle, m_outsideDevice));
     split->setChildrenCollapsible(false);
     // Small minimums: the panel shares the window's height with the timeline and the chart,
     // and a 1000-pixel screen must still hold the whole window.
-    for (QWidget *body : std::initializer_list<QWidget *>{m_matrix, m_gaps, m_views})
+    for (QWidget *body : std::initializer_list<QWidget *>{m_matrix, m_gaps, m_views, m_outsideDevice})
         body->setMinimumHeight(3 * fontMetrics().height());
     // The matrix is the point of the panel: it gets the room, gaps and views what is left.
     split->setStretchFactor(0, 4);
     split->setStretchFactor(1, 2);
     split->setStretchFactor(2, 3);
+    split->setStretchFactor(3, 1);
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 4, 0, 0);
@@ -119,6 +133,7 @@ void EvidencePanel::clear()
     m_model->setEvidence(nullptr);
     m_gaps->clear();
     m_views->clear();
+    m_outsideDevice->clear();
     m_contract->setText(tr("No trace loaded."));
 }
 
@@ -128,9 +143,11 @@ void EvidencePanel::setLoadedTrace(LoadedTracePtr loaded)
         clear();
         return;
     }
-    if (m_loaded && m_loaded->evidence == loaded->evidence && m_loaded->trace == loaded->trace)
+    if (m_loaded && m_loaded->evidence == loaded->evidence && m_loaded->trace == loaded->trace
+        && m_loaded->deviceTime == loaded->deviceTime)
         return;
     m_loaded = loaded;
+    showOutsideDeviceWork();
     const Trace &trace = *loaded->trace;
     QStringList lines;
     if (!trace.meta) {
@@ -208,6 +225,56 @@ void EvidencePanel::setLoadedTrace(LoadedTracePtr loaded)
         tree->resizeColumnToContents(1);
     }
     m_matrix->resizeColumnsToContents();
+}
+
+void EvidencePanel::showOutsideDeviceWork()
+{
+    m_outsideDevice->clear();
+    const Trace &trace = *m_loaded->trace;
+    const auto note = [this](const QString &text) {
+        auto *item = new QTreeWidgetItem(QStringList{text});
+        m_outsideDevice->addTopLevelItem(item);
+        item->setFirstColumnSpanned(true);
+    };
+    if (trace.deviceIntervals.empty()) {
+        note(tr("Not captured: the trace has no device intervals."));
+        return;
+    }
+    const DeviceTime *device = m_loaded->deviceTime.get();
+    if (!device) {
+        note(tr("Computing the device time…"));
+        return;
+    }
+    if (device->outside().empty()) {
+        // Spelled out rather than %n: no translation is loaded, and "interval(s)" would show as is.
+        note(device->intervalCount() == 1 ? tr("None: the one device interval belongs to a span.")
+                                          : tr("None: each of the %1 device intervals belongs to a span.")
+                                                .arg(formatCount(device->intervalCount())));
+        return;
+    }
+    QList<QTreeWidgetItem *> items;
+    for (const DeviceBusy &busy : device->outside()) {
+        const DeviceLane &lane = device->lanes()[busy.lane];
+        auto *item = new QTreeWidgetItem(QStringList{qs(trace.str(lane.device)), qs(trace.str(lane.stream)),
+                                                     qs(trace.str(lane.clock)), formatCount(busy.intervals),
+                                                     formatDuration(busy.busyNs)});
+        item->setTextAlignment(3, Qt::AlignRight | Qt::AlignVCenter);
+        item->setTextAlignment(4, Qt::AlignRight | Qt::AlignVCenter);
+        item->setData(3, Qt::UserRole, qulonglong(busy.intervals));
+        item->setData(4, Qt::UserRole, qulonglong(busy.busyNs));
+        item->setIcon(0, SeverityPalette::icon(Severity::Warning));
+        item->setToolTip(4, busy.intervals == 1
+                                ? tr("%1 of device work on this device, stream and clock in one interval whose span_id "
+                                     "names no span")
+                                      .arg(formatDuration(busy.busyNs))
+                                : tr("%1 of device work on this device, stream and clock in %2 intervals whose span_id "
+                                     "names no span")
+                                      .arg(formatDuration(busy.busyNs), formatCount(busy.intervals)));
+        items << item;
+    }
+    m_outsideDevice->addTopLevelItems(items);
+    for (int c = 0; c < m_outsideDevice->columnCount(); ++c)
+        m_outsideDevice->resizeColumnToContents(c);
 }
 
 } // namespace TraceInspector

@@ -15,7 +15,9 @@ class CapabilityModel;
 
 /// Evidence and capabilities: the run's capture contract and the capability matrix
 /// (complete / partial / not captured / unknown per plane), the evidence gaps (health
-/// warnings and contract mismatches) and every view's coverage in words.
+/// warnings and contract mismatches), every view's coverage in words, and the device work
+/// outside every span (busy time per device, stream and clock of the device intervals whose
+/// span_id names no span: work the span tree cannot show).
 class EvidencePanel : public QWidget
 {
     Q_OBJECT
@@ -30,6 +32,7 @@ public:
     QTableView *matrixView() const { return m_matrix; }
     QTreeWidget *gapList() const { return m_gaps; }
     QTreeWidget *viewList() const { return m_views; }
+    QTreeWidget *outsideDeviceList() const { return m_outsideDevice; }
     QString contractText() const;
 
 Q_SIGNALS:
@@ -37,11 +40,14 @@ Q_SIGNALS:
     void spanActivated(qint64 spanIndex);
 
 private:
+    void showOutsideDeviceWork();
+
     CapabilityModel *m_model;
     QLabel *m_contract;
     QTableView *m_matrix;
     QTreeWidget *m_gaps;
     QTreeWidget *m_views;
+    QTreeWidget *m_outsideDevice;
     LoadedTracePtr m_loaded;
 };
 

@@ -9,8 +9,11 @@
 #include <QThread>
 #include <QThreadPool>
 
+#include <algorithm>
 #include <cstdio>
+#include <numeric>
 #include <random>
+#include <string>
 
 #include "tests/testutils/evidencefixture.h"
 #include "core/analysis/spantree.h"
@@ -39,6 +42,8 @@ private Q_SLOTS:
     void tensorTableMatchesSynchronous_data();
     void tensorTableMatchesSynchronous();
     void tensorTableResetDropsPendingOrder();
+    void tensorTableMillionRows_data();
+    void tensorTableMillionRows();
     void spanTreeMatchesSynchronous_data();
     void spanTreeMatchesSynchronous();
     void spanTreeFilterCancelsPendingSort();
@@ -352,6 +357,128 @@ void tst_BackgroundSort::tensorTableResetDropsPendingOrder()
     QVERIFY(!model.isSorting());
     drainWorkers();
     QCOMPARE(model.rowCount(), 0);
+}
+
+namespace {
+
+// The million-tensor trace of tensorTableMillionRows, made once for all its rows (generating
+// it is most of the test's time under ASan).
+std::shared_ptr<const Trace> millionTensorTrace(std::size_t rows)
+{
+    static std::shared_ptr<const Trace> cached;
+    if (cached && cached->tensors.size() == rows)
+        return cached;
+    auto trace = std::make_shared<Trace>();
+    std::mt19937_64 rng(20261203);
+    std::vector<StringId> labels;
+    for (int i = 0; i < 997; ++i)
+        labels.push_back(trace->strings.intern("layer" + std::to_string((i * 7919) % 997) + ".weight"));
+    const StringId dtype = trace->strings.intern("f32");
+    const StringId device = trace->strings.intern("cuda:0");
+    const StringId span = trace->strings.intern("s");
+    trace->tensors.resize(rows);
+    // Ids are unique but not in record order, so that an id sort has work to do.
+    std::vector<std::uint32_t> idNumbers(rows);
+    std::iota(idNumbers.begin(), idNumbers.end(), 0U);
+    std::shuffle(idNumbers.begin(), idNumbers.end(), rng);
+    char id[16];
+    for (std::size_t i = 0; i < rows; ++i) {
+        Tensor &t = trace->tensors[i];
+        std::snprintf(id, sizeof id, "t%07u", idNumbers[i]);
+        t.tensorId = trace->strings.intern(id);
+        t.label = labels[rng() % labels.size()];
+        t.dtype = dtype;
+        t.device = device;
+        t.spanId = span;
+        t.hasDenseBytes = rng() % 50 != 0;
+        t.denseBytes = t.hasDenseBytes ? (rng() % 4096) * 4 : 0; // many ties
+        t.line = std::uint32_t(i + 2);
+    }
+    cached = trace;
+    return cached;
+}
+
+} // namespace
+
+void tst_BackgroundSort::tensorTableMillionRows_data()
+{
+    QTest::addColumn<int>("column");
+    QTest::addColumn<int>("order");
+    QTest::newRow("bytes ascending") << int(TensorTableModel::BytesColumn) << int(Qt::AscendingOrder);
+    QTest::newRow("bytes descending") << int(TensorTableModel::BytesColumn) << int(Qt::DescendingOrder);
+    QTest::newRow("label ascending") << int(TensorTableModel::LabelColumn) << int(Qt::AscendingOrder);
+    QTest::newRow("id descending") << int(TensorTableModel::IdColumn) << int(Qt::DescendingOrder);
+}
+
+// A million tensor rows generated in memory (no gen_trace), sorted through the real
+// background path (the default threshold, not lowered), against an order computed here with
+// std::stable_sort on the generated values: ties stay in record order, tensors without dense
+// bytes go last ascending and first descending, strings compare bytewise.
+void tst_BackgroundSort::tensorTableMillionRows()
+{
+    QFETCH(int, column);
+    QFETCH(int, order);
+    constexpr std::size_t kRows = 1000000;
+    QVERIFY(kRows > BackgroundSort::backgroundRows());
+
+    const std::shared_ptr<const Trace> shared = millionTensorTrace(kRows);
+    QCOMPARE(shared->tensors.size(), kRows);
+
+    std::vector<std::uint32_t> expected(kRows);
+    std::iota(expected.begin(), expected.end(), 0U);
+    const auto &tensors = shared->tensors;
+    const bool ascending = Qt::SortOrder(order) == Qt::AscendingOrder;
+    const auto less = [&](std::uint32_t a, std::uint32_t b) -> bool {
+        const Tensor &x = tensors[a];
+        const Tensor &y = tensors[b];
+        switch (column) {
+        case TensorTableModel::BytesColumn:
+            if (x.hasDenseBytes != y.hasDenseBytes)
+                return ascending ? x.hasDenseBytes : !x.hasDenseBytes;
+            return ascending ? x.denseBytes < y.denseBytes : y.denseBytes < x.denseBytes;
+        case TensorTableModel::LabelColumn:
+            return ascending ? shared->str(x.label) < shared->str(y.label) : shared->str(y.label) < shared->str(x.label);
+        default:
+            return ascending ? shared->str(x.tensorId) < shared->str(y.tensorId)
+                             : shared->str(y.tensorId) < shared->str(x.tensorId);
+        }
+    };
+    std::stable_sort(expected.begin(), expected.end(), less);
+
+    TensorTableModel model;
+    model.setBackgroundSorting(true);
+    model.setTrace(shared);
+    QCOMPARE(model.rowCount(), int(kRows));
+    QSignalSpy sorting(&model, &FlatTableModel::sortingChanged);
+    model.sort(column, Qt::SortOrder(order));
+    QVERIFY2(model.isSorting(), "a million rows must sort on a worker thread");
+    QCOMPARE(model.sortColumn(), column);
+    QTRY_VERIFY_WITH_TIMEOUT(!model.isSorting(), 120000);
+    QCOMPARE(sorting.size(), 2);
+    QCOMPARE(model.rowCount(), int(kRows));
+
+    std::size_t firstDifference = kRows;
+    for (std::size_t row = 0; row < kRows; ++row) {
+        if (model.recordAt(int(row)) != qint64(expected[row])) {
+            firstDifference = row;
+            break;
+        }
+    }
+    QVERIFY2(firstDifference == kRows, qPrintable(QStringLiteral("row %1: record %2, expected %3")
+                                                      .arg(firstDifference)
+                                                      .arg(firstDifference < kRows ? model.recordAt(int(firstDifference)) : -1)
+                                                      .arg(firstDifference < kRows ? expected[firstDifference] : 0)));
+    // What a view shows agrees: the first and last rows' values through data().
+    const QModelIndex first = model.index(0, column);
+    const QModelIndex last = model.index(int(kRows) - 1, column);
+    if (column == TensorTableModel::BytesColumn) {
+        QCOMPARE(model.data(ascending ? first : last, SortRole).toULongLong(), quint64(0));
+        QVERIFY(!model.data(ascending ? last : first, SortRole).isValid()); // no dense bytes
+    } else {
+        const QString a = model.data(first, Qt::DisplayRole).toString();
+        const QString b = model.data(last, Qt::DisplayRole).toString();
+        QVERIFY2(ascending ? a < b : b < a, qPrintable(a + u" / " + b));
+    }
 }
 
 void tst_BackgroundSort::spanTreeMatchesSynchronous_data()

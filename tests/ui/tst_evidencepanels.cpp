@@ -5,6 +5,8 @@
 #include <QTest>
 #include <QTreeWidget>
 
+#include "core/analysis/devicetime.h"
+#include "core/analysis/spantree.h"
 #include "tests/testutils/evidencefixture.h"
 #include "tests/testutils/fixtures.h"
 #include "core/itemmodels/capabilitymodel.h"
@@ -34,6 +36,8 @@ private Q_SLOTS:
     void gradientsShowContractAndFindings();
     void evidenceMatrixAndCoverage();
     void notCapturedIsSaidInWords();
+    void outsideDeviceWorkIsShown_data();
+    void outsideDeviceWorkIsShown();
     void mainWindowJoinsSelection_data();
     void mainWindowJoinsSelection();
 
@@ -181,6 +185,90 @@ void TestEvidencePanels::notCapturedIsSaidInWords()
     early->evidence.reset();
     tensors.setLoadedTrace(early);
     QVERIFY(tensors.badge()->isHidden());
+}
+
+namespace {
+
+// Space-separated `span:device:stream:clock:start:duration` device_interval records.
+QByteArray intervalsJsonl(const QByteArray &spec)
+{
+    QByteArray out;
+    for (const QByteArray &item : spec.split(' ')) {
+        if (item.isEmpty())
+            continue;
+        const QList<QByteArray> f = item.split(':');
+        out += "{\"kind\":\"device_interval\",\"span_id\":\"" + f[0] + "\",\"device\":\"" + f[1] + "\",\"stream_id\":\""
+            + f[2] + "\",\"clock_id\":\"" + f[3] + "\",\"backend\":\"cuda\",\"start_ns\":" + f[4] + ",\"duration_ns\":" + f[5]
+            + "}\n";
+    }
+    return out;
+}
+
+} // namespace
+
+void TestEvidencePanels::outsideDeviceWorkIsShown_data()
+{
+    QTest::addColumn<QByteArray>("intervals");
+    QTest::addColumn<QStringList>("rows"); // "device|stream|clock|intervals|busy", or one note
+    QTest::newRow("no intervals: not captured") << QByteArray() << QStringList{u"Not captured*"_s};
+    QTest::newRow("all inside spans") << QByteArray("r:cuda:0:c:0:10 a:cuda:0:c:5:10")
+                                      << QStringList{u"None: each of the 2 device intervals belongs to a span."_s};
+    // ghost names no span: its two overlapping intervals count once (0..30), the one on the
+    // other stream is its own lane, and the interval inside `a` is not outside work.
+    QTest::newRow("overlapping and per lane")
+        << QByteArray("ghost:cuda:0:c:0:20 ghost:cuda:0:c:10:20 other:cuda:1:c:0:7 a:cuda:0:c:0:1000")
+        << QStringList{u"cuda|0|c|2|30 ns"_s, u"cuda|1|c|1|7 ns"_s};
+    QTest::newRow("another clock is another lane")
+        << QByteArray("ghost:cuda:0:c1:0:20 ghost:cuda:0:c2:0:20") << QStringList{u"cuda|0|c1|1|20 ns"_s, u"cuda|0|c2|1|20 ns"_s};
+}
+
+void TestEvidencePanels::outsideDeviceWorkIsShown()
+{
+    QFETCH(QByteArray, intervals);
+    QFETCH(QStringList, rows);
+    QByteArray text = TestFixtures::spansJsonl("r:-:0:100 a:r:0:50");
+    text.insert(text.lastIndexOf("{\"kind\":\"terminal\""), intervalsJsonl(intervals));
+    const LoadedTracePtr base = TestFixtures::loadedSnapshot(text);
+    QVERIFY(base);
+    auto loaded = std::make_shared<LoadedTrace>(*base);
+    auto tree = std::make_shared<const SpanTree>(SpanTree::build(*loaded->trace));
+    loaded->deviceTime = std::make_shared<const DeviceTime>(DeviceTime::compute(*loaded->trace, *tree));
+    loaded->spanTree = tree;
+
+    EvidencePanel panel;
+    panel.setLoadedTrace(loaded);
+    QTreeWidget *list = panel.outsideDeviceList();
+    QVERIFY(list);
+    QCOMPARE(list->objectName(), u"outsideDeviceWork"_s);
+    QStringList shown;
+    for (int i = 0; i < list->topLevelItemCount(); ++i) {
+        const QTreeWidgetItem *item = list->topLevelItem(i);
+        if (item->isFirstColumnSpanned()) {
+            shown << item->text(0);
+            continue;
+        }
+        QStringList cells;
+        for (int c = 0; c < list->columnCount(); ++c)
+            cells << item->text(c);
+        shown << cells.join(u'|');
+    }
+    QCOMPARE(shown.size(), rows.size());
+    for (int i = 0; i < rows.size(); ++i) {
+        if (rows[i].endsWith(u'*'))
+            QVERIFY2(shown[i].startsWith(rows[i].chopped(1)), qPrintable(shown[i]));
+        else
+            QCOMPARE(shown[i], rows[i]);
+    }
+
+    // Before the device time is computed the panel says so rather than "none".
+    if (!intervals.isEmpty()) {
+        auto early = std::make_shared<LoadedTrace>(*loaded);
+        early->deviceTime.reset();
+        EvidencePanel fresh;
+        fresh.setLoadedTrace(early);
+        QCOMPARE(fresh.outsideDeviceList()->topLevelItemCount(), 1);
+        QVERIFY(fresh.outsideDeviceList()->topLevelItem(0)->text(0).startsWith(u"Computing"_s));
+    }
 }
 
 void TestEvidencePanels::mainWindowJoinsSelection_data()

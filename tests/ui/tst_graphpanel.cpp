@@ -6,6 +6,7 @@
 #include <QGraphicsScene>
 #include <QLabel>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -29,6 +30,8 @@ private Q_SLOTS:
     void followsSelection();
     void heatSwitchRecolours();
     void capIsStated();
+    void capSpinBoxSetsCap_data();
+    void capSpinBoxSetsCap();
     void spanPathsMerge();
     void exportsSvg();
     void mainWindowClickSelectsInTree();
@@ -190,6 +193,50 @@ void tst_GraphPanel::capIsStated()
     panel.setNodeCap(100);
     QVERIFY(waitForGraph(panel));
     QVERIFY(!panel.messageLabel()->text().contains(QStringLiteral("Capped")));
+}
+
+void tst_GraphPanel::capSpinBoxSetsCap_data()
+{
+    QTest::addColumn<int>("typed");
+    QTest::addColumn<int>("cap");
+    QTest::addColumn<bool>("capped");
+    QTest::newRow("below the span count") << 4 << 4 << true;
+    QTest::newRow("one node") << 1 << 1 << true;
+    QTest::newRow("above the span count") << 50 << 50 << false;
+}
+
+void tst_GraphPanel::capSpinBoxSetsCap()
+{
+    QFETCH(int, typed);
+    QFETCH(int, cap);
+    QFETCH(bool, capped);
+    const Loaded loaded = load(kSpans);
+    QVERIFY(loaded.trace);
+    GraphPanel panel;
+    panel.setScope(CallGraphScope::Subtree);
+    QSpinBox *box = panel.nodeCapBox();
+    QVERIFY(box);
+    QCOMPARE(box->objectName(), QStringLiteral("graphNodeCap"));
+    QCOMPARE(box->value(), int(GraphPanel::kDefaultNodeCap));
+    QCOMPARE(panel.nodeCap(), GraphPanel::kDefaultNodeCap);
+    panel.setTrace(loaded.trace, loaded.tree);
+    QVERIFY(waitForGraph(panel));
+    QCOMPARE(panel.drawing()->graph.nodes.size(), std::size_t(7));
+
+    box->setValue(typed);
+    QCOMPARE(panel.nodeCap(), std::size_t(cap));
+    QVERIFY(waitForGraph(panel));
+    QCOMPARE(panel.drawing()->graph.nodes.size(), std::min<std::size_t>(std::size_t(cap), 7));
+    const QString message = panel.messageLabel()->text();
+    QCOMPARE(message.contains(QStringLiteral("Capped at %1 nodes").arg(cap)), capped);
+
+    // The programmatic setter keeps the box in step and clamps to the offered range.
+    panel.setNodeCap(GraphPanel::kMaxNodeCap * 10);
+    QCOMPARE(panel.nodeCap(), GraphPanel::kMaxNodeCap);
+    QCOMPARE(box->value(), int(GraphPanel::kMaxNodeCap));
+    panel.setNodeCap(0);
+    QCOMPARE(panel.nodeCap(), std::size_t(1));
+    QCOMPARE(box->value(), 1);
 }
 
 void tst_GraphPanel::spanPathsMerge()

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/graph/graphpanel.h"
 
+#include <algorithm>
+
 #include <QAbstractGraphicsShapeItem>
 #include <QComboBox>
 #include <QElapsedTimer>
@@ -13,6 +15,8 @@
 #include <QLoggingCategory>
 #include <QMessageBox>
 #include <QPainter>
+#include <QSignalBlocker>
+#include <QSpinBox>
 #include <QSvgGenerator>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -38,6 +42,7 @@ GraphPanel::GraphPanel(QWidget *parent)
     , m_message(new QLabel(this))
     , m_scopeBox(new QComboBox(this))
     , m_heatBox(new QComboBox(this))
+    , m_capBox(new QSpinBox(this))
     , m_wholeButton(new QToolButton(this))
     , m_fitButton(new QToolButton(this))
     , m_exportButton(new QToolButton(this))
@@ -57,6 +62,17 @@ GraphPanel::GraphPanel(QWidget *parent)
     m_heatBox->addItem(tr("Heat: self time"), int(GraphHeat::SelfTime));
     m_heatBox->addItem(tr("Heat: memory"), int(GraphHeat::Memory));
     m_heatBox->setToolTip(tr("Colour span nodes by self time or by the bytes allocated directly in the span"));
+    m_capBox->setObjectName(QStringLiteral("graphNodeCap"));
+    m_capBox->setRange(1, int(kMaxNodeCap));
+    m_capBox->setValue(int(kDefaultNodeCap));
+    m_capBox->setPrefix(tr("Node cap: "));
+    m_capBox->setSingleStep(50);
+    m_capBox->setAccelerated(true);
+    // Typing "500" must not lay the graph out at 5 and 50 on the way.
+    m_capBox->setKeyboardTracking(false);
+    m_capBox->setToolTip(tr("The graph shows at most this many nodes, the upper layers first (1 to %1); "
+                            "more nodes take longer to lay out and to draw")
+                             .arg(kMaxNodeCap));
     m_wholeButton->setText(tr("Whole Trace"));
     m_wholeButton->setToolTip(tr("Show the graph of the whole trace instead of the selected span's subtree"));
     m_fitButton->setText(tr("Fit"));
@@ -68,6 +84,7 @@ GraphPanel::GraphPanel(QWidget *parent)
     bar->setContentsMargins(0, 0, 0, 0);
     bar->addWidget(m_scopeBox);
     bar->addWidget(m_heatBox);
+    bar->addWidget(m_capBox);
     bar->addWidget(m_wholeButton);
     bar->addStretch(1);
     bar->addWidget(m_fitButton);
@@ -83,6 +100,7 @@ GraphPanel::GraphPanel(QWidget *parent)
             [this] { setScope(CallGraphScope(m_scopeBox->currentData().toInt())); });
     connect(m_heatBox, &QComboBox::currentIndexChanged, this,
             [this] { setHeat(GraphHeat(m_heatBox->currentData().toInt())); });
+    connect(m_capBox, &QSpinBox::valueChanged, this, [this](int cap) { setNodeCap(std::size_t(cap)); });
     connect(m_wholeButton, &QToolButton::clicked, this, &GraphPanel::showWholeTrace);
     connect(m_fitButton, &QToolButton::clicked, m_view, &GraphView::fitAll);
     connect(m_exportButton, &QToolButton::clicked, this, &GraphPanel::exportWithDialog);
@@ -147,7 +165,11 @@ void GraphPanel::setHeat(GraphHeat heat)
 
 void GraphPanel::setNodeCap(std::size_t cap)
 {
-    cap = std::max<std::size_t>(cap, 1);
+    cap = std::clamp<std::size_t>(cap, 1, kMaxNodeCap);
+    if (m_capBox->value() != int(cap)) {
+        const QSignalBlocker blocker(m_capBox);
+        m_capBox->setValue(int(cap));
+    }
     if (cap == m_nodeCap)
         return;
     m_nodeCap = cap;
@@ -308,7 +330,7 @@ void GraphPanel::updateMessage()
         if (g.isCapped())
             text += u' '
                 + tr("Capped at %1 nodes: %2 of %3 are left out (%4 spans, %5 tensors, %6 edges) — the upper layers are "
-                     "kept; select a deeper span or show span paths.")
+                     "kept; raise the node cap, select a deeper span or show span paths.")
                       .arg(formatCount(g.nodeCap), formatCount(g.omittedSpanNodes + g.omittedTensorNodes),
                            formatCount(g.candidateNodes), formatCount(g.omittedSpanNodes),
                            formatCount(g.omittedTensorNodes), formatCount(g.omittedEdges));

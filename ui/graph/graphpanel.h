@@ -14,6 +14,7 @@ class QAbstractGraphicsShapeItem;
 class QComboBox;
 class QGraphicsScene;
 class QLabel;
+class QSpinBox;
 class QToolButton;
 
 namespace TraceInspector {
@@ -35,6 +36,9 @@ class GraphPanel : public QWidget
     Q_OBJECT
 public:
     static constexpr std::size_t kDefaultNodeCap = 150;
+    /// Largest cap the spin box offers: Graphviz lays out a few thousand nodes in seconds on
+    /// a worker, but drawing them is GUI-thread work and the picture is no longer readable.
+    static constexpr std::size_t kMaxNodeCap = 3000;
 
     explicit GraphPanel(QWidget *parent = nullptr);
     ~GraphPanel() override;
@@ -50,6 +54,7 @@ public:
     /// Recolours the drawn graph; no new layout.
     void setHeat(GraphHeat heat);
     std::size_t nodeCap() const { return m_nodeCap; }
+    /// At least 1 and at most kMaxNodeCap; the "Node cap" spin box shows it and sets it.
     void setNodeCap(std::size_t cap);
     /// Root of the graph (index into Trace::spans), or -1 for the whole trace.
     qint64 rootSpan() const { return m_root; }
@@ -72,6 +77,7 @@ public:
     QLabel *messageLabel() const { return m_message; }
     QComboBox *scopeBox() const { return m_scopeBox; }
     QComboBox *heatBox() const { return m_heatBox; }
+    QSpinBox *nodeCapBox() const { return m_capBox; }
 
 public Q_SLOTS:
     /// The span selected elsewhere (-1: none). Highlights its node when drawn, else shows
@@ -118,6 +124,7 @@ private:
     QLabel *m_message;
     QComboBox *m_scopeBox;
     QComboBox *m_heatBox;
+    QSpinBox *m_capBox;
     QToolButton *m_wholeButton;
     QToolButton *m_fitButton;
     QToolButton *m_exportButton;
