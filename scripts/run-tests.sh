@@ -3,7 +3,9 @@
 # Installs what is missing, builds everything and runs the whole test suite (ctest).
 # Usage: scripts/run-tests.sh [extra ctest arguments for the main stage]
 #
-# Stages (TI_STAGES, space-separated; default "main", and "main asan fuzz" when CI=true):
+# Stages (TI_STAGES, space-separated; default "main", and "main fuzz" when CI=true; the asan
+# stage passed on its subset but its time on the CI machine is not measured yet, so it is
+# opt-in until it is, see README):
 #   main  the dev preset (the ci preset, with -Werror, in CI): build, then the whole suite
 #   asan  the dev-asan preset: ASan + UBSan, any sanitizer report (leaks included) fails the
 #         test that caused it (halt_on_error, no recovery). By default a deliberate subset
@@ -23,7 +25,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${CI:-}" = "true" ]; then
-  stages=${TI_STAGES:-main asan fuzz}
+  stages=${TI_STAGES:-main fuzz}
 else
   stages=${TI_STAGES:-main}
 fi

@@ -46,7 +46,7 @@ MessageBanner::MessageBanner(QWidget *parent)
     textColumn->addWidget(m_text);
 
     auto *layout = new QHBoxLayout(this);
-    layout->setContentsMargins(12, 8, 6, 8);
+    layout->setContentsMargins(12, 6, 6, 6);
     layout->setSpacing(10);
     layout->addWidget(m_icon, 0, Qt::AlignTop);
     layout->addLayout(textColumn, 1);
