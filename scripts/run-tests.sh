@@ -3,9 +3,8 @@
 # Installs what is missing, builds everything and runs the whole test suite (ctest).
 # Usage: scripts/run-tests.sh [extra ctest arguments for the main stage]
 #
-# Stages (TI_STAGES, space-separated; default "main", and "main fuzz" when CI=true; the asan
-# stage passed on its subset but its time on the CI machine is not measured yet, so it is
-# opt-in until it is, see README):
+# Stages (TI_STAGES, space-separated; default "main", and "main asan fuzz" when CI=true; on a
+# fresh clone on 2 cores: main ~12.5 min, asan ~15.5 min, fuzz ~4 min):
 #   main  the dev preset (the ci preset, with -Werror, in CI): build, then the whole suite
 #   asan  the dev-asan preset: ASan + UBSan, any sanitizer report (leaks included) fails the
 #         test that caused it (halt_on_error, no recovery). By default a deliberate subset
@@ -17,7 +16,7 @@
 #         well past its 30 minutes next to the main and fuzz stages. TI_ASAN_SCOPE=full builds
 #         and runs everything (do so before a release and after touching ui/ ownership).
 #   fuzz  the fuzz preset (clang, libFuzzer, ASan + UBSan): the corpus replay, then a
-#         time-boxed run of the reader fuzzer (TI_FUZZ_SECONDS, default 240) on a copy of
+#         time-boxed run of the reader fuzzer (TI_FUZZ_SECONDS, default 120) on a copy of
 #         tests/fuzz/corpus; a crash or a failed check fails the stage and leaves the input
 #         in build/fuzz/artifacts
 # Each stage prints its wall time. With several stages, every one runs even if an earlier
@@ -25,7 +24,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${CI:-}" = "true" ]; then
-  stages=${TI_STAGES:-main fuzz}
+  stages=${TI_STAGES:-main asan fuzz}
 else
   stages=${TI_STAGES:-main}
 fi
@@ -94,14 +93,14 @@ for stage in $stages; do
       cmake --preset fuzz >/dev/null
       cmake --build --preset fuzz -j "$jobs"
       end "build (fuzz)"
-      begin "fuzz corpus replay and a ${TI_FUZZ_SECONDS:-240} s run"
+      begin "fuzz corpus replay and a ${TI_FUZZ_SECONDS:-120} s run"
       ctest --preset fuzz
       work=build/fuzz/run
       rm -rf "$work" && mkdir -p "$work/corpus" build/fuzz/artifacts
       cp tests/fuzz/corpus/* "$work/corpus/"
       rc=0
       ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-        build/fuzz/tests/fuzz/fuzz_reader -max_total_time="${TI_FUZZ_SECONDS:-240}" -max_len=16384 \
+        build/fuzz/tests/fuzz/fuzz_reader -max_total_time="${TI_FUZZ_SECONDS:-120}" -max_len=16384 \
         -dict=tests/fuzz/reader.dict -artifact_prefix=build/fuzz/artifacts/ -print_final_stats=1 \
         "$work/corpus" >"$work/fuzz.log" 2>&1 || rc=$?
       grep -E '^#[0-9]+[[:space:]]+(INITED|DONE)|^stat::' "$work/fuzz.log" >&2 || true
@@ -110,7 +109,7 @@ for stage in $stages; do
         echo "fuzzing failed (exit $rc); the input is in build/fuzz/artifacts" >&2
         exit 1
       fi
-      end "fuzz corpus replay and a ${TI_FUZZ_SECONDS:-240} s run"
+      end "fuzz corpus replay and a ${TI_FUZZ_SECONDS:-120} s run"
       ;;
     *)
       echo "unknown stage '$stage' (main, asan, fuzz)" >&2
