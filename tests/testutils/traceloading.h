@@ -32,6 +32,9 @@ QByteArray withRecords(QByteArray trace, const QByteArray &records);
 
 /// The bytes of a file; empty when it cannot be read.
 QByteArray fileBytes(const QString &path);
+/// Writes \a content to \a path and returns the path; a fixture that cannot be written ends
+/// the test run (qFatal), as nothing after it would mean anything.
+QString writeFile(const QString &path, const QByteArray &content);
 /// A spec example under tests/data/examples, e.g. "03-nested-spans.jsonl".
 QString examplePath(const QString &name);
 std::shared_ptr<const Trace> exampleTrace(const QString &name);

@@ -26,6 +26,7 @@
 #include "ui/spantreepanel.h"
 #include "ui/style/deltapalette.h"
 #include "tests/testutils/fixtures.h"
+#include "tests/testutils/traceloading.h"
 
 using namespace TraceInspector;
 
@@ -106,11 +107,7 @@ QString text(const SpanTreePanel *panel, const char *id, int column)
 
 QString tst_CompareColumns::write(const QString &name, const QByteArray &content)
 {
-    const QString path = m_dir.filePath(name);
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(content) != content.size())
-        qFatal("cannot write %s", qPrintable(path));
-    return path;
+    return TestFixtures::writeFile(m_dir.filePath(name), content);
 }
 
 bool tst_CompareColumns::compare(MainWindow &window, const QString &baseline, const QString &candidate)

@@ -32,6 +32,7 @@
 #include "ui/style/palettes.h"
 #include "ui/widgets/messagebanner.h"
 #include "tests/testutils/fixtures.h"
+#include "tests/testutils/traceloading.h"
 
 using namespace TraceInspector;
 
@@ -99,11 +100,7 @@ QString cell(const QAbstractItemModel *model, int row, int column, int role = Qt
 
 QString tst_ComparePanel::write(const QString &name, const QByteArray &content)
 {
-    const QString path = m_dir.filePath(name);
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(content) != content.size())
-        qFatal("cannot write %s", qPrintable(path));
-    return path;
+    return TestFixtures::writeFile(m_dir.filePath(name), content);
 }
 
 bool tst_ComparePanel::compare(MainWindow &window, const QString &baseline, const QString &candidate)

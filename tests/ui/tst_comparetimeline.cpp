@@ -13,6 +13,7 @@
 #include "ui/mainwindow.h"
 #include "ui/timeline/timelineview.h"
 #include "tests/testutils/fixtures.h"
+#include "tests/testutils/traceloading.h"
 
 using namespace TraceInspector;
 
@@ -44,11 +45,7 @@ const QByteArray kCandidate("r=step*:-:0:1400 a=fwd:r:0:400 b=bwd:r:400:800 x=ex
 
 QString tst_CompareTimeline::write(const QString &name, const QByteArray &content)
 {
-    const QString path = m_dir.filePath(name);
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(content) != content.size())
-        qFatal("cannot write %s", qPrintable(path));
-    return path;
+    return TestFixtures::writeFile(m_dir.filePath(name), content);
 }
 
 bool tst_CompareTimeline::showTimelines(MainWindow &window)

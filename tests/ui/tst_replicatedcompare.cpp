@@ -16,6 +16,7 @@
 #include "ui/compare/replicatedcomparedialog.h"
 #include "ui/compare/samplestripplot.h"
 #include "ui/mainwindow.h"
+#include "tests/testutils/traceloading.h"
 
 using namespace TraceInspector;
 
@@ -60,11 +61,7 @@ std::string tst_ReplicatedCompare::traceText(const std::string &runId, std::uint
 QString tst_ReplicatedCompare::writeTrace(const QString &name, std::uint64_t durationNs, const char *implementation)
 {
     const QString path = m_dir.filePath(name);
-    QFile f(path);
-    const QByteArray text = QByteArray::fromStdString(traceText(name.toStdString(), durationNs, implementation));
-    if (!f.open(QIODevice::WriteOnly) || f.write(text) != text.size())
-        qFatal("cannot write %s", qPrintable(path));
-    return path;
+    return TestFixtures::writeFile(path, QByteArray::fromStdString(traceText(name.toStdString(), durationNs, implementation)));
 }
 
 QString tst_ReplicatedCompare::writeBundle(const QString &name, std::uint64_t durationNs, const char *implementation)
