@@ -66,11 +66,13 @@ EvidencePanel::EvidencePanel(QWidget *parent)
     m_views->setAlternatingRowColors(true);
     m_outsideDevice->setObjectName(QStringLiteral("outsideDeviceWork"));
     m_outsideDevice->setRootIsDecorated(false);
-    m_outsideDevice->setHeaderLabels({tr("Device"), tr("Stream"), tr("Clock"), tr("Intervals"), tr("Busy outside every span")});
+    m_outsideDevice->setHeaderLabels(
+        {tr("Device"), tr("Stream"), tr("Clock"), tr("Intervals"), tr("Busy outside every span")});
     m_outsideDevice->setAlternatingRowColors(true);
-    m_outsideDevice->setToolTip(tr("Device intervals whose span_id names no span of the trace: the span tree cannot "
-                                   "attribute this work. Busy time is the union of the intervals per device, stream and "
-                                   "clock, so overlapping intervals count once."));
+    m_outsideDevice->setToolTip(
+        tr("Device intervals whose span_id names no span of the trace: the span tree cannot "
+           "attribute this work. Busy time is the union of the intervals per device, stream and "
+           "clock, so overlapping intervals count once."));
 
     auto *matrixTitle = new QLabel(tr("Capability matrix"), this);
     auto *gapsTitle = new QLabel(tr("Evidence gaps"), this);
@@ -151,18 +153,21 @@ void EvidencePanel::setLoadedTrace(LoadedTracePtr loaded)
     const Trace &trace = *loaded->trace;
     QStringList lines;
     if (!trace.meta) {
-        lines << tr("No meta record: the capture contract is unknown; every captured plane is of unknown completeness.");
+        lines << tr(
+            "No meta record: the capture contract is unknown; every captured plane is of unknown completeness.");
     } else {
         const TraceMeta &m = *trace.meta;
         const CaptureContract &c = m.captureContract;
         lines << tr("Capture contract: measurement scope %1, %2 phase, timing mode %3%4.")
-                     .arg(qs(measurementScopeName(c.measurementScope)), qs(phaseName(m.phase)), qs(timingModeName(m.timingMode)),
+                     .arg(qs(measurementScopeName(c.measurementScope)), qs(phaseName(m.phase)),
+                          qs(timingModeName(m.timingMode)),
                           m.measuredRegionDeviceSynchronized ? tr(", measured region device-synchronized") : QString());
-        lines << tr("Declared coverage: operations %1, tensors %2, gradients %3, logical memory %4, physical memory %5, "
-                    "device timing %6.")
-                     .arg(qs(coverageLevelName(c.operations)), qs(coverageLevelName(c.tensors)), qs(coverageLevelName(c.gradients)),
-                          qs(coverageLevelName(c.logicalMemory)), qs(coverageLevelName(c.physicalMemory)),
-                          qs(coverageLevelName(c.deviceTiming)));
+        lines
+            << tr("Declared coverage: operations %1, tensors %2, gradients %3, logical memory %4, physical memory %5, "
+                  "device timing %6.")
+                   .arg(qs(coverageLevelName(c.operations)), qs(coverageLevelName(c.tensors)),
+                        qs(coverageLevelName(c.gradients)), qs(coverageLevelName(c.logicalMemory)),
+                        qs(coverageLevelName(c.physicalMemory)), qs(coverageLevelName(c.deviceTiming)));
         if (!c.requiredSemanticLabels.empty()) {
             QStringList labels;
             for (const std::string &l : c.requiredSemanticLabels)
@@ -172,7 +177,9 @@ void EvidencePanel::setLoadedTrace(LoadedTracePtr loaded)
     }
     if (loaded->health) {
         lines << (loaded->health->structurallyValid ? tr("Structurally valid") : tr("Not structurally valid"))
-                + QStringLiteral("; ") + (loaded->health->captureComplete ? tr("capture complete.") : tr("capture not complete."));
+                     + QStringLiteral("; ")
+                                      + (loaded->health->captureComplete ? tr("capture complete.")
+                                                                         : tr("capture not complete."));
     }
     m_contract->setText(lines.join(u'\n'));
 
@@ -189,7 +196,8 @@ void EvidencePanel::setLoadedTrace(LoadedTracePtr loaded)
         QString message = qs(gap.message);
         if (gap.code == "declared_not_captured" && gap.plane)
             message = tr("The capture contract declares %1 coverage of %2, but no records were captured.")
-                          .arg(qs(coverageLevelName(*matrix.plane(*gap.plane).declared)), ViewCoverageText::planeTitle(*gap.plane).toLower());
+                          .arg(qs(coverageLevelName(*matrix.plane(*gap.plane).declared)),
+                               ViewCoverageText::planeTitle(*gap.plane).toLower());
         else if (gap.code == "captured_not_declared" && gap.plane)
             message = tr("%1 records of %2 were captured although the capture contract declares none.")
                           .arg(matrix.plane(*gap.plane).records)
@@ -206,16 +214,18 @@ void EvidencePanel::setLoadedTrace(LoadedTracePtr loaded)
         gapItems << item;
     }
     if (gapItems.isEmpty())
-        gapItems << new QTreeWidgetItem(QStringList{tr("none"), QString(), tr("Every plane the contract declares was captured.")});
+        gapItems << new QTreeWidgetItem(
+            QStringList{tr("none"), QString(), tr("Every plane the contract declares was captured.")});
     m_gaps->addTopLevelItems(gapItems);
 
     QList<QTreeWidgetItem *> viewItems;
     for (int v = 0; v < kInspectorViewCount; ++v) {
         const ViewCoverage c = ViewCoverageText::coverage(matrix, InspectorView(v));
         auto *item = new QTreeWidgetItem(QStringList{ViewCoverageText::viewName(InspectorView(v)), c.text, c.detail});
-        item->setIcon(1, SeverityPalette::toneIcon(!c.captured                          ? SeverityPalette::Tone::Warning
-                                                   : c.level == CapabilityLevel::Complete ? SeverityPalette::Tone::Success
-                                                                                           : SeverityPalette::Tone::Information));
+        item->setIcon(1, SeverityPalette::toneIcon(!c.captured ? SeverityPalette::Tone::Warning
+                                                   : c.level == CapabilityLevel::Complete
+                                                       ? SeverityPalette::Tone::Success
+                                                       : SeverityPalette::Tone::Information));
         item->setToolTip(2, c.detail);
         viewItems << item;
     }

@@ -51,10 +51,13 @@ EvidenceTablePanel::EvidenceTablePanel(InspectorView view, FlatTableModel *model
     m_actions = new TableActions(m_view, ViewCoverageText::viewName(view));
     m_actions->addRowAction(
         tr("Select &Span"),
-        [this](const QModelIndex &row) { Q_EMIT spanActivated(row.siblingAtColumn(0).data(SpanIndexRole).toLongLong()); },
+        [this](const QModelIndex &row) {
+            Q_EMIT spanActivated(row.siblingAtColumn(0).data(SpanIndexRole).toLongLong());
+        },
         [](const QModelIndex &row) { return row.siblingAtColumn(0).data(SpanIndexRole).toLongLong() >= 0; });
     m_actions->addRowAction(
-        tr("Select &Op"), [this](const QModelIndex &row) { Q_EMIT opActivated(row.siblingAtColumn(0).data(OpIndexRole).toLongLong()); },
+        tr("Select &Op"),
+        [this](const QModelIndex &row) { Q_EMIT opActivated(row.siblingAtColumn(0).data(OpIndexRole).toLongLong()); },
         [](const QModelIndex &row) {
             const QVariant op = row.siblingAtColumn(0).data(OpIndexRole);
             return op.isValid() && op.toLongLong() >= 0;
@@ -76,7 +79,9 @@ EvidenceTablePanel::EvidenceTablePanel(InspectorView view, FlatTableModel *model
     });
     connect(m_view, &QTableView::activated, this, &EvidenceTablePanel::activateRow);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex &current) { Q_EMIT recordSelected(current.isValid() ? m_model->recordAt(current.row()) : -1); });
+            [this](const QModelIndex &current) {
+                Q_EMIT recordSelected(current.isValid() ? m_model->recordAt(current.row()) : -1);
+            });
     connect(m_model, &QAbstractItemModel::modelReset, this, &EvidenceTablePanel::updateStatus);
     m_model->setBackgroundSorting(true);
     // A million-row table sorts on a worker thread: a busy cursor and word until it lands.

@@ -34,12 +34,13 @@ QString ExportController::refusalReason(const LoadedTrace *loaded)
         const Problem &p = *loaded->strictError;
         const QString where = p.line > 0 ? tr(" (line %1)").arg(p.line) : QString();
         return tr("The trace was rejected by the strict rules: %1%2. A normalized file would silently "
-                              "leave out what was rejected, so it is not written.")
+                  "leave out what was rejected, so it is not written.")
             .arg(QString::fromStdString(p.message), where);
     }
     if (const std::size_t failures = loaded->decodeFailureCount(); failures > 0) {
         return tr("%n line(s) of the trace could not be decoded; a normalized file would silently leave "
-                  "them out, so it is not written.", nullptr, int(std::min<std::size_t>(failures, INT_MAX)));
+                  "them out, so it is not written.",
+                  nullptr, int(std::min<std::size_t>(failures, INT_MAX)));
     }
     return {};
 }

@@ -44,7 +44,8 @@ void GradientHistogram::setNorms(std::vector<double> norms, const QString &unpla
         for (std::size_t i = 0; i < m_bins.size(); ++i)
             m_bins[i].lowLog10 = first + double(i) * m_width;
         for (const double n : norms) {
-            const int bin = std::clamp(int(std::floor((std::log10(n) - first) / m_width + 1e-9)), 0, int(m_bins.size()) - 1);
+            const int bin =
+                std::clamp(int(std::floor((std::log10(n) - first) / m_width + 1e-9)), 0, int(m_bins.size()) - 1);
             m_maxCount = std::max(m_maxCount, ++m_bins[std::size_t(bin)].count);
         }
     }
@@ -68,7 +69,8 @@ void GradientHistogram::paintEvent(QPaintEvent *)
     p.drawText(QRect(rect().left() + 4, rect().top() + 2, rect().width() - 8, line), Qt::AlignLeft | Qt::AlignVCenter,
                tr("Gradient norms (log scale)"));
     if (m_bins.empty()) {
-        const QString text = m_unplaced.isEmpty() ? tr("No gradient norms in this trace") : tr("No positive norms — %1").arg(m_unplaced);
+        const QString text =
+            m_unplaced.isEmpty() ? tr("No gradient norms in this trace") : tr("No positive norms — %1").arg(m_unplaced);
         p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap, text);
         return;
     }
@@ -107,8 +109,8 @@ void GradientHistogram::paintEvent(QPaintEvent *)
     QString note = tr("%n key(s) with a positive norm", nullptr, int(m_normCount));
     if (!m_unplaced.isEmpty())
         note += tr("; not on the axis: %1").arg(m_unplaced);
-    p.drawText(QRect(rect().left() + 4, rect().bottom() - line - 2, rect().width() - 8, line), Qt::AlignLeft | Qt::AlignVCenter,
-               fm.elidedText(note, Qt::ElideRight, rect().width() - 8));
+    p.drawText(QRect(rect().left() + 4, rect().bottom() - line - 2, rect().width() - 8, line),
+               Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(note, Qt::ElideRight, rect().width() - 8));
 }
 
 } // namespace TraceInspector

@@ -46,7 +46,8 @@ GradientsPanel::GradientsPanel(QWidget *parent)
     using Fit = TableActions::ColumnFit;
     actions()->setColumnFits({Fit{GradientKeyModel::RootColumn, 4, 16}, Fit{GradientKeyModel::KeyColumn, 10, 40},
                               Fit{GradientKeyModel::StateColumn, 6, 12}, Fit{GradientKeyModel::NormColumn, 6, 12},
-                              Fit{GradientKeyModel::FamilyColumn, 6, 16}, Fit{GradientKeyModel::ExpectationColumn, 6, 16},
+                              Fit{GradientKeyModel::FamilyColumn, 6, 16},
+                              Fit{GradientKeyModel::ExpectationColumn, 6, 16},
                               Fit{GradientKeyModel::RecordsColumn, 4, 8}, Fit{GradientKeyModel::FindingsColumn, 8, 40}},
                              GradientKeyModel::KeyColumn);
     view()->setItemDelegateForColumn(GradientKeyModel::FindingsColumn, new SeverityDelegate(view()));
@@ -130,7 +131,8 @@ void GradientsPanel::clear()
 void GradientsPanel::updateContract(const LoadedTracePtr &loaded)
 {
     if (!loaded || !loaded->evidence) {
-        m_contract->setText(loaded && loaded->trace ? tr("Gradient evidence is computed after the health check…") : QString());
+        m_contract->setText(loaded && loaded->trace ? tr("Gradient evidence is computed after the health check…")
+                                                    : QString());
         return;
     }
     const GradientEvidence &g = loaded->evidence->gradients;
@@ -148,7 +150,8 @@ void GradientsPanel::updateContract(const LoadedTracePtr &loaded)
         for (const GradientKeyEvidence &k : g.keys)
             manifest += k.inManifest;
         lines << (g.digest->matches()
-                      ? tr("Manifest of %n key(s): digest matches (%1).", nullptr, int(manifest)).arg(qs(g.digest->declared))
+                      ? tr("Manifest of %n key(s): digest matches (%1).", nullptr, int(manifest))
+                            .arg(qs(g.digest->declared))
                       : tr("Manifest of %n key(s): digest MISMATCH — declared %1, computed %2.", nullptr, int(manifest))
                             .arg(qs(g.digest->declared), qs(g.digest->computed)));
         QStringList families;
@@ -156,7 +159,8 @@ void GradientsPanel::updateContract(const LoadedTracePtr &loaded)
             families << tr("%1 (%2, min %3): %4 of %5 captured, %6 present%7")
                             .arg(qs(f.family), qs(familyExpectationName(f.expectation)), QString::number(f.minPresent),
                                  QString::number(f.observed), QString::number(f.members), QString::number(f.present),
-                                 f.findings.empty() ? QString() : tr(" — %n finding(s)", nullptr, int(f.findings.size())));
+                                 f.findings.empty() ? QString()
+                                                    : tr(" — %n finding(s)", nullptr, int(f.findings.size())));
         }
         if (!families.isEmpty())
             lines << tr("Families: %1").arg(families.join(QStringLiteral("; ")));
@@ -190,7 +194,9 @@ void GradientsPanel::showDetail(qint64 record)
     if (k->line > 0)
         lines << tr("first record on line %1 (%n record(s))", nullptr, int(k->recordCount)).arg(k->line);
     if (k->inManifest)
-        lines << tr("family %1%2").arg(qs(k->family), k->expectation ? tr(" (%1)").arg(qs(familyExpectationName(*k->expectation))) : QString());
+        lines << tr("family %1%2")
+                     .arg(qs(k->family),
+                          k->expectation ? tr(" (%1)").arg(qs(familyExpectationName(*k->expectation))) : QString());
     else if (m_model->evidence() && m_model->evidence()->gradients.hasContract)
         lines << tr("not in the gradient manifest");
     const QStringList findings = m_model->findingTexts(std::size_t(record));
@@ -203,7 +209,8 @@ QString GradientsPanel::countText(int shown, std::size_t total) const
 {
     if (std::size_t(shown) == total)
         return tr("%1 key(s)", nullptr, shown).arg(formatCount(std::uint64_t(shown)));
-    return tr("%1 of %2 key(s)", nullptr, numerusCount(total)).arg(formatCount(std::uint64_t(shown)), formatCount(total));
+    return tr("%1 of %2 key(s)", nullptr, numerusCount(total))
+        .arg(formatCount(std::uint64_t(shown)), formatCount(total));
 }
 
 } // namespace TraceInspector

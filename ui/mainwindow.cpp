@@ -318,8 +318,8 @@ void MainWindow::createLayout()
     workspaceLayout->addLayout(navigation);
     workspaceLayout->addWidget(m_mainSplitter, 1);
 
-    m_linker = new ViewLinker(m_selection,
-                              {m_timeline, m_details, m_search, m_spanTree, m_opTable, m_memoryChart, m_validation}, this);
+    m_linker = new ViewLinker(
+        m_selection, {m_timeline, m_details, m_search, m_spanTree, m_opTable, m_memoryChart, m_validation}, this);
     connect(m_selection, &SelectionModel::timeRangeChanged, this, &MainWindow::updateRangeChip);
     connect(m_timeline, &TimelineView::layoutReady, this, [this] {
         const bool wasPending = m_timelinePending;
@@ -361,10 +361,10 @@ void MainWindow::createLayout()
         const int total = errors + warnings;
         m_sideTabs->setTabText(m_sideTabs->indexOf(m_validation),
                                total > 0 ? tr("Validation (%1)").arg(total) : tr("Validation"));
-        m_sideTabs->setTabIcon(m_sideTabs->indexOf(m_validation),
-                               errors > 0     ? SeverityPalette::icon(Severity::Error)
-                               : warnings > 0 ? SeverityPalette::icon(Severity::Warning)
-                                              : QIcon());
+        m_sideTabs->setTabIcon(m_sideTabs->indexOf(m_validation), errors > 0 ? SeverityPalette::icon(Severity::Error)
+                                                                  : warnings > 0
+                                                                      ? SeverityPalette::icon(Severity::Warning)
+                                                                      : QIcon());
         updateSummary();
     });
     // The graph joins the window's one selection: a click on a node selects its span, and the
@@ -379,10 +379,12 @@ void MainWindow::createLayout()
             m_graph->setSelectedSpan(current.spanIndex(*m_shown->trace, *m_shown->spanTree));
     };
     connect(m_selection, &SelectionModel::selectionChanged, m_graph, graphFollows);
-    connect(m_workTabs, &QTabWidget::currentChanged, m_graph, [this, graphFollows] { graphFollows(m_selection->current()); });
+    connect(m_workTabs, &QTabWidget::currentChanged, m_graph,
+            [this, graphFollows] { graphFollows(m_selection->current()); });
     // The evidence views join the window's one selection: activating a row selects its span,
     // then its op (an op selects its span everywhere too).
-    for (EvidenceTablePanel *panel : std::initializer_list<EvidenceTablePanel *>{m_tensors, m_tensorStats, m_gradients}) {
+    for (EvidenceTablePanel *panel :
+         std::initializer_list<EvidenceTablePanel *>{m_tensors, m_tensorStats, m_gradients}) {
         connect(panel, &EvidenceTablePanel::spanActivated, m_selection,
                 [this](qint64 span) { m_selection->select(Selection::span(span)); });
         connect(panel, &EvidenceTablePanel::opActivated, m_selection,
@@ -410,7 +412,8 @@ void MainWindow::createActions()
     m_sampleAction->setVisible(!sampleTracePath().isEmpty());
     m_compareAction = file->addAction(tr("Compare &with…"), this, &MainWindow::compareWithDialog);
     m_compareAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
-    m_compareAction->setToolTip(tr("Load a baseline trace and compare this trace with it (also: drop a file with Shift held)"));
+    m_compareAction->setToolTip(
+        tr("Load a baseline trace and compare this trace with it (also: drop a file with Shift held)"));
     QAction *replicated = file->addAction(tr("Compare &Replicated Runs…"), this, [this] {
         // One dialog per window; it keeps its inputs and result between openings.
         auto *dialog = findChild<ReplicatedCompareDialog *>();
@@ -458,8 +461,8 @@ void MainWindow::createActions()
     quit->setShortcut(QKeySequence::Quit);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
-    m_showProblemsAction = view->addAction(tr("Show &Validation"), this,
-                                           [this] { m_sideTabs->setCurrentWidget(m_validation); });
+    m_showProblemsAction =
+        view->addAction(tr("Show &Validation"), this, [this] { m_sideTabs->setCurrentWidget(m_validation); });
     m_showProblemsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
     m_showProblemsInBannerAction = new QAction(tr("Show Problems"), this);
     m_showProblemsInBannerAction->setToolTip(tr("Select this error in the list of every problem found"));
@@ -471,8 +474,8 @@ void MainWindow::createActions()
     m_reloadFailedAction = new QAction(tr("Reload"), this);
     m_reloadFailedAction->setToolTip(tr("Read the file again"));
     connect(m_reloadFailedAction, &QAction::triggered, this, [this] { openFile(m_failedPath); });
-    QAction *showMeta = view->addAction(tr("Show Run &Metadata"), this,
-                                        [this] { m_sideTabs->setCurrentWidget(m_metadata); });
+    QAction *showMeta =
+        view->addAction(tr("Show Run &Metadata"), this, [this] { m_sideTabs->setCurrentWidget(m_metadata); });
     showMeta->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_2));
     view->addSeparator();
     const auto goTo = [this, view](const QString &text, int key, QWidget *panel, QWidget *focus) {
@@ -482,7 +485,8 @@ void MainWindow::createActions()
     };
     goTo(tr("Go to &Span Tree"), Qt::Key_1, m_spanTree, m_spanTree->view());
     goTo(tr("Go to &Op Table"), Qt::Key_2, m_opTable, m_opTable->opView());
-    goTo(tr("Go to Memory &Chart"), Qt::Key_3, m_memoryChart, m_memoryChart->findChild<QWidget *>(QStringLiteral("logicalChartView")));
+    goTo(tr("Go to Memory &Chart"), Qt::Key_3, m_memoryChart,
+         m_memoryChart->findChild<QWidget *>(QStringLiteral("logicalChartView")));
     goTo(tr("Go to &Problems"), Qt::Key_4, m_validation, m_validation->view());
     goTo(tr("Go to T&imeline"), Qt::Key_5, m_timeline, m_timeline);
     goTo(tr("Go to &Details"), Qt::Key_6, m_details, m_details->fieldsView());
@@ -552,7 +556,8 @@ void MainWindow::createActions()
     forward->setText(tr("&Forward"));
     go->addAction(forward);
     go->addSeparator();
-    QAction *zoomSelection = go->addAction(tr("&Zoom Timeline to Selection"), m_timeline, &TimelineView::zoomToSelection);
+    QAction *zoomSelection =
+        go->addAction(tr("&Zoom Timeline to Selection"), m_timeline, &TimelineView::zoomToSelection);
     zoomSelection->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period));
     QAction *fit = go->addAction(tr("Fit &Whole Run"), m_timeline, &TimelineView::fitAll);
     fit->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_0));
@@ -565,8 +570,10 @@ void MainWindow::createActions()
     QAction *peak = memory->addAction(tr("Allocations at the &Peak"), m_memoryChart, &MemoryChartPanel::showPeak);
     peak->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
     memory->addSeparator();
-    memory->addAction(tr("Export Chart as P&NG…"), m_memoryChart, [this] { m_memoryChart->exportWithDialog(MemoryChartPanel::ImageFormat::Png); });
-    memory->addAction(tr("Export Chart as &SVG…"), m_memoryChart, [this] { m_memoryChart->exportWithDialog(MemoryChartPanel::ImageFormat::Svg); });
+    memory->addAction(tr("Export Chart as P&NG…"), m_memoryChart,
+                      [this] { m_memoryChart->exportWithDialog(MemoryChartPanel::ImageFormat::Png); });
+    memory->addAction(tr("Export Chart as &SVG…"), m_memoryChart,
+                      [this] { m_memoryChart->exportWithDialog(MemoryChartPanel::ImageFormat::Svg); });
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     QAction *reference = help->addAction(tr("Trace &Format Reference"), this, [this] { showFormatReference(); });
@@ -577,8 +584,8 @@ void MainWindow::createActions()
     help->addAction(tr("&About Candle Trace Inspector"), this, [this] {
         QMessageBox::about(this, tr("About Candle Trace Inspector"),
                            tr("<h3>Candle Trace Inspector %1</h3>"
-                                          "<p>Viewer and checker for candle-graph execution traces "
-                                          "(<code>candle-graph/trace/10</code> and <code>trace/9</code>).</p>")
+                              "<p>Viewer and checker for candle-graph execution traces "
+                              "(<code>candle-graph/trace/10</code> and <code>trace/9</code>).</p>")
                                .arg(QApplication::applicationVersion().toHtmlEscaped()));
     });
 }
@@ -715,7 +722,7 @@ void MainWindow::updateSummary()
     const Trace &t = *l.trace;
     QStringList parts;
     parts << counted(QT_TRANSLATE_N_NOOP("TraceInspector::MainWindow", "%1 op(s)"), t.ops.size())
-          << counted(QT_TRANSLATE_N_NOOP("TraceInspector::MainWindow", "%1 span(s)"), t.spans.size());
+                     << counted(QT_TRANSLATE_N_NOOP("TraceInspector::MainWindow", "%1 span(s)"), t.spans.size());
     // One wording for the measured time everywhere: unknown, never zero.
     if (m_measuredOf != &t) {
         m_measured = countMeasuredSpans(t);
@@ -749,8 +756,9 @@ void MainWindow::updateSummary()
         count(l.health->findings);
         countOmitted(l.health->omittedFindings);
     }
-    QString problems = tr("%1, %2").arg(counted(QT_TRANSLATE_N_NOOP("TraceInspector::MainWindow", "%1 error(s)"), errors),
-                                        counted(QT_TRANSLATE_N_NOOP("TraceInspector::MainWindow", "%1 warning(s)"), warnings));
+    QString problems =
+        tr("%1, %2").arg(counted(QT_TRANSLATE_N_NOOP("TraceInspector::MainWindow", "%1 error(s)"), errors),
+                                 counted(QT_TRANSLATE_N_NOOP("TraceInspector::MainWindow", "%1 warning(s)"), warnings));
     if (!l.health)
         problems = tr("%1 so far").arg(problems);
     parts << problems;
@@ -819,8 +827,7 @@ void MainWindow::onAnalysisReady(quint64, const LoadedTracePtr &snapshot)
 {
     m_shown = snapshot;
     switch (snapshot->stage) {
-    case LoadStage::Read:
-        break;
+    case LoadStage::Read: break;
     case LoadStage::SpanTree:
         m_spanTree->setTrace(snapshot->trace, snapshot->spanTree, snapshot->deviceTime);
         m_opTable->setSpanTree(snapshot->spanTree);
@@ -835,7 +842,8 @@ void MainWindow::onAnalysisReady(quint64, const LoadedTracePtr &snapshot)
         m_validation->setLoadedTrace(snapshot);
         m_metadata->setLoadedTrace(snapshot);
         if (snapshot->health)
-            m_linker->setFindings(snapshot->readProblems, std::shared_ptr<const std::vector<Problem>>(snapshot->health, &snapshot->health->findings));
+            m_linker->setFindings(snapshot->readProblems, std::shared_ptr<const std::vector<Problem>>(
+                                                              snapshot->health, &snapshot->health->findings));
         break;
     case LoadStage::Memory:
         m_chartPending = true;
@@ -878,18 +886,10 @@ void MainWindow::onFailed(quint64, const QString &message, TraceLoader::FailureK
         text += u'\n' + tr("The trace shown before is still displayed.");
     QString title;
     switch (kind) {
-    case TraceLoader::FailureKind::NotATrace:
-        title = tr("This file is not a trace");
-        break;
-    case TraceLoader::FailureKind::ChangedWhileRead:
-        title = tr("The file changed while it was read");
-        break;
-    case TraceLoader::FailureKind::OutOfMemory:
-        title = tr("Not enough memory");
-        break;
-    case TraceLoader::FailureKind::Unreadable:
-        title = tr("The file could not be opened");
-        break;
+    case TraceLoader::FailureKind::NotATrace: title = tr("This file is not a trace"); break;
+    case TraceLoader::FailureKind::ChangedWhileRead: title = tr("The file changed while it was read"); break;
+    case TraceLoader::FailureKind::OutOfMemory: title = tr("Not enough memory"); break;
+    case TraceLoader::FailureKind::Unreadable: title = tr("The file could not be opened"); break;
     }
     m_messageBanner->showMessage(SeverityPalette::Tone::Error, title, text);
     if (kind == TraceLoader::FailureKind::ChangedWhileRead)
@@ -980,7 +980,8 @@ bool MainWindow::showTab(const QString &name)
         for (int i = 0; i < tabs->count(); ++i) {
             const QString text = tabs->tabText(i).remove(u'&');
             if (tabs->widget(i)->objectName().compare(wanted, Qt::CaseInsensitive) == 0
-                || text.compare(wanted, Qt::CaseInsensitive) == 0 || text.section(u' ', 0, 0).compare(wanted, Qt::CaseInsensitive) == 0) {
+                || text.compare(wanted, Qt::CaseInsensitive) == 0
+                || text.section(u' ', 0, 0).compare(wanted, Qt::CaseInsensitive) == 0) {
                 tabs->setCurrentIndex(i);
                 return true;
             }
@@ -1023,7 +1024,8 @@ void MainWindow::exportWithDialog()
         return;
     }
     const QFileInfo source(m_shown->path);
-    const QString suggestion = source.absoluteDir().filePath(source.completeBaseName() + QStringLiteral(".normalized.jsonl"));
+    const QString suggestion =
+        source.absoluteDir().filePath(source.completeBaseName() + QStringLiteral(".normalized.jsonl"));
     const QString target = QFileDialog::getSaveFileName(this, tr("Export Normalized JSONL"), suggestion,
                                                         tr("JSON Lines (*.jsonl);;All files (*)"));
     if (!target.isEmpty())
@@ -1048,7 +1050,7 @@ void MainWindow::startExport(const QString &target, bool replaceConfirmed, bool 
         const auto answer = QMessageBox::warning(
             this, tr("Replace the Opened Trace?"),
             tr("%1 is the trace that is open.\n\nReplacing it with its normalized form drops unknown members "
-                           "and reorders records. Replace it?")
+               "and reorders records. Replace it?")
                 .arg(QDir::toNativeSeparators(target)),
             QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
         if (answer != QMessageBox::Yes) {
@@ -1060,12 +1062,12 @@ void MainWindow::startExport(const QString &target, bool replaceConfirmed, bool 
     }
     // The same rules as candle-trace normalize: a read-only file or another user's is
     // replaced only when asked to (the CLI's --force).
-    if (const QString protection = ExportController::protectionReason(target); !replaceProtected && !protection.isEmpty()) {
-        const auto answer = QMessageBox::warning(
-            this, tr("Replace a Protected File?"),
-            tr("%1: %2.\n\nReplace it anyway? The new file keeps its permissions.")
-                .arg(QDir::toNativeSeparators(target), protection),
-            QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
+    if (const QString protection = ExportController::protectionReason(target);
+        !replaceProtected && !protection.isEmpty()) {
+        const auto answer = QMessageBox::warning(this, tr("Replace a Protected File?"),
+                                                 tr("%1: %2.\n\nReplace it anyway? The new file keeps its permissions.")
+                                                     .arg(QDir::toNativeSeparators(target), protection),
+                                                 QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
         if (answer != QMessageBox::Yes) {
             onExportFinished({ExportOutcome::Status::NeedsConfirmation,
                               tr("Export cancelled: %1 was left unchanged.").arg(target), 0,

@@ -182,7 +182,7 @@ private:
     MeasuredSpanCount m_measured;
     QString m_failedPath; // offered again by the banner's Reload
     QElapsedTimer m_loadClock;
-    bool m_chartPending = false; // the memory chart has data it has not drawn yet
+    bool m_chartPending = false;    // the memory chart has data it has not drawn yet
     bool m_timelinePending = false; // the timeline lays out a trace it has not drawn yet
 
     QStackedWidget *m_stack = nullptr;

@@ -59,16 +59,11 @@ namespace {
 QColor categoryColor(MemoryCategory c)
 {
     switch (c) {
-    case MemoryCategory::Parameter:
-        return QColor(0x4c, 0x72, 0xb0); // blue
-    case MemoryCategory::Optimizer:
-        return QColor(0x81, 0x72, 0xb3); // violet
-    case MemoryCategory::Gradient:
-        return QColor(0xdd, 0x84, 0x52); // orange
-    case MemoryCategory::Activation:
-        return QColor(0x55, 0xa8, 0x68); // green
-    case MemoryCategory::Other:
-        return QColor(0x93, 0x93, 0x93); // grey
+    case MemoryCategory::Parameter: return QColor(0x4c, 0x72, 0xb0);  // blue
+    case MemoryCategory::Optimizer: return QColor(0x81, 0x72, 0xb3);  // violet
+    case MemoryCategory::Gradient: return QColor(0xdd, 0x84, 0x52);   // orange
+    case MemoryCategory::Activation: return QColor(0x55, 0xa8, 0x68); // green
+    case MemoryCategory::Other: return QColor(0x93, 0x93, 0x93);      // grey
     }
     return Qt::gray;
 }
@@ -87,12 +82,9 @@ const QMargins kChartMargins(4, 2, 8, 2);
 const char *metricName(PhysicalMetric m)
 {
     switch (m) {
-    case PhysicalMetric::Used:
-        return "used";
-    case PhysicalMetric::Reserved:
-        return "reserved";
-    case PhysicalMetric::Capacity:
-        return "capacity";
+    case PhysicalMetric::Used: return "used";
+    case PhysicalMetric::Reserved: return "reserved";
+    case PhysicalMetric::Capacity: return "capacity";
     }
     return "";
 }
@@ -115,16 +107,11 @@ struct Unit {
 Unit timeUnitFor(const TimeWindow &w, TimeUnit chosen)
 {
     switch (chosen) {
-    case TimeUnit::Seconds:
-        return {1e9, timeUnitSymbol(chosen)};
-    case TimeUnit::Milliseconds:
-        return {1e6, timeUnitSymbol(chosen)};
-    case TimeUnit::Microseconds:
-        return {1e3, timeUnitSymbol(chosen)};
-    case TimeUnit::Nanoseconds:
-        return {1, timeUnitSymbol(chosen)};
-    case TimeUnit::Auto:
-        break;
+    case TimeUnit::Seconds: return {1e9, timeUnitSymbol(chosen)};
+    case TimeUnit::Milliseconds: return {1e6, timeUnitSymbol(chosen)};
+    case TimeUnit::Microseconds: return {1e3, timeUnitSymbol(chosen)};
+    case TimeUnit::Nanoseconds: return {1, timeUnitSymbol(chosen)};
+    case TimeUnit::Auto: break;
     }
     const std::uint64_t m = w.end;
     if (m >= 10'000'000'000ull)
@@ -285,8 +272,8 @@ private:
     {
         const QRectF p = plot();
         x = std::clamp(x, p.left(), p.right());
-        m_band->setGeometry(QRectF(QPointF(std::min(x, m_bandStart), p.top()), QPointF(std::max(x, m_bandStart), p.bottom()))
-                                .toRect());
+        m_band->setGeometry(
+            QRectF(QPointF(std::min(x, m_bandStart), p.top()), QPointF(std::max(x, m_bandStart), p.bottom())).toRect());
     }
 
     QRubberBand *m_band = nullptr;
@@ -349,7 +336,8 @@ public:
             const double left = plot.left() + (r.x0 - m_x->min()) * xs;
             const double right = std::max(plot.left() + (r.x1 - m_x->min()) * xs, left + 1.0);
             const double top = plot.bottom() - (r.y1 - m_y->min()) * ys;
-            const double bottom = std::max(plot.bottom() - (r.y0 - m_y->min()) * ys, top + 1.0); // never thinner than a pixel
+            const double bottom =
+                std::max(plot.bottom() - (r.y0 - m_y->min()) * ys, top + 1.0); // never thinner than a pixel
             QColor c = m_colors[std::size_t(r.series)];
             if (r.light)
                 c.setAlphaF(c.alphaF() * 0.45f);
@@ -377,8 +365,8 @@ struct Plot {
     QGraphicsLineItem *instantLine = nullptr;
     QGraphicsRectItem *highlightRect = nullptr; // the selection's time span
     QGraphicsRectItem *rangeRect = nullptr;     // the window's time range
-    EnvelopeItem *envelope = nullptr; // dense data, a pixel column at a time
-    QStackedWidget *slot = nullptr; // the view, or the note saying the plane is unknown
+    EnvelopeItem *envelope = nullptr;           // dense data, a pixel column at a time
+    QStackedWidget *slot = nullptr;             // the view, or the note saying the plane is unknown
     QLabel *note = nullptr;
     Unit unit;
 };
@@ -450,10 +438,10 @@ struct MemoryChartPanel::Private {
     std::optional<std::uint64_t> hoverTime;
     quint64 queryGeneration = 0;
     quint64 bucketGeneration = 0;
-    bool readyWhenDrawn = false; // chartReady() waits for the first buckets from the worker
+    bool readyWhenDrawn = false;  // chartReady() waits for the first buckets from the worker
     bool bucketsInFlight = false; // a worker computes the buckets of the current request
     bool widthRetried = false;    // buckets asked again once for the plot width after a layout
-    QSet<QString> hidden; // legend names switched off
+    QSet<QString> hidden;         // legend names switched off
     bool aligning = false;
 
     // Widgets.
@@ -666,7 +654,8 @@ void MemoryChartPanel::Private::build()
 
     buildPlot(logicalPlot, QStringLiteral("logicalChartView"));
     buildPlot(physicalPlot, QStringLiteral("physicalChartView"));
-    physicalPlot.chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries); // lines show as lines, dashes as dashes
+    physicalPlot.chart->legend()->setMarkerShape(
+        QLegend::MarkerShapeFromSeries); // lines show as lines, dashes as dashes
     logicalPlot.note->setObjectName(QStringLiteral("logicalMemoryNote"));
     physicalPlot.note->setObjectName(QStringLiteral("physicalMemoryNote"));
 
@@ -751,13 +740,16 @@ void MemoryChartPanel::Private::build()
                                  {LiveAllocationsModel::StartColumn, 10, 30,
                                   [this] {
                                       const TimeUnit unit = model->timeUnit();
-                                      return widestTimePoint(series ? series->runRange().end : 0, unit, unit == TimeUnit::Auto);
+                                      return widestTimePoint(series ? series->runRange().end : 0, unit,
+                                                             unit == TimeUnit::Auto);
                                   },
                                   false}},
                                 LiveAllocationsModel::TensorIdsColumn);
     tableActions->addRowAction(
-        tr("Select &Span"), [this](const QModelIndex &row) { Q_EMIT q->spanActivated(row.data(SpanIdRole).toString()); },
-        [](const QModelIndex &row) { return row.data(SpanIndexRole).toLongLong() >= 0; }, QKeySequence(Qt::CTRL | Qt::Key_J));
+        tr("Select &Span"),
+        [this](const QModelIndex &row) { Q_EMIT q->spanActivated(row.data(SpanIdRole).toString()); },
+        [](const QModelIndex &row) { return row.data(SpanIndexRole).toLongLong() >= 0; },
+        QKeySequence(Qt::CTRL | Qt::Key_J));
     QObject::connect(table, &QTableView::clicked, q, [this](const QModelIndex &index) {
         const qint64 span = index.data(SpanIndexRole).toLongLong();
         if (span >= 0)
@@ -848,9 +840,11 @@ void MemoryChartPanel::Private::applyTheme()
         rangeShade.setAlpha(28);
         p->rangeRect->setBrush(rangeShade);
         p->view->setBackgroundBrush(base);
-        p->note->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(pal.color(QPalette::PlaceholderText).name()));
+        p->note->setStyleSheet(
+            QStringLiteral("QLabel { color: %1; }").arg(pal.color(QPalette::PlaceholderText).name()));
     }
-    placeholder->setStyleSheet(QStringLiteral("QLabel { color: %1; font-size: 11pt; }").arg(pal.color(QPalette::PlaceholderText).name()));
+    placeholder->setStyleSheet(
+        QStringLiteral("QLabel { color: %1; font-size: 11pt; }").arg(pal.color(QPalette::PlaceholderText).name()));
     peakMarker->setColor(peakColor(pal));
     peakMarker->setBorderColor(base);
     peakText->setBrush(peakColor(pal));
@@ -970,9 +964,7 @@ void MemoryChartPanel::Private::rebuildSeries()
                 QPen pen(color);
                 pen.setCosmetic(true);
                 switch (metric) {
-                case PhysicalMetric::Used:
-                    pen.setWidthF(2.0);
-                    break;
+                case PhysicalMetric::Used: pen.setWidthF(2.0); break;
                 case PhysicalMetric::Reserved:
                     pen.setWidthF(1.6);
                     pen.setStyle(Qt::DashLine);
@@ -1001,7 +993,8 @@ void MemoryChartPanel::Private::rebuildSeries()
     }
     // Room for every legend entry of the physical plot (three per device).
     const int entries = int(physicalSeries.size());
-    physicalPlot.view->setMinimumHeight(std::max(100, entries * (QFontMetrics(physicalPlot.chart->legend()->font()).height() + 9) + 44));
+    physicalPlot.view->setMinimumHeight(
+        std::max(100, entries * (QFontMetrics(physicalPlot.chart->legend()->font()).height() + 9) + 44));
     updateLegend();
     updateNotes();
 }
@@ -1146,33 +1139,16 @@ bool MemoryChartPanel::Private::handleKey(QKeyEvent *e)
     const std::uint64_t current = instant.value_or(window.begin + window.length() / 2);
     const TimeWindow run = fullRange();
     switch (e->key()) {
-    case Qt::Key_Left:
-        q->selectInstant(current > run.begin + step ? current - step : run.begin);
-        return true;
-    case Qt::Key_Right:
-        q->selectInstant(std::min(current + step, run.end - 1));
-        return true;
-    case Qt::Key_Home:
-        q->selectInstant(window.begin);
-        return true;
-    case Qt::Key_End:
-        q->selectInstant(window.end - 1);
-        return true;
+    case Qt::Key_Left: q->selectInstant(current > run.begin + step ? current - step : run.begin); return true;
+    case Qt::Key_Right: q->selectInstant(std::min(current + step, run.end - 1)); return true;
+    case Qt::Key_Home: q->selectInstant(window.begin); return true;
+    case Qt::Key_End: q->selectInstant(window.end - 1); return true;
     case Qt::Key_Plus:
-    case Qt::Key_Equal:
-        zoomAroundInstant(0.5);
-        return true;
-    case Qt::Key_Minus:
-        zoomAroundInstant(2.0);
-        return true;
-    case Qt::Key_0:
-        q->resetZoom();
-        return true;
-    case Qt::Key_P:
-        q->showPeak();
-        return true;
-    default:
-        return false;
+    case Qt::Key_Equal: zoomAroundInstant(0.5); return true;
+    case Qt::Key_Minus: zoomAroundInstant(2.0); return true;
+    case Qt::Key_0: q->resetZoom(); return true;
+    case Qt::Key_P: q->showPeak(); return true;
+    default: return false;
     }
 }
 
@@ -1272,7 +1248,7 @@ void MemoryChartPanel::Private::applyBuckets()
     for (const PhysicalDeviceSeries &dev : physical.devices) {
         for (int m = 0; m < kPhysicalMetricCount; ++m) {
             const QString legendName = QString::fromStdString(series->devices()[std::size_t(dev.device)]) + u' '
-                + QLatin1StringView(metricName(PhysicalMetric(m)));
+                                       + QLatin1StringView(metricName(PhysicalMetric(m)));
             if (hidden.contains(legendName))
                 continue;
             for (const ChartPoint &p : dev.metrics[std::size_t(m)].points)
@@ -1304,7 +1280,8 @@ void MemoryChartPanel::Private::applyBuckets()
                 const double x = double(c.timeNs) / xf;
                 up.append(QPointF(x, double(c.stack[std::size_t(l.stackIndex)]) / ly));
                 if (l.lower)
-                    low.append(QPointF(x, l.stackIndex > 0 ? double(c.stack[std::size_t(l.stackIndex - 1)]) / ly : 0.0));
+                    low.append(
+                        QPointF(x, l.stackIndex > 0 ? double(c.stack[std::size_t(l.stackIndex - 1)]) / ly : 0.0));
             }
         } else {
             // Solid where the category certainly is during the column (above the highest
@@ -1440,12 +1417,13 @@ void MemoryChartPanel::Private::updateAxes()
         p.y->setTickInterval(yStep);
         p.y->setTickType(QValueAxis::TicksDynamic);
         // The unit is on every label: the two byte axes may differ and must not look alike.
-        p.y->setLabelFormat(QStringLiteral("%.") + QString::number(decimalsFor(yStep)) + QStringLiteral("f ") + p.unit.name);
+        p.y->setLabelFormat(QStringLiteral("%.") + QString::number(decimalsFor(yStep))
+                                           + QStringLiteral("f ") + p.unit.name);
         p.y->setTitleText(axisTitle);
     };
     const double labelHeight = QFontMetricsF(peakText->font()).height() + 14;
-    setBytes(logicalPlot, double(logical.maxBytes) / logicalPlot.unit.factor,
-             peakMarker->count() > 0 ? labelHeight : 0, tr("Logical"));
+    setBytes(logicalPlot, double(logical.maxBytes) / logicalPlot.unit.factor, peakMarker->count() > 0 ? labelHeight : 0,
+             tr("Logical"));
     setBytes(physicalPlot, double(physicalShownMax) / physicalPlot.unit.factor, 0, tr("Device"));
 }
 
@@ -1518,7 +1496,8 @@ void MemoryChartPanel::Private::updateNotes()
 {
     QString l, p;
     if (series) {
-        const QString where = device == MemorySeries::kAllDevices ? tr("in this trace") : tr("for %1").arg(deviceName());
+        const QString where =
+            device == MemorySeries::kAllDevices ? tr("in this trace") : tr("for %1").arg(deviceName());
         if (!series->hasLogical(device))
             l = tr("Logical memory: unknown (no memory records %1)").arg(where);
         if (!series->hasPhysical(device))
@@ -1544,17 +1523,20 @@ void MemoryChartPanel::Private::updateNotes()
     // Without logical memory there are no allocations to list; the note above says why.
     tablePane->setVisible(!series || series->hasLogical(device));
     if (!instant && !hoverTime)
-        readout->setText(series && !series->hasLogical(device)
-                             ? tr("Hover over the chart to read every series.")
-                             : tr("Hover over the chart to read every series; click to list the allocations live at that time."));
+        readout->setText(
+            series && !series->hasLogical(device)
+                ? tr("Hover over the chart to read every series.")
+                : tr("Hover over the chart to read every series; click to list the allocations live at that time."));
 }
 
 void MemoryChartPanel::Private::updatePeakTexts()
 {
     const QString unitName = xUnit.name;
     if (logical.known && logical.peakBytes) {
-        const QString who = device == MemorySeries::kAllDevices ? tr("Logical peak") : tr("Logical peak of %1").arg(deviceName());
-        QString text = tr("%1: <b>%2</b> at %3").arg(who, formatBytes(*logical.peakBytes), formatTimePoint(*logical.peakTimeNs, timeUnit));
+        const QString who =
+            device == MemorySeries::kAllDevices ? tr("Logical peak") : tr("Logical peak of %1").arg(deviceName());
+        QString text = tr("%1: <b>%2</b> at %3")
+                           .arg(who, formatBytes(*logical.peakBytes), formatTimePoint(*logical.peakTimeNs, timeUnit));
         if (!window.contains(*logical.peakTimeNs))
             text += tr(" (outside the zoomed window)");
         peakLabel->setText(text);
@@ -1633,11 +1615,11 @@ void MemoryChartPanel::Private::updateTableTitle()
     if (model->isFiltering())
         count = tr("keeping those alive in the time range…");
     else if (!model->timeRange().isEmpty())
-        count = tr("%1 of %2 alive in the time range")
-                    .arg(count, formatCount(std::uint64_t(model->liveCount())));
+        count = tr("%1 of %2 alive in the time range").arg(count, formatCount(std::uint64_t(model->liveCount())));
     const QString at = formatTimePoint(*tableInstant, timeUnit);
     if (instant)
-        tableTitle->setText(tr("Allocations live at %1%2 (clicked): %3, %4").arg(at, where, formatBytes(model->totalBytes()), count));
+        tableTitle->setText(
+            tr("Allocations live at %1%2 (clicked): %3, %4").arg(at, where, formatBytes(model->totalBytes()), count));
     else
         tableTitle->setText(tr("Allocations live at the logical peak%1 (%2 at %3): %4")
                                 .arg(where, formatBytes(model->totalBytes()), at, count));
@@ -1729,7 +1711,8 @@ void MemoryChartPanel::clear()
     d->resetButton->setEnabled(false);
     d->placeholder->setText(tr("No trace loaded"));
     d->chartStack->setCurrentWidget(d->placeholder);
-    d->readout->setText(tr("Hover over the chart to read every series; click to list the allocations live at that time."));
+    d->readout->setText(
+        tr("Hover over the chart to read every series; click to list the allocations live at that time."));
 }
 
 void MemoryChartPanel::resetView()
@@ -1909,7 +1892,8 @@ QString MemoryChartPanel::readoutAt(std::uint64_t timeNs) const
             QStringList categories;
             for (const Layer &l : d->layers) {
                 const std::uint64_t below = l.stackIndex > 0 ? c->stack[std::size_t(l.stackIndex - 1)] : 0;
-                categories << tr("%1 %2").arg(qtext(memoryCategoryName(l.category)), formatBytes(c->stack[std::size_t(l.stackIndex)] - below));
+                categories << tr("%1 %2").arg(qtext(memoryCategoryName(l.category)),
+                                              formatBytes(c->stack[std::size_t(l.stackIndex)] - below));
             }
             parts << tr("logical %1 (%2)").arg(formatBytes(c->stack.back()), categories.join(QStringLiteral(", ")));
         }
@@ -1990,9 +1974,10 @@ QString MemoryChartPanel::exportImage(const QString &path, ImageFormat format)
 void MemoryChartPanel::exportWithDialog(ImageFormat format)
 {
     const bool svg = format == ImageFormat::Svg;
-    const QString path = QFileDialog::getSaveFileName(this, svg ? tr("Export Chart as SVG") : tr("Export Chart as PNG"),
-                                                      svg ? QStringLiteral("memory.svg") : QStringLiteral("memory.png"),
-                                                      svg ? tr("SVG images (*.svg)") : tr("PNG images (*.png)"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, svg ? tr("Export Chart as SVG") : tr("Export Chart as PNG"),
+        svg ? QStringLiteral("memory.svg")
+            : QStringLiteral("memory.png"), svg ? tr("SVG images (*.svg)") : tr("PNG images (*.png)"));
     if (path.isEmpty())
         return;
     const QString error = exportImage(path, format);

@@ -42,33 +42,33 @@ class MemoryChartPanel : public QWidget
 public:
     /// What the chart draws right now, in plain types (tests, accessibility, status text).
     struct DrawnState {
-        bool ready = false;          // the chart data of the current trace is prepared
-        bool logicalKnown = false;   // false: the "unknown" note is shown instead
+        bool ready = false;        // the chart data of the current trace is prepared
+        bool logicalKnown = false; // false: the "unknown" note is shown instead
         bool physicalKnown = false;
-        QString logicalNote;         // shown when logical memory is unknown, else empty
+        QString logicalNote; // shown when logical memory is unknown, else empty
         QString physicalNote;
-        QStringList layers;          // category names of the stacked areas, bottom first
-        QList<int> layerPointCounts; // points of each area's upper line
-        QStringList physicalLines;   // e.g. "used cuda:0", "reserved cuda:0", "capacity cuda:0"
-        QList<int> physicalPointCounts; // points drawn: line points, or band columns
-        QList<bool> physicalBands;   // drawn as a min/max band (downsampled)
-        int markersShown = 0;        // series drawing a marker per sample
-        bool downsampled = false;    // the logical areas are min/max buckets
+        QStringList layers;                      // category names of the stacked areas, bottom first
+        QList<int> layerPointCounts;             // points of each area's upper line
+        QStringList physicalLines;               // e.g. "used cuda:0", "reserved cuda:0", "capacity cuda:0"
+        QList<int> physicalPointCounts;          // points drawn: line points, or band columns
+        QList<bool> physicalBands;               // drawn as a min/max band (downsampled)
+        int markersShown = 0;                    // series drawing a marker per sample
+        bool downsampled = false;                // the logical areas are min/max buckets
         std::optional<std::uint64_t> peakTimeNs; // the peak marker, when drawn
         std::optional<std::uint64_t> peakBytes;
-        QRectF peakLabelRect;        // in chart coordinates, when drawn
-        bool peakLabelClear = true;  // no drawn line passes through the label
-        TimeWindow window; // the window the series were computed for
+        QRectF peakLabelRect;       // in chart coordinates, when drawn
+        bool peakLabelClear = true; // no drawn line passes through the label
+        TimeWindow window;          // the window the series were computed for
         int buckets = 0;
-        double logicalAxisMax = 0;   // top of the logical byte axis, in its unit
+        double logicalAxisMax = 0; // top of the logical byte axis, in its unit
         QString logicalAxisTitle;
         double physicalAxisMax = 0;
         QString physicalAxisTitle;
         double timeAxisMin = 0, timeAxisMax = 0; // in the time axis' unit
         QString timeAxisTitle;
         QRectF logicalPlot, physicalPlot; // plot areas in view coordinates
-        QStringList legend;          // every legend entry shown, both plots
-        QStringList hiddenSeries;    // legend entries switched off
+        QStringList legend;               // every legend entry shown, both plots
+        QStringList hiddenSeries;         // legend entries switched off
     };
 
     explicit MemoryChartPanel(QWidget *parent = nullptr);

@@ -56,14 +56,13 @@ void MetadataPanel::setLoadedTrace(LoadedTracePtr loaded)
     if (loaded->health) {
         const HealthReport &h = *loaded->health;
         const bool good = h.structurallyValid && h.captureComplete;
-        const QString verdict = QStringLiteral("%1 · %2")
-                                    .arg(h.structurallyValid ? tr("Structurally valid")
-                                                             : tr("Structurally invalid"),
-                                         h.captureComplete ? QStringLiteral("capture complete")
-                                                           : QStringLiteral("capture incomplete"));
+        const QString verdict = QStringLiteral("%1 · %2") .arg(
+            h.structurallyValid ? tr("Structurally valid") : tr("Structurally invalid"),
+            h.captureComplete ? QStringLiteral("capture complete") : QStringLiteral("capture incomplete"));
         const auto tone = good ? SeverityPalette::Tone::Success : SeverityPalette::Tone::Error;
         m_verdict->setText(verdict);
-        m_verdict->setStyleSheet(QStringLiteral("QLabel { color: %1; font-weight: 600; }").arg(SeverityPalette::toneColor(tone).name()));
+        m_verdict->setStyleSheet(
+            QStringLiteral("QLabel { color: %1; font-weight: 600; }").arg(SeverityPalette::toneColor(tone).name()));
         m_verdict->show();
     } else {
         m_verdict->hide();

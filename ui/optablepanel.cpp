@@ -99,7 +99,8 @@ OpTablePanel::OpTablePanel(QWidget *parent)
                                OpTableModel::NameColumn);
     m_opActions->addRowAction(
         tr("Select &Span"), [this](const QModelIndex &row) { Q_EMIT spanActivated(m_opModel->spanOfOp(opOf(row))); },
-        [this](const QModelIndex &row) { return m_opModel->spanOfOp(opOf(row)) >= 0; }, QKeySequence(Qt::CTRL | Qt::Key_J));
+        [this](const QModelIndex &row) { return m_opModel->spanOfOp(opOf(row)) >= 0; },
+        QKeySequence(Qt::CTRL | Qt::Key_J));
 
     m_aggregateView->setObjectName(QStringLiteral("opAggregateView"));
     setupTable(m_aggregateView);
@@ -257,7 +258,8 @@ void OpTablePanel::setSpanTree(std::shared_ptr<const SpanTree> tree)
     if (current >= 0) {
         const QModelIndex index = m_opProxy->mapFromSource(m_opModel->indexForOp(current));
         if (index.isValid()) {
-            m_opView->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+            m_opView->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect
+                                                                   | QItemSelectionModel::Rows);
             m_opView->scrollTo(index);
         }
     }
@@ -321,7 +323,8 @@ void OpTablePanel::aggregateInBackground(const TimeWindow &window)
     m_rangeWatcher->setFuture(QtConcurrent::run([trace, tree, next = window] {
         // Both groupings, so switching between them inside the range needs no new pass.
         RangeStatistics stats;
-        stats.byName = std::make_shared<const OpStatistics>(OpStatistics::compute(*trace, OpGrouping::Name, tree.get(), next));
+        stats.byName =
+            std::make_shared<const OpStatistics>(OpStatistics::compute(*trace, OpGrouping::Name, tree.get(), next));
         if (tree)
             stats.byShape = std::make_shared<const OpStatistics>(
                 OpStatistics::compute(*trace, OpGrouping::NameShapeDtypeDevice, tree.get(), next));
@@ -477,7 +480,8 @@ void OpTablePanel::updateStatus()
     if (m_opProxy->filterText().isEmpty() && m_range.isEmpty())
         text = tr("%1 op(s)", nullptr, numerusCount(total)).arg(formatCount(total));
     else
-        text = tr("%1 of %2 op(s)", nullptr, numerusCount(total)).arg(formatCount(std::uint64_t(m_opProxy->rowCount())), formatCount(total));
+        text = tr("%1 of %2 op(s)", nullptr, numerusCount(total))
+                   .arg(formatCount(std::uint64_t(m_opProxy->rowCount())), formatCount(total));
     if (!m_range.isEmpty())
         text += m_aggregating ? tr(" in the time range (aggregating…)") : tr(" in the time range");
     else if (m_aggregating)
@@ -486,7 +490,8 @@ void OpTablePanel::updateStatus()
         text += tr(" (sorting…)");
     m_status->setText(text);
     if (m_aggregateModel->isPending())
-        m_aggregateView->setToolTip(tr("The grouping by op, shape, dtype and device is computed with the span tree; it appears when the load gets there"));
+        m_aggregateView->setToolTip(tr(
+            "The grouping by op, shape, dtype and device is computed with the span tree; it appears when the load gets there"));
     else
         m_aggregateView->setToolTip(tr("Double-click a row to list its ops"));
 }

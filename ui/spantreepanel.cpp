@@ -132,9 +132,8 @@ SpanTreePanel::SpanTreePanel(QWidget *parent)
                               {SpanTreeModel::DeviceBusyColumn, 9, 26},
                               {SpanTreeModel::DeviceLanesColumn, 10, 40}},
                              SpanTreeModel::NameColumn);
-    m_actions->addRowAction(tr("E&xpand All Below"), [this](const QModelIndex &row) {
-        expandAllBelow(row.data(SpanIndexRole).toLongLong());
-    });
+    m_actions->addRowAction(tr("E&xpand All Below"),
+                            [this](const QModelIndex &row) { expandAllBelow(row.data(SpanIndexRole).toLongLong()); });
     m_actions->addRowAction(tr("Expand &All"), [this](const QModelIndex &) { expandAll(); });
     m_actions->addRowAction(tr("C&ollapse All"), [this](const QModelIndex &) { collapseAll(); });
     m_view->setExpandBelowHandler([this](const QModelIndex &row) { expandAllBelow(spanOf(row)); });
@@ -143,7 +142,8 @@ SpanTreePanel::SpanTreePanel(QWidget *parent)
     });
     // Activation is what zooms the timeline to a span (as a double-click does).
     m_actions->addRowAction(
-        tr("Reveal in &Timeline"), [this](const QModelIndex &row) { Q_EMIT spanActivated(row.data(SpanIndexRole).toLongLong()); },
+        tr("Reveal in &Timeline"),
+        [this](const QModelIndex &row) { Q_EMIT spanActivated(row.data(SpanIndexRole).toLongLong()); },
         [](const QModelIndex &row) { return row.data(SpanIndexRole).toLongLong() >= 0; });
 
     auto *top = new QHBoxLayout;
@@ -228,8 +228,10 @@ void SpanTreePanel::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr
     m_view->setColumnHidden(SpanTreeModel::DeviceLanesColumn, !device);
     // Device busy time reads beside host duration and self time (a reset restores model order).
     QHeaderView *header = m_view->header();
-    header->moveSection(header->visualIndex(SpanTreeModel::DeviceBusyColumn), header->visualIndex(SpanTreeModel::SelfColumn) + 1);
-    header->moveSection(header->visualIndex(SpanTreeModel::DeviceLanesColumn), header->visualIndex(SpanTreeModel::DeviceBusyColumn) + 1);
+    header->moveSection(header->visualIndex(SpanTreeModel::DeviceBusyColumn),
+                        header->visualIndex(SpanTreeModel::SelfColumn) + 1);
+    header->moveSection(header->visualIndex(SpanTreeModel::DeviceLanesColumn),
+                        header->visualIndex(SpanTreeModel::DeviceBusyColumn) + 1);
     if (m_tree) {
         m_view->expandToDepth(m_tree->spanCount() < kExpandTwoLevelsBelow ? 1 : 0);
         if (!m_proxy->filterText().isEmpty())
@@ -592,13 +594,16 @@ void SpanTreePanel::updateStatus()
     }
     QStringList parts;
     if (m_proxy->filterText().isEmpty() && !m_proxy->timeRange().isEmpty()) {
-        parts << tr("%1 of %2 span(s) in the time range", nullptr, numerusCount(m_tree->spanCount())).arg(formatCount(m_proxy->matchCount()), formatCount(m_tree->spanCount()));
+        parts << tr("%1 of %2 span(s) in the time range", nullptr, numerusCount(m_tree->spanCount()))
+                     .arg(formatCount(m_proxy->matchCount()), formatCount(m_tree->spanCount()));
     } else if (m_proxy->filterText().isEmpty()) {
         parts << tr("%1 span(s)", nullptr, numerusCount(m_tree->spanCount())).arg(formatCount(m_tree->spanCount()));
     } else {
-        parts << tr("%1 of %2 span(s) match", nullptr, numerusCount(m_tree->spanCount())).arg(formatCount(m_proxy->matchCount()), formatCount(m_tree->spanCount()));
+        parts << tr("%1 of %2 span(s) match", nullptr, numerusCount(m_tree->spanCount()))
+                     .arg(formatCount(m_proxy->matchCount()), formatCount(m_tree->spanCount()));
         if (m_matchPosition > 0 && m_lastMatchSpan == selectedSpan())
-            parts << tr("match %1 of %2").arg(formatCount(std::uint64_t(m_matchPosition)), formatCount(m_proxy->matchCount()));
+            parts << tr("match %1 of %2")
+                         .arg(formatCount(std::uint64_t(m_matchPosition)), formatCount(m_proxy->matchCount()));
         if (m_expandTimer->isActive())
             parts << tr("opening %1…").arg(formatCount(m_expandedMatches));
         else if (m_expandedMatches < m_proxy->matchCount() && m_proxy->matchCount() > 0)

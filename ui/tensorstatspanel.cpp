@@ -61,10 +61,13 @@ void TensorStatsPanel::clear()
 
 QString TensorStatsPanel::countText(int shown, std::size_t total) const
 {
-    const QString flagged = m_model->hasVerdicts() ? tr(", %n flagged", nullptr, int(m_model->flaggedCount())) : QString();
+    const QString flagged =
+        m_model->hasVerdicts() ? tr(", %n flagged", nullptr, int(m_model->flaggedCount())) : QString();
     if (std::size_t(shown) == total)
         return tr("%1 record(s)", nullptr, shown).arg(formatCount(std::uint64_t(shown))) + flagged;
-    return tr("%1 of %2 record(s)", nullptr, numerusCount(total)).arg(formatCount(std::uint64_t(shown)), formatCount(total)) + flagged;
+    return tr("%1 of %2 record(s)", nullptr, numerusCount(total))
+               .arg(formatCount(std::uint64_t(shown)), formatCount(total))
+           + flagged;
 }
 
 } // namespace TraceInspector

@@ -103,7 +103,8 @@ ValidationPanel::ValidationPanel(QWidget *parent)
     // left; the rarely known column position comes last.
     QHeaderView *header = m_view->header();
     header->moveSection(header->visualIndex(ValidationIssueModel::ColumnColumn), ValidationIssueModel::ColumnCount - 1);
-    header->moveSection(header->visualIndex(ValidationIssueModel::MessageColumn), header->visualIndex(ValidationIssueModel::RuleColumn) + 1);
+    header->moveSection(header->visualIndex(ValidationIssueModel::MessageColumn),
+                        header->visualIndex(ValidationIssueModel::RuleColumn) + 1);
     m_actions = new TableActions(m_view, QStringLiteral("problems"));
     m_actions->setIncludeHiddenColumns(true);
     m_actions->setColumnFits({{ValidationIssueModel::SeverityColumn, 10, 20, {}, false},
@@ -173,7 +174,8 @@ ValidationPanel::ValidationPanel(QWidget *parent)
 
 ValidationPanel::~ValidationPanel()
 {
-    for (QFutureWatcherBase *w : {static_cast<QFutureWatcherBase *>(m_lineWatcher), static_cast<QFutureWatcherBase *>(m_reasonWatcher)}) {
+    for (QFutureWatcherBase *w :
+         {static_cast<QFutureWatcherBase *>(m_lineWatcher), static_cast<QFutureWatcherBase *>(m_reasonWatcher)}) {
         w->disconnect();
         w->waitForFinished();
     }
@@ -186,7 +188,7 @@ void ValidationPanel::setLoadedTrace(LoadedTracePtr loaded)
         return;
     }
     const bool sameLoad = m_loaded && m_loaded->generation == loaded->generation && m_loaded->path == loaded->path
-        && m_loaded->readProblems == loaded->readProblems;
+                          && m_loaded->readProblems == loaded->readProblems;
     std::shared_ptr<const std::vector<Problem>> findings;
     if (loaded->health)
         findings = std::shared_ptr<const std::vector<Problem>>(loaded->health, &loaded->health->findings);
@@ -348,7 +350,8 @@ bool ValidationPanel::selectProblem(const Problem &problem)
 
 bool ValidationPanel::showFinding(int row)
 {
-    QModelIndex index = row >= 0 && row < m_model->rowCount() ? m_proxy->mapFromSource(m_model->index(row, 0)) : QModelIndex();
+    QModelIndex index =
+        row >= 0 && row < m_model->rowCount() ? m_proxy->mapFromSource(m_model->index(row, 0)) : QModelIndex();
     if (index.isValid() && isGrouped()) {
         index = m_groups->mapFromSource(index);
         m_view->expand(index.parent());
@@ -414,8 +417,9 @@ void ValidationPanel::updateCounts()
             const Problem *p = m_model->problemAt(m_proxy->mapToSource(m_proxy->index(r, 0)).row());
             shownErrors += p && p->severity == Severity::Error ? 1 : 0;
         }
-        m_counts->setText(tr("%1 of %2 shown (%3)").arg(formatCount(std::uint64_t(shown)), formatCount(std::uint64_t(total)),
-                                                       both(shownErrors, shown - shownErrors)));
+        m_counts->setText(tr("%1 of %2 shown (%3)")
+                              .arg(formatCount(std::uint64_t(shown)), formatCount(std::uint64_t(total)),
+                                   both(shownErrors, shown - shownErrors)));
     }
     Q_EMIT countsChanged(errors, warnings);
 }
@@ -454,9 +458,9 @@ QString ValidationPanel::detailHeader(const Problem &p) const
         where += tr(", column %1").arg(p.column);
     if (!p.code.empty())
         where += tr(" · code %1").arg(QString::fromStdString(p.code).toHtmlEscaped());
-    return QStringLiteral("<p><b>%1 · %2</b>%3</p><p style='white-space:pre-wrap'>%4</p>")
-        .arg(p.severity == Severity::Error ? tr("Error") : tr("Warning"), QString::fromStdString(p.ruleId).toHtmlEscaped(), where,
-             QString::fromStdString(p.message).toHtmlEscaped());
+    return QStringLiteral("<p><b>%1 · %2</b>%3</p><p style='white-space:pre-wrap'>%4</p>") .arg(
+        p.severity == Severity::Error ? tr("Error") : tr("Warning"), QString::fromStdString(p.ruleId).toHtmlEscaped(),
+        where, QString::fromStdString(p.message).toHtmlEscaped());
 }
 
 void ValidationPanel::onLineRead()
@@ -474,7 +478,8 @@ void ValidationPanel::onLineRead()
     if (const QString note = explainProblem(*p, nullptr).note; !note.isEmpty())
         html += QStringLiteral("<p>%1</p>").arg(note.toHtmlEscaped());
     if (!raw.ok) {
-        html += QStringLiteral("<p><i>%1</i></p>").arg(tr("Line %1 could not be read: %2").arg(raw.line).arg(raw.error).toHtmlEscaped());
+        html += QStringLiteral("<p><i>%1</i></p>").arg(
+            tr("Line %1 could not be read: %2").arg(raw.line).arg(raw.error).toHtmlEscaped());
     } else {
         const QColor mark = SeverityPalette::color(p->severity);
         QString text;
@@ -485,18 +490,19 @@ void ValidationPanel::onLineRead()
         const qsizetype at = p->column > 0 ? lead + qsizetype(p->column) - 1 : -1;
         if (at >= 0 && at < raw.bytes.size()) {
             text = QString::fromUtf8(raw.bytes.left(at)).toHtmlEscaped()
-                + QStringLiteral("<span style='background:%1;color:%2'>%3</span>")
-                      .arg(mark.name(), SeverityPalette::onToneColor().name(), QString::fromUtf8(raw.bytes.mid(at, 1)).toHtmlEscaped())
-                + QString::fromUtf8(raw.bytes.mid(at + 1)).toHtmlEscaped();
+                   + QStringLiteral("<span style='background:%1;color:%2'>%3</span>") .arg(
+                                        mark.name(), SeverityPalette::onToneColor().name(),
+                                        QString::fromUtf8(raw.bytes.mid(at, 1)).toHtmlEscaped())
+                                    + QString::fromUtf8(raw.bytes.mid(at + 1)).toHtmlEscaped();
         } else {
             text = QString::fromUtf8(raw.bytes).toHtmlEscaped();
         }
-        html += QStringLiteral("<p><b>%1</b></p><pre style='white-space:pre-wrap'>%2</pre>")
-                    .arg(raw.truncated ? tr("Line %1 as it is in the file (first %2 of %3 bytes):")
-                                             .arg(raw.line)
-                                             .arg(formatCount(std::uint64_t(raw.bytes.size())), formatCount(raw.length))
-                                       : tr("Line %1 as it is in the file:").arg(raw.line),
-                         text.isEmpty() ? tr("(blank)") : text);
+        html += QStringLiteral("<p><b>%1</b></p><pre style='white-space:pre-wrap'>%2</pre>") .arg(
+            raw.truncated ? tr("Line %1 as it is in the file (first %2 of %3 bytes):")
+                                .arg(raw.line)
+                                .arg(formatCount(std::uint64_t(raw.bytes.size())), formatCount(raw.length))
+                          : tr("Line %1 as it is in the file:").arg(raw.line),
+            text.isEmpty() ? tr("(blank)") : text);
     }
     m_detail->setHtml(html);
     Q_EMIT detailShown();

@@ -48,8 +48,8 @@ void printProblemLine(std::string &out, const std::string &file, const Problem &
 void printOmittedLine(std::string &out, const std::string &file, const OmittedProblems &o)
 {
     out += file + ": note[" + o.ruleId + "]: " + std::to_string(o.count) + " more " + severityName(o.severity)
-        + (o.count == 1 ? "" : "s") + " of this rule not listed (each rule lists its first "
-        + std::to_string(ProblemLimiter::kMaxPerRule) + ")\n";
+           + (o.count == 1 ? "" : "s") + " of this rule not listed (each rule lists its first "
+           + std::to_string(ProblemLimiter::kMaxPerRule) + ")\n";
 }
 
 /// Exit code \a code, or ExitUsage with the reason when standard output failed.
@@ -133,17 +133,17 @@ int runCheck(const CliArgs &args)
     for (const OmittedProblems &o : health.omittedFindings)
         printOmittedLine(out, file, o);
     out += file + ": summary: " + plural(summary.opCount, "op") + ", " + plural(summary.spanCount, "span") + " ("
-        + plural(summary.rootSpanCount, "root") + ", max depth " + std::to_string(summary.maxDepth) + "), measured "
-        + std::to_string(summary.totalNs) + " ns, " + plural(summary.allocCount, "alloc") + ", "
-        + plural(summary.freeCount, "free") + ", logical peak "
-        + (summary.logicalPeakBytes ? std::to_string(*summary.logicalPeakBytes) + " bytes" : std::string("unknown"))
-        + "\n";
+           + plural(summary.rootSpanCount, "root") + ", max depth " + std::to_string(summary.maxDepth) + "), measured "
+           + std::to_string(summary.totalNs) + " ns, " + plural(summary.allocCount, "alloc") + ", "
+           + plural(summary.freeCount, "free") + ", logical peak "
+           + (summary.logicalPeakBytes ? std::to_string(*summary.logicalPeakBytes) + " bytes" : std::string("unknown"))
+           + "\n";
     out += file + ": " + plural(counts.errors(), "error") + ", " + plural(counts.warnings(), "warning") + " ("
-        + plural(r.problemCount(), "load problem") + ", " + plural(counts.healthErrors, "health error") + ", "
-        + plural(counts.healthWarnings, "health warning") + "); "
-        + (health.structurallyValid ? "structurally valid" : "not structurally valid") + ", "
-        + (health.captureComplete ? "capture complete" : "capture not complete") + "; verdict: "
-        + (rejected ? "rejected" : "valid") + "\n";
+           + plural(r.problemCount(), "load problem") + ", " + plural(counts.healthErrors, "health error") + ", "
+           + plural(counts.healthWarnings, "health warning") + "); "
+           + (health.structurallyValid ? "structurally valid" : "not structurally valid") + ", "
+           + (health.captureComplete ? "capture complete" : "capture not complete")
+           + "; verdict: " + (rejected ? "rejected" : "valid") + "\n";
     StandardOutput::write(out);
     return finish(rejected ? ExitRejected : ExitOk);
 }

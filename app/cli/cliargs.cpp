@@ -60,7 +60,8 @@ void parseCompareArgs(const std::vector<std::string_view> &args, CliParse &resul
                 const bool base = arg.starts_with("--baseline=");
                 const std::string_view value = arg.substr(base ? 11 : 12);
                 if (value.empty()) {
-                    result.error = std::string("option '") + (base ? "--baseline" : "--candidate") + "' needs a non-empty INPUT";
+                    result.error =
+                        std::string("option '") + (base ? "--baseline" : "--candidate") + "' needs a non-empty INPUT";
                     return;
                 }
                 (base ? a.baselines : a.candidates).emplace_back(value);
@@ -71,8 +72,8 @@ void parseCompareArgs(const std::vector<std::string_view> &args, CliParse &resul
             continue;
         }
         if (!collecting) {
-            result.error = "unexpected argument " + quoted(arg)
-                + ": compare takes its inputs after --baseline and --candidate";
+            result.error =
+                "unexpected argument " + quoted(arg) + ": compare takes its inputs after --baseline and --candidate";
             return;
         }
         if (arg.empty()) {
@@ -82,8 +83,9 @@ void parseCompareArgs(const std::vector<std::string_view> &args, CliParse &resul
         collecting->emplace_back(arg);
     }
     if (a.baselines.empty() || a.candidates.empty()) {
-        result.error = std::string("compare: missing ") + (a.baselines.empty() ? "--baseline INPUT..." : "--candidate INPUT...")
-            + " (try 'candle-trace --help')";
+        result.error = std::string("compare: missing ")
+                       + (a.baselines.empty() ? "--baseline INPUT..." : "--candidate INPUT...")
+                       + " (try 'candle-trace --help')";
         return;
     }
 }
@@ -171,11 +173,13 @@ CliParse parseCliArgs(int argc, const char *const *argv)
                 continue;
             }
             if (a.command == CliCommand::Normalize
-                && (arg == "-o" || arg == "--output" || arg.starts_with("--output=") || (arg.starts_with("-o") && arg.size() > 2))) {
+                && (arg == "-o" || arg == "--output" || arg.starts_with("--output=")
+                    || (arg.starts_with("-o") && arg.size() > 2))) {
                 std::string_view value;
                 if (arg == "-o" || arg == "--output") {
                     if (i + 1 >= args.size()) {
-                        result.error = "option " + quoted(arg) + " needs a value (the output file, or '-' for standard output)";
+                        result.error =
+                            "option " + quoted(arg) + " needs a value (the output file, or '-' for standard output)";
                         return result;
                     }
                     value = args[++i];
@@ -208,7 +212,8 @@ CliParse parseCliArgs(int argc, const char *const *argv)
             continue;
         }
         if (haveFile) {
-            result.error = "unexpected argument " + quoted(arg) + ": " + cmd
+            result.error =
+                "unexpected argument " + quoted(arg) + ": " + cmd
                 + (a.command == CliCommand::Diff ? " takes two files, BASE and CANDIDATE" : " takes one FILE");
             return result;
         }
@@ -217,7 +222,7 @@ CliParse parseCliArgs(int argc, const char *const *argv)
     }
     if (!haveFile) {
         result.error = cmd + (a.command == CliCommand::Diff ? ": missing BASE and CANDIDATE" : ": missing FILE")
-            + " (try 'candle-trace --help')";
+                       + " (try 'candle-trace --help')";
         return result;
     }
     if (a.command == CliCommand::Diff && a.candidate.empty()) {

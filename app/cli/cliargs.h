@@ -18,13 +18,13 @@ enum class CliCommand { None, Help, Version, Check, Normalize, Summary, Diff, Co
 
 struct CliArgs {
     CliCommand command = CliCommand::None;
-    std::string file;   // input trace; "-" = standard input
-    std::string output; // normalize -o; "-" = standard output
-    std::string candidate; // diff: the second trace (file is the baseline)
-    std::size_t top = 10;  // diff --top N
-    bool all = false;   // check --all
-    bool json = false;  // check --json, diff --json
-    bool force = false; // normalize --force: replace a read-only OUT or another user's
+    std::string file;                    // input trace; "-" = standard input
+    std::string output;                  // normalize -o; "-" = standard output
+    std::string candidate;               // diff: the second trace (file is the baseline)
+    std::size_t top = 10;                // diff --top N
+    bool all = false;                    // check --all
+    bool json = false;                   // check --json, diff --json
+    bool force = false;                  // normalize --force: replace a read-only OUT or another user's
     std::vector<std::string> baselines;  // compare --baseline INPUT...
     std::vector<std::string> candidates; // compare --candidate INPUT...
     bool unverifiedTraces = false;       // compare --unverified-traces: INPUTs are raw traces

@@ -27,8 +27,7 @@ bool readSide(const char *side, const std::string &path, TraceInput &in, int &ex
     }
     if (!in.result.accepted()) {
         // A diff of what a tolerant load kept could rank records upstream refuses to read.
-        printError(std::string(side) + " " + oneLine(path) + " is rejected: "
-                   + rejectionMessage(in.result));
+        printError(std::string(side) + " " + oneLine(path) + " is rejected: " + rejectionMessage(in.result));
         exitCode = ExitRejected;
         return false;
     }
@@ -65,7 +64,8 @@ int runDiff(const CliArgs &args)
     } else {
         const std::string baseName = oneLine(args.file);
         const std::string candName = oneLine(args.candidate);
-        StandardOutput::write(diffReportText(DiffReportInput{baseName, bt, btree, candName, ct, ctree, diff, args.top}));
+        StandardOutput::write(
+            diffReportText(DiffReportInput{baseName, bt, btree, candName, ct, ctree, diff, args.top}));
     }
     if (!StandardOutput::ok()) {
         printError(StandardOutput::errorMessage());

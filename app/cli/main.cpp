@@ -43,18 +43,12 @@ int main(int argc, char **argv)
             return ExitOk;
         printError(StandardOutput::errorMessage());
         return ExitUsage;
-    case CliCommand::Check:
-        return runCheck(parsed.args);
-    case CliCommand::Normalize:
-        return runNormalize(parsed.args);
-    case CliCommand::Summary:
-        return runSummary(parsed.args);
-    case CliCommand::Diff:
-        return runDiff(parsed.args);
-    case CliCommand::Compare:
-        return runCompare(parsed.args);
-    case CliCommand::None:
-        break;
+    case CliCommand::Check: return runCheck(parsed.args);
+    case CliCommand::Normalize: return runNormalize(parsed.args);
+    case CliCommand::Summary: return runSummary(parsed.args);
+    case CliCommand::Diff: return runDiff(parsed.args);
+    case CliCommand::Compare: return runCompare(parsed.args);
+    case CliCommand::None: break;
     }
     printError("no command given (try 'candle-trace --help')");
     return ExitUsage;

@@ -36,33 +36,31 @@ std::string inputFailureText(const InputError &error, const std::string &path)
 {
     const std::string shown = oneLine(path);
     switch (error.kind) {
-    case InputError::Kind::None:
-        return {};
+    case InputError::Kind::None: return {};
     case InputError::Kind::OpenFailed:
         if (path == "-")
             return std::string("read standard input: ") + std::strerror(error.osError);
         if (error.osError == ELOOP)
             return "open trace file " + shown + ": " + std::strerror(ELOOP) + " (a symbolic link loop)";
         return "open trace file " + shown + ": " + std::strerror(error.osError);
-    case InputError::Kind::IsDirectory:
-        return "open trace file " + shown + ": " + std::strerror(EISDIR);
+    case InputError::Kind::IsDirectory: return "open trace file " + shown + ": " + std::strerror(EISDIR);
     case InputError::Kind::IsDevice:
         if (path == "-" && ::isatty(STDIN_FILENO))
             return "read standard input: it is a terminal; pipe a trace into it or name a FILE";
         return "open trace file " + shown
-            + ": it is a device, not a file or a pipe (a device such as /dev/zero may never end); give a regular file, "
-              "a pipe or '-'";
+               + ": it is a device, not a file or a pipe (a device such as /dev/zero may never end); give a regular file, "
+                 "a pipe or '-'";
     case InputError::Kind::ReadFailed:
         return "read trace file " + oneLine(nameOf(path)) + ": " + std::strerror(error.osError);
     case InputError::Kind::Changed:
         return "read trace file " + shown + ": the file changed while it was read (" + std::to_string(error.sizeAtOpen)
-            + " bytes when opened, " + std::to_string(error.sizeAfter)
-            + " bytes at the end); nothing is reported about a file that is still being written or was truncated - "
-              "check it again once it is complete";
+               + " bytes when opened, " + std::to_string(error.sizeAfter)
+               + " bytes at the end); nothing is reported about a file that is still being written or was truncated - "
+                 "check it again once it is complete";
     case InputError::Kind::LineTooLong:
-        return "read trace file " + oneLine(nameOf(path)) + ": line " + std::to_string(error.line)
-            + " is longer than " + std::to_string(error.limit)
-            + " bytes, the limit for a pipe or other stream (a regular file has no such limit)";
+        return "read trace file " + oneLine(nameOf(path)) + ": line " + std::to_string(error.line) + " is longer than "
+               + std::to_string(error.limit)
+               + " bytes, the limit for a pipe or other stream (a regular file has no such limit)";
     }
     return {};
 }
@@ -73,7 +71,7 @@ std::string compressionHint(Compression c, const std::string &path)
         return {};
     const std::string shown = oneLine(path);
     return "note: " + shown + " is " + compressionName(c) + "-compressed, not JSON lines; decompress it first, e.g. "
-        + decompressCommand(c) + " " + (path == "-" ? std::string("FILE") : shown) + " | candle-trace check -";
+           + decompressCommand(c) + " " + (path == "-" ? std::string("FILE") : shown) + " | candle-trace check -";
 }
 
 TraceInput readTraceInput(TraceSource &source)

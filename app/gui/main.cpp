@@ -29,36 +29,39 @@ void printError(const QString &message)
 bool isQtGuiOption(const QString &name)
 {
     static const QStringList names = {
-        QStringLiteral("platform"),   QStringLiteral("platformpluginpath"), QStringLiteral("platformtheme"),
-        QStringLiteral("plugin"),     QStringLiteral("qwindowgeometry"),    QStringLiteral("geometry"),
-        QStringLiteral("qwindowicon"), QStringLiteral("icon"),              QStringLiteral("qwindowtitle"),
-        QStringLiteral("title"),      QStringLiteral("reverse"),            QStringLiteral("session"),
-        QStringLiteral("display"),    QStringLiteral("name"),               QStringLiteral("style"),
-        QStringLiteral("stylesheet"), QStringLiteral("widgetcount"),        QStringLiteral("nograb"),
-        QStringLiteral("dograb"),     QStringLiteral("sync"),               QStringLiteral("qmljsdebugger"),
-    };
+        QStringLiteral("platform"),        QStringLiteral("platformpluginpath"),
+                                                          QStringLiteral("platformtheme"),   QStringLiteral("plugin"),
+                                                                                                            QStringLiteral("qwindowgeometry"), QStringLiteral("geometry"),
+                                                                                                                                                              QStringLiteral("qwindowicon"),     QStringLiteral("icon"),
+                                                                                                                                                                                                                QStringLiteral("qwindowtitle"),    QStringLiteral("title"),
+                                                                                                                                                                                                                                                                  QStringLiteral("reverse"),         QStringLiteral("session"),
+                                                                                                                                                                                                                                                                                                                    QStringLiteral("display"),         QStringLiteral("name"),
+                                                                                                                                                                                                                                                                                                                                                                      QStringLiteral("style"),           QStringLiteral("stylesheet"),
+                                                                                                                                                                                                                                                                                                                                                                                                                        QStringLiteral("widgetcount"),     QStringLiteral("nograb"),
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                          QStringLiteral("dograb"),          QStringLiteral("sync"),
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                            QStringLiteral("qmljsdebugger"),
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                             };
     return names.contains(name);
 }
 
-struct Options
-{
-    QCommandLineOption screenshot{
-        QStringLiteral("screenshot"),
-        QCoreApplication::translate("main", "Load the given trace, save a PNG of the window once every panel is filled, and exit."),
+struct Options {
+    QCommandLineOption screenshot{QStringLiteral("screenshot"),
+        QCoreApplication::translate(
+            "main", "Load the given trace, save a PNG of the window once every panel is filled, and exit."),
         QStringLiteral("png")};
-    QCommandLineOption tab{
-        QStringLiteral("tab"),
-        QCoreApplication::translate("main", "With --screenshot: bring the tab with this name to the front first (e.g. Graph, Ops, "
-                       "Validation), after the load and any background layout."),
+    QCommandLineOption tab{QStringLiteral("tab"),
+        QCoreApplication::translate(
+            "main", "With --screenshot: bring the tab with this name to the front first (e.g. Graph, Ops, "
+                    "Validation), after the load and any background layout."),
         QStringLiteral("name")};
-    QCommandLineOption compare{
-        QStringLiteral("compare"),
-        QCoreApplication::translate("main", "Compare the trace file (the candidate) with this baseline trace: --compare BASE CANDIDATE. "
-                       "With --screenshot, the picture shows the Compare tab once the comparison is done."),
+    QCommandLineOption compare{QStringLiteral("compare"),
+        QCoreApplication::translate(
+            "main", "Compare the trace file (the candidate) with this baseline trace: --compare BASE CANDIDATE. "
+                    "With --screenshot, the picture shows the Compare tab once the comparison is done."),
         QStringLiteral("base")};
-    QCommandLineOption selectSpan{
-        QStringLiteral("select-span"),
-        QCoreApplication::translate("main", "With --screenshot: select the span with this id first (the graph shows its subtree)."),
+    QCommandLineOption selectSpan{QStringLiteral("select-span"),
+        QCoreApplication::translate(
+            "main", "With --screenshot: select the span with this id first (the graph shows its subtree)."),
         QStringLiteral("id")};
 };
 
@@ -67,12 +70,13 @@ void setUpParser(QCommandLineParser &parser, const Options &options)
     // Qt's own options are single-dash words (-platform); read ours the same way so that an
     // unknown word is reported as one name, not as a run of single letters.
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    parser.setApplicationDescription(QCoreApplication::translate("main",
-        "Inspect candle-graph execution traces (JSONL). Each file opens in a window of its own."));
+    parser.setApplicationDescription(QCoreApplication::translate(
+        "main", "Inspect candle-graph execution traces (JSONL). Each file opens in a window of its own."));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("files"), QCoreApplication::translate("main", "Trace files to open, one window each."),
-                                 QStringLiteral("[files...]"));
+    parser.addPositionalArgument(
+        QStringLiteral("files"), QCoreApplication::translate("main", "Trace files to open, one window each."),
+                       QStringLiteral("[files...]"));
     parser.addOption(options.screenshot);
     parser.addOption(options.tab);
     parser.addOption(options.selectSpan);
@@ -81,8 +85,8 @@ void setUpParser(QCommandLineParser &parser, const Options &options)
 
 bool wantsHelpOrVersion(const QCommandLineParser &parser)
 {
-    return parser.isSet(QStringLiteral("help")) || parser.isSet(QStringLiteral("help-all"))
-        || parser.isSet(QStringLiteral("version"));
+    return parser.isSet(QStringLiteral("help"))
+                        || parser.isSet(QStringLiteral("help-all")) || parser.isSet(QStringLiteral("version"));
 }
 
 /// --screenshot: load, let the panels fill and render, grab the window, save it, quit.
@@ -101,7 +105,8 @@ void grabWhenSettled(TraceInspector::MainWindow &window, const QString &pngPath,
             return;
         }
         if (!ok) {
-            printError(QCoreApplication::translate("main", "the trace did not load completely; the screenshot shows why"));
+            printError(
+                QCoreApplication::translate("main", "the trace did not load completely; the screenshot shows why"));
             QCoreApplication::exit(1);
             return;
         }
@@ -112,22 +117,27 @@ void grabWhenSettled(TraceInspector::MainWindow &window, const QString &pngPath,
 /// --screenshot with --compare: the picture waits for both loads and the comparison.
 void scheduleCompareScreenshot(TraceInspector::MainWindow &window, const QString &pngPath, const QString &tab)
 {
-    QObject::connect(&window, &TraceInspector::MainWindow::comparisonFinished, &window, [&window, pngPath, tab](bool ok) {
-        if (!window.showTab(tab.isEmpty() ? QStringLiteral("Compare") : tab))
-            printError(QCoreApplication::translate("main", "no tab named %1; the screenshot shows the default tabs").arg(tab));
-        grabWhenSettled(window, pngPath, ok);
-    });
+    QObject::connect(
+        &window, &TraceInspector::MainWindow::comparisonFinished, &window, [&window, pngPath, tab](bool ok) {
+            if (!window.showTab(tab.isEmpty() ? QStringLiteral("Compare") : tab))
+                printError(QCoreApplication::translate("main", "no tab named %1; the screenshot shows the default tabs")
+                               .arg(tab));
+            grabWhenSettled(window, pngPath, ok);
+        });
 }
 
-void scheduleScreenshot(TraceInspector::MainWindow &window, const QString &pngPath, const QString &tab, const QString &span)
+void scheduleScreenshot(TraceInspector::MainWindow &window, const QString &pngPath, const QString &tab,
+                        const QString &span)
 {
-    QObject::connect(&window, &TraceInspector::MainWindow::loadFinished, &window, [&window, pngPath, tab, span](bool ok) {
-        if (!span.isEmpty() && !window.selectSpanById(span))
-            printError(QCoreApplication::translate("main", "no span with id %1").arg(span));
-        if (!tab.isEmpty() && !window.showTab(tab))
-            printError(QCoreApplication::translate("main", "no tab named %1; the screenshot shows the default tabs").arg(tab));
-        grabWhenSettled(window, pngPath, ok);
-    });
+    QObject::connect(
+        &window, &TraceInspector::MainWindow::loadFinished, &window, [&window, pngPath, tab, span](bool ok) {
+            if (!span.isEmpty() && !window.selectSpanById(span))
+                printError(QCoreApplication::translate("main", "no span with id %1").arg(span));
+            if (!tab.isEmpty() && !window.showTab(tab))
+                printError(QCoreApplication::translate("main", "no tab named %1; the screenshot shows the default tabs")
+                               .arg(tab));
+            grabWhenSettled(window, pngPath, ok);
+        });
 }
 
 void setApplicationInfo()

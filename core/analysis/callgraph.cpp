@@ -21,7 +21,7 @@ std::uint64_t pairKey(std::uint32_t a, std::uint32_t b)
 
 /// Candidate nodes and the span → candidate mapping of the chosen subtree.
 struct Candidates {
-    std::vector<CallGraphNode> nodes;    // breadth-first order of first appearance
+    std::vector<CallGraphNode> nodes;      // breadth-first order of first appearance
     std::vector<std::uint32_t> nodeOfSpan; // per span: candidate index, kNone outside the subtree
     std::vector<std::uint32_t> subtree;    // spans of the subtree, breadth first
 };
@@ -120,7 +120,9 @@ CallGraph buildCallGraph(const Trace &trace, const SpanTree &tree, const CallGra
         const std::uint32_t node = c.nodeOfSpan[span];
         return node < keptSpans ? node : kNone;
     };
-    const auto inSubtree = [&](std::uint32_t span) { return span < c.nodeOfSpan.size() && c.nodeOfSpan[span] != kNone; };
+    const auto inSubtree = [&](std::uint32_t span) {
+        return span < c.nodeOfSpan.size() && c.nodeOfSpan[span] != kNone;
+    };
     graph.spanNode.assign(tree.spanCount(), kNone);
     for (const std::uint32_t span : c.subtree)
         graph.spanNode[span] = keptNode(span);
@@ -193,7 +195,8 @@ CallGraph buildCallGraph(const Trace &trace, const SpanTree &tree, const CallGra
         constexpr std::uint32_t kUnseen = UINT32_MAX - 1;
         std::vector<std::uint32_t> nodeOfTensor(trace.strings.size(), kUnseen);
         // Path mode: the node of the tensors written by each path, by candidate path node.
-        std::vector<std::uint32_t> nodeOfPath(options.scope == CallGraphScope::SpanPath ? graph.candidateNodes : 0, kUnseen);
+        std::vector<std::uint32_t> nodeOfPath(options.scope == CallGraphScope::SpanPath ? graph.candidateNodes : 0,
+                                              kUnseen);
         const auto tensorFor = [&](StringId tensor) -> std::uint32_t {
             if (tensor >= nodeOfTensor.size())
                 return kNone;
@@ -203,7 +206,8 @@ CallGraph buildCallGraph(const Trace &trace, const SpanTree &tree, const CallGra
             const bool produced = inSubtree(producer);
             // Merged paths merge the tensors their spans wrote; other tensors (parameters,
             // inputs) keep their id, which repeats across micro-batches anyway.
-            std::uint32_t *shared = options.scope == CallGraphScope::SpanPath && produced ? &nodeOfPath[c.nodeOfSpan[producer]] : nullptr;
+            std::uint32_t *shared =
+                options.scope == CallGraphScope::SpanPath && produced ? &nodeOfPath[c.nodeOfSpan[producer]] : nullptr;
             if (shared && *shared != kUnseen) {
                 // Another tensor of the same path: one more merged into the node.
                 if (*shared != kNone)

@@ -13,7 +13,7 @@ class SpanTree;
 
 /// What a call graph shows.
 enum class CallGraphScope : std::uint8_t {
-    Subtree,   ///< one node per span of the chosen subtree
+    Subtree, ///< one node per span of the chosen subtree
     /// One node per span path (names from the root down): repeated micro-batches merge. Runs
     /// of digits in names do not count ("microbatch.0" and "microbatch.1" are one path).
     SpanPath,
@@ -36,11 +36,11 @@ struct CallGraphNode {
     /// Span: the span (the first one in tree order for a merged path); tensor: its producing
     /// span, or UINT32_MAX.
     std::uint32_t span = UINT32_MAX;
-    StringId name = kNoString;   // span name, or tensor id
-    std::uint32_t depth = 0;     // layer hint: tree depth below the graph's root
-    std::uint64_t count = 1;     // spans (or, by path, tensors) merged into this node
-    std::uint64_t totalNs = 0;   // summed closed durations (saturating)
-    std::uint64_t selfNs = 0;    // summed self times (saturating)
+    StringId name = kNoString;        // span name, or tensor id
+    std::uint32_t depth = 0;          // layer hint: tree depth below the graph's root
+    std::uint64_t count = 1;          // spans (or, by path, tensors) merged into this node
+    std::uint64_t totalNs = 0;        // summed closed durations (saturating)
+    std::uint64_t selfNs = 0;         // summed self times (saturating)
     std::uint64_t allocatedBytes = 0; // bytes of `memory` alloc records naming the span (direct)
     std::uint64_t openCount = 0;      // merged spans that never ended
     bool namesDiffer = false;         // merged spans whose names differ in their digits
@@ -72,8 +72,8 @@ struct CallGraph {
     std::uint64_t candidateNodes = 0; // nodes the graph would have without the cap
     std::uint64_t omittedSpanNodes = 0;
     std::uint64_t omittedTensorNodes = 0;
-    std::uint64_t omittedEdges = 0;   // edges with an end left out by the cap
-    std::uint64_t maxSelfNs = 0;      // heat references over the drawn span nodes
+    std::uint64_t omittedEdges = 0; // edges with an end left out by the cap
+    std::uint64_t maxSelfNs = 0;    // heat references over the drawn span nodes
     std::uint64_t maxAllocatedBytes = 0;
 
     bool isCapped() const { return omittedSpanNodes + omittedTensorNodes > 0; }

@@ -69,9 +69,16 @@ CapabilityMatrix analyzeCapabilities(const Trace &trace, const HealthReport *hea
     for (const Edge &e : trace.edges)
         callEdges += e.kind == EdgeKind::Call;
     const std::array<std::uint64_t, kEvidencePlaneCount> records = {
-        trace.spans.size(),         trace.ops.size(),    trace.tensors.size(),         trace.tensorStats.size(),
-        trace.gradients.size(),     trace.memory.size(), trace.deviceMemory.size(),    trace.deviceIntervals.size(),
-        callEdges,                  trace.edges.size() - callEdges,
+        trace.spans.size(),
+        trace.ops.size(),
+        trace.tensors.size(),
+        trace.tensorStats.size(),
+        trace.gradients.size(),
+        trace.memory.size(),
+        trace.deviceMemory.size(),
+        trace.deviceIntervals.size(),
+        callEdges,
+        trace.edges.size() - callEdges,
     };
     const CaptureContract *contract = m.hasMeta ? &trace.meta->captureContract : nullptr;
     if (contract)
@@ -119,8 +126,9 @@ CapabilityMatrix analyzeCapabilities(const Trace &trace, const HealthReport *hea
         const std::string name(evidencePlaneName(p.plane));
         const std::string level(coverageLevelName(*p.declared));
         if (p.records == 0)
-            m.gaps.push_back({p.plane, "declared_not_captured",
-                              "the capture contract declares " + level + " " + name + " coverage but no records were captured"});
+            m.gaps.push_back(
+                {p.plane, "declared_not_captured",
+                 "the capture contract declares " + level + " " + name + " coverage but no records were captured"});
         else
             m.gaps.push_back({p.plane, "captured_not_declared",
                               std::to_string(p.records) + " " + name

@@ -56,8 +56,8 @@ struct PlaneCapability {
 /// A gap in the evidence: a health warning (§10 "gaps") or a contract mismatch.
 struct EvidenceGap {
     std::optional<EvidencePlane> plane; ///< the plane it is about, when it is about one
-    std::string code;    ///< the health code, or `declared_not_captured` / `captured_not_declared`
-    std::string message; ///< the health message, or a sentence naming the plane and levels
+    std::string code;                   ///< the health code, or `declared_not_captured` / `captured_not_declared`
+    std::string message;                ///< the health message, or a sentence naming the plane and levels
     std::uint32_t finding = UINT32_MAX; ///< index into HealthReport::findings, when from health
 };
 

@@ -116,7 +116,8 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
     std::vector<std::uint32_t> laneOf(intervals.size());
     for (std::size_t i = 0; i < intervals.size(); ++i) {
         const DeviceInterval &d = intervals[i];
-        const auto [it, fresh] = laneIds.try_emplace({d.device, d.streamId, d.clockId}, std::uint32_t(result.m_lanes.size()));
+        const auto [it, fresh] =
+            laneIds.try_emplace({d.device, d.streamId, d.clockId}, std::uint32_t(result.m_lanes.size()));
         if (fresh)
             result.m_lanes.push_back(DeviceLane{d.device, d.streamId, d.clockId, d.backend});
         laneOf[i] = it->second;
@@ -127,9 +128,8 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
     const auto key = [&trace](const DeviceLane &l) {
         return std::make_tuple(trace.str(l.device), trace.str(l.stream), trace.str(l.clock));
     };
-    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-        return key(result.m_lanes[a]) < key(result.m_lanes[b]);
-    });
+    std::sort(order.begin(), order.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return key(result.m_lanes[a]) < key(result.m_lanes[b]); });
     std::vector<std::uint32_t> remap(order.size());
     std::vector<DeviceLane> sortedLanes(order.size());
     for (std::uint32_t i = 0; i < order.size(); ++i) {
@@ -199,7 +199,8 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
     // Lists \a row (one entry per lane, by lane) as span's busy time.
     const auto emit = [&](std::uint32_t span, std::vector<DeviceBusy> &row) {
         if (row.size() > kMaxLanesPerSpan) {
-            std::stable_sort(row.begin(), row.end(), [](const DeviceBusy &a, const DeviceBusy &b) { return a.busyNs > b.busyNs; });
+            std::stable_sort(row.begin(), row.end(),
+                             [](const DeviceBusy &a, const DeviceBusy &b) { return a.busyNs > b.busyNs; });
             result.m_omitted.emplace_back(span, std::uint32_t(row.size() - kMaxLanesPerSpan));
             row.resize(kMaxLanesPerSpan);
             std::sort(row.begin(), row.end(), [](const DeviceBusy &a, const DeviceBusy &b) { return a.lane < b.lane; });
@@ -333,15 +334,17 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
 
 std::uint32_t DeviceTime::lanesOmitted(std::size_t i) const
 {
-    const auto it = std::lower_bound(m_omitted.begin(), m_omitted.end(), std::pair<std::uint32_t, std::uint32_t>(std::uint32_t(i), 0));
+    const auto it = std::lower_bound(m_omitted.begin(), m_omitted.end(),
+                                     std::pair<std::uint32_t, std::uint32_t>(std::uint32_t(i), 0));
     return it != m_omitted.end() && it->first == i ? it->second : 0;
 }
 
 std::size_t DeviceTime::memoryUsage() const
 {
     return m_lanes.capacity() * sizeof(DeviceLane) + m_busy.capacity() * sizeof(DeviceBusy)
-        + m_offset.capacity() * sizeof(std::uint32_t) + m_maxBusy.capacity() * sizeof(std::uint64_t)
-        + m_flags.capacity() + m_omitted.capacity() * sizeof(m_omitted[0]) + m_outside.capacity() * sizeof(DeviceBusy);
+           + m_offset.capacity() * sizeof(std::uint32_t) + m_maxBusy.capacity() * sizeof(std::uint64_t)
+           + m_flags.capacity() + m_omitted.capacity() * sizeof(m_omitted[0])
+           + m_outside.capacity() * sizeof(DeviceBusy);
 }
 
 } // namespace TraceInspector

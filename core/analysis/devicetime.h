@@ -25,9 +25,9 @@ struct DeviceLane {
 /// Busy time of one lane: the length of the union of its intervals, so overlapping and nested
 /// intervals count once.
 struct DeviceBusy {
-    std::uint32_t lane = 0;       // index into DeviceTime::lanes()
-    std::uint32_t intervals = 0;  // interval records counted (saturating)
-    std::uint64_t busyNs = 0;     // union length (saturating)
+    std::uint32_t lane = 0;      // index into DeviceTime::lanes()
+    std::uint32_t intervals = 0; // interval records counted (saturating)
+    std::uint64_t busyNs = 0;    // union length (saturating)
 };
 
 /// Device busy time per span from the trace's `device_interval` records (§4.9).

@@ -8,7 +8,7 @@ namespace TraceInspector {
 std::size_t EvidenceAnalysis::memoryUsage() const
 {
     return tensors.memoryUsage() + tensorStats.capacity() * sizeof(TensorStatsVerdict)
-        + gradients.keys.capacity() * sizeof(GradientKeyEvidence);
+           + gradients.keys.capacity() * sizeof(GradientKeyEvidence);
 }
 
 EvidenceAnalysis analyzeEvidence(const Trace &trace, const HealthReport *health, const MemoryProfile *memory)

@@ -65,7 +65,8 @@ void terminalFindings(HealthContext &ctx)
     if (!trace.terminal)
         return;
     const Terminal &terminal = *trace.terminal;
-    const auto emitTerminal = [&](Severity severity, std::string_view ruleId, std::string_view code, std::string message) {
+    const auto emitTerminal = [&](Severity severity, std::string_view ruleId, std::string_view code,
+                                  std::string message) {
         ctx.emit(severity, ruleId, code, std::move(message), terminal.line, RelatedKind::Terminal);
     };
     if (terminal.outcome == RunOutcome::Complete && terminal.reason) {
@@ -87,8 +88,8 @@ void terminalFindings(HealthContext &ctx)
         latest = std::max(latest, d.timestampNs);
     if (terminal.timestampNs < latest)
         emitTerminal(Severity::Error, "H-TERMINAL-EARLY", "terminal_precedes_evidence",
-                     concat({"terminal timestamp ", std::to_string(terminal.timestampNs), " precedes host evidence ending at ",
-                             std::to_string(latest)}));
+                     concat({"terminal timestamp ", std::to_string(terminal.timestampNs),
+                             " precedes host evidence ending at ", std::to_string(latest)}));
 
     if (terminal.outcome == RunOutcome::Failed)
         emitTerminal(Severity::Warning, "W-CAPTURE-FAILED", "capture_failed",
@@ -141,8 +142,8 @@ void spanFindings(HealthContext &ctx, const std::vector<std::int32_t> &spanOf, C
 
     for (std::size_t i = 1; i < spans.size(); ++i) {
         if (spans[i].id == spans[i - 1].id) {
-            ctx.emit(Severity::Error, "H-SPAN-ID-DUP", "duplicate_span_id", "span IDs must be unique", spans[i].startLine,
-                     RelatedKind::Span, trace.str(spans[i].id), i);
+            ctx.emit(Severity::Error, "H-SPAN-ID-DUP", "duplicate_span_id", "span IDs must be unique",
+                     spans[i].startLine, RelatedKind::Span, trace.str(spans[i].id), i);
             break;
         }
     }
@@ -162,12 +163,14 @@ void spanFindings(HealthContext &ctx, const std::vector<std::int32_t> &spanOf, C
     for (std::size_t i = 0; i < spans.size(); ++i) {
         const Span &s = spans[i];
         const std::string_view id = trace.str(s.id);
-        const auto emitSpan = [&](Severity severity, std::string_view ruleId, std::string_view code, std::string message) {
+        const auto emitSpan = [&](Severity severity, std::string_view ruleId, std::string_view code,
+                                  std::string message) {
             ctx.emit(severity, ruleId, code, std::move(message), s.startLine, RelatedKind::Span, id, i);
         };
         if (!s.closed) {
             if (ctx.failed)
-                emitSpan(Severity::Warning, "W-SPAN-INTERRUPTED", "open_span", concat({"span `", id, "` was interrupted"}));
+                emitSpan(Severity::Warning, "W-SPAN-INTERRUPTED", "open_span",
+                         concat({"span `", id, "` was interrupted"}));
             else
                 emitSpan(Severity::Error, "H-SPAN-UNCLOSED", "open_span", concat({"span `", id, "` was not closed"}));
         }
@@ -184,7 +187,8 @@ void spanFindings(HealthContext &ctx, const std::vector<std::int32_t> &spanOf, C
             }
         }
         if (cyclic[i])
-            emitSpan(Severity::Error, "H-SPAN-CYCLE", "span_cycle", concat({"span `", id, "` participates in a parent cycle"}));
+            emitSpan(Severity::Error, "H-SPAN-CYCLE", "span_cycle",
+                     concat({"span `", id, "` participates in a parent cycle"}));
     }
 }
 
@@ -195,8 +199,8 @@ void evidenceFindings(HealthContext &ctx, const std::vector<std::int32_t> &spanO
     const auto unknownSpan = [&](std::string_view kind, StringId span, std::uint32_t line, RelatedKind relatedKind,
                                  std::string_view relatedId, std::size_t index) {
         ctx.emit(Severity::Error, "H-UNKNOWN-SPAN", "unknown_span",
-                 concat({kind, " evidence refers to missing span `", trace.str(span), "`"}), line, relatedKind, relatedId,
-                 index);
+                 concat({kind, " evidence refers to missing span `", trace.str(span), "`"}), line, relatedKind,
+                 relatedId, index);
     };
     for (std::size_t i = 0; i < trace.ops.size(); ++i) {
         const Op &op = trace.ops[i];
@@ -319,7 +323,9 @@ void memoryPairingFindings(HealthContext &ctx)
 
     std::vector<std::uint32_t> order(memory.size());
     std::iota(order.begin(), order.end(), 0u);
-    const auto earlier = [&](std::uint32_t a, std::uint32_t b) { return memory[a].timestampNs < memory[b].timestampNs; };
+    const auto earlier = [&](std::uint32_t a, std::uint32_t b) {
+        return memory[a].timestampNs < memory[b].timestampNs;
+    };
     if (!std::is_sorted(order.begin(), order.end(), earlier))
         std::stable_sort(order.begin(), order.end(), earlier);
 
@@ -377,8 +383,8 @@ void memoryPairingFindings(HealthContext &ctx)
                     attached = aliases[n].tensor == m.tensorId;
                 if (attached) {
                     emitMemory("H-ALLOC-DUP", "duplicate_allocation",
-                               concat({"tensor `", trace.str(m.tensorId), "` repeated an allocation for storage `", storage,
-                                       "` on `", device, "`"}));
+                               concat({"tensor `", trace.str(m.tensorId), "` repeated an allocation for storage `",
+                                       storage, "` on `", device, "`"}));
                 } else {
                     aliases.push_back({m.tensorId, st.moreTensors});
                     st.moreTensors = static_cast<std::uint32_t>(aliases.size() - 1);
@@ -393,8 +399,8 @@ void memoryPairingFindings(HealthContext &ctx)
                 --liveCount;
                 if (st.bytes != m.bytes)
                     emitMemory("H-FREE-SIZE-MISMATCH", "allocation_size_mismatch",
-                               concat({"storage `", storage, "` allocated ", std::to_string(st.bytes), " bytes but freed ",
-                                       std::to_string(m.bytes)}));
+                               concat({"storage `", storage, "` allocated ", std::to_string(st.bytes),
+                                       " bytes but freed ", std::to_string(m.bytes)}));
             }
         }
     }
@@ -416,15 +422,19 @@ void coverageFindings(HealthContext &ctx, const CoverageCounts &c)
     const Check checks[] = {
         {c.operations == 0, "W-OPS-ABSENT", "operations_absent", "no operation evidence was captured"},
         {c.tensors == 0, "W-TENSORS-ABSENT", "tensors_absent", "no tensor checkpoints were captured"},
-        {c.memoryEvents == 0, "W-LOGICAL-MEMORY-ABSENT", "logical_memory_absent", "no logical storage events were captured"},
+        {c.memoryEvents == 0, "W-LOGICAL-MEMORY-ABSENT", "logical_memory_absent",
+         "no logical storage events were captured"},
         {c.deviceMemorySamples == 0, "W-PHYSICAL-MEMORY-ABSENT", "physical_memory_absent",
          "no physical device-memory samples were captured"},
-        {c.deviceIntervals == 0, "W-DEVICE-TIMING-ABSENT", "device_timing_absent", "no device timing intervals were captured"},
+        {c.deviceIntervals == 0, "W-DEVICE-TIMING-ABSENT", "device_timing_absent",
+         "no device timing intervals were captured"},
         {hasMeta && train && c.gradients == 0, "W-GRADIENTS-ABSENT", "gradients_absent",
          "no gradient facts were captured for this training run"},
         {hasMeta && train && c.forwardSpans == 0, "W-FORWARD-ABSENT", "forward_absent", "no forward span was tagged"},
-        {hasMeta && train && c.backwardSpans == 0, "W-BACKWARD-ABSENT", "backward_absent", "no backward span was tagged"},
-        {hasMeta && train && c.optimizerSpans == 0, "W-OPTIMIZER-ABSENT", "optimizer_absent", "no optimizer span was tagged"},
+        {hasMeta && train && c.backwardSpans == 0, "W-BACKWARD-ABSENT", "backward_absent",
+         "no backward span was tagged"},
+        {hasMeta && train && c.optimizerSpans == 0, "W-OPTIMIZER-ABSENT", "optimizer_absent",
+         "no optimizer span was tagged"},
     };
     for (const Check &check : checks)
         if (check.absent)

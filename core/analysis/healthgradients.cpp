@@ -22,13 +22,10 @@ std::uint64_t pairKey(StringId root, StringId key)
 bool normConsistent(const Gradient &g)
 {
     switch (g.state) {
-    case GradientState::Present:
-        return g.hasNorm && std::isfinite(g.norm) && g.norm > 0;
-    case GradientState::Zero:
-        return g.hasNorm && g.norm == 0 && !std::signbit(g.norm);
+    case GradientState::Present: return g.hasNorm && std::isfinite(g.norm) && g.norm > 0;
+    case GradientState::Zero: return g.hasNorm && g.norm == 0 && !std::signbit(g.norm);
     case GradientState::Missing:
-    case GradientState::NonFinite:
-        return !g.hasNorm;
+    case GradientState::NonFinite: return !g.hasNorm;
     }
     return false;
 }
@@ -143,12 +140,13 @@ void gradientFindings(HealthContext &ctx)
         const Gradient &g = trace.gradients[obs.first];
         const std::string pair = quotedPair(trace.str(g.root), trace.str(g.key));
         const auto emitPair = [&](std::string_view ruleId, std::string_view code, std::string message) {
-            ctx.emit(Severity::Error, ruleId, code, std::move(message), g.line, RelatedKind::Gradient, trace.str(g.eventId),
-                     obs.first);
+            ctx.emit(Severity::Error, ruleId, code, std::move(message), g.line, RelatedKind::Gradient,
+                     trace.str(g.eventId), obs.first);
         };
         if (obs.count != 1)
-            emitPair("H-GRAD-MANIFEST-DUP-KEY", "gradient_manifest_duplicate_key",
-                     concat({"gradient ", pair, " occurs ", std::to_string(obs.count), " times; expected exactly once"}));
+            emitPair(
+                "H-GRAD-MANIFEST-DUP-KEY", "gradient_manifest_duplicate_key",
+                concat({"gradient ", pair, " occurs ", std::to_string(obs.count), " times; expected exactly once"}));
         if (!manifest.count(k))
             emitPair("H-GRAD-MANIFEST-UNDECLARED", "gradient_manifest_undeclared_key",
                      concat({"gradient ", pair, " is absent from the manifest"}));
@@ -189,8 +187,9 @@ void gradientFindings(HealthContext &ctx)
             ctx.emitMeta(Severity::Error, ruleId, code, std::move(message), family.family);
         };
         if (nonFinite > 0)
-            emitFamily("H-GRAD-FAMILY-NONFINITE", "gradient_family_non_finite",
-                       concat({"gradient family ", name, " contains ", std::to_string(nonFinite), " non-finite gradients"}));
+            emitFamily(
+                "H-GRAD-FAMILY-NONFINITE", "gradient_family_non_finite",
+                concat({"gradient family ", name, " contains ", std::to_string(nonFinite), " non-finite gradients"}));
         switch (family.expectation) {
         case GradientFamilyExpectation::Active:
             if (judged && present < family.minPresent)
@@ -201,7 +200,8 @@ void gradientFindings(HealthContext &ctx)
         case GradientFamilyExpectation::Inactive:
             if (attached > 0)
                 emitFamily("H-GRAD-INACTIVE-LEAK", "gradient_inactive_family_leakage",
-                           concat({"inactive gradient family ", name, " has ", std::to_string(attached), " attached gradients"}));
+                           concat({"inactive gradient family ", name, " has ", std::to_string(attached),
+                                   " attached gradients"}));
             break;
         case GradientFamilyExpectation::DataConditional:
             // trace/10 rule: the minimum applies once a member is present (trace/9 used attached).

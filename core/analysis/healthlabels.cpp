@@ -80,10 +80,12 @@ void labelFindings(HealthContext &ctx)
                              concat({className, " semantic label `", label, "` is declared more than once"}), label);
             if (!required.count(label))
                 ctx.emitMeta(severity, "HW-CLASS-UNREQUIRED", "unrequired_semantic_label_classification",
-                             concat({className, " semantic label `", label, "` is not a required application label"}), label);
+                             concat({className, " semantic label `", label, "` is not a required application label"}),
+                             label);
             if (!classified.insert(label).second)
                 ctx.emitMeta(severity, "HW-CLASS-OVERLAP", "overlapping_semantic_label_classification",
-                             backticked("semantic label ", label, " is classified as both GPU-expected and CPU-only"), label);
+                             backticked("semantic label ", label, " is classified as both GPU-expected and CPU-only"),
+                             label);
         }
     }
     if (classified != required)

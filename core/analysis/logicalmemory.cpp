@@ -163,7 +163,8 @@ private:
 
             const std::size_t point = o.m_pointTimestamps.size();
             if (point % o.m_checkpointInterval == 0) {
-                o.m_checkpointPresent.insert(o.m_checkpointPresent.end(), m_emittedPresent.begin(), m_emittedPresent.end());
+                o.m_checkpointPresent.insert(o.m_checkpointPresent.end(), m_emittedPresent.begin(),
+                                             m_emittedPresent.end());
                 o.m_checkpointBytes.insert(o.m_checkpointBytes.end(), m_emittedBytes.begin(), m_emittedBytes.end());
             }
             const std::uint64_t live = total.saturated();
@@ -184,7 +185,8 @@ private:
                 if (slot < deviceCount) {
                     LogicalDeviceMemoryStats &stats = o.m_byDevice[slot];
                     const std::uint64_t deviceLive = present ? bytes : 0;
-                    if (stats.storageAllocationCount > 0 && (!stats.peakLiveBytes || deviceLive > *stats.peakLiveBytes)) {
+                    if (stats.storageAllocationCount > 0
+                        && (!stats.peakLiveBytes || deviceLive > *stats.peakLiveBytes)) {
                         stats.peakLiveBytes = deviceLive;
                         stats.peakTimestampNs = ts;
                     }
@@ -305,7 +307,8 @@ std::optional<LogicalMemoryProfile> LogicalMemoryProfile::analyze(const Trace &t
     LogicalMemoryProfile profile;
     LogicalMemoryBuilder(trace, profile).run();
     // The arrays grew by doubling; give the slack back (they are kept for the trace's life).
-    for (auto *v : {&profile.m_pointTimestamps, &profile.m_pointLiveBytes, &profile.m_changeBytes, &profile.m_checkpointBytes})
+    for (auto *v :
+         {&profile.m_pointTimestamps, &profile.m_pointLiveBytes, &profile.m_changeBytes, &profile.m_checkpointBytes})
         v->shrink_to_fit();
     for (auto *v : {&profile.m_pointChangeEnd, &profile.m_changeSlots, &profile.m_lifetimeRecords})
         v->shrink_to_fit();
@@ -393,7 +396,8 @@ LogicalStorageLifetime LogicalMemoryProfile::lifetime(const Trace &trace, std::s
     return out;
 }
 
-LogicalStorageLifetime LogicalMemoryProfile::lifetimeAsOf(const Trace &trace, std::size_t index, std::uint64_t asOfNs) const
+LogicalStorageLifetime LogicalMemoryProfile::lifetimeAsOf(const Trace &trace, std::size_t index,
+                                                          std::uint64_t asOfNs) const
 {
     LogicalStorageLifetime out;
     fillLifetime(trace, index, asOfNs, out);
@@ -416,12 +420,13 @@ LogicalStorageLifetime LogicalMemoryProfile::peakAllocation(const Trace &trace, 
 std::size_t LogicalMemoryProfile::memoryUsage() const
 {
     std::size_t n = m_devices.capacity() * sizeof(StringId) + m_byDevice.capacity() * sizeof(LogicalDeviceMemoryStats)
-        + m_pointTimestamps.capacity() * 8 + m_pointLiveBytes.capacity() * 8 + m_pointChangeEnd.capacity() * 4
-        + m_changeSlots.capacity() * 4 + m_changeBytes.capacity() * 8 + m_checkpointPresent.capacity()
-        + m_checkpointBytes.capacity() * 8 + m_lifetimes.capacity() * sizeof(Range) + m_lifetimeRecords.capacity() * 4;
+                    + m_pointTimestamps.capacity() * 8 + m_pointLiveBytes.capacity() * 8
+                    + m_pointChangeEnd.capacity() * 4 + m_changeSlots.capacity() * 4 + m_changeBytes.capacity() * 8
+                    + m_checkpointPresent.capacity() + m_checkpointBytes.capacity() * 8
+                    + m_lifetimes.capacity() * sizeof(Range) + m_lifetimeRecords.capacity() * 4;
     if (m_peak)
         n += m_peak->liveAllocations.capacity() * 4 + m_peak->liveBytesByDevice.capacity() * sizeof(DeviceBytes)
-            + m_peak->liveBytesByCategory.capacity() * sizeof(CategoryBytes);
+             + m_peak->liveBytesByCategory.capacity() * sizeof(CategoryBytes);
     return n;
 }
 

@@ -31,8 +31,8 @@ struct Trace;
 /// §8.1 key order of live_bytes_by_category: the map is keyed by the category *name*, so
 /// entries come in byte-wise name order.
 inline constexpr std::array<MemoryCategory, kMemoryCategoryCount> kCategoryNameOrder = {
-    MemoryCategory::Activation, MemoryCategory::Gradient, MemoryCategory::Optimizer,
-    MemoryCategory::Other, MemoryCategory::Parameter};
+    MemoryCategory::Activation, MemoryCategory::Gradient, MemoryCategory::Optimizer, MemoryCategory::Other,
+    MemoryCategory::Parameter};
 
 struct DeviceBytes {
     StringId device = kNoString;
@@ -59,7 +59,7 @@ struct LogicalStorageLifetime {
     MemoryCategory category = MemoryCategory::Other;
     std::uint64_t startTimestampNs = 0;
     std::optional<std::uint64_t> endTimestampNs; // none = still live at the end
-    std::uint32_t allocRecord = 0; // index into Trace::memory of the creating alloc
+    std::uint32_t allocRecord = 0;               // index into Trace::memory of the creating alloc
 };
 
 /// §8.1 LogicalMemoryTimelinePoint, materialized.
@@ -113,8 +113,8 @@ public:
         void load();
         const LogicalMemoryProfile *m_profile;
         std::size_t m_index = 0;
-        std::vector<std::uint8_t> m_present; // per slot
-        std::vector<std::uint64_t> m_bytes;  // per slot
+        std::vector<std::uint8_t> m_present;      // per slot
+        std::vector<std::uint64_t> m_bytes;       // per slot
         std::vector<std::uint32_t> m_deviceSlots; // sorted, parallel to m_devices
         std::vector<DeviceBytes> m_devices;
         std::vector<CategoryBytes> m_categories;
@@ -184,8 +184,8 @@ private:
     // Timeline. Slot s < devices().size() is device s, else category s - devices().size().
     std::vector<std::uint64_t> m_pointTimestamps;
     std::vector<std::uint64_t> m_pointLiveBytes;
-    std::vector<std::uint32_t> m_pointChangeEnd;  // changes of point i: [end(i-1), end(i))
-    std::vector<std::uint32_t> m_changeSlots;     // slot | kAbsentFlag when the slot left the map
+    std::vector<std::uint32_t> m_pointChangeEnd; // changes of point i: [end(i-1), end(i))
+    std::vector<std::uint32_t> m_changeSlots;    // slot | kAbsentFlag when the slot left the map
     std::vector<std::uint64_t> m_changeBytes;
     std::size_t m_checkpointInterval = 256;
     std::vector<std::uint8_t> m_checkpointPresent; // slotCount() per checkpoint: state *before* point k*interval

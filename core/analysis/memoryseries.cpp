@@ -111,8 +111,8 @@ MemorySeries::MemorySeries(const Trace &trace, const MemoryProfile &profile)
             const DeviceMemorySample &s = trace.deviceMemory[i];
             DeviceInfo &info = m_info[target[byId.find(s.device)]];
             const std::uint8_t has = (s.has(DeviceMemorySample::Used) ? usedBit : 0)
-                | (s.has(DeviceMemorySample::Reserved) ? reservedBit : 0)
-                | (s.has(DeviceMemorySample::Capacity) ? capacityBit : 0);
+                                     | (s.has(DeviceMemorySample::Reserved) ? reservedBit : 0)
+                                     | (s.has(DeviceMemorySample::Capacity) ? capacityBit : 0);
             info.samples.push_back({s.timestampNs, {s.usedBytes, s.reservedBytes, s.capacityBytes}, has});
             info.has |= has;
             first = std::min(first, s.timestampNs);
@@ -169,7 +169,8 @@ MemorySeries::MemorySeries(const Trace &trace, const MemoryProfile &profile)
         m_meta.reserve(total);
         std::size_t e = 0;
         for (std::uint32_t l = 0; l <= count; ++l) {
-            const std::uint64_t start = l < count ? trace.memory[logical->lifetimeAllocRecord(l)].timestampNs : UINT64_MAX;
+            const std::uint64_t start =
+                l < count ? trace.memory[logical->lifetimeAllocRecord(l)].timestampNs : UINT64_MAX;
             for (; e < ends.size() && (ends[e].first < start || l == count); ++e) {
                 const std::uint32_t id = ends[e].second;
                 m_times.push_back(ends[e].first);
@@ -280,8 +281,10 @@ LogicalChartData MemorySeries::logical(int device, const TimeWindow &window, int
     if (window.isEmpty() || buckets <= 0)
         return out;
 
-    const std::size_t first = std::size_t(std::lower_bound(m_times.begin(), m_times.end(), window.begin) - m_times.begin());
-    const std::size_t last = std::size_t(std::lower_bound(m_times.begin(), m_times.end(), window.end) - m_times.begin());
+    const std::size_t first =
+        std::size_t(std::lower_bound(m_times.begin(), m_times.end(), window.begin) - m_times.begin());
+    const std::size_t last =
+        std::size_t(std::lower_bound(m_times.begin(), m_times.end(), window.end) - m_times.begin());
     Sums sums;
     sumsBefore(first, slot, sums);
     Stack current = stackOf(sums);
@@ -380,8 +383,10 @@ PhysicalDeviceSeries MemorySeries::physicalFor(int device, const TimeWindow &win
         return out;
     const auto &samples = info.samples;
     const auto byTime = [](const Sample &s, std::uint64_t t) { return s.timeNs < t; };
-    const std::size_t lo = std::size_t(std::lower_bound(samples.begin(), samples.end(), window.begin, byTime) - samples.begin());
-    const std::size_t hi = std::size_t(std::lower_bound(samples.begin(), samples.end(), window.end, byTime) - samples.begin());
+    const std::size_t lo =
+        std::size_t(std::lower_bound(samples.begin(), samples.end(), window.begin, byTime) - samples.begin());
+    const std::size_t hi =
+        std::size_t(std::lower_bound(samples.begin(), samples.end(), window.end, byTime) - samples.begin());
 
     const auto collect = [&](int metric, PhysicalMetricSeries &series) {
         const std::uint8_t field = std::uint8_t(1u << metric);
@@ -426,8 +431,8 @@ PhysicalDeviceSeries MemorySeries::physicalFor(int device, const TimeWindow &win
                 points.push_back({samples[a].timeNs, value(samples[a])});
                 if (z != a)
                     points.push_back({samples[z].timeNs, value(samples[z])});
-                series.envelope.push_back({std::max(bucketStart(window, buckets, b), window.begin), value(samples[*minAt]),
-                                           value(samples[*maxAt])});
+                series.envelope.push_back({std::max(bucketStart(window, buckets, b), window.begin),
+                                           value(samples[*minAt]), value(samples[*maxAt])});
             }
         }
         for (std::size_t i = hi; i < samples.size(); ++i)
@@ -485,13 +490,14 @@ std::vector<PhysicalReading> MemorySeries::physicalAt(int device, std::uint64_t 
         PhysicalReading reading;
         reading.device = d;
         const auto byTime = [](std::uint64_t v, const Sample &s) { return v < s.timeNs; };
-        const std::size_t after = std::size_t(std::upper_bound(info.samples.begin(), info.samples.end(), t, byTime)
-                                              - info.samples.begin());
+        const std::size_t after =
+            std::size_t(std::upper_bound(info.samples.begin(), info.samples.end(), t, byTime) - info.samples.begin());
         for (int m = 0; m < kPhysicalMetricCount; ++m) {
             const std::uint8_t field = std::uint8_t(1u << m);
             for (std::size_t i = after; i-- > 0;) {
                 if (info.samples[i].has & field) {
-                    reading.values[std::size_t(m)] = ChartPoint{info.samples[i].timeNs, info.samples[i].values[std::size_t(m)]};
+                    reading.values[std::size_t(m)] =
+                        ChartPoint{info.samples[i].timeNs, info.samples[i].values[std::size_t(m)]};
                     break;
                 }
             }
@@ -535,7 +541,7 @@ std::vector<std::uint32_t> MemorySeries::liveLifetimesAt(const Trace &trace, con
 std::size_t MemorySeries::memoryUsage() const
 {
     std::size_t n = m_times.capacity() * 8 + m_bytes.capacity() * 8 + m_meta.capacity() * 4
-        + m_checkpoints.capacity() * sizeof(WideSum);
+                    + m_checkpoints.capacity() * sizeof(WideSum);
     for (const DeviceInfo &i : m_info)
         n += i.samples.capacity() * sizeof(Sample);
     return n;

@@ -49,7 +49,7 @@ struct LogicalChartData {
     /// column at a time (a zig-zag polygon costs a scanline renderer one edge per column).
     std::vector<StackedEnvelope> envelope;
     std::array<bool, kMemoryCategoryCount> categoryPresent{}; // by kChartCategoryOrder, over the whole trace
-    std::uint64_t maxBytes = 0;          // largest total in the window
+    std::uint64_t maxBytes = 0;                               // largest total in the window
     /// The §8.1 peak of the selection (global peak, or the device's peak), anywhere in time.
     std::optional<std::uint64_t> peakTimeNs;
     std::optional<std::uint64_t> peakBytes;
@@ -86,7 +86,7 @@ struct PhysicalMetricSeries {
 
 /// The used/reserved/capacity samples of one device in a window.
 struct PhysicalDeviceSeries {
-    int device = -1; // index into MemorySeries::devices()
+    int device = -1;                                                // index into MemorySeries::devices()
     std::array<PhysicalMetricSeries, kPhysicalMetricCount> metrics; // by PhysicalMetric
 
     const PhysicalMetricSeries &metric(PhysicalMetric m) const { return metrics[std::size_t(m)]; }
@@ -143,8 +143,8 @@ public:
     /// Indices of the logical lifetimes (§8.1, profile order) live at \a t — allocated at or
     /// before \a t and not freed by then, as the timeline point at \a t sees them — on the
     /// device named \a device, or on every device when \a device is empty.
-    static std::vector<std::uint32_t> liveLifetimesAt(const Trace &trace, const MemoryProfile &profile,
-                                                      std::uint64_t t, std::string_view device = {});
+    static std::vector<std::uint32_t> liveLifetimesAt(const Trace &trace, const MemoryProfile &profile, std::uint64_t t,
+                                                      std::string_view device = {});
 
     std::size_t memoryUsage() const;
     /// Number of logical changes: what a logical() query over the whole run walks.
@@ -154,14 +154,14 @@ private:
     struct Sample {
         std::uint64_t timeNs;
         std::array<std::uint64_t, kPhysicalMetricCount> values; // by PhysicalMetric
-        std::uint8_t has; // bit (1 << PhysicalMetric)
+        std::uint8_t has;                                       // bit (1 << PhysicalMetric)
     };
     struct DeviceInfo {
         int logicalSlot = -1;
         std::array<bool, kMemoryCategoryCount> categories{};
         std::optional<std::uint64_t> peakTimeNs, peakBytes;
         std::vector<Sample> samples; // time order
-        std::uint8_t has = 0; // metrics any sample carries, bit (1 << PhysicalMetric)
+        std::uint8_t has = 0;        // metrics any sample carries, bit (1 << PhysicalMetric)
     };
 
     void sumsBefore(std::size_t index, int slot, std::array<WideSum, kMemoryCategoryCount> &sums) const;

@@ -29,8 +29,9 @@ std::string backticked(std::string_view prefix, std::string_view label, std::str
 std::optional<std::string> validateRunMeta(const TraceMeta &meta)
 {
     const std::pair<std::string_view, const std::string *> required[] = {
-        {"run_id", &meta.runId},       {"correlation_id", &meta.correlationId}, {"entrypoint", &meta.entrypoint},
-        {"timestamp", &meta.timestamp}, {"device", &meta.device},
+        {"run_id", &meta.runId},          {"correlation_id", &meta.correlationId},
+        {"entrypoint", &meta.entrypoint}, {"timestamp", &meta.timestamp},
+        {"device", &meta.device},
     };
     for (const auto &[label, value] : required) {
         if (isRustBlank(*value))
@@ -40,7 +41,7 @@ std::optional<std::string> validateRunMeta(const TraceMeta &meta)
         return std::string("capture_step must be one-based and greater than zero");
     if (meta.warmupSteps >= meta.captureStep)
         return "warmup_steps (" + std::to_string(meta.warmupSteps) + ") must be fewer than the one-based capture_step ("
-            + std::to_string(meta.captureStep) + ")";
+               + std::to_string(meta.captureStep) + ")";
     if (meta.comparisonIdentity)
         return validateComparisonIdentity(*meta.comparisonIdentity);
     return std::nullopt;
@@ -49,8 +50,9 @@ std::optional<std::string> validateRunMeta(const TraceMeta &meta)
 std::optional<std::string> validateComparisonIdentity(const ComparisonIdentity &identity)
 {
     const std::pair<std::string_view, const std::string *> required[] = {
-        {"workload_id", &identity.workloadId}, {"model_id", &identity.modelId},       {"config_id", &identity.configId},
-        {"data_id", &identity.dataId},         {"seed_policy", &identity.seedPolicy}, {"precision", &identity.precision},
+        {"workload_id", &identity.workloadId},   {"model_id", &identity.modelId},
+        {"config_id", &identity.configId},       {"data_id", &identity.dataId},
+        {"seed_policy", &identity.seedPolicy},   {"precision", &identity.precision},
         {"device_state", &identity.deviceState},
     };
     for (const auto &[label, value] : required) {
@@ -103,7 +105,8 @@ std::optional<std::string> validateCaptureContract(const CaptureContract &contra
             }
         }
         if (classified != required)
-            return std::string("GPU-expected and CPU-only semantic labels must partition all required application labels");
+            return std::string(
+                "GPU-expected and CPU-only semantic labels must partition all required application labels");
     }
 
     const bool complete = contract.gradients == CoverageLevel::Complete;
@@ -132,7 +135,7 @@ std::optional<std::string> validateGradientContract(const GradientContract &cont
             return std::string("gradient manifest root, key, and family must not be empty");
         if (!keys.emplace(entry.root, entry.key).second)
             return "gradient manifest declares (" + rustDebugString(entry.root) + ", " + rustDebugString(entry.key)
-                + ") more than once";
+                   + ") more than once";
         ++members[entry.family];
     }
 
@@ -151,8 +154,8 @@ std::optional<std::string> validateGradientContract(const GradientContract &cont
             if (family.minPresent != 0)
                 return "inactive gradient family " + quoted + " must have min_present=0";
         } else if (family.minPresent == 0 || family.minPresent > memberCount) {
-            return "active or data-conditional gradient family " + quoted + " needs min_present in 1..="
-                + std::to_string(memberCount);
+            return "active or data-conditional gradient family " + quoted
+                   + " needs min_present in 1..=" + std::to_string(memberCount);
         }
     }
     for (const auto &[family, count] : members) {

@@ -217,8 +217,8 @@ NodeMemoryMetricsTable nodeMemoryMetrics(const Trace &trace, const MemoryProfile
         if (!span.closed || !(complete || count > 0))
             continue;
         const std::span<const std::uint32_t> mine(members.data() + offsets[s], count);
-        const SubtreeResult r = subtreeOverInterval(span.startNs, saturatingAdd(span.startNs, span.durationNs), mine,
-                                                    lifetimes, changes);
+        const SubtreeResult r =
+            subtreeOverInterval(span.startNs, saturatingAdd(span.startNs, span.durationNs), mine, lifetimes, changes);
         t.m_spans[s].peak = r.peak;
         t.m_spans[s].residual = r.residual;
         t.m_spans[s].flags |= 2;

@@ -67,13 +67,13 @@ private:
     std::optional<std::uint64_t> lastOutputDense(const Trace &trace, std::string_view nodeId) const;
 
     std::vector<std::uint32_t> m_opIndexInSpan;
-    std::vector<std::uint32_t> m_opMapped;            // per op: index into m_mappedIds or kUnmapped
+    std::vector<std::uint32_t> m_opMapped; // per op: index into m_mappedIds or kUnmapped
     std::vector<std::string> m_mappedIds;
     std::unordered_map<std::string, std::uint32_t> m_lastMappedResolvingOp; // mapped id → last op with a size
-    std::map<std::string, std::uint64_t, std::less<>> m_opDirect; // §8.3 step 4, by mapped id
-    DenseKeyIndex m_opBySpanAndIndex;                 // (span StringId, n) → op index
-    std::vector<SpanValues> m_spans;                  // aligned with Trace::spans
-    DenseKeyIndex m_spanById;                         // span StringId → span index
+    std::map<std::string, std::uint64_t, std::less<>> m_opDirect;           // §8.3 step 4, by mapped id
+    DenseKeyIndex m_opBySpanAndIndex;                                       // (span StringId, n) → op index
+    std::vector<SpanValues> m_spans;                                        // aligned with Trace::spans
+    DenseKeyIndex m_spanById;                                               // span StringId → span index
 };
 
 /// TRACE_FORMAT.md §8.3. \a mapping may be empty (then no op attribution happens: only

@@ -86,7 +86,8 @@ OpStatistics OpStatistics::compute(const Trace &trace, OpGrouping grouping, cons
                 continue;
             row = &rowOf[op.opName];
         } else {
-            const GroupKey key{(std::uint64_t(op.opName) << 32) | op.shape, (std::uint64_t(op.dtype) << 32) | op.device};
+            const GroupKey key{(std::uint64_t(op.opName) << 32) | op.shape,
+                               (std::uint64_t(op.dtype) << 32) | op.device};
             row = &rowOfKey.try_emplace(key, kNone).first->second;
         }
         if (*row == kNone) {
@@ -107,8 +108,10 @@ OpStatistics OpStatistics::compute(const Trace &trace, OpGrouping grouping, cons
         r.totalNs = saturatingAdd(r.totalNs, op.durationNs);
         r.minNs = std::min(r.minNs, op.durationNs);
         r.maxNs = std::max(r.maxNs, op.durationNs);
-        r.bytesMoved = saturatingAdd(r.bytesMoved, opBytesMoved(op.inputDenseBytes, op.outputDenseBytes, op.hasOutputDenseBytes));
-        const std::uint32_t span = tree ? tree->spanOfOp(i) : (op.spanId < spanOfId.size() ? spanOfId[op.spanId] : kNone);
+        r.bytesMoved =
+            saturatingAdd(r.bytesMoved, opBytesMoved(op.inputDenseBytes, op.outputDenseBytes, op.hasOutputDenseBytes));
+        const std::uint32_t span =
+            tree ? tree->spanOfOp(i) : (op.spanId < spanOfId.size() ? spanOfId[op.spanId] : kNone);
         if (span != kNone && span < trace.spans.size()) {
             const Span &s = trace.spans[span];
             if (s.closed && s.durationNs > 0) {

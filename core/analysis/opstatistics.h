@@ -16,8 +16,8 @@ class SpanTree;
 
 /// How op records are grouped into aggregate rows.
 enum class OpGrouping : std::uint8_t {
-    Name,                  ///< one row per op_name
-    NameShapeDtypeDevice,  ///< one row per (op_name, output shape, dtype, device)
+    Name,                 ///< one row per op_name
+    NameShapeDtypeDevice, ///< one row per (op_name, output shape, dtype, device)
 };
 
 /// Per-group aggregate of a trace's `op` records. shape/dtype/device are set only when

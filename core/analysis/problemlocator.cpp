@@ -55,11 +55,13 @@ ProblemLocation byRelated(const Trace &trace, const Problem &p)
             loc = fromOp(trace, std::int64_t(p.relatedIndex));
         break;
     case RelatedKind::Tensor:
-        if (const Tensor *t = validIndex(p.relatedIndex, trace.tensors.size()) ? at(trace.tensors, p.relatedIndex) : nullptr)
+        if (const Tensor *t =
+                validIndex(p.relatedIndex, trace.tensors.size()) ? at(trace.tensors, p.relatedIndex) : nullptr)
             loc.spanIndex = trace.findSpan(t->spanId);
         break;
     case RelatedKind::Storage:
-        if (const MemoryEvent *m = validIndex(p.relatedIndex, trace.memory.size()) ? at(trace.memory, p.relatedIndex) : nullptr)
+        if (const MemoryEvent *m =
+                validIndex(p.relatedIndex, trace.memory.size()) ? at(trace.memory, p.relatedIndex) : nullptr)
             loc.spanIndex = trace.findSpan(m->spanId);
         break;
     case RelatedKind::TensorStats:
@@ -68,8 +70,9 @@ ProblemLocation byRelated(const Trace &trace, const Problem &p)
             loc.spanIndex = trace.findSpan(t->spanId);
         break;
     case RelatedKind::DeviceInterval:
-        if (const DeviceInterval *d =
-                validIndex(p.relatedIndex, trace.deviceIntervals.size()) ? at(trace.deviceIntervals, p.relatedIndex) : nullptr)
+        if (const DeviceInterval *d = validIndex(p.relatedIndex, trace.deviceIntervals.size())
+                                          ? at(trace.deviceIntervals, p.relatedIndex)
+                                          : nullptr)
             loc.spanIndex = trace.findSpan(d->spanId);
         break;
     case RelatedKind::None:
@@ -77,8 +80,7 @@ ProblemLocation byRelated(const Trace &trace, const Problem &p)
     case RelatedKind::Edge:
     case RelatedKind::DeviceMemory:
     case RelatedKind::Meta:
-    case RelatedKind::Terminal:
-        break;
+    case RelatedKind::Terminal: break;
     }
     return loc;
 }

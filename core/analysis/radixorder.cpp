@@ -13,7 +13,8 @@ std::vector<std::uint32_t> radixOrder(std::vector<std::uint64_t> keys)
     std::vector<std::uint32_t> order(n);
     std::iota(order.begin(), order.end(), 0U);
     if (n < 2048) {
-        std::stable_sort(order.begin(), order.end(), [&keys](std::uint32_t a, std::uint32_t b) { return keys[a] < keys[b]; });
+        std::stable_sort(order.begin(), order.end(),
+                         [&keys](std::uint32_t a, std::uint32_t b) { return keys[a] < keys[b]; });
         return order;
     }
     constexpr int kDigitBits = 16;

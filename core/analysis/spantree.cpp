@@ -201,7 +201,7 @@ std::size_t SpanTree::memoryUsage() const
 {
     const auto bytes = [](const auto &v) { return v.capacity() * sizeof(v[0]); };
     return bytes(m_parent) + bytes(m_row) + bytes(m_depth) + bytes(m_flags) + bytes(m_duration) + bytes(m_self)
-        + bytes(m_children) + bytes(m_childOffset) + bytes(m_opSpan) + bytes(m_spanOps) + bytes(m_spanOpOffset);
+           + bytes(m_children) + bytes(m_childOffset) + bytes(m_opSpan) + bytes(m_spanOps) + bytes(m_spanOpOffset);
 }
 
 } // namespace TraceInspector

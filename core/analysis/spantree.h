@@ -96,7 +96,7 @@ private:
     std::vector<std::uint8_t> m_flags;
     std::vector<std::uint64_t> m_duration;
     std::vector<std::uint64_t> m_self;
-    std::vector<std::uint32_t> m_children;    // grouped by parent; roots last
+    std::vector<std::uint32_t> m_children;          // grouped by parent; roots last
     std::vector<std::uint32_t> m_childOffset{0, 0}; // spanCount() + 2 entries; slot spanCount() = roots
     std::vector<std::uint32_t> m_opSpan;
     std::vector<std::uint32_t> m_spanOps;

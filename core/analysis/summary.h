@@ -21,8 +21,8 @@ struct TraceSummary {
     /// Longest chain of parent links followed from any span, each span id visited at most
     /// once per chain (cycles stop), a missing parent ending the chain after counting it.
     std::uint64_t maxDepth = 0;
-    std::uint64_t allocCount = 0; // raw `memory` alloc records
-    std::uint64_t freeCount = 0;  // raw `memory` free records
+    std::uint64_t allocCount = 0;                  // raw `memory` alloc records
+    std::uint64_t freeCount = 0;                   // raw `memory` free records
     std::optional<std::uint64_t> logicalPeakBytes; // none without memory records
 
     friend bool operator==(const TraceSummary &, const TraceSummary &) = default;

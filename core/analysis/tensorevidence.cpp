@@ -23,9 +23,8 @@ std::size_t TensorEvidence::memoryUsage() const
 {
     return (producingOp.capacity() + spanIndex.capacity() + idRank.capacity() + labelRank.capacity()
             + storageRank.capacity() + statsTensor.capacity() + statsOp.capacity())
-        * sizeof(std::uint32_t)
-        + storageId.capacity() * sizeof(StringId)
-        + (allocNs.capacity() + freeNs.capacity()) * sizeof(std::uint64_t);
+               * sizeof(std::uint32_t)
+           + storageId.capacity() * sizeof(StringId) + (allocNs.capacity() + freeNs.capacity()) * sizeof(std::uint64_t);
 }
 
 namespace {

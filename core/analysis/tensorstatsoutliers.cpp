@@ -98,7 +98,7 @@ std::vector<TensorStatsVerdict> evaluateTensorStats(const Trace &trace, const Te
             }
         }
         const double weight = ((v.flags & NonFiniteValues) ? 4 : 0) + ((v.flags & NearRangeLimit) ? 2 : 0)
-            + ((v.flags & RmsOutlier) ? 1 : 0);
+                              + ((v.flags & RmsOutlier) ? 1 : 0);
         // Kept below 1 so a flag always outranks any severity of fewer flags.
         v.score = weight + std::min(severity, 0.999999);
     }

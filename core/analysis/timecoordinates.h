@@ -76,13 +76,16 @@ inline TimeWindow zoomWindow(const TimeWindow &window, std::uint64_t anchor, dou
         return limits;
     const std::uint64_t limitLength = limits.length();
     const std::uint64_t minLen = std::clamp<std::uint64_t>(minLength, 1, limitLength);
-    const double wanted = std::isfinite(factor) && factor > 0 ? std::round(double(window.length()) * factor) : double(limitLength);
-    const std::uint64_t length = wanted >= double(limitLength)
-        ? limitLength
-        : std::clamp<std::uint64_t>(static_cast<std::uint64_t>(std::max(wanted, 0.0)), minLen, limitLength);
+    const double wanted =
+        std::isfinite(factor) && factor > 0 ? std::round(double(window.length()) * factor) : double(limitLength);
+    const std::uint64_t length =
+        wanted >= double(limitLength)
+            ? limitLength
+            : std::clamp<std::uint64_t>(static_cast<std::uint64_t>(std::max(wanted, 0.0)), minLen, limitLength);
     anchor = std::clamp(anchor, window.begin, std::max(window.begin, window.end));
     const double ratio = window.isEmpty() ? 0.5 : double(anchor - window.begin) / double(window.length());
-    const auto left = std::min(length, static_cast<std::uint64_t>(std::floor(double(length) * std::clamp(ratio, 0.0, 1.0))));
+    const auto left =
+        std::min(length, static_cast<std::uint64_t>(std::floor(double(length) * std::clamp(ratio, 0.0, 1.0))));
     std::uint64_t begin = anchor >= limits.begin && anchor - limits.begin >= left ? anchor - left : limits.begin;
     if (begin > limits.end - length)
         begin = limits.end - length;

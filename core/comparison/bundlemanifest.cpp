@@ -74,7 +74,8 @@ private:
         if (!m_lex.describeValue(what, 1))
             return lexerFailed();
         const bool container = what == "sequence" || what == "map";
-        return failAt(consumedBefore(container ? start : m_lex.pos()), "invalid type: " + what + ", expected " + std::string(expected));
+        return failAt(consumedBefore(container ? start : m_lex.pos()),
+                      "invalid type: " + what + ", expected " + std::string(expected));
     }
 
     /// serde_json validates a string it deserializes once its closing quote is read.
@@ -106,9 +107,11 @@ private:
         if (!m_lex.parseNumber(n))
             return lexerFailed();
         if (n.kind == SerdeNumber::Kind::Negative)
-            return failAt(consumedBefore(m_lex.pos()), "invalid value: " + JsonLexer::describeNumber(n) + ", expected u64");
+            return failAt(consumedBefore(m_lex.pos()),
+                          "invalid value: " + JsonLexer::describeNumber(n) + ", expected u64");
         if (n.kind == SerdeNumber::Kind::Float)
-            return failAt(consumedBefore(m_lex.pos()), "invalid type: " + JsonLexer::describeNumber(n) + ", expected u64");
+            return failAt(consumedBefore(m_lex.pos()),
+                          "invalid type: " + JsonLexer::describeNumber(n) + ", expected u64");
         out = n.unsignedValue;
         return true;
     }
@@ -116,7 +119,8 @@ private:
     /// A struct given as an object or an array: \a fields in declaration order, \a readField(i)
     /// reads the value of field i at the cursor.
     template<std::size_t N, typename ReadField>
-    bool readStruct(std::string_view name, const std::array<std::string_view, N> &fields, ReadField &&readField, int depth)
+    bool readStruct(std::string_view name, const std::array<std::string_view, N> &fields, ReadField &&readField,
+                    int depth)
     {
         if (m_lex.atEnd())
             return m_lex.failEof("a value"), lexerFailed();
@@ -138,7 +142,7 @@ private:
                 return m_error.empty() ? lexerFailed() : false;
             if (count < N)
                 return failAt(consumedBefore(m_lex.pos()), "invalid length " + std::to_string(count) + ", expected "
-                                  + expected + " with " + std::to_string(N) + " elements");
+                                                               + expected + " with " + std::to_string(N) + " elements");
             return true;
         }
         if (m_lex.peek() != '{')
@@ -176,15 +180,16 @@ private:
     bool readFile(BundleFile &file)
     {
         static constexpr std::array<std::string_view, 3> kFields{"path", "bytes", "sha256"};
-        return readStruct("BundleFile", kFields,
-                          [&](std::size_t i) {
-                              switch (i) {
-                              case 0: return readString(file.path);
-                              case 1: return readU64(file.bytes);
-                              default: return readString(file.sha256);
-                              }
-                          },
-                          2);
+        return readStruct(
+            "BundleFile", kFields,
+            [&](std::size_t i) {
+                switch (i) {
+                case 0: return readString(file.path);
+                case 1: return readU64(file.bytes);
+                default: return readString(file.sha256);
+                }
+            },
+            2);
     }
 
     bool readFiles(std::vector<BundleFile> &files)
@@ -206,15 +211,16 @@ private:
     bool readManifest(BundleManifest &out)
     {
         static constexpr std::array<std::string_view, 3> kFields{"schema", "run_id", "files"};
-        return readStruct("BundleManifest", kFields,
-                          [&](std::size_t i) {
-                              switch (i) {
-                              case 0: return readString(out.schema);
-                              case 1: return readString(out.runId);
-                              default: return readFiles(out.files);
-                              }
-                          },
-                          0);
+        return readStruct(
+            "BundleManifest", kFields,
+            [&](std::size_t i) {
+                switch (i) {
+                case 0: return readString(out.schema);
+                case 1: return readString(out.runId);
+                default: return readFiles(out.files);
+                }
+            },
+            0);
     }
 
     std::string_view m_text;

@@ -46,7 +46,10 @@ bool pathLess(const std::string &a, const std::string &b)
     return std::lexicographical_compare(ca.begin(), ca.end(), cb.begin(), cb.end());
 }
 
-bool samePath(const std::string &a, const std::string &b) { return components(a) == components(b); }
+bool samePath(const std::string &a, const std::string &b)
+{
+    return components(a) == components(b);
+}
 
 struct FileDigest {
     std::uint64_t bytes = 0;
@@ -93,7 +96,8 @@ bool isHexDigest(const std::string &s)
 bool equalIgnoreAsciiCase(const std::string &a, const std::string &b)
 {
     auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [&](char x, char y) { return lower(x) == lower(y); });
+    return a.size() == b.size()
+           && std::equal(a.begin(), a.end(), b.begin(), [&](char x, char y) { return lower(x) == lower(y); });
 }
 
 /// upstream's collect_bundle_files: depth first, entries by name; relative paths of the
@@ -120,7 +124,7 @@ std::string collectFiles(const std::string &root, const std::string &directory, 
     for (const std::string &name : names) {
         const std::string path = joinBundlePath(directory, name);
         const std::string relative = relativeDir.empty() ? name : relativeDir + "/" + name;
-        struct stat st{};
+        struct stat st {};
         if (::lstat(path.c_str(), &st) != 0)
             return osErrorText(errno);
         if (S_ISLNK(st.st_mode))
@@ -165,12 +169,12 @@ BundleCheck verifyBundle(const std::string &root)
         check.error = std::move(message);
         return check;
     };
-    struct stat rootStat{};
+    struct stat rootStat {};
     if (::stat(root.c_str(), &rootStat) != 0 || !S_ISDIR(rootStat.st_mode))
         return fail("bundle directory does not exist: " + root);
 
     const std::string manifestPath = joinBundlePath(root, "bundle.json");
-    struct stat manifestStat{};
+    struct stat manifestStat {};
     if (::lstat(manifestPath.c_str(), &manifestStat) != 0)
         return fail("read bundle manifest " + manifestPath + ": " + osErrorText(errno));
     if (!S_ISREG(manifestStat.st_mode))
@@ -214,7 +218,8 @@ BundleCheck verifyBundle(const std::string &root)
         for (const auto &entry : declared) {
             // A named reference, not a structured binding: clang 14 cannot capture those.
             const std::string &path = entry.first;
-            if (std::none_of(observed.begin(), observed.end(), [&](const std::string &o) { return samePath(o, path); })) {
+            if (std::none_of(observed.begin(), observed.end(),
+                             [&](const std::string &o) { return samePath(o, path); })) {
                 missing = path;
                 break;
             }
@@ -225,7 +230,7 @@ BundleCheck verifyBundle(const std::string &root)
     std::uint64_t bytesVerified = 0;
     for (const auto &[relative, expected] : declared) {
         const std::string path = joinBundlePath(root, relative);
-        struct stat st{};
+        struct stat st {};
         if (::lstat(path.c_str(), &st) != 0)
             return fail("read declared bundle file " + path + ": " + osErrorText(errno));
         if (!S_ISREG(st.st_mode))
@@ -257,7 +262,7 @@ std::string verifyConsumedBundleFiles(const std::string &root, const BundleRecei
                                       const std::vector<std::string> &files)
 {
     const std::string manifestPath = joinBundlePath(root, "bundle.json");
-    struct stat manifestStat{};
+    struct stat manifestStat {};
     if (::lstat(manifestPath.c_str(), &manifestStat) != 0)
         return "read bundle manifest " + manifestPath + ": " + osErrorText(errno);
     if (!S_ISREG(manifestStat.st_mode))
@@ -273,7 +278,7 @@ std::string verifyConsumedBundleFiles(const std::string &root, const BundleRecei
         if (it == receipt.manifest.files.end())
             return "consumed bundle file is not declared: " + relative;
         const std::string path = joinBundlePath(root, relative);
-        struct stat st{};
+        struct stat st {};
         if (::lstat(path.c_str(), &st) != 0)
             return "read declared bundle file " + path + ": " + osErrorText(errno);
         if (!S_ISREG(st.st_mode))
@@ -283,7 +288,7 @@ std::string verifyConsumedBundleFiles(const std::string &root, const BundleRecei
             return error;
         if (actual.bytes != it->bytes)
             return "bundle file " + rustDebugString(relative) + " size mismatch: expected " + std::to_string(it->bytes)
-                + ", observed " + std::to_string(actual.bytes);
+                   + ", observed " + std::to_string(actual.bytes);
         if (!equalIgnoreAsciiCase(actual.sha256, it->sha256))
             return "bundle file " + rustDebugString(relative) + " SHA-256 mismatch";
     }

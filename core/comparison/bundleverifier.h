@@ -16,7 +16,7 @@ struct BundleReceipt {
     std::string manifestSha256; ///< of bundle.json's bytes, lowercase hex
     std::uint64_t filesVerified = 0;
     std::uint64_t bytesVerified = 0;
-    BundleManifest manifest;    ///< as read, for the post-read check
+    BundleManifest manifest; ///< as read, for the post-read check
 };
 
 /// A verification result: the receipt, or upstream's message chain (`context: cause`).

@@ -40,7 +40,8 @@ bool loadVerified(const std::vector<std::string> &roots, const char *cohort, Loa
         }
         if (run->meta.runId != check.receipt->runId) {
             error = "verified " + std::string(cohort) + " bundle " + n + " manifest run ID "
-                + rustDebugString(check.receipt->runId) + " does not match trace run ID " + rustDebugString(run->meta.runId);
+                    + rustDebugString(check.receipt->runId) + " does not match trace run ID "
+                    + rustDebugString(run->meta.runId);
             return false;
         }
         if (std::string post = verifyConsumedBundleFiles(root, *check.receipt, {"trace.jsonl"}); !post.empty()) {

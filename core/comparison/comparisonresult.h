@@ -51,7 +51,7 @@ struct TensorStatsComparisonRow {
     std::uint64_t nonFiniteB = 0;
     std::uint64_t samplesA = 0; ///< events averaged, duplicates included
     std::uint64_t samplesB = 0;
-    std::uint64_t runsA = 0;    ///< cohort runs that hold the label
+    std::uint64_t runsA = 0; ///< cohort runs that hold the label
     std::uint64_t runsB = 0;
 };
 

@@ -56,8 +56,9 @@ void validateInputProvenance(const ComparisonInputs &inputs, const std::vector<R
                              const std::vector<RunFacts> &candidate, Reasons &reasons)
 {
     if (inputs.verification == InputVerification::UnverifiedTraces) {
-        reasons.emplace_back("unverified raw trace inputs are diagnostic only; finalized verified bundles are required for "
-                             "an eligible comparison");
+        reasons.emplace_back(
+            "unverified raw trace inputs are diagnostic only; finalized verified bundles are required for "
+            "an eligible comparison");
         return;
     }
     validateVerifiedCohort(inputs.baseline, baseline, "baseline", reasons);
@@ -97,11 +98,11 @@ void requireIndependentRunIds(const std::vector<const RunFacts *> &runs, Reasons
 bool sameCaptureContract(const CaptureContract &a, const CaptureContract &b)
 {
     return a.measurementScope == b.measurementScope && a.operations == b.operations && a.tensors == b.tensors
-        && a.gradients == b.gradients && sameGradientContract(a.gradientContract, b.gradientContract)
-        && a.logicalMemory == b.logicalMemory && a.physicalMemory == b.physicalMemory
-        && a.deviceTiming == b.deviceTiming && a.requiredSemanticLabels == b.requiredSemanticLabels
-        && a.gpuExpectedSemanticLabels == b.gpuExpectedSemanticLabels
-        && a.cpuOnlySemanticLabels == b.cpuOnlySemanticLabels;
+           && a.gradients == b.gradients && sameGradientContract(a.gradientContract, b.gradientContract)
+           && a.logicalMemory == b.logicalMemory && a.physicalMemory == b.physicalMemory
+           && a.deviceTiming == b.deviceTiming && a.requiredSemanticLabels == b.requiredSemanticLabels
+           && a.gpuExpectedSemanticLabels == b.gpuExpectedSemanticLabels
+           && a.cpuOnlySemanticLabels == b.cpuOnlySemanticLabels;
 }
 
 void requireConsistentCaptureSemantics(const std::vector<const RunFacts *> &runs, Reasons &reasons)
@@ -114,20 +115,22 @@ void requireConsistentCaptureSemantics(const std::vector<const RunFacts *> &runs
     const bool differs = std::any_of(runs.begin(), runs.end(), [&](const RunFacts *r) {
         const TraceMeta &m = r->meta;
         return m.entrypoint != first.entrypoint || m.phase != first.phase || m.device != first.device
-            || m.timingMode != first.timingMode || m.warmupSteps != first.warmupSteps
-            || m.captureStep != first.captureStep || !sameCaptureContract(m.captureContract, first.captureContract)
-            || m.measuredRegionDeviceSynchronized != first.measuredRegionDeviceSynchronized;
+               || m.timingMode != first.timingMode || m.warmupSteps != first.warmupSteps
+               || m.captureStep != first.captureStep || !sameCaptureContract(m.captureContract, first.captureContract)
+               || m.measuredRegionDeviceSynchronized != first.measuredRegionDeviceSynchronized;
     });
     if (differs)
-        reasons.emplace_back("entrypoint, phase, device, timing mode, synchronization, warmup, capture step, and capture "
-                             "contract must match");
+        reasons.emplace_back(
+            "entrypoint, phase, device, timing mode, synchronization, warmup, capture step, and capture "
+            "contract must match");
 }
 
 bool sameConditions(const ComparisonIdentity &l, const ComparisonIdentity &r)
 {
     return l.workloadId == r.workloadId && l.modelId == r.modelId && l.configId == r.configId && l.dataId == r.dataId
-        && l.seedPolicy == r.seedPolicy && l.physicalBatch == r.physicalBatch
-        && l.accumulationSteps == r.accumulationSteps && l.precision == r.precision && l.deviceState == r.deviceState;
+           && l.seedPolicy == r.seedPolicy && l.physicalBatch == r.physicalBatch
+           && l.accumulationSteps == r.accumulationSteps && l.precision == r.precision
+           && l.deviceState == r.deviceState;
 }
 
 std::optional<ComparisonIdentity> commonIdentity(const std::vector<const RunFacts *> &runs, Reasons &reasons)
@@ -208,7 +211,8 @@ const char *collectPairs(const std::vector<RunFacts> &runs, std::map<std::string
 std::optional<std::vector<SamplePair>> pairSamples(const std::vector<RunFacts> &baseline,
                                                    const std::vector<RunFacts> &candidate, Reasons &reasons)
 {
-    const bool anyPairId = std::any_of(baseline.begin(), baseline.end(), [](const RunFacts &r) { return bool(pairIdOf(r)); })
+    const bool anyPairId =
+        std::any_of(baseline.begin(), baseline.end(), [](const RunFacts &r) { return bool(pairIdOf(r)); })
         || std::any_of(candidate.begin(), candidate.end(), [](const RunFacts &r) { return bool(pairIdOf(r)); });
     if (!anyPairId)
         return std::nullopt;
@@ -222,7 +226,8 @@ std::optional<std::vector<SamplePair>> pairSamples(const std::vector<RunFacts> &
         return std::nullopt;
     }
     const bool sameKeys = left.size() == right.size()
-        && std::equal(left.begin(), left.end(), right.begin(), [](const auto &a, const auto &b) { return a.first == b.first; });
+                          && std::equal(left.begin(), left.end(), right.begin(),
+                                        [](const auto &a, const auto &b) { return a.first == b.first; });
     if (!sameKeys) {
         reasons.emplace_back("baseline and candidate pair-ID sets must match exactly");
         return std::nullopt;
@@ -239,14 +244,10 @@ std::optional<std::vector<SamplePair>> pairSamples(const std::vector<RunFacts> &
 std::string_view comparisonVerdictName(ComparisonVerdict v)
 {
     switch (v) {
-    case ComparisonVerdict::Ineligible:
-        return "ineligible";
-    case ComparisonVerdict::Inconclusive:
-        return "inconclusive";
-    case ComparisonVerdict::CandidateFaster:
-        return "candidate_faster";
-    case ComparisonVerdict::CandidateSlower:
-        return "candidate_slower";
+    case ComparisonVerdict::Ineligible: return "ineligible";
+    case ComparisonVerdict::Inconclusive: return "inconclusive";
+    case ComparisonVerdict::CandidateFaster: return "candidate_faster";
+    case ComparisonVerdict::CandidateSlower: return "candidate_slower";
     }
     return "ineligible";
 }
@@ -278,7 +279,8 @@ ReplicatedComparison compareRuns(const std::vector<RunFacts> &baseline, const st
     c.comparable = reasons.empty();
     c.baseline = ComparisonStatistics::statistics(std::move(baselineSamples));
     c.candidate = ComparisonStatistics::statistics(std::move(candidateSamples));
-    c.medianDeltaNs = pairs ? ComparisonStatistics::pairedMedianDelta(*pairs) : c.candidate.medianNs - c.baseline.medianNs;
+    c.medianDeltaNs =
+        pairs ? ComparisonStatistics::pairedMedianDelta(*pairs) : c.candidate.medianNs - c.baseline.medianNs;
     if (c.baseline.medianNs != 0.0)
         c.medianDeltaPercent = c.medianDeltaNs / c.baseline.medianNs * 100.0;
     if (c.comparable) {

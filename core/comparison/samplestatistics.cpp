@@ -22,7 +22,10 @@ bool totalLess(double a, double b)
 }
 
 /// `as f64` of an upstream u64/usize: round to nearest, as the conversion does in both languages.
-double toDouble(std::uint64_t v) { return static_cast<double>(v); }
+double toDouble(std::uint64_t v)
+{
+    return static_cast<double>(v);
+}
 
 std::uint64_t roundToU64(double v)
 {
@@ -35,7 +38,10 @@ std::uint64_t roundToU64(double v)
     return static_cast<std::uint64_t>(r);
 }
 
-std::uint64_t absDiff(std::uint64_t a, std::uint64_t b) { return a > b ? a - b : b - a; }
+std::uint64_t absDiff(std::uint64_t a, std::uint64_t b)
+{
+    return a > b ? a - b : b - a;
+}
 
 } // namespace
 

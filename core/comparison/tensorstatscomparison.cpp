@@ -31,7 +31,8 @@ std::map<std::string, Aggregate> aggregate(const std::vector<RunFacts> &runs)
             Aggregate &entry = byLabel[event.label];
             entry.rms += event.rms;
             entry.absMax += event.absMax;
-            entry.nonFinite = event.nonFinite > UINT64_MAX - entry.nonFinite ? UINT64_MAX : entry.nonFinite + event.nonFinite;
+            entry.nonFinite =
+                event.nonFinite > UINT64_MAX - entry.nonFinite ? UINT64_MAX : entry.nonFinite + event.nonFinite;
             ++entry.samples;
             if (seen.insert(event.label).second)
                 ++entry.runs;
@@ -40,7 +41,10 @@ std::map<std::string, Aggregate> aggregate(const std::vector<RunFacts> &runs)
     return byLabel;
 }
 
-double mean(double sum, std::uint64_t samples) { return samples == 0 ? 0.0 : sum / static_cast<double>(samples); }
+double mean(double sum, std::uint64_t samples)
+{
+    return samples == 0 ? 0.0 : sum / static_cast<double>(samples);
+}
 
 std::optional<double> ratio(double a, double b)
 {

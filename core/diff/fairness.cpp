@@ -46,7 +46,10 @@ std::string text(const std::vector<std::string> &labels)
 class Collector
 {
 public:
-    explicit Collector(std::vector<FairnessDifference> &out) : m_out(out) {}
+    explicit Collector(std::vector<FairnessDifference> &out)
+        : m_out(out)
+    {
+    }
 
     template<typename T>
     void field(FairnessField field, const char *member, const T &baseline, const T &candidate)
@@ -65,7 +68,7 @@ std::string gradientContractText(const std::optional<GradientContract> &c)
     if (!c)
         return "(none)";
     return c->manifestSha256 + " (" + std::to_string(c->expected.size()) + " expected, "
-        + std::to_string(c->families.size()) + " families)";
+           + std::to_string(c->families.size()) + " families)";
 }
 
 void compareContracts(Collector &c, const CaptureContract &a, const CaptureContract &b,
@@ -108,26 +111,16 @@ void compareIdentities(Collector &c, const ComparisonIdentity &a, const Comparis
 std::string fairnessFieldName(FairnessField field)
 {
     switch (field) {
-    case FairnessField::Entrypoint:
-        return "entrypoint";
-    case FairnessField::Phase:
-        return "phase";
-    case FairnessField::Device:
-        return "device";
-    case FairnessField::TimingMode:
-        return "timing_mode";
-    case FairnessField::Synchronization:
-        return "measured_region_device_synchronized";
-    case FairnessField::WarmupSteps:
-        return "warmup_steps";
-    case FairnessField::CaptureStep:
-        return "capture_step";
-    case FairnessField::CaptureContract:
-        return "capture_contract";
-    case FairnessField::ComparisonIdentity:
-        return "comparison_identity";
-    case FairnessField::Meta:
-        return "meta";
+    case FairnessField::Entrypoint: return "entrypoint";
+    case FairnessField::Phase: return "phase";
+    case FairnessField::Device: return "device";
+    case FairnessField::TimingMode: return "timing_mode";
+    case FairnessField::Synchronization: return "measured_region_device_synchronized";
+    case FairnessField::WarmupSteps: return "warmup_steps";
+    case FairnessField::CaptureStep: return "capture_step";
+    case FairnessField::CaptureContract: return "capture_contract";
+    case FairnessField::ComparisonIdentity: return "comparison_identity";
+    case FairnessField::Meta: return "meta";
     }
     return {};
 }
@@ -136,8 +129,8 @@ FairnessCheck FairnessCheck::compare(const TraceMeta *baseline, const TraceMeta 
 {
     FairnessCheck check;
     if (!baseline || !candidate) {
-        check.differences.push_back({FairnessField::Meta, {}, baseline ? "present" : "(none)",
-                                     candidate ? "present" : "(none)"});
+        check.differences.push_back(
+            {FairnessField::Meta, {}, baseline ? "present" : "(none)", candidate ? "present" : "(none)"});
         check.reasons.emplace_back(kCaptureSemanticsReason);
         check.reasons.emplace_back(kIdentityMissingReason);
         return check;
@@ -160,8 +153,8 @@ FairnessCheck FairnessCheck::compare(const TraceMeta *baseline, const TraceMeta 
     const auto &ia = a.comparisonIdentity, &ib = b.comparisonIdentity;
     if (!ia || !ib) {
         if (ia.has_value() != ib.has_value())
-            check.differences.push_back({FairnessField::ComparisonIdentity, "", ia ? "present" : "(none)",
-                                         ib ? "present" : "(none)"});
+            check.differences.push_back(
+                {FairnessField::ComparisonIdentity, "", ia ? "present" : "(none)", ib ? "present" : "(none)"});
         check.reasons.emplace_back(!ia ? kIdentityMissingReason : kIdentityMissingFromSomeReason);
         return check;
     }

@@ -19,7 +19,7 @@ enum class FairnessField {
     Synchronization, ///< measured_region_device_synchronized
     WarmupSteps,
     CaptureStep,
-    CaptureContract, ///< one entry per differing member, named in `member`
+    CaptureContract,    ///< one entry per differing member, named in `member`
     ComparisonIdentity, ///< one entry per differing member, or "present" when one run has none
     Meta,               ///< one run has no meta record at all
 };
@@ -62,7 +62,6 @@ inline constexpr const char *kIdentityConditionsReason =
     "workload, model, configuration, data, seed, batch, precision, or device state differs";
 /// Upstream's minimum of independent runs per side for an eligible comparison.
 inline constexpr int kMinimumRunsPerSide = 5;
-inline constexpr const char *kMinimumRunsReason =
-    "at least 5 independent baseline and candidate runs are required";
+inline constexpr const char *kMinimumRunsReason = "at least 5 independent baseline and candidate runs are required";
 
 } // namespace TraceInspector

@@ -42,8 +42,8 @@ std::optional<MemoryDiffSide> side(const Trace &trace, const MemoryProfile *memo
         for (std::size_t first = 0; first < n; first += per) {
             const std::size_t last = std::min(n, first + per);
             s.offsetNs.push_back(offset(first));
-            s.liveBytes.push_back(*std::max_element(bytes.begin() + std::ptrdiff_t(first),
-                                                    bytes.begin() + std::ptrdiff_t(last)));
+            s.liveBytes.push_back(
+                *std::max_element(bytes.begin() + std::ptrdiff_t(first), bytes.begin() + std::ptrdiff_t(last)));
         }
     }
     if (const auto &peak = logical.peak()) {

@@ -137,8 +137,8 @@ std::string spanPath(const Trace &trace, const SpanTree &tree, std::uint32_t ind
     std::vector<std::string> steps;
     for (std::uint32_t s = index; s != SpanTree::kNoParent; s = tree.parent(s)) {
         const std::uint32_t parent = tree.parent(s);
-        const std::span<const std::uint32_t> siblings = parent == SpanTree::kNoParent ? tree.roots()
-                                                                                        : tree.children(parent);
+        const std::span<const std::uint32_t> siblings =
+            parent == SpanTree::kNoParent ? tree.roots() : tree.children(parent);
         const std::string_view name = trace.str(trace.spans[s].name);
         std::uint32_t occurrence = 0;
         for (const std::uint32_t sib : siblings) {

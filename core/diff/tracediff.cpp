@@ -43,7 +43,7 @@ void addOps(std::map<GroupKey, OpGroupDelta> &groups, const Trace &trace, bool b
         std::size_t operator()(const IdKey &k) const
         {
             return (std::size_t(k.name) * 0x9E3779B97F4A7C15ull) ^ (std::size_t(k.shape) * 0xC2B2AE3D27D4EB4Full)
-                ^ (std::size_t(k.dtype) << 21) ^ std::size_t(k.device);
+                   ^ (std::size_t(k.dtype) << 21) ^ std::size_t(k.device);
         }
     };
     struct Sums {
@@ -107,8 +107,8 @@ std::vector<UnmatchedSpan> unmatchedTops(const SpanTree &tree, const std::vector
 }
 
 /// Ops of two matched spans paired by (op name, ordinal among that name) in stream order.
-std::uint64_t matchOps(const Trace &bt, const SpanTree &btree, std::uint32_t b, const Trace &ct,
-                       const SpanTree &ctree, std::uint32_t c)
+std::uint64_t matchOps(const Trace &bt, const SpanTree &btree, std::uint32_t b, const Trace &ct, const SpanTree &ctree,
+                       std::uint32_t c)
 {
     std::unordered_map<std::string_view, std::uint64_t> available;
     for (const std::uint32_t op : ctree.opsOfSpan(c))

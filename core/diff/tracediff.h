@@ -46,8 +46,8 @@ struct TraceDiff {
     SpanMatch spans;
     std::uint64_t baselineOps = 0, candidateOps = 0, matchedOps = 0;
     std::uint64_t baselineMeasuredNs = 0, candidateMeasuredNs = 0;
-    std::vector<SpanDelta> matched;           ///< one per matched pair, baseline span order
-    std::vector<OpGroupDelta> opGroups;       ///< every group of either run, by name then shape text
+    std::vector<SpanDelta> matched;             ///< one per matched pair, baseline span order
+    std::vector<OpGroupDelta> opGroups;         ///< every group of either run, by name then shape text
     std::vector<UnmatchedSpan> onlyInBaseline;  ///< tops of unmatched subtrees, longest first
     std::vector<UnmatchedSpan> onlyInCandidate; ///< likewise
 

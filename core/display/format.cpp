@@ -89,8 +89,8 @@ QString formatTimestamp(std::uint64_t ns)
         divisor *= 1000; // rounding carried into the next unit (999.9996 ms -> 1.000 s)
         ++unit;
     }
-    return QString::number(whole) + u'.' + QStringLiteral("%1").arg(frac, 3, 10, QLatin1Char('0')) + u' '
-        + kTimeUnits[unit];
+    return QString::number(whole) + u'.'
+           + QStringLiteral("%1").arg(frac, 3, 10, QLatin1Char('0')) + u' ' + kTimeUnits[unit];
 }
 
 namespace {
@@ -111,15 +111,11 @@ QString groupedInteger(std::uint64_t value)
 std::pair<std::uint64_t, int> unitScale(TimeUnit unit)
 {
     switch (unit) {
-    case TimeUnit::Seconds:
-        return {1'000'000'000ull, 9};
-    case TimeUnit::Milliseconds:
-        return {1'000'000ull, 6};
-    case TimeUnit::Microseconds:
-        return {1'000ull, 3};
+    case TimeUnit::Seconds: return {1'000'000'000ull, 9};
+    case TimeUnit::Milliseconds: return {1'000'000ull, 6};
+    case TimeUnit::Microseconds: return {1'000ull, 3};
     case TimeUnit::Nanoseconds:
-    case TimeUnit::Auto:
-        break;
+    case TimeUnit::Auto: break;
     }
     return {1, 0};
 }
@@ -158,16 +154,11 @@ QString exactIn(std::uint64_t ns, TimeUnit unit, bool withUnit)
 QString timeUnitSymbol(TimeUnit unit)
 {
     switch (unit) {
-    case TimeUnit::Seconds:
-        return QStringLiteral("s");
-    case TimeUnit::Milliseconds:
-        return QStringLiteral("ms");
-    case TimeUnit::Microseconds:
-        return QStringLiteral("\u00B5s");
-    case TimeUnit::Nanoseconds:
-        return QStringLiteral("ns");
-    case TimeUnit::Auto:
-        break;
+    case TimeUnit::Seconds: return QStringLiteral("s");
+    case TimeUnit::Milliseconds: return QStringLiteral("ms");
+    case TimeUnit::Microseconds: return QStringLiteral("\u00B5s");
+    case TimeUnit::Nanoseconds: return QStringLiteral("ns");
+    case TimeUnit::Auto: break;
     }
     return {};
 }

@@ -11,7 +11,9 @@ Compression detectCompression(std::string_view head)
         return Compression::Zstd;
     if (head.size() >= 4 && head.starts_with("BZh") && head[3] >= '1' && head[3] <= '9')
         return Compression::Bzip2;
-    if (head.starts_with(std::string_view("\xfd" "7zXZ\x00", 6)))
+    if (head.starts_with(std::string_view("\xfd"
+                                          "7zXZ\x00",
+                                          6)))
         return Compression::Xz;
     return Compression::None;
 }

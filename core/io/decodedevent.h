@@ -11,7 +11,18 @@ namespace TraceInspector {
 
 /// The `kind` discriminator values, in the order serde lists them.
 enum class EventKind : std::uint8_t {
-    Meta, SpanStart, SpanEnd, Op, Tensor, TensorStats, Memory, DeviceMemory, DeviceInterval, Gradient, Edge, Terminal
+    Meta,
+    SpanStart,
+    SpanEnd,
+    Op,
+    Tensor,
+    TensorStats,
+    Memory,
+    DeviceMemory,
+    DeviceInterval,
+    Gradient,
+    Edge,
+    Terminal
 };
 
 /// One decoded line. Only the member matching `kind` is meaningful; the others keep

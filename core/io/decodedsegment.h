@@ -37,9 +37,9 @@ struct DuplicateSpanStart {
 /// span_ends past those are only counted, so their ids are never shown.
 struct UnresolvedEnds {
     std::uint64_t count = 0;
-    std::string text;                    // the kept ids, one after the other
-    std::vector<std::uint64_t> ends;     // end offset in `text` of each kept id
-    std::uint64_t shownBytes = 0;        // sum of the kept ids' lengths, each cut at kMaxMessageBytes
+    std::string text;                // the kept ids, one after the other
+    std::vector<std::uint64_t> ends; // end offset in `text` of each kept id
+    std::uint64_t shownBytes = 0;    // sum of the kept ids' lengths, each cut at kMaxMessageBytes
 
     std::uint64_t kept() const { return ends.size(); }
     std::string_view at(std::uint64_t k) const
@@ -52,7 +52,8 @@ struct UnresolvedEnds {
     /// Whether a further unknown id could still be listed (see above).
     bool keepsMore() const
     {
-        return kept() == count && kept() < ProblemLimiter::kMaxPerRule && shownBytes <= ProblemLimiter::kMaxTextBytesPerRule;
+        return kept() == count && kept() < ProblemLimiter::kMaxPerRule
+               && shownBytes <= ProblemLimiter::kMaxTextBytesPerRule;
     }
     void add(std::string_view id, bool keep)
     {
@@ -86,17 +87,17 @@ struct DecodedSegment {
     /// Texts are kept for all of them in a later segment, and in the first segment (whose
     /// ones are unknown for sure) only for the first ones, which the messages may need.
     UnresolvedEnds unresolvedEnds;
-    bool startsFile = true; // the first segment: no line comes before it
+    bool startsFile = true;                                 // the first segment: no line comes before it
     std::vector<std::pair<TraceMeta, std::uint32_t>> metas; // with their lines
     std::vector<Terminal> terminals;
     std::vector<std::uint32_t> invalidTensorStatsLines;
-    std::vector<std::uint8_t> order; // one code per non-blank line
-    std::vector<Problem> decodeProblems; // the ones decodeLimiter stored, in line order
-    ProblemLimiter decodeLimiter;        // a file of garbage lines must not hold a Problem per line
+    std::vector<std::uint8_t> order;           // one code per non-blank line
+    std::vector<Problem> decodeProblems;       // the ones decodeLimiter stored, in line order
+    ProblemLimiter decodeLimiter;              // a file of garbage lines must not hold a Problem per line
     std::optional<Problem> firstDecodeProblem; // always kept with its full text: the strict error
-    std::uint64_t lines = 0;            // physical lines in the segment
-    std::uint64_t latestHostEvidence = 0; // over ops, memory and device_memory (§6.3)
-    std::uint64_t firstLine = 0;        // 0-based line offset of the segment in the file
+    std::uint64_t lines = 0;                   // physical lines in the segment
+    std::uint64_t latestHostEvidence = 0;      // over ops, memory and device_memory (§6.3)
+    std::uint64_t firstLine = 0;               // 0-based line offset of the segment in the file
 };
 
 } // namespace TraceInspector

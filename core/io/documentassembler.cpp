@@ -10,7 +10,11 @@
 
 namespace TraceInspector {
 
-DocumentAssembler::DocumentAssembler(DecodedSegment &segment, Trace &trace) : m_segment(segment), m_trace(trace) {}
+DocumentAssembler::DocumentAssembler(DecodedSegment &segment, Trace &trace)
+    : m_segment(segment)
+    , m_trace(trace)
+{
+}
 
 void DocumentAssembler::run()
 {
@@ -119,8 +123,9 @@ void DocumentAssembler::walk()
             if (spanById[id] != 0) {
                 if (listed("E-SPAN-START-DUP")) {
                     const std::string text(m_trace.str(id));
-                    report(line, "E-SPAN-START-DUP", "duplicate span_start id `" + text + "` at index " + std::to_string(i),
-                           RelatedKind::Span, text);
+                    report(line, "E-SPAN-START-DUP",
+                           "duplicate span_start id `" + text + "` at index " + std::to_string(i), RelatedKind::Span,
+                           text);
                 }
                 droppedSpans.push_back(static_cast<std::uint32_t>(n));
             } else {
@@ -137,8 +142,9 @@ void DocumentAssembler::walk()
                 const std::uint64_t k = end.id == kNoString ? unresolvedEnd++ : 0;
                 if (listed("E-SPAN-END-UNKNOWN")) {
                     const std::string text(end.id != kNoString ? m_trace.str(end.id) : m_segment.unresolvedEnds.at(k));
-                    report(line, "E-SPAN-END-UNKNOWN", "span_end for unknown span `" + text + "` at index " + std::to_string(i),
-                           RelatedKind::Span, text);
+                    report(line, "E-SPAN-END-UNKNOWN",
+                           "span_end for unknown span `" + text + "` at index " + std::to_string(i), RelatedKind::Span,
+                           text);
                 }
                 break;
             }
@@ -146,8 +152,9 @@ void DocumentAssembler::walk()
             if (span.closed) {
                 if (listed("E-SPAN-END-DUP")) {
                     const std::string text(m_trace.str(end.id));
-                    report(line, "E-SPAN-END-DUP", "duplicate span_end for `" + text + "` at index " + std::to_string(i),
-                           RelatedKind::Span, text);
+                    report(line, "E-SPAN-END-DUP",
+                           "duplicate span_end for `" + text + "` at index " + std::to_string(i), RelatedKind::Span,
+                           text);
                 }
                 break;
             }
@@ -165,7 +172,8 @@ void DocumentAssembler::walk()
             break;
         case DecodedSegment::kInvalidTensorStats:
             if (listed("E-TSTATS-INVALID"))
-                report(line, "E-TSTATS-INVALID", "invalid tensor_stats event at index " + std::to_string(i), RelatedKind::TensorStats);
+                report(line, "E-TSTATS-INVALID", "invalid tensor_stats event at index " + std::to_string(i),
+                       RelatedKind::TensorStats);
             break;
         case static_cast<std::uint8_t>(EventKind::Terminal):
             // Tolerant: a terminal after the terminal is dropped; other late records stay.
@@ -174,8 +182,7 @@ void DocumentAssembler::walk()
                 terminalSeen = true;
             }
             break;
-        default:
-            break;
+        default: break;
         }
     }
     m_trace.recordCount = index;
@@ -210,7 +217,8 @@ void DocumentAssembler::sortSpans()
         std::uint64_t prefix = 0;
         for (std::size_t b = 0; b < 8; ++b)
             prefix = (prefix << 8) | (b < id.size() ? static_cast<unsigned char>(id[b]) : 0u);
-        keys[i] = {static_cast<std::uint32_t>(prefix >> 32), static_cast<std::uint32_t>(prefix), static_cast<std::uint32_t>(i)};
+        keys[i] = {static_cast<std::uint32_t>(prefix >> 32), static_cast<std::uint32_t>(prefix),
+                   static_cast<std::uint32_t>(i)};
     }
     std::sort(keys.begin(), keys.end(), [this](const Key &a, const Key &b) {
         if (a.high != b.high)
@@ -255,16 +263,19 @@ void DocumentAssembler::postWalk()
                            "unsupported trace schema " + rustDebugString(schema)
                                + "; expected \"candle-graph/trace/10\" or \"candle-graph/trace/9\"",
                            RelatedKind::Meta);
-        } else if (schema == kSchemaTrace9 && m_cursor[static_cast<int>(EventKind::TensorStats)] + m_cursor[DecodedSegment::kInvalidTensorStats] > 0) {
+        } else if (schema == kSchemaTrace9
+                   && m_cursor[static_cast<int>(EventKind::TensorStats)] + m_cursor[DecodedSegment::kInvalidTensorStats]
+                          > 0) {
             std::uint32_t first = UINT32_MAX;
             if (!m_trace.tensorStats.empty())
                 first = m_trace.tensorStats.front().line;
             if (!m_segment.invalidTensorStatsLines.empty())
                 first = std::min(first, m_segment.invalidTensorStatsLines.front());
-            reportPostWalk(first, "E-SCHEMA9-TSTATS",
-                           "trace schema \"candle-graph/trace/9\" does not define tensor_stats events; producers emitting "
-                           "tensor statistics must declare \"candle-graph/trace/10\"",
-                           RelatedKind::Meta);
+            reportPostWalk(
+                first, "E-SCHEMA9-TSTATS",
+                "trace schema \"candle-graph/trace/9\" does not define tensor_stats events; producers emitting "
+                "tensor statistics must declare \"candle-graph/trace/10\"",
+                RelatedKind::Meta);
         }
     }
     if (!m_trace.terminal)

@@ -45,7 +45,8 @@ private:
     bool listed(const char *rule);
     void report(std::uint32_t line, const char *rule, std::string message, RelatedKind kind = RelatedKind::None,
                 std::string relatedId = {});
-    void reportPostWalk(std::uint32_t line, const char *rule, std::string message, RelatedKind kind = RelatedKind::None);
+    void reportPostWalk(std::uint32_t line, const char *rule, std::string message,
+                        RelatedKind kind = RelatedKind::None);
 
     DecodedSegment &m_segment;
     Trace &m_trace;

@@ -224,10 +224,8 @@ constexpr StructSpec kEdgeSpecs[] = {
     spec("struct variant EdgeEvent::Data", kDataEdge),
 };
 constexpr StructSpec kStructSpecs[] = {
-    spec("struct CaptureContract", kCaptureContract),
-    spec("struct ComparisonIdentity", kComparisonIdentity),
-    spec("struct GradientContract", kGradientContract),
-    spec("struct ExpectedGradient", kExpectedGradient),
+    spec("struct CaptureContract", kCaptureContract),       spec("struct ComparisonIdentity", kComparisonIdentity),
+    spec("struct GradientContract", kGradientContract),     spec("struct ExpectedGradient", kExpectedGradient),
     spec("struct GradientFamilyContract", kFamilyContract),
 };
 
@@ -253,8 +251,9 @@ constexpr EnumSpec kEnumSpecs[] = {
     {"GradientFamilyExpectation", &lookupIndex<&parseFamilyExpectation>},
 };
 
-constexpr std::string_view kKindNames[] = {"meta", "span_start", "span_end", "op", "tensor", "tensor_stats",
-                                           "memory", "device_memory", "device_interval", "gradient", "edge", "terminal"};
+constexpr std::string_view kKindNames[] = {
+    "meta",   "span_start",    "span_end",        "op",       "tensor", "tensor_stats",
+    "memory", "device_memory", "device_interval", "gradient", "edge",   "terminal"};
 
 } // namespace
 

@@ -37,13 +37,26 @@ enum class Presence : std::uint8_t { Required, Optional, Defaulted };
 
 /// Enumerations that appear as members (§4.13).
 enum class WireEnum : std::uint8_t {
-    ExecutionPhase, ExecutionStep, TimingMode, SpanKind, MemoryAction, MemoryCategory, GradientState,
-    RunOutcome, CoverageLevel, MeasurementScope, GradientFamilyExpectation,
+    ExecutionPhase,
+    ExecutionStep,
+    TimingMode,
+    SpanKind,
+    MemoryAction,
+    MemoryCategory,
+    GradientState,
+    RunOutcome,
+    CoverageLevel,
+    MeasurementScope,
+    GradientFamilyExpectation,
 };
 
 /// Structures nested in the meta record.
 enum class WireStruct : std::uint8_t {
-    CaptureContract, ComparisonIdentity, GradientContract, ExpectedGradient, GradientFamilyContract,
+    CaptureContract,
+    ComparisonIdentity,
+    GradientContract,
+    ExpectedGradient,
+    GradientFamilyContract,
 };
 
 struct FieldSpec {

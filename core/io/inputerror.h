@@ -11,7 +11,7 @@ namespace TraceInspector {
 struct InputError {
     enum class Kind : std::uint8_t {
         None,
-        OpenFailed,  ///< open() or fstat() failed; osError says why (ENOENT, EACCES, ELOOP...)
+        OpenFailed, ///< open() or fstat() failed; osError says why (ENOENT, EACCES, ELOOP...)
         IsDirectory,
         IsDevice,    ///< a character or block device (/dev/zero, a terminal): endless or interactive
         ReadFailed,  ///< read() failed; osError says why

@@ -126,8 +126,7 @@ bool JsonLexer::parseStringSlow(const char *start, const char *p, std::string_vi
             m_scratch.append(buf, n);
             break;
         }
-        default:
-            return failAt(p - 1, "invalid escape");
+        default: return failAt(p - 1, "invalid escape");
         }
     }
 }
@@ -136,15 +135,10 @@ bool JsonLexer::parseNumber(SerdeNumber &out)
 {
     const NumberScan scan = scanSerdeNumber(m_p, m_end, out);
     switch (scan.error) {
-    case NumberError::None:
-        m_p = scan.at;
-        return true;
-    case NumberError::InvalidNumber:
-        return failAt(scan.at, "invalid number");
-    case NumberError::Eof:
-        return failEof("a value");
-    case NumberError::OutOfRange:
-        return failAt(scan.at, "number out of range");
+    case NumberError::None: m_p = scan.at; return true;
+    case NumberError::InvalidNumber: return failAt(scan.at, "invalid number");
+    case NumberError::Eof: return failEof("a value");
+    case NumberError::OutOfRange: return failAt(scan.at, "number out of range");
     }
     return false;
 }
@@ -173,10 +167,10 @@ bool JsonLexer::skipValue(int depth)
     case 'n': return parseIdent("null");
     case 't': return parseIdent("true");
     case 'f': return parseIdent("false");
-    case '[':
-        return enterContainer(depth) && elements([&](std::size_t) { return skipValue(depth + 1); });
+    case '[': return enterContainer(depth) && elements([&](std::size_t) { return skipValue(depth + 1); });
     case '{':
-        return enterContainer(depth) && members(true, [&](std::string_view) { return colon() && skipValue(depth + 1); });
+        return enterContainer(depth)
+               && members(true, [&](std::string_view) { return colon() && skipValue(depth + 1); });
     default:
         if (*m_p == '-' || (*m_p >= '0' && *m_p <= '9')) {
             SerdeNumber n;
@@ -208,21 +202,11 @@ bool JsonLexer::describeValue(std::string &what, int depth)
         what = "string " + rustDebugString(s);
         return true;
     }
-    case 'n':
-        what = "null";
-        return parseIdent("null");
-    case 't':
-        what = "boolean `true`";
-        return parseIdent("true");
-    case 'f':
-        what = "boolean `false`";
-        return parseIdent("false");
-    case '[':
-        what = "sequence";
-        return skipValue(depth);
-    case '{':
-        what = "map";
-        return skipValue(depth);
+    case 'n': what = "null"; return parseIdent("null");
+    case 't': what = "boolean `true`"; return parseIdent("true");
+    case 'f': what = "boolean `false`"; return parseIdent("false");
+    case '[': what = "sequence"; return skipValue(depth);
+    case '{': what = "map"; return skipValue(depth);
     default:
         if (*m_p == '-' || (*m_p >= '0' && *m_p <= '9')) {
             SerdeNumber n;

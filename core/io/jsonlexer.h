@@ -59,7 +59,10 @@ public:
     const std::string &cause() const { return m_cause; }
     std::uint32_t column() const { return m_column; }
     /// Error about the byte at \a byte.
-    bool failAt(const char *byte, std::string_view text) { return failColumn(static_cast<std::size_t>(byte - m_begin) + 1, text); }
+    bool failAt(const char *byte, std::string_view text)
+    {
+        return failColumn(static_cast<std::size_t>(byte - m_begin) + 1, text);
+    }
     /// Error positioned at the last consumed byte (serde_json's `error`/`fix_position`).
     bool failAfterConsumed(std::string_view text) { return failColumn(static_cast<std::size_t>(m_p - m_begin), text); }
     /// `EOF while parsing <what>` at the end of the line.

@@ -31,10 +31,12 @@ std::uint32_t allFields(const StructSpec &spec)
 } // namespace
 
 LineDecoder::LineDecoder(Trace &trace, DecoderPath path)
-    : m_trace(trace), m_reader(trace), m_lex(m_reader.lexer()), m_fastPath(path == DecoderPath::FastThenExact)
+    : m_trace(trace)
+    , m_reader(trace)
+    , m_lex(m_reader.lexer())
+    , m_fastPath(path == DecoderPath::FastThenExact)
 {
 }
-
 
 // Hands the fast path's members to the record mapping in input order, interning strings,
 // shapes and id lists exactly when the exact path would (StructReader::readField), so the
@@ -55,7 +57,8 @@ void LineDecoder::setFast(M &map)
             case WireType::Bool: v.b = m.b; break;
             case WireType::Enum: v.index = m.index; break;
             case WireType::Shape:
-                v.shape = m_trace.shapes.intern(std::span<const std::uint64_t>(m_fast.dims().data() + m.first, m.count));
+                v.shape =
+                    m_trace.shapes.intern(std::span<const std::uint64_t>(m_fast.dims().data() + m.first, m.count));
                 break;
             case WireType::StringIds:
                 m_fastIds.clear();
@@ -131,11 +134,13 @@ bool LineDecoder::readKindTag(int &kind)
             return false;
         kind = eventKindFromName(s);
         if (kind < 0)
-            return m_lex.failAfterConsumed("unknown variant `" + std::string(s) + "`, expected " + std::string(eventKindExpectation()));
+            return m_lex.failAfterConsumed("unknown variant `" + std::string(s) + "`, expected "
+                                           + std::string(eventKindExpectation()));
         return true;
     }
     if (c == '[' || c == '{') // refused before the bracket is consumed
-        return m_lex.failAfterConsumed(std::string("invalid type: ") + (c == '[' ? "sequence" : "map") + ", expected variant identifier");
+        return m_lex.failAfterConsumed(std::string("invalid type: ") + (c == '[' ? "sequence" : "map")
+                                       + ", expected variant identifier");
     std::string what;
     if (!m_lex.describeValue(what, 2))
         return false;

@@ -18,15 +18,15 @@ namespace TraceInspector {
 
 /// One decoded field value; only the part matching the field's WireType is meaningful.
 struct FieldValue {
-    bool present = true;   // false: an optional member given as `null`
-    std::string_view text; // String (valid until the next string is read)
-    std::uint64_t u = 0;   // U64, Usize
-    double f = 0;          // F64
-    bool b = false;        // Bool
-    int index = 0;         // Enum: the C++ enumerator value
-    ShapeId shape = 0;     // Shape
-    ListRef list;          // StringIds
-    std::vector<std::string> *strings = nullptr;        // Strings (the decoder's buffer)
+    bool present = true;                               // false: an optional member given as `null`
+    std::string_view text;                             // String (valid until the next string is read)
+    std::uint64_t u = 0;                               // U64, Usize
+    double f = 0;                                      // F64
+    bool b = false;                                    // Bool
+    int index = 0;                                     // Enum: the C++ enumerator value
+    ShapeId shape = 0;                                 // Shape
+    ListRef list;                                      // StringIds
+    std::vector<std::string> *strings = nullptr;       // Strings (the decoder's buffer)
     std::map<std::string, std::string> *map = nullptr; // StringMap (the decoder's buffer)
 };
 
@@ -170,7 +170,8 @@ struct DeviceMemoryRecord {
     void set(int idx, const FieldValue &v)
     {
         static constexpr DeviceMemorySample::Field kFlags[] = {DeviceMemorySample::Used, DeviceMemorySample::Free,
-                                                               DeviceMemorySample::Reserved, DeviceMemorySample::Capacity};
+                                                               DeviceMemorySample::Reserved,
+                                                               DeviceMemorySample::Capacity};
         switch (idx) {
         case 0: r.timestampNs = v.u; break;
         case 1: r.device = t.strings.intern(v.text); break;

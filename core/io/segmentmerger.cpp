@@ -14,7 +14,10 @@ namespace {
 class Remapper
 {
 public:
-    Remapper(Trace &dst, const Trace &src, std::uint64_t lineOffset) : m_dst(dst), m_src(src), m_lineOffset(lineOffset)
+    Remapper(Trace &dst, const Trace &src, std::uint64_t lineOffset)
+        : m_dst(dst)
+        , m_src(src)
+        , m_lineOffset(lineOffset)
     {
         m_strings.resize(src.strings.size());
         m_strings[kNoString] = kNoString;
@@ -104,9 +107,7 @@ void appendSegment(DecodedSegment &dstSeg, DecodedSegment &srcSeg)
     Remapper m(dst, src, dstSeg.lines);
     src.strings = StringTable(); // only the remap table is needed from here on
 
-    appendAll(dst.spans, src.spans, [&](Span &r) {
-        m.s(r.id), m.s(r.parentId), m.s(r.name), m.line(r.startLine);
-    });
+    appendAll(dst.spans, src.spans, [&](Span &r) { m.s(r.id), m.s(r.parentId), m.s(r.name), m.line(r.startLine); });
     appendAll(dst.ops, src.ops, [&](Op &r) {
         m.s(r.spanId), m.s(r.opName), m.s(r.output), m.s(r.dtype), m.s(r.device), m.shape(r.shape), m.line(r.line);
         r.inputs = m.ids(r.inputs);
@@ -114,9 +115,8 @@ void appendSegment(DecodedSegment &dstSeg, DecodedSegment &srcSeg)
     appendAll(dst.tensors, src.tensors, [&](Tensor &r) {
         m.s(r.spanId), m.s(r.tensorId), m.s(r.label), m.s(r.dtype), m.s(r.device), m.shape(r.shape), m.line(r.line);
     });
-    appendAll(dst.tensorStats, src.tensorStats, [&](TensorStats &r) {
-        m.s(r.spanId), m.s(r.label), m.s(r.dtype), m.shape(r.shape), m.line(r.line);
-    });
+    appendAll(dst.tensorStats, src.tensorStats,
+              [&](TensorStats &r) { m.s(r.spanId), m.s(r.label), m.s(r.dtype), m.shape(r.shape), m.line(r.line); });
     appendAll(dst.memory, src.memory, [&](MemoryEvent &r) {
         m.s(r.storageId), m.s(r.tensorId), m.s(r.spanId), m.s(r.opName), m.s(r.device), m.s(r.dtype), m.shape(r.shape),
             m.line(r.line);
@@ -125,9 +125,11 @@ void appendSegment(DecodedSegment &dstSeg, DecodedSegment &srcSeg)
     appendAll(dst.deviceIntervals, src.deviceIntervals, [&](DeviceInterval &r) {
         m.s(r.spanId), m.s(r.device), m.s(r.streamId), m.s(r.clockId), m.s(r.backend), m.line(r.line);
     });
-    appendAll(dst.gradients, src.gradients, [&](Gradient &r) { m.s(r.eventId), m.s(r.root), m.s(r.key), m.line(r.line); });
+    appendAll(dst.gradients, src.gradients,
+              [&](Gradient &r) { m.s(r.eventId), m.s(r.root), m.s(r.key), m.line(r.line); });
     appendAll(dst.edges, src.edges, [&](Edge &r) { m.s(r.from), m.s(r.to), m.line(r.line); });
-    appendAll(dstSeg.duplicateStarts, srcSeg.duplicateStarts, [&](DuplicateSpanStart &r) { m.s(r.id), m.line(r.line); });
+    appendAll(dstSeg.duplicateStarts, srcSeg.duplicateStarts,
+              [&](DuplicateSpanStart &r) { m.s(r.id), m.line(r.line); });
     std::uint64_t unresolved = 0;
     appendAll(dstSeg.spanEnds, srcSeg.spanEnds, [&](SpanEndRecord &r) {
         m.line(r.line);

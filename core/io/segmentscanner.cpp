@@ -12,7 +12,9 @@
 namespace TraceInspector {
 
 SegmentScanner::SegmentScanner(DecodedSegment &segment)
-    : m_segment(segment), m_trace(*segment.trace), m_decoder(*segment.trace)
+    : m_segment(segment)
+    , m_trace(*segment.trace)
+    , m_decoder(*segment.trace)
 {
 }
 
@@ -51,7 +53,7 @@ void SegmentScanner::reserveFor(std::uint64_t totalBytes, std::uint64_t ownBytes
     // slots of a table are touched all over as it fills, so they all count in memory).
     if (ownBytes > scannedBytes) {
         const double estimate = static_cast<double>(m_trace.strings.size()) * static_cast<double>(ownBytes)
-            / static_cast<double>(scannedBytes);
+                                / static_cast<double>(scannedBytes);
         m_trace.strings.reserve(static_cast<std::size_t>(std::min(estimate, static_cast<double>(ownBytes / 256))));
     }
     const double scale = 1.1 * static_cast<double>(totalBytes) / static_cast<double>(scannedBytes);
@@ -137,9 +139,7 @@ void SegmentScanner::file(DecodedEvent &ev, std::uint32_t line)
     m_segment.order.push_back(static_cast<std::uint8_t>(ev.kind));
     std::uint64_t &latest = m_segment.latestHostEvidence;
     switch (ev.kind) {
-    case EventKind::Meta:
-        m_segment.metas.emplace_back(std::move(ev.meta), line);
-        return;
+    case EventKind::Meta: m_segment.metas.emplace_back(std::move(ev.meta), line); return;
     case EventKind::SpanStart: {
         const StringId id = ev.span.id;
         if (id >= m_spanStarted.size())

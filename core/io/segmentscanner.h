@@ -42,8 +42,8 @@ private:
     DecodedEvent m_event;
     DecodeFailure m_failure;
     std::vector<std::int8_t> m_dtypeSizes; // StringId -> -2 not looked up, -1 unknown, else bytes
-    std::size_t m_stringsBefore = 0; // string count before the current line
-    std::vector<bool> m_spanStarted; // StringId -> a span_start of the segment had it
+    std::size_t m_stringsBefore = 0;       // string count before the current line
+    std::vector<bool> m_spanStarted;       // StringId -> a span_start of the segment had it
 };
 
 } // namespace TraceInspector

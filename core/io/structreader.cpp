@@ -111,7 +111,8 @@ bool StructReader::readEnum(const EnumSpec &spec, int &index, int depth)
             return false;
         index = spec.lookup(s);
         if (index < 0)
-            mismatch("unknown variant `" + std::string(s) + "`, expected " + std::string(enumExpectation(spec.typeName)));
+            mismatch("unknown variant `" + std::string(s) + "`, expected "
+                     + std::string(enumExpectation(spec.typeName)));
         return true;
     }
     if (c != '{')
@@ -235,7 +236,8 @@ void StructReader::finishMembers(const StructSpec &spec, std::uint32_t seen, std
         return;
     const std::uint32_t missing = spec.requiredMask & ~seen;
     auto missingField = [&](std::uint32_t mask) {
-        mismatch("missing field `" + std::string(spec.fields[static_cast<std::size_t>(__builtin_ctz(mask))].name) + "`");
+        mismatch("missing field `" + std::string(spec.fields[static_cast<std::size_t>(__builtin_ctz(mask))].name)
+                 + "`");
     };
     if (deferredMask != 0) {
         // Members matched before the deferred ones: their absence wins, then whatever the

@@ -17,9 +17,9 @@ struct Trace;
 
 /// Which tag keys a structure's member walk must recognise, and whether they were seen.
 struct TagKeys {
-    bool kind = false;      // the record level: a second `kind` is a scan error
+    bool kind = false; // the record level: a second `kind` is a scan error
     bool kindSeen = false;
-    bool edgeKind = false;  // an edge: a second `edge_kind` is a match error that wins
+    bool edgeKind = false; // an edge: a second `edge_kind` is a match error that wins
     bool edgeKindSeen = false;
 };
 
@@ -30,7 +30,10 @@ struct TagKeys {
 class StructReader
 {
 public:
-    explicit StructReader(Trace &trace) : m_trace(trace) {}
+    explicit StructReader(Trace &trace)
+        : m_trace(trace)
+    {
+    }
 
     JsonLexer &lexer() { return m_lex; }
     void reset(const char *begin, const char *end)
@@ -195,7 +198,8 @@ bool StructReader::readStruct(const StructSpec &spec, M &map, int depth)
 // The members of an object whose `{` is consumed: in input order, duplicates and type errors
 // as they come, missing fields after the last member (§5.1 phase 2, §5.3).
 template<typename M>
-bool StructReader::readMembers(const StructSpec &spec, M &map, int depth, TagKeys tags, bool first, std::uint32_t deferredMask)
+bool StructReader::readMembers(const StructSpec &spec, M &map, int depth, TagKeys tags, bool first,
+                               std::uint32_t deferredMask)
 {
     const bool outer = m_deferring;
     std::uint32_t seen = 0;
@@ -222,8 +226,8 @@ bool StructReader::readMembers(const StructSpec &spec, M &map, int depth, TagKey
         } else {
             seen |= bit;
             fine = m_lex.colon()
-                && (blocked() ? m_lex.skipValue(depth + 1)
-                              : readField(spec.fields[static_cast<std::size_t>(idx)], idx, map, depth + 1));
+                   && (blocked() ? m_lex.skipValue(depth + 1)
+                                 : readField(spec.fields[static_cast<std::size_t>(idx)], idx, map, depth + 1));
         }
         m_deferring = outer;
         return fine;

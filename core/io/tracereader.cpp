@@ -26,7 +26,7 @@ ReadResult inputFailure(const InputError &error, const std::string &path)
     r.inputError = error;
     Problem p;
     const bool opening = error.kind == InputError::Kind::OpenFailed || error.kind == InputError::Kind::IsDirectory
-        || error.kind == InputError::Kind::IsDevice;
+                         || error.kind == InputError::Kind::IsDevice;
     p.ruleId = opening ? "E-FILE-OPEN" : "E-LINE-READ";
     p.line = error.kind == InputError::Kind::LineTooLong ? error.line : 0;
     p.message = inputErrorMessage(error, path);
@@ -102,7 +102,8 @@ RangeOutcome scanRange(int fd, std::uint64_t begin, std::uint64_t end, std::uint
 {
     SegmentScanner scanner(segment);
     // A small file needs no 4 MB buffer.
-    chunk = static_cast<std::size_t>(std::min<std::uint64_t>(chunk, std::max<std::uint64_t>(end - begin, kMinChunkBytes)));
+    chunk =
+        static_cast<std::size_t>(std::min<std::uint64_t>(chunk, std::max<std::uint64_t>(end - begin, kMinChunkBytes)));
     const std::size_t baseSize = chunk + kDecoderPadding;
     ReadBuffer buffer(baseSize);
     std::unique_ptr<ReadBuffer> window; // for findLineEnd, made on the first long line
@@ -123,8 +124,8 @@ RangeOutcome scanRange(int fd, std::uint64_t begin, std::uint64_t end, std::uint
         } else if (buffer.size() > 2 * baseSize && filled <= chunk / 2) {
             buffer.resizeKeeping(filled, baseSize); // the long line is done
         }
-        const auto want = static_cast<std::size_t>(
-            std::min<std::uint64_t>(buffer.size() - kDecoderPadding - filled, end - offset));
+        const auto want =
+            static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size() - kDecoderPadding - filled, end - offset));
         ssize_t n = 0;
         if (want > 0) {
             n = ::pread(fd, buffer.data() + filled, want, static_cast<off_t>(offset));
@@ -166,8 +167,8 @@ RangeOutcome scanRange(int fd, std::uint64_t begin, std::uint64_t end, std::uint
 /// Reads a stream front to back and scans it. Returns false with \a error set when the
 /// input failed; a cancelled read returns true.
 bool scanStream(TraceSource &source, const ReadOptions &options, std::size_t chunk, DecodedSegment &segment,
-                std::atomic<std::uint64_t> &done, const std::atomic<bool> *cancel,
-                const std::function<void()> &onChunk, InputError &error)
+                std::atomic<std::uint64_t> &done, const std::atomic<bool> *cancel, const std::function<void()> &onChunk,
+                InputError &error)
 {
     SegmentScanner scanner(segment);
     const std::size_t baseSize = chunk + kDecoderPadding;
@@ -244,7 +245,8 @@ void prefixDecodeMessage(Problem &p, const std::string &path)
 }
 
 /// Merges the segments, runs the stream rules and composes the result.
-ReadResult assemble(std::vector<DecodedSegment> &segments, const std::string &path, std::uint64_t fileBytes, bool cancelled)
+ReadResult assemble(std::vector<DecodedSegment> &segments, const std::string &path, std::uint64_t fileBytes,
+                    bool cancelled)
 {
     DecodedSegment &all = segments.front();
     for (std::size_t k = 1; k < segments.size(); ++k)
@@ -266,7 +268,8 @@ ReadResult assemble(std::vector<DecodedSegment> &segments, const std::string &pa
     std::vector<Problem> &problems = assembler.problems();
     problems.insert(problems.end(), std::make_move_iterator(all.decodeProblems.begin()),
                     std::make_move_iterator(all.decodeProblems.end()));
-    std::stable_sort(problems.begin(), problems.end(), [](const Problem &a, const Problem &b) { return a.line < b.line; });
+    std::stable_sort(problems.begin(), problems.end(),
+                     [](const Problem &a, const Problem &b) { return a.line < b.line; });
     result.omittedProblems = all.decodeLimiter.omitted();
     mergeOmitted(result.omittedProblems, assembler.omittedProblems());
     // §1: all lines are decoded before any stream rule, so a decode failure always wins.
@@ -372,7 +375,8 @@ ReadResult TraceReader::read(TraceSource &source, const ReadOptions &options, co
         // A file that shrank mid-read ends early inside a segment; one that grew or was
         // rewritten shows in its size or modification time. Either way the segments no
         // longer describe one file, and their problems would be invented.
-        const bool endedEarly = std::any_of(outcomes.begin(), outcomes.end(), [](const RangeOutcome &o) { return o.endedEarly; });
+        const bool endedEarly =
+            std::any_of(outcomes.begin(), outcomes.end(), [](const RangeOutcome &o) { return o.endedEarly; });
         std::uint64_t sizeNow = 0;
         const bool unchanged = source.unchangedSinceOpen(&sizeNow);
         // A pseudo-file (sysfs) may promise more than it has while staying unchanged; read

@@ -20,7 +20,7 @@ namespace TraceInspector {
 
 struct ReadOptions {
     std::size_t chunkBytes = std::size_t(4) << 20; // read block size per thread
-    unsigned maxThreads = 2; // larger files are split into this many segments, one thread each
+    unsigned maxThreads = 2;                       // larger files are split into this many segments, one thread each
     std::uint64_t parallelThresholdBytes = std::uint64_t(16) << 20; // below it one thread is faster
     /// A line of a stream longer than this ends the read (InputError::LineTooLong): a pipe
     /// from /dev/zero would otherwise grow one line until memory runs out. A regular
@@ -51,8 +51,8 @@ using ProgressSink = std::function<void(std::uint64_t done, std::uint64_t total)
 /// When the input could not be read completely (`inputError`), there is no trace and no
 /// verdict about its content: `strictError` then holds the reader's message for it.
 struct ReadResult {
-    std::shared_ptr<Trace> trace;     // null when inputError is set
-    std::vector<Problem> problems;    // E-* problems, sorted by line
+    std::shared_ptr<Trace> trace;  // null when inputError is set
+    std::vector<Problem> problems; // E-* problems, sorted by line
     std::vector<OmittedProblems> omittedProblems;
     std::optional<Problem> strictError;
     InputError inputError;

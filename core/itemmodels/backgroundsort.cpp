@@ -38,8 +38,9 @@ void BackgroundSort::start(std::function<Apply()> compute)
 {
     const quint64 generation = ++m_generation;
     setRunning(true);
-    m_workers.erase(std::remove_if(m_workers.begin(), m_workers.end(), [](const QFuture<void> &f) { return f.isFinished(); }),
-                    m_workers.end());
+    m_workers.erase(
+        std::remove_if(m_workers.begin(), m_workers.end(), [](const QFuture<void> &f) { return f.isFinished(); }),
+        m_workers.end());
     m_workers.push_back(QtConcurrent::run([this, compute = std::move(compute), generation]() mutable {
         Apply apply = compute();
         // Safe: the destructor waits for every worker. A call still queued when this object

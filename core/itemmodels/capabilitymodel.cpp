@@ -74,12 +74,10 @@ QVariant CapabilityModel::data(const QModelIndex &index, int role) const
         }
     case Qt::TextAlignmentRole:
         return index.column() == RecordsColumn ? QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
-    case SortRole:
-        return index.column() == RecordsColumn ? QVariant(quint64(p.records)) : data(index, Qt::DisplayRole);
+    case SortRole: return index.column() == RecordsColumn ? QVariant(quint64(p.records)) : data(index, Qt::DisplayRole);
     case CountRole: return quint64(p.records);
     case LevelRole: return int(p.level);
-    case Qt::ToolTipRole:
-        return tr("Wire member `%1`").arg(QString::fromLatin1(evidencePlaneName(p.plane).data()));
+    case Qt::ToolTipRole: return tr("Wire member `%1`").arg(QString::fromLatin1(evidencePlaneName(p.plane).data()));
     default: return {};
     }
 }

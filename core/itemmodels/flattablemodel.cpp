@@ -175,8 +175,8 @@ std::vector<std::uint32_t> FlatTableModel::computeOrder(int column, Qt::SortOrde
     return orderFromKeys(std::move(keys), absent, order);
 }
 
-std::vector<std::uint32_t> FlatTableModel::orderFromKeys(std::vector<std::uint64_t> keys, const std::vector<std::uint8_t> &absent,
-                                                         Qt::SortOrder order)
+std::vector<std::uint32_t> FlatTableModel::orderFromKeys(std::vector<std::uint64_t> keys,
+                                                         const std::vector<std::uint8_t> &absent, Qt::SortOrder order)
 {
     if (order == Qt::DescendingOrder) {
         // Inverted keys keep the radix sort stable: ties stay in record order.
@@ -224,7 +224,8 @@ void FlatTableModel::sort(int column, Qt::SortOrder order)
     m_sortOrder = order;
     if (column < 0 || !m_backgroundSorting || m_recordCount < BackgroundSort::backgroundRows()) {
         m_sorter->cancel();
-        relayout(column >= 0 && m_recordCount > 0 ? computeOrder(column, order) : std::vector<std::uint32_t>{}, m_accepted);
+        relayout(column >= 0 && m_recordCount > 0 ? computeOrder(column, order) : std::vector<std::uint32_t>{},
+                 m_accepted);
         return;
     }
     if (KeyFunction keysOf = backgroundKeys(column)) {
@@ -242,9 +243,11 @@ void FlatTableModel::sort(int column, Qt::SortOrder order)
     std::vector<std::uint64_t> keys(m_recordCount, 0);
     std::vector<std::uint8_t> absent(m_recordCount, 0);
     sortKeys(column, keys, absent);
-    auto input = std::make_shared<std::pair<std::vector<std::uint64_t>, std::vector<std::uint8_t>>>(std::move(keys), std::move(absent));
+    auto input = std::make_shared<std::pair<std::vector<std::uint64_t>, std::vector<std::uint8_t>>>(std::move(keys),
+                                                                                                    std::move(absent));
     m_sorter->start([this, input, order]() -> BackgroundSort::Apply {
-        auto sorted = std::make_shared<std::vector<std::uint32_t>>(orderFromKeys(std::move(input->first), input->second, order));
+        auto sorted =
+            std::make_shared<std::vector<std::uint32_t>>(orderFromKeys(std::move(input->first), input->second, order));
         return [this, sorted] { relayout(std::move(*sorted), m_accepted); };
     });
 }

@@ -69,8 +69,8 @@ protected:
     /// 100 ms).
     void resetRecordsSorted(std::size_t count, int column, Qt::SortOrder order, std::vector<std::uint32_t> sorted);
     /// The order sort() gives for these keys (as filled by sortKeys()); thread-safe.
-    static std::vector<std::uint32_t> orderFromKeys(std::vector<std::uint64_t> keys, const std::vector<std::uint8_t> &absent,
-                                                    Qt::SortOrder order);
+    static std::vector<std::uint32_t> orderFromKeys(std::vector<std::uint64_t> keys,
+                                                    const std::vector<std::uint8_t> &absent, Qt::SortOrder order);
     /// The trace whose strings stringMatches() tests; may be null.
     virtual const Trace *filterTrace() const = 0;
     /// Sort key of every record for \a column into \a keys (sized to the record count);

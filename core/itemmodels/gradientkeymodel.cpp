@@ -111,8 +111,11 @@ QVariant GradientKeyModel::headerData(int section, Qt::Orientation orientation, 
     }
     if (role == Qt::ToolTipRole) {
         switch (section) {
-        case StateColumn: return tr("State of the first gradient record of the key; \"not captured\" when the manifest declares it but no record came");
-        case FamilyColumn: return tr("Family from the gradient contract's manifest; empty when the key is not in the manifest");
+        case StateColumn:
+            return tr(
+                "State of the first gradient record of the key; \"not captured\" when the manifest declares it but no record came");
+        case FamilyColumn:
+            return tr("Family from the gradient contract's manifest; empty when the key is not in the manifest");
         case RecordsColumn: return tr("Gradient records for the key (exactly one is expected)");
         default: return {};
         }
@@ -126,7 +129,8 @@ void GradientKeyModel::sortKeys(int column, std::vector<std::uint64_t> &keys, st
     const auto byText = [&](auto textOf) {
         std::vector<std::uint32_t> order(rows.size());
         std::iota(order.begin(), order.end(), 0U);
-        std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return textOf(rows[a]) < textOf(rows[b]); });
+        std::stable_sort(order.begin(), order.end(),
+                         [&](std::uint32_t a, std::uint32_t b) { return textOf(rows[a]) < textOf(rows[b]); });
         for (std::size_t r = 0; r < order.size(); ++r)
             keys[order[r]] = r;
     };
@@ -162,8 +166,7 @@ void GradientKeyModel::sortKeys(int column, std::vector<std::uint64_t> &keys, st
         for (std::size_t i = 0; i < rows.size(); ++i)
             keys[i] = rows[i].findings.size();
         break;
-    default:
-        break;
+    default: break;
     }
 }
 
@@ -171,7 +174,7 @@ bool GradientKeyModel::recordMatches(std::size_t record, const TextFilter &filte
 {
     const GradientKeyEvidence &k = m_evidence->gradients.keys[record];
     return filter.matches(k.root) || filter.matches(k.key) || filter.matches(k.family)
-        || filter.matches(stateText(k).toStdString());
+           || filter.matches(stateText(k).toStdString());
 }
 
 QVariant GradientKeyModel::display(std::size_t i, int column) const
@@ -189,7 +192,8 @@ QVariant GradientKeyModel::display(std::size_t i, int column) const
         if (k.findings.empty() || !m_health)
             return {};
         const Problem &first = m_health->findings[k.findings.front()];
-        return k.findings.size() == 1 ? qs(first.code) : tr("%1 (+%n more)", nullptr, int(k.findings.size() - 1)).arg(qs(first.code));
+        return k.findings.size() == 1 ? qs(first.code)
+                                      : tr("%1 (+%n more)", nullptr, int(k.findings.size() - 1)).arg(qs(first.code));
     }
     default: return {};
     }

@@ -35,8 +35,9 @@ bool LiveAllocationsModel::isFiltering() const
 
 LiveAllocationsModel::~LiveAllocationsModel() = default;
 
-void LiveAllocationsModel::setAllocations(std::shared_ptr<const Trace> trace, std::shared_ptr<const MemoryProfile> profile,
-                                          std::uint64_t timeNs, std::vector<std::uint32_t> lifetimes)
+void LiveAllocationsModel::setAllocations(std::shared_ptr<const Trace> trace,
+                                          std::shared_ptr<const MemoryProfile> profile, std::uint64_t timeNs,
+                                          std::vector<std::uint32_t> lifetimes)
 {
     m_filterer->cancel(); // a filter of the previous instant
     m_trace = std::move(trace);
@@ -79,14 +80,16 @@ void LiveAllocationsModel::applyFilter()
         return;
     }
     // A million storages live at a peak: their lifetimes are looked up on a worker.
-    m_filterer->start([this, trace = m_trace, profile = m_profile, all = m_all, range = m_range]() -> BackgroundSort::Apply {
+    m_filterer->start([this, trace = m_trace, profile = m_profile, all = m_all,
+                       range = m_range]() -> BackgroundSort::Apply {
         auto shown = std::make_shared<std::vector<std::uint32_t>>(overlapping(*trace, *profile->logical, all, range));
         return [this, shown] { show(std::move(*shown)); };
     });
 }
 
 std::vector<std::uint32_t> LiveAllocationsModel::overlapping(const Trace &trace, const LogicalMemoryProfile &profile,
-                                                             const std::vector<std::uint32_t> &lifetimes, const TimeWindow &range)
+                                                             const std::vector<std::uint32_t> &lifetimes,
+                                                             const TimeWindow &range)
 {
     std::vector<std::uint32_t> result;
     for (const std::uint32_t l : lifetimes) {
@@ -151,7 +154,8 @@ int LiveAllocationsModel::columnCount(const QModelIndex &parent) const
 
 QString LiveAllocationsModel::tensorIds(int row) const
 {
-    const LogicalStorageLifetime l = m_profile->logical->lifetimeAsOf(*m_trace, m_lifetimes[std::size_t(row)], m_timeNs);
+    const LogicalStorageLifetime l =
+        m_profile->logical->lifetimeAsOf(*m_trace, m_lifetimes[std::size_t(row)], m_timeNs);
     QStringList ids;
     for (const StringId t : l.tensorIds)
         ids << text(m_trace->str(t));
@@ -160,7 +164,8 @@ QString LiveAllocationsModel::tensorIds(int row) const
 
 int LiveAllocationsModel::firstRowOfSpan(qint64 spanIndex) const
 {
-    if (!m_trace || !m_profile || !m_profile->logical || spanIndex < 0 || std::size_t(spanIndex) >= m_trace->spans.size())
+    if (!m_trace || !m_profile || !m_profile->logical || spanIndex < 0
+        || std::size_t(spanIndex) >= m_trace->spans.size())
         return -1;
     const StringId id = m_trace->spans[std::size_t(spanIndex)].id;
     const LogicalMemoryProfile &p = *m_profile->logical;
@@ -182,74 +187,49 @@ QVariant LiveAllocationsModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (column) {
-        case StorageColumn:
-            return text(m_trace->str(a.storageId));
-        case DeviceColumn:
-            return text(m_trace->str(a.device));
-        case BytesColumn:
-            return formatBytes(a.bytes);
-        case CategoryColumn:
-            return text(memoryCategoryName(a.category));
-        case TensorIdsColumn:
-            return tensorIds(index.row());
-        case SpanColumn:
-            return text(m_trace->str(a.spanId));
-        case OpColumn:
-            return a.opName == kNoString ? QStringLiteral("\u2014") : text(m_trace->str(a.opName));
-        case StartColumn:
-            return formatTimePoint(a.timestampNs, m_unit, false);
+        case StorageColumn: return text(m_trace->str(a.storageId));
+        case DeviceColumn: return text(m_trace->str(a.device));
+        case BytesColumn: return formatBytes(a.bytes);
+        case CategoryColumn: return text(memoryCategoryName(a.category));
+        case TensorIdsColumn: return tensorIds(index.row());
+        case SpanColumn: return text(m_trace->str(a.spanId));
+        case OpColumn: return a.opName == kNoString ? QStringLiteral("\u2014") : text(m_trace->str(a.opName));
+        case StartColumn: return formatTimePoint(a.timestampNs, m_unit, false);
         }
         break;
     case Qt::ToolTipRole:
         switch (column) {
-        case BytesColumn:
-            return tr("%1 bytes").arg(formatCount(a.bytes));
+        case BytesColumn: return tr("%1 bytes").arg(formatCount(a.bytes));
         case SpanColumn: {
             const std::int64_t s = m_trace->findSpan(a.spanId);
             if (s >= 0)
                 return tr("Span name: %1").arg(text(m_trace->str(m_trace->spans[std::size_t(s)].name)));
             return tr("No span has this id");
         }
-        case OpColumn:
-            return a.opName == kNoString ? tr("No allocating op recorded") : QVariant();
-        case StartColumn:
-            return tr("%1 ns since the run started").arg(formatCount(a.timestampNs));
-        default:
-            return {};
+        case OpColumn: return a.opName == kNoString ? tr("No allocating op recorded") : QVariant();
+        case StartColumn: return tr("%1 ns since the run started").arg(formatCount(a.timestampNs));
+        default: return {};
         }
     case SortRole:
         switch (column) {
-        case BytesColumn:
-            return QVariant::fromValue<quint64>(a.bytes);
-        case StartColumn:
-            return QVariant::fromValue<quint64>(a.timestampNs);
-        case TensorIdsColumn:
-            return tensorIds(index.row());
-        default:
-            return data(index, Qt::DisplayRole);
+        case BytesColumn: return QVariant::fromValue<quint64>(a.bytes);
+        case StartColumn: return QVariant::fromValue<quint64>(a.timestampNs);
+        case TensorIdsColumn: return tensorIds(index.row());
+        default: return data(index, Qt::DisplayRole);
         }
     case Qt::TextAlignmentRole:
         if (column == BytesColumn || column == StartColumn)
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         break;
-    case SpanIdRole:
-        return text(m_trace->str(a.spanId));
-    case SpanIndexRole:
-        return QVariant::fromValue<qint64>(m_trace->findSpan(a.spanId));
-    case DeviceRole:
-        return text(m_trace->str(a.device));
-    case BytesRole:
-        return QVariant::fromValue<quint64>(a.bytes);
-    case StartTimeRole:
-        return QVariant::fromValue<quint64>(a.timestampNs);
-    case MemoryCategoryRole:
-        return int(a.category);
-    case OpNameRole:
-        return a.opName == kNoString ? QVariant() : QVariant(text(m_trace->str(a.opName)));
-    case LineRole:
-        return QVariant::fromValue<quint64>(a.line);
-    default:
-        break;
+    case SpanIdRole: return text(m_trace->str(a.spanId));
+    case SpanIndexRole: return QVariant::fromValue<qint64>(m_trace->findSpan(a.spanId));
+    case DeviceRole: return text(m_trace->str(a.device));
+    case BytesRole: return QVariant::fromValue<quint64>(a.bytes);
+    case StartTimeRole: return QVariant::fromValue<quint64>(a.timestampNs);
+    case MemoryCategoryRole: return int(a.category);
+    case OpNameRole: return a.opName == kNoString ? QVariant() : QVariant(text(m_trace->str(a.opName)));
+    case LineRole: return QVariant::fromValue<quint64>(a.line);
+    default: break;
     }
     return {};
 }
@@ -262,8 +242,8 @@ QVariant LiveAllocationsModel::headerData(int section, Qt::Orientation orientati
     case Qt::DisplayRole: {
         if (section == StartColumn && m_unit != TimeUnit::Auto)
             return tr("Allocated (%1)").arg(timeUnitSymbol(m_unit));
-        static const char *const names[ColumnCount] = {"Storage", "Device", "Bytes", "Category", "Tensor ids",
-                                                       "Span", "Op", "Allocated"};
+        static const char *const names[ColumnCount] = {"Storage",    "Device", "Bytes", "Category",
+                                                       "Tensor ids", "Span",   "Op",    "Allocated"};
         return tr(names[section]);
     }
     case Qt::ToolTipRole: {
@@ -282,8 +262,7 @@ QVariant LiveAllocationsModel::headerData(int section, Qt::Orientation orientati
     case Qt::InitialSortOrderRole:
         // Costs are read largest first.
         return section == BytesColumn ? QVariant::fromValue(int(Qt::DescendingOrder)) : QVariant();
-    default:
-        return {};
+    default: return {};
     }
 }
 

@@ -26,8 +26,17 @@ class LiveAllocationsModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { StorageColumn, DeviceColumn, BytesColumn, CategoryColumn, TensorIdsColumn, SpanColumn, OpColumn,
-                  StartColumn, ColumnCount };
+    enum Column {
+        StorageColumn,
+        DeviceColumn,
+        BytesColumn,
+        CategoryColumn,
+        TensorIdsColumn,
+        SpanColumn,
+        OpColumn,
+        StartColumn,
+        ColumnCount
+    };
     Q_ENUM(Column)
 
     explicit LiveAllocationsModel(QObject *parent = nullptr);

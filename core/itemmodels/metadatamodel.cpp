@@ -121,8 +121,8 @@ void MetadataModel::build(const Trace &trace)
         add(contract, QStringLiteral("physical_memory"), qs(coverageLevelName(c.physicalMemory)));
         add(contract, QStringLiteral("device_timing"), qs(coverageLevelName(c.deviceTiming)));
         const auto addLabels = [this, contract](const QString &name, const std::vector<std::string> &labels) {
-            const quint32 list = add(contract, name,
-                                     labels.empty() ? tr("none") : tr("%n label(s)", nullptr, clampedCount(labels.size())));
+            const quint32 list = add(
+                contract, name, labels.empty() ? tr("none") : tr("%n label(s)", nullptr, clampedCount(labels.size())));
             for (std::size_t i = 0; i < labels.size(); ++i)
                 add(list, QStringLiteral("[%1]").arg(i), qs(labels[i]));
         };
@@ -135,10 +135,12 @@ void MetadataModel::build(const Trace &trace)
             const GradientContract &g = *c.gradientContract;
             const quint32 gc = add(contract, QStringLiteral("gradient_contract"));
             add(gc, QStringLiteral("manifest_sha256"), qs(g.manifestSha256));
-            const quint32 expected = add(gc, QStringLiteral("expected"), tr("%n gradient(s)", nullptr, clampedCount(g.expected.size())));
+            const quint32 expected =
+                add(gc, QStringLiteral("expected"), tr("%n gradient(s)", nullptr, clampedCount(g.expected.size())));
             for (const ExpectedGradient &e : g.expected)
                 add(expected, QStringLiteral("%1 / %2").arg(qs(e.root), qs(e.key)), qs(e.family));
-            const quint32 families = add(gc, QStringLiteral("families"), tr("%n family(ies)", nullptr, clampedCount(g.families.size())));
+            const quint32 families =
+                add(gc, QStringLiteral("families"), tr("%n family(ies)", nullptr, clampedCount(g.families.size())));
             for (const GradientFamilyContract &f : g.families)
                 add(families, qs(f.family),
                     tr("%1, min_present %2").arg(qs(familyExpectationName(f.expectation))).arg(f.minPresent));
@@ -162,8 +164,8 @@ void MetadataModel::build(const Trace &trace)
             add(identity, QStringLiteral("pair_id"), optionalText(ci.pairId));
         }
 
-        const quint32 tags = add(kRoot, tr("Tags"),
-                                 m.tags.empty() ? tr("none") : tr("%n tag(s)", nullptr, clampedCount(m.tags.size())));
+        const quint32 tags =
+            add(kRoot, tr("Tags"), m.tags.empty() ? tr("none") : tr("%n tag(s)", nullptr, clampedCount(m.tags.size())));
         for (const auto &[key, value] : m.tags)
             add(tags, qs(key), qs(value));
     }
@@ -237,8 +239,7 @@ QVariant MetadataModel::data(const QModelIndex &index, int role) const
         return {};
     const Node &node = m_nodes[std::size_t(index.internalId())];
     switch (role) {
-    case Qt::DisplayRole:
-        return index.column() == FieldColumn ? node.field : node.value;
+    case Qt::DisplayRole: return index.column() == FieldColumn ? node.field : node.value;
     case Qt::ToolTipRole:
         if (!node.toolTip.isEmpty())
             return node.toolTip;
@@ -252,10 +253,8 @@ QVariant MetadataModel::headerData(int section, Qt::Orientation orientation, int
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case FieldColumn:
-        return tr("Field");
-    case ValueColumn:
-        return tr("Value");
+    case FieldColumn: return tr("Field");
+    case ValueColumn: return tr("Value");
     }
     return {};
 }

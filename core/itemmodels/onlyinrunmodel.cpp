@@ -25,7 +25,8 @@ void OnlyInRunModel::setComparison(TraceComparisonPtr comparison)
         for (const Side side : {Side::Baseline, Side::Candidate}) {
             const std::vector<UnmatchedSpan> &spans = side == Side::Baseline ? d.onlyInBaseline : d.onlyInCandidate;
             for (std::size_t i = 0; i < spans.size(); ++i)
-                m_rows.push_back({side, Kind::SpanSubtree, i, spans[i].totalNs.value_or(0), spans[i].totalNs.has_value()});
+                m_rows.push_back(
+                    {side, Kind::SpanSubtree, i, spans[i].totalNs.value_or(0), spans[i].totalNs.has_value()});
             std::vector<Row> groups;
             for (std::size_t i = 0; i < d.opGroups.size(); ++i) {
                 const OpGroupDelta &g = d.opGroups[i];
@@ -34,7 +35,8 @@ void OnlyInRunModel::setComparison(TraceComparisonPtr comparison)
                 else if (side == Side::Candidate && g.baselineCount == 0)
                     groups.push_back({side, Kind::OpGroup, i, g.candidateNs, true});
             }
-            std::stable_sort(groups.begin(), groups.end(), [](const Row &a, const Row &b) { return a.totalNs > b.totalNs; });
+            std::stable_sort(groups.begin(), groups.end(),
+                             [](const Row &a, const Row &b) { return a.totalNs > b.totalNs; });
             m_rows.insert(m_rows.end(), groups.begin(), groups.end());
         }
     }
@@ -52,7 +54,8 @@ void OnlyInRunModel::setTimeUnit(TimeUnit unit)
 
 int OnlyInRunModel::countOf(Side side, Kind kind) const
 {
-    return int(std::count_if(m_rows.begin(), m_rows.end(), [&](const Row &r) { return r.side == side && r.kind == kind; }));
+    return int(
+        std::count_if(m_rows.begin(), m_rows.end(), [&](const Row &r) { return r.side == side && r.kind == kind; }));
 }
 
 int OnlyInRunModel::rowCount(const QModelIndex &parent) const
@@ -105,9 +108,9 @@ QVariant OnlyInRunModel::data(const QModelIndex &index, int role) const
             return QString::fromStdString(spanPath(*t.trace, *t.spanTree, u.index));
         } else {
             const OpGroupDelta &g = d.opGroups[r.index];
-            return QStringLiteral("%1 %2 %3 %4")
-                .arg(QString::fromStdString(g.name), QString::fromStdString(g.shape), QString::fromStdString(g.dtype),
-                     QString::fromStdString(g.device));
+            return QStringLiteral("%1 %2 %3 %4") .arg(QString::fromStdString(g.name), QString::fromStdString(g.shape),
+                                                      QString::fromStdString(g.dtype),
+                                                      QString::fromStdString(g.device));
         }
     case CountColumn: {
         std::uint64_t n = 0;

@@ -112,7 +112,8 @@ QVariant OpAggregateModel::comparisonData(std::size_t row, int column, int role)
     const std::uint64_t candidateValue = time ? r.totalNs : r.bytesMoved;
     const std::uint64_t baselineValue = b ? (time ? b->totalNs : b->bytesMoved) : 0;
     constexpr std::uint64_t kMax = std::uint64_t(INT64_MAX);
-    const std::int64_t delta = std::int64_t(std::min(candidateValue, kMax)) - std::int64_t(std::min(baselineValue, kMax));
+    const std::int64_t delta =
+        std::int64_t(std::min(candidateValue, kMax)) - std::int64_t(std::min(baselineValue, kMax));
     // A plain double: GCC 12 warns (wrongly) of an uninitialized optional<double> here.
     double percent = 0;
     bool hasPercent = false;
@@ -147,8 +148,7 @@ QVariant OpAggregateModel::comparisonData(std::size_t row, int column, int role)
         if (display)
             return !b ? tr("new") : hasPercent ? formatDeltaPercent(percent) : QStringLiteral("—");
         return hasPercent ? QVariant(percent) : QVariant();
-    default:
-        return {};
+    default: return {};
     }
 }
 
@@ -250,28 +250,17 @@ QVariant OpAggregateModel::data(const QModelIndex &index, int role) const
         return {};
     case Qt::ToolTipRole:
         return tr("%1: %2 op(s), %3 ns in total", nullptr, numerusCount(r.count)).arg(name).arg(r.count).arg(r.totalNs);
-    case OpNameRole:
-        return name;
-    case BytesRole:
-        return QVariant::fromValue(quint64(r.bytesMoved));
-    case BytesPerNsRole:
-        return perNs ? QVariant(*perNs) : QVariant();
-    case ParentShareRole:
-        return share ? QVariant(*share) : QVariant();
-    case DeviceRole:
-        return detailed ? qs(r.device) : QVariant();
-    case CountRole:
-        return QVariant::fromValue(quint64(r.count));
-    case DurationRole:
-        return QVariant::fromValue(quint64(r.totalNs));
-    case FractionRole:
-        return fraction ? QVariant(*fraction) : QVariant();
-    case BarValueRole:
-        return QVariant::fromValue(quint64(r.totalNs));
-    case TotalRole:
-        return QVariant::fromValue(quint64(stats->totalNs()));
-    default:
-        return {};
+    case OpNameRole: return name;
+    case BytesRole: return QVariant::fromValue(quint64(r.bytesMoved));
+    case BytesPerNsRole: return perNs ? QVariant(*perNs) : QVariant();
+    case ParentShareRole: return share ? QVariant(*share) : QVariant();
+    case DeviceRole: return detailed ? qs(r.device) : QVariant();
+    case CountRole: return QVariant::fromValue(quint64(r.count));
+    case DurationRole: return QVariant::fromValue(quint64(r.totalNs));
+    case FractionRole: return fraction ? QVariant(*fraction) : QVariant();
+    case BarValueRole: return QVariant::fromValue(quint64(r.totalNs));
+    case TotalRole: return QVariant::fromValue(quint64(stats->totalNs()));
+    default: return {};
     }
 }
 
@@ -280,8 +269,9 @@ QVariant OpAggregateModel::headerData(int section, Qt::Orientation orientation, 
     if (orientation != Qt::Horizontal || section < 0 || section >= columnCount())
         return {};
     if (role == Qt::InitialSortOrderRole) // costs and Δ: largest first
-        return section == NameColumn || (section >= ShapeColumn && section < ColumnCount) ? QVariant()
-                                                                                          : QVariant(int(Qt::DescendingOrder));
+        return section == NameColumn || (section >= ShapeColumn && section < ColumnCount)
+                   ? QVariant()
+                   : QVariant(int(Qt::DescendingOrder));
     if (role == Qt::DisplayRole) {
         const QString unit = m_unit == TimeUnit::Auto ? QString() : QStringLiteral(" (%1)").arg(timeUnitSymbol(m_unit));
         switch (section) {
@@ -318,13 +308,16 @@ QVariant OpAggregateModel::headerData(int section, Qt::Orientation orientation, 
         case PercentColumn: return tr("Total as a share of the summed duration of all ops");
         case BytesMovedColumn: return tr("Summed input_dense_bytes + output_dense_bytes (output when known)");
         case BytesPerNsColumn: return tr("Bytes moved divided by the total duration");
-        case ParentShareColumn: return tr("Mean share of the owning span's host duration taken by each op (closed spans only)");
+        case ParentShareColumn:
+            return tr("Mean share of the owning span's host duration taken by each op (closed spans only)");
         case ShapeColumn: return tr("Output shape (when grouping by op, shape, dtype and device)");
         case DtypeColumn: return tr("Output dtype (when grouping by op, shape, dtype and device)");
         case DeviceColumn: return tr("Device (when grouping by op, shape, dtype and device)");
-        case BaselineTotalColumn: return tr("Total of the same group in the baseline; — when the baseline has no such group");
+        case BaselineTotalColumn:
+            return tr("Total of the same group in the baseline; — when the baseline has no such group");
         case DeltaTotalColumn: return tr("Total minus the baseline's: positive is slower");
-        case DeltaTotalPercentColumn: return tr("Δ total as a share of the baseline's total; \"new\" for a group only this run has");
+        case DeltaTotalPercentColumn:
+            return tr("Δ total as a share of the baseline's total; \"new\" for a group only this run has");
         case BaselineBytesColumn: return tr("Bytes moved by the same group in the baseline");
         case DeltaBytesColumn: return tr("Bytes moved minus the baseline's");
         case DeltaBytesPercentColumn: return tr("Δ bytes as a share of the baseline's bytes moved");

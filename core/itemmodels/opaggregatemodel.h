@@ -88,10 +88,7 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
-    const OpStatistics *current() const
-    {
-        return m_grouping == OpGrouping::Name ? m_stats.get() : m_shapeStats.get();
-    }
+    const OpStatistics *current() const { return m_grouping == OpGrouping::Name ? m_stats.get() : m_shapeStats.get(); }
 
     /// The baseline's aggregate of the shown grouping and the rows matched in it.
     const OpStatistics *baselineStatistics() const;

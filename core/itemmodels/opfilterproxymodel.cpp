@@ -163,7 +163,8 @@ void OpFilterProxyModel::computeAccepted()
             m_accepted[i] = 1;
             continue;
         }
-        bool match = stringMatches(o.opName) || stringMatches(o.spanId) || stringMatches(o.device) || stringMatches(o.dtype);
+        bool match =
+            stringMatches(o.opName) || stringMatches(o.spanId) || stringMatches(o.device) || stringMatches(o.dtype);
         if (!match) {
             const std::int64_t span = m_opModel->spanOfOp(std::int64_t(i));
             match = span >= 0 && stringMatches(trace->spans[std::size_t(span)].name);
@@ -262,7 +263,9 @@ QModelIndex OpFilterProxyModel::mapToSource(const QModelIndex &proxyIndex) const
 {
     if (!sourceModel() || !proxyIndex.isValid() || proxyIndex.model() != this)
         return {};
-    const int row = identity() ? proxyIndex.row() : (std::size_t(proxyIndex.row()) < m_rows.size() ? m_rows[std::size_t(proxyIndex.row())] : -1);
+    const int row = identity()
+                        ? proxyIndex.row()
+                        : (std::size_t(proxyIndex.row()) < m_rows.size() ? m_rows[std::size_t(proxyIndex.row())] : -1);
     return row < 0 ? QModelIndex() : sourceModel()->index(row, proxyIndex.column());
 }
 

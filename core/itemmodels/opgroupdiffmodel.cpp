@@ -21,7 +21,8 @@ void textKeys(const std::vector<const std::string *> &texts, std::vector<std::ui
 {
     std::vector<std::uint32_t> order(texts.size());
     std::iota(order.begin(), order.end(), 0u);
-    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return *texts[a] < *texts[b]; });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return *texts[a] < *texts[b]; });
     for (std::size_t rank = 0; rank < order.size(); ++rank)
         keys[order[rank]] = rank;
 }
@@ -85,8 +86,7 @@ QVariant OpGroupDiffModel::headerData(int section, Qt::Orientation orientation, 
         switch (section) {
         case DeltaTotalColumn: return tr("Candidate minus baseline: negative is faster");
         case BaselineBytesColumn:
-        case CandidateBytesColumn:
-            return tr("Summed output dense bytes of the group's ops");
+        case CandidateBytesColumn: return tr("Summed output dense bytes of the group's ops");
         case DeltaBytesColumn: return tr("Candidate minus baseline output bytes");
         default: return {};
         }
@@ -106,9 +106,10 @@ void OpGroupDiffModel::sortKeys(int column, std::vector<std::uint64_t> &keys, st
         std::vector<const std::string *> texts(rows.size());
         for (std::size_t i = 0; i < rows.size(); ++i) {
             const OpGroupDelta &g = rows[i];
-            texts[i] = column == NameColumn ? &g.name : column == ShapeColumn ? &g.shape
-                : column == DtypeColumn                         ? &g.dtype
-                                                                : &g.device;
+            texts[i] = column == NameColumn    ? &g.name
+                       : column == ShapeColumn ? &g.shape
+                       : column == DtypeColumn ? &g.dtype
+                                               : &g.device;
         }
         textKeys(texts, keys);
         return;

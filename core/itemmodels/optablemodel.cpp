@@ -74,7 +74,6 @@ std::vector<std::uint32_t> shapeRanks(const Trace &trace)
     return rank;
 }
 
-
 // Rank of each op's span id in byte-wise order without comparing a million strings: known
 // span ids are already ordered by span index (Trace::spans is id-sorted); the few ids that
 // name no span are sorted among themselves and slotted in front of their lower bound.
@@ -96,8 +95,9 @@ std::vector<std::uint64_t> spanIdKeys(const Trace &trace, const SpanTree &tree)
             continue;
         }
         const std::string_view id = trace.str(ops[i].spanId);
-        const auto pos = std::lower_bound(trace.spans.begin(), trace.spans.end(), id,
-                                          [&trace](const Span &s, std::string_view key) { return trace.str(s.id) < key; });
+        const auto pos =
+            std::lower_bound(trace.spans.begin(), trace.spans.end(), id,
+                             [&trace](const Span &s, std::string_view key) { return trace.str(s.id) < key; });
         const auto rank = std::lower_bound(unknown.begin(), unknown.end(), ops[i].spanId,
                                            [&trace](StringId a, StringId b) { return trace.strings.less(a, b); });
         keys[i] = (std::uint64_t(pos - trace.spans.begin()) << 32) | std::uint64_t(rank - unknown.begin());
@@ -127,8 +127,8 @@ void OpTableModel::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<
     m_sorter->cancel(); // an order for the previous trace
     m_trace = std::move(trace);
     m_tree = (m_trace && tree && tree->opCount() == m_trace->ops.size() && tree->spanCount() == m_trace->spans.size())
-        ? std::move(tree)
-        : nullptr;
+                 ? std::move(tree)
+                 : nullptr;
     m_order.clear();
     m_rowOfOp.clear();
     m_sortColumn = -1;
@@ -203,32 +203,22 @@ QVariant OpTableModel::data(const QModelIndex &index, int role) const
     const int column = index.column();
 
     switch (role) {
-    case Qt::DisplayRole:
-        return displayData(op, column);
-    case Qt::ToolTipRole:
-        return toolTip(op);
+    case Qt::DisplayRole: return displayData(op, column);
+    case Qt::ToolTipRole: return toolTip(op);
     case Qt::TextAlignmentRole:
         if (column >= StartColumn)
             return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
         return {};
-    case SortRole:
-        return sortData(op, column);
-    case OpIndexRole:
-        return QVariant::fromValue(qint64(op));
-    case SpanIndexRole:
-        return QVariant::fromValue(qint64(spanOfOp(std::int64_t(op))));
-    case SpanIdRole:
-        return qs(m_trace->str(o.spanId));
+    case SortRole: return sortData(op, column);
+    case OpIndexRole: return QVariant::fromValue(qint64(op));
+    case SpanIndexRole: return QVariant::fromValue(qint64(spanOfOp(std::int64_t(op))));
+    case SpanIdRole: return qs(m_trace->str(o.spanId));
     case IsDanglingRole: // the op's span_id names no span
         return spanOfOp(std::int64_t(op)) < 0;
-    case StartTimeRole:
-        return QVariant::fromValue(quint64(o.timestampNs));
-    case DurationRole:
-        return QVariant::fromValue(quint64(o.durationNs));
-    case BarValueRole:
-        return QVariant::fromValue(quint64(o.durationNs));
-    case TotalRole:
-        return QVariant::fromValue(quint64(m_maxDurationNs));
+    case StartTimeRole: return QVariant::fromValue(quint64(o.timestampNs));
+    case DurationRole: return QVariant::fromValue(quint64(o.durationNs));
+    case BarValueRole: return QVariant::fromValue(quint64(o.durationNs));
+    case TotalRole: return QVariant::fromValue(quint64(m_maxDurationNs));
     case BytesPerNsRole:
         if (const auto rate = bytesPerNs(op))
             return *rate;
@@ -239,20 +229,17 @@ QVariant OpTableModel::data(const QModelIndex &index, int role) const
         return {};
     case BytesRole:
         if (column == BytesMovedColumn)
-            return QVariant::fromValue(quint64(opBytesMoved(o.inputDenseBytes, o.outputDenseBytes, o.hasOutputDenseBytes)));
+            return QVariant::fromValue(
+                quint64(opBytesMoved(o.inputDenseBytes, o.outputDenseBytes, o.hasOutputDenseBytes)));
         if (column == InputBytesColumn)
             return QVariant::fromValue(quint64(o.inputDenseBytes));
         if (column == OutputBytesColumn && o.hasOutputDenseBytes)
             return QVariant::fromValue(quint64(o.outputDenseBytes));
         return {};
-    case OpNameRole:
-        return qs(m_trace->str(o.opName));
-    case DeviceRole:
-        return qs(m_trace->str(o.device));
-    case LineRole:
-        return QVariant::fromValue(quint64(o.line));
-    default:
-        return {};
+    case OpNameRole: return qs(m_trace->str(o.opName));
+    case DeviceRole: return qs(m_trace->str(o.device));
+    case LineRole: return QVariant::fromValue(quint64(o.line));
+    default: return {};
     }
 }
 
@@ -260,24 +247,15 @@ QVariant OpTableModel::displayData(std::size_t op, int column) const
 {
     const Op &o = m_trace->ops[op];
     switch (column) {
-    case NameColumn:
-        return qs(m_trace->str(o.opName));
-    case SpanColumn:
-        return qs(m_trace->str(o.spanId));
-    case ShapeColumn:
-        return formatShape(m_trace->shapes.view(o.shape));
-    case DtypeColumn:
-        return qs(m_trace->str(o.dtype));
-    case DeviceColumn:
-        return qs(m_trace->str(o.device));
-    case StartColumn:
-        return formatTimePoint(o.timestampNs, m_unit, false);
-    case DurationColumn:
-        return formatDurationIn(o.durationNs, m_unit, false);
-    case InputBytesColumn:
-        return formatBytes(o.inputDenseBytes);
-    case OutputBytesColumn:
-        return o.hasOutputDenseBytes ? formatBytes(o.outputDenseBytes) : tr("n/a");
+    case NameColumn: return qs(m_trace->str(o.opName));
+    case SpanColumn: return qs(m_trace->str(o.spanId));
+    case ShapeColumn: return formatShape(m_trace->shapes.view(o.shape));
+    case DtypeColumn: return qs(m_trace->str(o.dtype));
+    case DeviceColumn: return qs(m_trace->str(o.device));
+    case StartColumn: return formatTimePoint(o.timestampNs, m_unit, false);
+    case DurationColumn: return formatDurationIn(o.durationNs, m_unit, false);
+    case InputBytesColumn: return formatBytes(o.inputDenseBytes);
+    case OutputBytesColumn: return o.hasOutputDenseBytes ? formatBytes(o.outputDenseBytes) : tr("n/a");
     case BytesMovedColumn:
         return formatBytes(opBytesMoved(o.inputDenseBytes, o.outputDenseBytes, o.hasOutputDenseBytes));
     case BytesPerNsColumn:
@@ -288,8 +266,7 @@ QVariant OpTableModel::displayData(std::size_t op, int column) const
         if (const auto share = parentShare(op))
             return formatPercent(*share);
         return tr("n/a");
-    default:
-        return {};
+    default: return {};
     }
 }
 
@@ -329,16 +306,11 @@ QVariant OpTableModel::sortData(std::size_t op, int column) const
     case NameColumn:
     case SpanColumn:
     case DtypeColumn:
-    case DeviceColumn:
-        return displayData(op, column);
-    case ShapeColumn:
-        return QVariant::fromValue(quint64(elemCount(m_trace->shapes.view(o.shape))));
-    case StartColumn:
-        return QVariant::fromValue(quint64(o.timestampNs));
-    case DurationColumn:
-        return QVariant::fromValue(quint64(o.durationNs));
-    case InputBytesColumn:
-        return QVariant::fromValue(quint64(o.inputDenseBytes));
+    case DeviceColumn: return displayData(op, column);
+    case ShapeColumn: return QVariant::fromValue(quint64(elemCount(m_trace->shapes.view(o.shape))));
+    case StartColumn: return QVariant::fromValue(quint64(o.timestampNs));
+    case DurationColumn: return QVariant::fromValue(quint64(o.durationNs));
+    case InputBytesColumn: return QVariant::fromValue(quint64(o.inputDenseBytes));
     case OutputBytesColumn:
         if (o.hasOutputDenseBytes)
             return QVariant::fromValue(quint64(o.outputDenseBytes));
@@ -353,8 +325,7 @@ QVariant OpTableModel::sortData(std::size_t op, int column) const
         if (const auto share = parentShare(op))
             return *share;
         return {};
-    default:
-        return {};
+    default: return {};
     }
 }
 
@@ -364,7 +335,9 @@ QString OpTableModel::toolTip(std::size_t op) const
     QString text = qs(m_trace->str(o.opName));
     const std::int64_t span = spanOfOp(std::int64_t(op));
     if (span >= 0)
-        text += u'\n' + tr("span: %1 (%2)").arg(qs(m_trace->str(o.spanId)), qs(m_trace->str(m_trace->spans[std::size_t(span)].name)));
+        text += u'\n'
+                + tr("span: %1 (%2)")
+                      .arg(qs(m_trace->str(o.spanId)), qs(m_trace->str(m_trace->spans[std::size_t(span)].name)));
     else
         text += u'\n' + tr("span: %1 — names no span in this trace").arg(qs(m_trace->str(o.spanId)));
     const auto inputs = m_trace->idLists.view(o.inputs);
@@ -397,10 +370,8 @@ QVariant OpTableModel::headerData(int section, Qt::Orientation orientation, int 
         case OutputBytesColumn:
         case BytesMovedColumn:
         case BytesPerNsColumn:
-        case ParentShareColumn:
-            return int(Qt::DescendingOrder);
-        default:
-            return {};
+        case ParentShareColumn: return int(Qt::DescendingOrder);
+        default: return {};
         }
     }
     if (role == Qt::DisplayRole) {
@@ -431,17 +402,22 @@ QVariant OpTableModel::headerData(int section, Qt::Orientation orientation, int 
         case StartColumn: return tr("timestamp_ns: host start time of the op");
         case DurationColumn: return tr("duration_ns");
         case InputBytesColumn: return tr("input_dense_bytes: sum of dense input footprints");
-        case OutputBytesColumn: return tr("output_dense_bytes, given or derived from shape and dtype; n/a for an unknown dtype");
+        case OutputBytesColumn:
+            return tr("output_dense_bytes, given or derived from shape and dtype; n/a for an unknown dtype");
         case BytesMovedColumn: return tr("Input bytes plus output bytes (when known)");
-        case BytesPerNsColumn: return tr("Bytes moved divided by duration_ns (1 B/ns = 1 GB/s); n/a for a zero duration");
-        case ParentShareColumn: return tr("duration_ns as a share of the owning span's host duration; n/a when the span is unknown or open");
+        case BytesPerNsColumn:
+            return tr("Bytes moved divided by duration_ns (1 B/ns = 1 GB/s); n/a for a zero duration");
+        case ParentShareColumn:
+            return tr(
+                "duration_ns as a share of the owning span's host duration; n/a when the span is unknown or open");
         default: return {};
         }
     }
     return {};
 }
 
-std::vector<std::uint32_t> OpTableModel::sortedOrder(const Trace &trace, const SpanTree *tree, int column, Qt::SortOrder order)
+std::vector<std::uint32_t> OpTableModel::sortedOrder(const Trace &trace, const SpanTree *tree, int column,
+                                                     Qt::SortOrder order)
 {
     const std::vector<Op> &ops = trace.ops;
     std::vector<std::uint64_t> keys(ops.size());
@@ -460,10 +436,10 @@ std::vector<std::uint32_t> OpTableModel::sortedOrder(const Trace &trace, const S
     case NameColumn:
     case DtypeColumn:
     case DeviceColumn: {
-        StringId Op::*field = column == NameColumn ? &Op::opName
-            : column == SpanColumn                 ? &Op::spanId
-            : column == DtypeColumn                ? &Op::dtype
-                                                   : &Op::device;
+        StringId Op::*field = column == NameColumn    ? &Op::opName
+                              : column == SpanColumn  ? &Op::spanId
+                              : column == DtypeColumn ? &Op::dtype
+                                                      : &Op::device;
         const std::vector<std::uint32_t> rank = stringRanks(trace, field);
         fill([&](const Op &o) { return o.*field < rank.size() ? std::uint64_t(rank[o.*field]) : 0; });
         break;
@@ -473,18 +449,10 @@ std::vector<std::uint32_t> OpTableModel::sortedOrder(const Trace &trace, const S
         fill([&](const Op &o) { return o.shape < rank.size() ? std::uint64_t(rank[o.shape]) : 0; });
         break;
     }
-    case StartColumn:
-        fill([](const Op &o) { return o.timestampNs; });
-        break;
-    case DurationColumn:
-        fill([](const Op &o) { return o.durationNs; });
-        break;
-    case InputBytesColumn:
-        fill([](const Op &o) { return o.inputDenseBytes; });
-        break;
-    case OutputBytesColumn:
-        fill([](const Op &o) { return o.outputDenseBytes; });
-        break;
+    case StartColumn: fill([](const Op &o) { return o.timestampNs; }); break;
+    case DurationColumn: fill([](const Op &o) { return o.durationNs; }); break;
+    case InputBytesColumn: fill([](const Op &o) { return o.inputDenseBytes; }); break;
+    case OutputBytesColumn: fill([](const Op &o) { return o.outputDenseBytes; }); break;
     case BytesMovedColumn:
         fill([](const Op &o) { return opBytesMoved(o.inputDenseBytes, o.outputDenseBytes, o.hasOutputDenseBytes); });
         break;
@@ -498,8 +466,7 @@ std::vector<std::uint32_t> OpTableModel::sortedOrder(const Trace &trace, const S
             absent[i] = !value;
         }
         break;
-    default:
-        break;
+    default: break;
     }
     if (order == Qt::DescendingOrder) {
         // Inverting the keys keeps the sort stable, so ties stay in stream order.
@@ -513,7 +480,8 @@ std::vector<std::uint32_t> OpTableModel::sortedOrder(const Trace &trace, const S
         const auto present = [&](std::uint32_t op) {
             return column == OutputBytesColumn ? ops[op].hasOutputDenseBytes : absent[op] == 0;
         };
-        std::stable_partition(result.begin(), result.end(), [&](std::uint32_t op) { return present(op) != absentFirst; });
+        std::stable_partition(result.begin(), result.end(),
+                              [&](std::uint32_t op) { return present(op) != absentFirst; });
     }
     return result;
 }
@@ -528,7 +496,8 @@ void OpTableModel::sort(int column, Qt::SortOrder order)
     m_sortOrder = order;
     if (!m_trace || column < 0 || !m_backgroundSorting || m_trace->ops.size() < BackgroundSort::backgroundRows()) {
         m_sorter->cancel();
-        applyOrder(m_trace && column >= 0 ? sortedOrder(*m_trace, m_tree.get(), column, order) : std::vector<std::uint32_t>{});
+        applyOrder(m_trace && column >= 0 ? sortedOrder(*m_trace, m_tree.get(), column, order)
+                                          : std::vector<std::uint32_t>{});
         return;
     }
     m_sorter->start([this, trace = m_trace, tree = m_tree, column, order]() -> BackgroundSort::Apply {

@@ -102,13 +102,14 @@ private:
     static std::int64_t spanOfOpIn(const Trace &trace, const SpanTree *tree, std::size_t op);
     static std::optional<double> bytesPerNsIn(const Trace &trace, std::size_t op);
     static std::optional<double> parentShareIn(const Trace &trace, const SpanTree *tree, std::size_t op);
-    static std::vector<std::uint32_t> sortedOrder(const Trace &trace, const SpanTree *tree, int column, Qt::SortOrder order);
+    static std::vector<std::uint32_t> sortedOrder(const Trace &trace, const SpanTree *tree, int column,
+                                                  Qt::SortOrder order);
     void applyOrder(std::vector<std::uint32_t> order);
 
     std::shared_ptr<const Trace> m_trace;
     std::shared_ptr<const SpanTree> m_tree;
-    std::vector<std::uint32_t> m_order;    // row -> op; empty = stream order
-    std::vector<std::uint32_t> m_rowOfOp;  // op -> row; empty = stream order
+    std::vector<std::uint32_t> m_order;   // row -> op; empty = stream order
+    std::vector<std::uint32_t> m_rowOfOp; // op -> row; empty = stream order
     std::uint64_t m_maxDurationNs = 0;
     int m_sortColumn = -1;
     Qt::SortOrder m_sortOrder = Qt::AscendingOrder;

@@ -20,8 +20,12 @@ QString qs(std::string_view text)
 QString exact(std::uint64_t ns)
 {
     const RulerUnit unit = rulerUnit(ns);
-    const int decimals = unit == RulerUnit::Seconds ? 9 : unit == RulerUnit::Milliseconds ? 6 : unit == RulerUnit::Microseconds ? 3 : 0;
-    return QString::number(ns) + QStringLiteral(" (") + QString::fromStdString(formatRulerLabel(ns, unit, decimals)) + u')';
+    const int decimals = unit == RulerUnit::Seconds        ? 9
+                         : unit == RulerUnit::Milliseconds ? 6
+                         : unit == RulerUnit::Microseconds ? 3
+                                                           : 0;
+    return QString::number(ns)
+           + QStringLiteral(" (") + QString::fromStdString(formatRulerLabel(ns, unit, decimals)) + u')';
 }
 
 QString duration(std::uint64_t ns)
@@ -122,7 +126,8 @@ void RecordFieldsModel::setProblem(const Problem &problem, RelatedKind kind, qin
     if (!problem.code.empty())
         finding.fields.push_back({tr("code"), QString::fromStdString(problem.code)});
     finding.fields.push_back({tr("message"), QString::fromStdString(problem.message)});
-    finding.fields.push_back({tr("line"), problem.line == 0 ? tr("\u2014 (whole file)") : QString::number(problem.line)});
+    finding.fields.push_back(
+        {tr("line"), problem.line == 0 ? tr("\u2014 (whole file)") : QString::number(problem.line)});
     if (problem.column > 0)
         finding.fields.push_back({tr("column"), QString::number(problem.column)});
     if (!problem.relatedId.empty())
@@ -161,7 +166,8 @@ void RecordFieldsModel::build(RelatedKind kind, qint64 index, std::vector<Sectio
     case RelatedKind::Storage:
         if (i < t.memory.size()) {
             memorySections(i, out);
-            m_title = tr("memory %1 %2").arg(qs(memoryActionName(t.memory[i].action)), qs(t.str(t.memory[i].storageId)));
+            m_title =
+                tr("memory %1 %2").arg(qs(memoryActionName(t.memory[i].action)), qs(t.str(t.memory[i].storageId)));
         }
         break;
     case RelatedKind::DeviceInterval:
@@ -170,8 +176,7 @@ void RecordFieldsModel::build(RelatedKind kind, qint64 index, std::vector<Sectio
             m_title = tr("device interval of %1").arg(qs(t.str(t.deviceIntervals[i].spanId)));
         }
         break;
-    default:
-        break;
+    default: break;
     }
 }
 
@@ -182,13 +187,16 @@ void RecordFieldsModel::spanSections(std::size_t i, std::vector<Section> &out) c
     const Span &s = t.spans[i];
     Section record{tr("Record"), {}};
     record.fields.push_back({QStringLiteral("id"), qs(t.str(s.id))});
-    record.fields.push_back({QStringLiteral("parent_id"), s.parentId == kNoString ? tr("\u2014 (root)") : qs(t.str(s.parentId))});
+    record.fields.push_back(
+        {QStringLiteral("parent_id"), s.parentId == kNoString ? tr("\u2014 (root)") : qs(t.str(s.parentId))});
     record.fields.push_back({QStringLiteral("name"), qs(t.str(s.name))});
     record.fields.push_back({QStringLiteral("span_kind"), qs(spanKindName(s.kind))});
     record.fields.push_back({QStringLiteral("measured"), boolText(s.measured)});
-    record.fields.push_back({QStringLiteral("step"), s.step == ExecutionStep::None ? tr("\u2014 (absent)") : qs(stepName(s.step))});
+    record.fields.push_back(
+        {QStringLiteral("step"), s.step == ExecutionStep::None ? tr("\u2014 (absent)") : qs(stepName(s.step))});
     record.fields.push_back({QStringLiteral("start_ns"), exact(s.startNs)});
-    record.fields.push_back({QStringLiteral("duration_ns"), s.closed ? duration(s.durationNs) : tr("\u2014 (open: no span_end)")});
+    record.fields.push_back(
+        {QStringLiteral("duration_ns"), s.closed ? duration(s.durationNs) : tr("\u2014 (open: no span_end)")});
     record.fields.push_back({tr("span_start line"), QString::number(s.startLine)});
     record.fields.push_back({tr("span_end line"), s.endLine == 0 ? tr("\u2014 (open)") : QString::number(s.endLine)});
     out.push_back(std::move(record));
@@ -246,7 +254,9 @@ void RecordFieldsModel::opSections(std::size_t i, std::vector<Section> &out) con
     record.fields.push_back({QStringLiteral("device"), qs(t.str(op.device))});
     record.fields.push_back({QStringLiteral("duration_ns"), duration(op.durationNs)});
     record.fields.push_back({QStringLiteral("timestamp_ns"), exact(op.timestampNs)});
-    record.fields.push_back({QStringLiteral("output_dense_bytes"), op.hasOutputDenseBytes ? bytes(op.outputDenseBytes) : tr("\u2014 (absent, not derivable)")});
+    record.fields.push_back({QStringLiteral("output_dense_bytes"), op.hasOutputDenseBytes
+                                                                       ? bytes(op.outputDenseBytes)
+                                                                       : tr("\u2014 (absent, not derivable)")});
     record.fields.push_back({QStringLiteral("input_dense_bytes"), bytes(op.inputDenseBytes)});
     record.fields.push_back({tr("line"), QString::number(op.line)});
     out.push_back(std::move(record));
@@ -259,10 +269,12 @@ void RecordFieldsModel::opSections(std::size_t i, std::vector<Section> &out) con
         derived.fields.push_back({tr("% of parent"), tr("n/a (unknown span)")});
     } else {
         const auto spanTotal = tree.durationNs(span);
-        derived.fields.push_back({tr("% of parent"), spanTotal ? ratio(op.durationNs, *spanTotal) : tr("n/a (span open)")});
+        derived.fields.push_back(
+            {tr("% of parent"), spanTotal ? ratio(op.durationNs, *spanTotal) : tr("n/a (span open)")});
     }
     derived.fields.push_back({tr("% of run"), ratio(op.durationNs, m_runEnd - m_runBegin)});
-    derived.fields.push_back({tr("depth"), span == SpanTree::kNoParent ? tr("n/a") : QString::number(tree.depth(span) + 1)});
+    derived.fields.push_back(
+        {tr("depth"), span == SpanTree::kNoParent ? tr("n/a") : QString::number(tree.depth(span) + 1)});
     derived.fields.push_back({tr("bytes in"), bytes(op.inputDenseBytes)});
     derived.fields.push_back({tr("bytes out"), op.hasOutputDenseBytes ? bytes(op.outputDenseBytes) : tr("unknown")});
     derived.fields.push_back({tr("bytes per ns"), perNs(op.inputDenseBytes + op.outputDenseBytes, op.durationNs)});
@@ -281,7 +293,8 @@ void RecordFieldsModel::tensorSections(std::size_t i, std::vector<Section> &out)
     record.fields.push_back({QStringLiteral("dtype"), qs(t.str(x.dtype))});
     record.fields.push_back({QStringLiteral("device"), qs(t.str(x.device))});
     record.fields.push_back({QStringLiteral("requires_grad"), boolText(x.requiresGrad)});
-    record.fields.push_back({QStringLiteral("dense_bytes"), x.hasDenseBytes ? bytes(x.denseBytes) : tr("\u2014 (absent, not derivable)")});
+    record.fields.push_back(
+        {QStringLiteral("dense_bytes"), x.hasDenseBytes ? bytes(x.denseBytes) : tr("\u2014 (absent, not derivable)")});
     record.fields.push_back({QStringLiteral("category"), qs(memoryCategoryName(x.category))});
     record.fields.push_back({tr("line"), QString::number(x.line)});
     out.push_back(std::move(record));
@@ -322,8 +335,9 @@ void RecordFieldsModel::intervalSections(std::size_t i, std::vector<Section> &ou
     record.fields.push_back({tr("line"), QString::number(d.line)});
     out.push_back(std::move(record));
     Section derived{tr("Derived"), {}};
-    derived.fields.push_back({tr("clock"), tr("device clock %1: not comparable with host times (TRACE_FORMAT.md \u00A74.9)")
-                                               .arg(qs(t.str(d.clockId)))});
+    derived.fields.push_back(
+        {tr("clock"),
+         tr("device clock %1: not comparable with host times (TRACE_FORMAT.md \u00A74.9)").arg(qs(t.str(d.clockId)))});
     const std::int64_t span = t.findSpan(d.spanId);
     derived.fields.push_back({tr("span"), span < 0 ? tr("unknown span") : qs(t.str(t.spans[std::size_t(span)].name))});
     out.push_back(std::move(derived));

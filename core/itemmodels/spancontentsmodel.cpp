@@ -20,13 +20,13 @@ QString qs(std::string_view text)
 
 /// The run of \a order (sorted by keyOf) whose key is \a key.
 template<typename KeyOf>
-std::pair<std::vector<std::uint32_t>::const_iterator, std::vector<std::uint32_t>::const_iterator>
-recordsOf(const std::vector<std::uint32_t> &order, KeyOf keyOf, StringId key)
+std::pair<std::vector<std::uint32_t>::const_iterator, std::vector<std::uint32_t>::const_iterator> recordsOf(
+    const std::vector<std::uint32_t> &order, KeyOf keyOf, StringId key)
 {
     const auto first = std::lower_bound(order.begin(), order.end(), key,
                                         [&](std::uint32_t record, StringId k) { return keyOf(record) < k; });
-    const auto last = std::upper_bound(first, order.end(), key,
-                                       [&](StringId k, std::uint32_t record) { return k < keyOf(record); });
+    const auto last =
+        std::upper_bound(first, order.end(), key, [&](StringId k, std::uint32_t record) { return k < keyOf(record); });
     return {first, last};
 }
 
@@ -116,12 +116,14 @@ void SpanContentsModel::setSpan(qint64 spanIndex)
         // (stable: stream order within a span) is searched by the id's number.
         const StringId id = m_trace->spans[i].id;
         const std::size_t before = m_rows.size();
-        const auto tensors = recordsOf(m_tensorsBySpan, [this](std::uint32_t t) { return m_trace->tensors[t].spanId; }, id);
+        const auto tensors = recordsOf(
+            m_tensorsBySpan, [this](std::uint32_t t) { return m_trace->tensors[t].spanId; }, id);
         for (auto it = tensors.first; it != tensors.second; ++it)
             m_rows.push_back({RelatedKind::Tensor, *it});
         m_counts[2] = m_rows.size() - before;
         const std::size_t beforeMemory = m_rows.size();
-        const auto memory = recordsOf(m_memoryBySpan, [this](std::uint32_t m) { return m_trace->memory[m].spanId; }, id);
+        const auto memory = recordsOf(
+            m_memoryBySpan, [this](std::uint32_t m) { return m_trace->memory[m].spanId; }, id);
         for (auto it = memory.first; it != memory.second; ++it)
             m_rows.push_back({RelatedKind::Storage, *it});
         m_counts[3] = m_rows.size() - beforeMemory;
@@ -153,76 +155,54 @@ QVariant SpanContentsModel::displayValue(const Row &row, int column) const
         const Span &s = t.spans[row.index];
         const auto duration = m_tree->durationNs(row.index);
         switch (column) {
-        case KindColumn:
-            return tr("span");
-        case NameColumn:
-            return qs(t.str(s.name));
-        case StartColumn:
-            return formatTimestamp(s.startNs);
-        case DurationColumn:
-            return duration ? formatDuration(*duration) : tr("open");
+        case KindColumn: return tr("span");
+        case NameColumn: return qs(t.str(s.name));
+        case StartColumn: return formatTimestamp(s.startNs);
+        case DurationColumn: return duration ? formatDuration(*duration) : tr("open");
         case SelfColumn: {
             const auto self = m_tree->selfNs(row.index);
             return self ? formatDuration(*self) : tr("open");
         }
-        case ShareColumn:
-            return duration ? share(*duration) : QVariant(tr("n/a"));
-        default:
-            return {};
+        case ShareColumn: return duration ? share(*duration) : QVariant(tr("n/a"));
+        default: return {};
         }
     }
     case RelatedKind::Op: {
         const Op &op = t.ops[row.index];
         switch (column) {
-        case KindColumn:
-            return tr("op");
-        case NameColumn:
-            return qs(t.str(op.opName));
-        case StartColumn:
-            return formatTimestamp(op.timestampNs);
+        case KindColumn: return tr("op");
+        case NameColumn: return qs(t.str(op.opName));
+        case StartColumn: return formatTimestamp(op.timestampNs);
         case DurationColumn:
-        case SelfColumn:
-            return formatDuration(op.durationNs);
-        case ShareColumn:
-            return share(op.durationNs);
-        case BytesColumn:
-            return op.hasOutputDenseBytes ? formatBytes(op.outputDenseBytes) : tr("unknown");
-        default:
-            return {};
+        case SelfColumn: return formatDuration(op.durationNs);
+        case ShareColumn: return share(op.durationNs);
+        case BytesColumn: return op.hasOutputDenseBytes ? formatBytes(op.outputDenseBytes) : tr("unknown");
+        default: return {};
         }
     }
     case RelatedKind::Tensor: {
         const Tensor &tensor = t.tensors[row.index];
         switch (column) {
-        case KindColumn:
-            return tr("tensor");
+        case KindColumn: return tr("tensor");
         case NameColumn:
             if (tensor.label == kNoString)
                 return qs(t.str(tensor.tensorId));
             return QString(qs(t.str(tensor.tensorId)) + QStringLiteral(" (") + qs(t.str(tensor.label)) + u')');
-        case BytesColumn:
-            return tensor.hasDenseBytes ? formatBytes(tensor.denseBytes) : tr("unknown");
-        default:
-            return {};
+        case BytesColumn: return tensor.hasDenseBytes ? formatBytes(tensor.denseBytes) : tr("unknown");
+        default: return {};
         }
     }
     case RelatedKind::Storage: {
         const MemoryEvent &m = t.memory[row.index];
         switch (column) {
-        case KindColumn:
-            return m.action == MemoryAction::Alloc ? tr("alloc") : tr("free");
-        case NameColumn:
-            return QString(qs(t.str(m.storageId)) + QStringLiteral(" \u2192 ") + qs(t.str(m.tensorId)));
-        case StartColumn:
-            return formatTimestamp(m.timestampNs);
-        case BytesColumn:
-            return formatBytes(m.bytes);
-        default:
-            return {};
+        case KindColumn: return m.action == MemoryAction::Alloc ? tr("alloc") : tr("free");
+        case NameColumn: return QString(qs(t.str(m.storageId)) + QStringLiteral(" \u2192 ") + qs(t.str(m.tensorId)));
+        case StartColumn: return formatTimestamp(m.timestampNs);
+        case BytesColumn: return formatBytes(m.bytes);
+        default: return {};
         }
     }
-    default:
-        return {};
+    default: return {};
     }
 }
 
@@ -230,54 +210,42 @@ QVariant SpanContentsModel::sortValue(const Row &row, int column) const
 {
     const Trace &t = *m_trace;
     switch (column) {
-    case KindColumn:
-        return int(row.kind);
-    case NameColumn:
-        return displayValue(row, column);
-    default:
-        break;
+    case KindColumn: return int(row.kind);
+    case NameColumn: return displayValue(row, column);
+    default: break;
     }
     switch (row.kind) {
     case RelatedKind::Span: {
         const Span &s = t.spans[row.index];
         switch (column) {
-        case StartColumn:
-            return quint64(s.startNs);
+        case StartColumn: return quint64(s.startNs);
         case DurationColumn:
         case ShareColumn:
             // Open spans sort after every closed one: their duration is unknown, not 0.
             return quint64(m_tree->durationNs(row.index).value_or(UINT64_MAX));
-        case SelfColumn:
-            return quint64(m_tree->selfNs(row.index).value_or(UINT64_MAX));
-        default:
-            return quint64(0);
+        case SelfColumn: return quint64(m_tree->selfNs(row.index).value_or(UINT64_MAX));
+        default: return quint64(0);
         }
     }
     case RelatedKind::Op: {
         const Op &op = t.ops[row.index];
         switch (column) {
-        case StartColumn:
-            return quint64(op.timestampNs);
+        case StartColumn: return quint64(op.timestampNs);
         case DurationColumn:
         case SelfColumn:
-        case ShareColumn:
-            return quint64(op.durationNs);
-        case BytesColumn:
-            return quint64(op.outputDenseBytes);
-        default:
-            return quint64(0);
+        case ShareColumn: return quint64(op.durationNs);
+        case BytesColumn: return quint64(op.outputDenseBytes);
+        default: return quint64(0);
         }
     }
-    case RelatedKind::Tensor:
-        return column == BytesColumn ? quint64(t.tensors[row.index].denseBytes) : quint64(0);
+    case RelatedKind::Tensor: return column == BytesColumn ? quint64(t.tensors[row.index].denseBytes) : quint64(0);
     case RelatedKind::Storage: {
         const MemoryEvent &m = t.memory[row.index];
         if (column == StartColumn)
             return quint64(m.timestampNs);
         return column == BytesColumn ? quint64(m.bytes) : quint64(0);
     }
-    default:
-        return quint64(0);
+    default: return quint64(0);
     }
 }
 
@@ -287,26 +255,18 @@ QVariant SpanContentsModel::data(const QModelIndex &index, int role) const
         return {};
     const Row &row = m_rows[std::size_t(index.row())];
     switch (role) {
-    case Qt::DisplayRole:
-        return displayValue(row, index.column());
-    case SortRole:
-        return sortValue(row, index.column());
-    case RecordKindRole:
-        return int(row.kind);
-    case RecordIndexRole:
-        return qint64(row.index);
-    case SpanIndexRole:
-        return row.kind == RelatedKind::Span ? qint64(row.index) : qint64(-1);
-    case OpIndexRole:
-        return row.kind == RelatedKind::Op ? qint64(row.index) : qint64(-1);
-    case IsOpenRole:
-        return row.kind == RelatedKind::Span && m_tree->isOpen(row.index);
+    case Qt::DisplayRole: return displayValue(row, index.column());
+    case SortRole: return sortValue(row, index.column());
+    case RecordKindRole: return int(row.kind);
+    case RecordIndexRole: return qint64(row.index);
+    case SpanIndexRole: return row.kind == RelatedKind::Span ? qint64(row.index) : qint64(-1);
+    case OpIndexRole: return row.kind == RelatedKind::Op ? qint64(row.index) : qint64(-1);
+    case IsOpenRole: return row.kind == RelatedKind::Span && m_tree->isOpen(row.index);
     case Qt::TextAlignmentRole:
         if (index.column() >= StartColumn)
             return QVariant(Qt::AlignRight | Qt::AlignVCenter);
         return {};
-    default:
-        return {};
+    default: return {};
     }
 }
 
@@ -315,22 +275,14 @@ QVariant SpanContentsModel::headerData(int section, Qt::Orientation orientation,
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
-    case KindColumn:
-        return tr("Kind");
-    case NameColumn:
-        return tr("Name");
-    case StartColumn:
-        return tr("Start");
-    case DurationColumn:
-        return tr("Duration");
-    case SelfColumn:
-        return tr("Self");
-    case ShareColumn:
-        return tr("% of span");
-    case BytesColumn:
-        return tr("Bytes");
-    default:
-        return {};
+    case KindColumn: return tr("Kind");
+    case NameColumn: return tr("Name");
+    case StartColumn: return tr("Start");
+    case DurationColumn: return tr("Duration");
+    case SelfColumn: return tr("Self");
+    case ShareColumn: return tr("% of span");
+    case BytesColumn: return tr("Bytes");
+    default: return {};
     }
 }
 

@@ -26,7 +26,16 @@ class SpanContentsModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { KindColumn, NameColumn, StartColumn, DurationColumn, SelfColumn, ShareColumn, BytesColumn, ColumnCount };
+    enum Column {
+        KindColumn,
+        NameColumn,
+        StartColumn,
+        DurationColumn,
+        SelfColumn,
+        ShareColumn,
+        BytesColumn,
+        ColumnCount
+    };
     Q_ENUM(Column)
     enum Role {
         RecordKindRole = UserRoleBase, ///< TraceInspector::RelatedKind as int

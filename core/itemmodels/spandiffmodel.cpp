@@ -122,11 +122,9 @@ QVariant SpanDiffModel::headerData(int section, Qt::Orientation orientation, int
         case PathColumn:
             return tr("Names from the root; [k] marks the k-th span of that name among its siblings (from 0)");
         case DeltaTotalColumn:
-        case DeltaSelfColumn:
-            return tr("Candidate minus baseline: negative is faster");
+        case DeltaSelfColumn: return tr("Candidate minus baseline: negative is faster");
         case DeltaTotalPercentColumn:
-        case DeltaSelfPercentColumn:
-            return tr("Change relative to the baseline");
+        case DeltaSelfPercentColumn: return tr("Change relative to the baseline");
         default: return {};
         }
     }
@@ -223,7 +221,8 @@ QVariant SpanDiffModel::recordData(std::size_t record, int column, int role) con
             return d ? QVariant::fromValue<qint64>(*d) : QVariant();
         return {};
     };
-    const auto percent = [&](const std::optional<std::uint64_t> &base, const std::optional<std::int64_t> &d) -> QVariant {
+    const auto percent = [&](const std::optional<std::uint64_t> &base,
+                             const std::optional<std::int64_t> &d) -> QVariant {
         const std::optional<double> p = d ? deltaPercent(*base, *d) : std::nullopt;
         if (role == Qt::DisplayRole)
             return p ? formatDeltaPercent(*p) : QStringLiteral("—");

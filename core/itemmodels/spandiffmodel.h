@@ -35,9 +35,11 @@ public:
     void setComparison(TraceComparisonPtr comparison);
     /// Shows \a comparison already sorted by \a column and \a order (\a sorted from
     /// presortedOrder(), computed off the GUI thread).
-    void setComparison(TraceComparisonPtr comparison, int column, Qt::SortOrder order, std::vector<std::uint32_t> sorted);
+    void setComparison(TraceComparisonPtr comparison, int column, Qt::SortOrder order,
+                       std::vector<std::uint32_t> sorted);
     /// The row order of sort(\a column, \a order) for \a comparison; thread-safe.
-    static std::vector<std::uint32_t> presortedOrder(const TraceComparison &comparison, int column, Qt::SortOrder order);
+    static std::vector<std::uint32_t> presortedOrder(const TraceComparison &comparison, int column,
+                                                     Qt::SortOrder order);
     const TraceComparison *comparison() const { return m_comparison.get(); }
 
     TimeUnit timeUnit() const { return m_unit; }

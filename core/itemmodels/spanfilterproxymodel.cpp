@@ -160,8 +160,8 @@ std::vector<std::uint32_t> SpanFilterProxyModel::matches() const
     return result;
 }
 
-SpanFilterProxyModel::KeepSet SpanFilterProxyModel::keepSet(const Trace &trace, const SpanTree &tree, const TextFilter &filter,
-                                                           const TimeWindow &range)
+SpanFilterProxyModel::KeepSet SpanFilterProxyModel::keepSet(const Trace &trace, const SpanTree &tree,
+                                                            const TextFilter &filter, const TimeWindow &range)
 {
     KeepSet result;
     const std::size_t n = tree.spanCount();
@@ -180,7 +180,8 @@ SpanFilterProxyModel::KeepSet SpanFilterProxyModel::keepSet(const Trace &trace, 
         const Span &s = trace.spans[i];
         if (byTime) {
             const bool open = !s.closed;
-            const std::uint64_t end = open || s.durationNs > UINT64_MAX - s.startNs ? UINT64_MAX : s.startNs + s.durationNs;
+            const std::uint64_t end =
+                open || s.durationNs > UINT64_MAX - s.startNs ? UINT64_MAX : s.startNs + s.durationNs;
             if (s.startNs >= range.end || std::max(end, s.startNs + 1) <= range.begin)
                 continue;
             if (!byText) {
@@ -213,9 +214,11 @@ SpanFilterProxyModel::KeepSet SpanFilterProxyModel::keepSet(const Trace &trace, 
     return result;
 }
 
-SpanFilterProxyModel::Layout SpanFilterProxyModel::computeLayout(const Trace &trace, const SpanTree &tree, const DeviceTime *device,
-                                                                 const TraceComparison *comparison, const TextFilter &filter,
-                                                                 const TimeWindow &range, int column, Qt::SortOrder order)
+SpanFilterProxyModel::Layout SpanFilterProxyModel::computeLayout(const Trace &trace, const SpanTree &tree,
+                                                                 const DeviceTime *device,
+                                                                 const TraceComparison *comparison,
+                                                                 const TextFilter &filter, const TimeWindow &range,
+                                                                 int column, Qt::SortOrder order)
 {
     Layout layout;
     layout.keep = keepSet(trace, tree, filter, range);
@@ -226,7 +229,8 @@ SpanFilterProxyModel::Layout SpanFilterProxyModel::computeLayout(const Trace &tr
         std::optional<SpanCounterpart> counterpart;
         if (comparison && column >= SpanTreeModel::ColumnCount)
             counterpart.emplace(comparison->diff.spans, *comparison->baseline->spanTree, tree);
-        layout.rows = buildRows(trace, tree, device, counterpart ? &*counterpart : nullptr, layout.keep.keep, column, order);
+        layout.rows =
+            buildRows(trace, tree, device, counterpart ? &*counterpart : nullptr, layout.keep.keep, column, order);
     }
     return layout;
 }
@@ -251,9 +255,10 @@ void SpanFilterProxyModel::install(Layout layout)
     m_rows = std::move(layout.rows);
 }
 
-SpanFilterProxyModel::Rows SpanFilterProxyModel::buildRows(const Trace &trace, const SpanTree &tree, const DeviceTime *device,
-                                                           const SpanCounterpart *counterpart,
-                                                           const std::vector<std::uint8_t> &keep, int column, Qt::SortOrder order)
+SpanFilterProxyModel::Rows SpanFilterProxyModel::buildRows(const Trace &trace, const SpanTree &tree,
+                                                           const DeviceTime *device, const SpanCounterpart *counterpart,
+                                                           const std::vector<std::uint8_t> &keep, int column,
+                                                           Qt::SortOrder order)
 {
     Rows rows;
     const std::size_t n = tree.spanCount();
@@ -335,43 +340,32 @@ bool SpanFilterProxyModel::lessThan(const Trace &trace, const SpanTree &tree, co
             return false;
         const SpanCounterpart &c = *counterpart;
         switch (column) {
-        case SpanTreeModel::BaselineTotalColumn:
-            return compareOptional(c.baselineTotalNs(a), c.baselineTotalNs(b)) < 0;
-        case SpanTreeModel::DeltaTotalColumn:
-            return compareOptional(c.totalDeltaNs(a), c.totalDeltaNs(b)) < 0;
+        case SpanTreeModel::BaselineTotalColumn: return compareOptional(c.baselineTotalNs(a), c.baselineTotalNs(b)) < 0;
+        case SpanTreeModel::DeltaTotalColumn: return compareOptional(c.totalDeltaNs(a), c.totalDeltaNs(b)) < 0;
         case SpanTreeModel::DeltaTotalPercentColumn:
             return compareOptional(c.totalDeltaPercent(a), c.totalDeltaPercent(b)) < 0;
-        case SpanTreeModel::BaselineSelfColumn:
-            return compareOptional(c.baselineSelfNs(a), c.baselineSelfNs(b)) < 0;
-        case SpanTreeModel::DeltaSelfColumn:
-            return compareOptional(c.selfDeltaNs(a), c.selfDeltaNs(b)) < 0;
+        case SpanTreeModel::BaselineSelfColumn: return compareOptional(c.baselineSelfNs(a), c.baselineSelfNs(b)) < 0;
+        case SpanTreeModel::DeltaSelfColumn: return compareOptional(c.selfDeltaNs(a), c.selfDeltaNs(b)) < 0;
         case SpanTreeModel::DeltaSelfPercentColumn:
             return compareOptional(c.selfDeltaPercent(a), c.selfDeltaPercent(b)) < 0;
-        default:
-            return false;
+        default: return false;
         }
     }
     const Span &sa = trace.spans[a];
     const Span &sb = trace.spans[b];
     switch (column) {
-    case SpanTreeModel::NameColumn:
-        return trace.str(sa.name) < trace.str(sb.name);
-    case SpanTreeModel::KindColumn:
-        return sa.kind < sb.kind;
-    case SpanTreeModel::StepColumn:
-        return sa.step < sb.step;
-    case SpanTreeModel::StartColumn:
-        return sa.startNs < sb.startNs;
+    case SpanTreeModel::NameColumn: return trace.str(sa.name) < trace.str(sb.name);
+    case SpanTreeModel::KindColumn: return sa.kind < sb.kind;
+    case SpanTreeModel::StepColumn: return sa.step < sb.step;
+    case SpanTreeModel::StartColumn: return sa.startNs < sb.startNs;
     case SpanTreeModel::MeasuredPercentColumn:
         // duration / a common total orders like the duration, unless every value is n/a.
         if (tree.measuredTotalNs() == 0)
             return false;
         [[fallthrough]];
     case SpanTreeModel::DurationColumn:
-    case SpanTreeModel::BarColumn:
-        return compareOptional(tree.durationNs(a), tree.durationNs(b)) < 0;
-    case SpanTreeModel::SelfColumn:
-        return compareOptional(tree.selfNs(a), tree.selfNs(b)) < 0;
+    case SpanTreeModel::BarColumn: return compareOptional(tree.durationNs(a), tree.durationNs(b)) < 0;
+    case SpanTreeModel::SelfColumn: return compareOptional(tree.selfNs(a), tree.selfNs(b)) < 0;
     case SpanTreeModel::DeviceBusyColumn:
     case SpanTreeModel::DeviceLanesColumn: {
         if (!device)
@@ -379,13 +373,13 @@ bool SpanFilterProxyModel::lessThan(const Trace &trace, const SpanTree &tree, co
         const auto value = [&](std::uint32_t span) -> std::optional<std::uint64_t> {
             if (device->busyOfSpan(span).empty())
                 return std::nullopt;
-            return column == SpanTreeModel::DeviceBusyColumn ? device->maxBusyNs(span)
-                                                                   : device->busyOfSpan(span).size() + device->lanesOmitted(span);
+            return column == SpanTreeModel::DeviceBusyColumn
+                       ? device->maxBusyNs(span)
+                       : device->busyOfSpan(span).size() + device->lanesOmitted(span);
         };
         return compareOptional(value(a), value(b)) < 0;
     }
-    default:
-        return false;
+    default: return false;
     }
 }
 

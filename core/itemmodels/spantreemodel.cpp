@@ -79,7 +79,8 @@ QVariant SpanTreeModel::comparisonData(std::size_t span, int column, int role) c
             return v ? QVariant::fromValue(quint64(*v)) : QVariant();
         return {};
     };
-    const auto delta = [&](const std::optional<std::int64_t> &d, const std::optional<double> &p, bool percent) -> QVariant {
+    const auto delta = [&](const std::optional<std::int64_t> &d, const std::optional<double> &p,
+                           bool percent) -> QVariant {
         if (role == Qt::DisplayRole) {
             if (percent)
                 return p ? formatDeltaPercent(*p) : QStringLiteral("—");
@@ -112,7 +113,8 @@ QString SpanTreeModel::lanesText(std::size_t span) const
         return {};
     if (busy.size() == 1) {
         const DeviceLane &lane = m_device->lanes()[busy[0].lane];
-        return tr("%1 · %2 · %3").arg(qs(m_trace->str(lane.device)), qs(m_trace->str(lane.stream)), qs(m_trace->str(lane.clock)));
+        return tr("%1 · %2 · %3")
+            .arg(qs(m_trace->str(lane.device)), qs(m_trace->str(lane.stream)), qs(m_trace->str(lane.clock)));
     }
     QStringList devices;
     for (const DeviceBusy &b : busy) {
@@ -132,10 +134,12 @@ QStringList SpanTreeModel::deviceLines(std::int64_t spanIndex) const
     const auto span = std::size_t(spanIndex);
     for (const DeviceBusy &b : m_device->busyOfSpan(span)) {
         const DeviceLane &lane = m_device->lanes()[b.lane];
-        const QString intervals = b.intervals == 1 ? tr("1 interval") : tr("%1 intervals").arg(formatCount(b.intervals));
+        const QString intervals =
+            b.intervals == 1 ? tr("1 interval") : tr("%1 intervals").arg(formatCount(b.intervals));
         lines.append(tr("%1 · stream %2 · clock %3 (%4): busy %5 (%6)")
-                         .arg(qs(m_trace->str(lane.device)), qs(m_trace->str(lane.stream)), qs(m_trace->str(lane.clock)),
-                              qs(m_trace->str(lane.backend)), formatDuration(b.busyNs), intervals));
+                         .arg(qs(m_trace->str(lane.device)), qs(m_trace->str(lane.stream)),
+                              qs(m_trace->str(lane.clock)), qs(m_trace->str(lane.backend)), formatDuration(b.busyNs),
+                              intervals));
     }
     if (const std::uint32_t omitted = m_device->lanesOmitted(span))
         lines.append(omitted == 1 ? tr("… 1 more stream with less busy time")
@@ -253,22 +257,16 @@ QVariant SpanTreeModel::data(const QModelIndex &index, int role) const
             return comparisonData(span, column, role);
     }
     switch (role) {
-    case Qt::DisplayRole:
-        return displayData(span, column);
-    case Qt::ToolTipRole:
-        return toolTip(span);
+    case Qt::DisplayRole: return displayData(span, column);
+    case Qt::ToolTipRole: return toolTip(span);
     case Qt::TextAlignmentRole:
         if ((column >= StartColumn && column <= MeasuredPercentColumn) || column == DeviceBusyColumn)
             return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
         return {};
-    case SortRole:
-        return sortData(span, column);
-    case SpanIndexRole:
-        return QVariant::fromValue(qint64(span));
-    case SpanIdRole:
-        return qs(m_trace->str(s.id));
-    case StartTimeRole:
-        return QVariant::fromValue(quint64(s.startNs));
+    case SortRole: return sortData(span, column);
+    case SpanIndexRole: return QVariant::fromValue(qint64(span));
+    case SpanIdRole: return qs(m_trace->str(s.id));
+    case StartTimeRole: return QVariant::fromValue(quint64(s.startNs));
     case DurationRole:
         if (const auto d = m_tree->durationNs(span))
             return QVariant::fromValue(quint64(*d));
@@ -281,34 +279,22 @@ QVariant SpanTreeModel::data(const QModelIndex &index, int role) const
         if (const auto f = m_tree->fractionOfMeasured(span))
             return *f;
         return {};
-    case BarValueRole:
-        return QVariant::fromValue(quint64(m_tree->durationNs(span).value_or(0)));
-    case TotalRole:
-        return QVariant::fromValue(quint64(barTotalNs()));
-    case IsOpenRole:
-        return m_tree->isOpen(span);
-    case IsDanglingRole:
-        return m_tree->isDangling(span);
-    case IsCycleRole:
-        return m_tree->isInCycle(span);
-    case IsMeasuredRole:
-        return m_tree->isMeasured(span);
-    case DepthRole:
-        return int(m_tree->depth(span));
-    case LineRole:
-        return QVariant::fromValue(quint64(s.startLine));
-    case SpanKindRole:
-        return int(s.kind);
-    case StepRole:
-        return int(s.step);
+    case BarValueRole: return QVariant::fromValue(quint64(m_tree->durationNs(span).value_or(0)));
+    case TotalRole: return QVariant::fromValue(quint64(barTotalNs()));
+    case IsOpenRole: return m_tree->isOpen(span);
+    case IsDanglingRole: return m_tree->isDangling(span);
+    case IsCycleRole: return m_tree->isInCycle(span);
+    case IsMeasuredRole: return m_tree->isMeasured(span);
+    case DepthRole: return int(m_tree->depth(span));
+    case LineRole: return QVariant::fromValue(quint64(s.startLine));
+    case SpanKindRole: return int(s.kind);
+    case StepRole: return int(s.step);
     case DeviceBusyRole:
         if (m_device && !m_device->busyOfSpan(span).empty())
             return QVariant::fromValue(quint64(m_device->maxBusyNs(span)));
         return {};
-    case DeviceExceedsHostRole:
-        return m_device != nullptr && m_device->exceedsHostWindow(span);
-    default:
-        return {};
+    case DeviceExceedsHostRole: return m_device != nullptr && m_device->exceedsHostWindow(span);
+    default: return {};
     }
 }
 
@@ -316,14 +302,10 @@ QVariant SpanTreeModel::displayData(std::size_t span, int column) const
 {
     const Span &s = m_trace->spans[span];
     switch (column) {
-    case NameColumn:
-        return qs(m_trace->str(s.name));
-    case KindColumn:
-        return qs(spanKindName(s.kind));
-    case StepColumn:
-        return qs(stepName(s.step));
-    case StartColumn:
-        return formatTimePoint(s.startNs, m_unit, false);
+    case NameColumn: return qs(m_trace->str(s.name));
+    case KindColumn: return qs(spanKindName(s.kind));
+    case StepColumn: return qs(stepName(s.step));
+    case StartColumn: return formatTimePoint(s.startNs, m_unit, false);
     case DurationColumn:
         if (const auto d = m_tree->durationNs(span))
             return formatDurationIn(*d, m_unit, false);
@@ -342,10 +324,8 @@ QVariant SpanTreeModel::displayData(std::size_t span, int column) const
         if (m_device->exceedsHostWindow(span))
             return tr("%1 > host").arg(formatDurationIn(m_device->maxBusyNs(span), m_unit, false));
         return formatDurationIn(m_device->maxBusyNs(span), m_unit, false);
-    case DeviceLanesColumn:
-        return m_device ? lanesText(span) : QVariant();
-    default:
-        return {};
+    case DeviceLanesColumn: return m_device ? lanesText(span) : QVariant();
+    default: return {};
     }
 }
 
@@ -353,14 +333,12 @@ QVariant SpanTreeModel::sortData(std::size_t span, int column) const
 {
     const Span &s = m_trace->spans[span];
     switch (column) {
-    case NameColumn:
-        return qs(m_trace->str(s.name));
+    case NameColumn: return qs(m_trace->str(s.name));
     case KindColumn: // declaration order: function, op, module
         return int(s.kind);
     case StepColumn: // execution order: none, forward, backward, optimizer
         return int(s.step);
-    case StartColumn:
-        return QVariant::fromValue(quint64(s.startNs));
+    case StartColumn: return QVariant::fromValue(quint64(s.startNs));
     case DurationColumn:
     case BarColumn:
         if (const auto d = m_tree->durationNs(span))
@@ -382,8 +360,7 @@ QVariant SpanTreeModel::sortData(std::size_t span, int column) const
         if (m_device)
             return QVariant::fromValue(quint64(m_device->busyOfSpan(span).size() + m_device->lanesOmitted(span)));
         return {};
-    default:
-        return {};
+    default: return {};
     }
 }
 
@@ -397,11 +374,17 @@ QString SpanTreeModel::toolTip(std::size_t span) const
     if (m_tree->isOpen(span))
         text += u'\n' + tr("Open: no span_end was recorded, so the duration is unknown.");
     if (m_tree->isDangling(span))
-        text += u'\n' + tr("Dangling parent: no span has the id %1; shown at the top level.").arg(qs(m_trace->str(s.parentId)));
+        text +=
+            u'\n'
+            + tr("Dangling parent: no span has the id %1; shown at the top level.").arg(qs(m_trace->str(s.parentId)));
     if (m_tree->isCycleBreak(span))
-        text += u'\n' + tr("Parent cycle: its parent links lead back to itself; the cycle is cut here and shown at the top level.");
+        text +=
+            u'\n'
+            + tr(
+                "Parent cycle: its parent links lead back to itself; the cycle is cut here and shown at the top level.");
     else if (m_tree->isInCycle(span))
-        text += u'\n' + tr("Parent cycle: part of a cycle of parent links; shown under the span where the cycle is cut.");
+        text +=
+            u'\n' + tr("Parent cycle: part of a cycle of parent links; shown under the span where the cycle is cut.");
     const QStringList device = deviceLines(std::int64_t(span));
     if (!device.isEmpty())
         text += u'\n' + tr("Device busy time (this span and its descendants):") + u'\n' + device.join(u'\n');
@@ -427,10 +410,8 @@ QVariant SpanTreeModel::headerData(int section, Qt::Orientation orientation, int
         case MeasuredPercentColumn:
         case BarColumn:
         case DeviceBusyColumn:
-        case DeviceLanesColumn:
-            return int(Qt::DescendingOrder);
-        default:
-            return {};
+        case DeviceLanesColumn: return int(Qt::DescendingOrder);
+        default: return {};
         }
     }
     if (role == Qt::DisplayRole) {
@@ -468,7 +449,9 @@ QVariant SpanTreeModel::headerData(int section, Qt::Orientation orientation, int
         case DeviceBusyColumn:
             return tr("Union of the device_interval records of the span and its descendants on its busiest "
                       "device stream (overlaps count once); \"> host\" when it exceeds the host duration");
-        case DeviceLanesColumn: return tr("Device, stream and clock domain of the device work (device clocks are never compared with host time)");
+        case DeviceLanesColumn:
+            return tr(
+                "Device, stream and clock domain of the device work (device clocks are never compared with host time)");
         case BaselineTotalColumn:
             return tr("Duration of the matching span in the baseline (matched by path, or by semantic label); "
                       "— when it has none");

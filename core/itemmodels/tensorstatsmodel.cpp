@@ -37,9 +37,9 @@ void TensorStatsModel::setTrace(std::shared_ptr<const Trace> trace, std::shared_
     beginResetModel();
     m_trace = std::move(trace);
     m_evidence = m_trace && evidence && evidence->tensorStats.size() == m_trace->tensorStats.size()
-            && evidence->tensors.statsOp.size() == m_trace->tensorStats.size()
-        ? std::move(evidence)
-        : nullptr;
+                         && evidence->tensors.statsOp.size() == m_trace->tensorStats.size()
+                     ? std::move(evidence)
+                     : nullptr;
     m_flagged = 0;
     if (m_evidence) {
         for (const TensorStatsVerdict &v : m_evidence->tensorStats)
@@ -110,12 +110,17 @@ QVariant TensorStatsModel::headerData(int section, Qt::Orientation orientation, 
     if (role == Qt::ToolTipRole) {
         switch (section) {
         case ScoreColumn:
-            return tr("Outlier score: 4 for non-finite values, 2 for |max| near the dtype's range, 1 for an rms outlier, "
-                      "plus a severity below 1");
+            return tr(
+                "Outlier score: 4 for non-finite values, 2 for |max| near the dtype's range, 1 for an rms outlier, "
+                "plus a severity below 1");
         case RmsZColumn:
             return tr("z-score of the rms against the other records with the same label (needs at least 4 records)");
-        case RangeColumn: return tr("|max| as a fraction of the dtype's largest finite value (f16 65504, bf16 ≈3.39e38, f32 ≈3.40e38)");
-        case OpColumn: return tr("The op that produced the tensor with this label in this span (or the last op of the span with the same shape and dtype)");
+        case RangeColumn:
+            return tr(
+                "|max| as a fraction of the dtype's largest finite value (f16 65504, bf16 ≈3.39e38, f32 ≈3.40e38)");
+        case OpColumn:
+            return tr(
+                "The op that produced the tensor with this label in this span (or the last op of the span with the same shape and dtype)");
         default: return {};
         }
     }
@@ -179,8 +184,7 @@ void TensorStatsModel::sortKeys(int column, std::vector<std::uint64_t> &keys, st
     case RangeColumn:
         doubles([&](std::size_t i) { return verdicts ? (*verdicts)[i].rangeFraction : std::nullopt; });
         break;
-    default:
-        break;
+    default: break;
     }
 }
 
@@ -223,7 +227,8 @@ QVariant TensorStatsModel::display(std::size_t i, int column) const
     case SpanColumn: {
         const std::int64_t span = spanOfRecord(i);
         const QString id = qs(t.str(s.spanId));
-        return span < 0 ? tr("%1 (unknown span)").arg(id) : QStringLiteral("%1 · %2").arg(id, qs(t.str(t.spans[std::size_t(span)].name)));
+        return span < 0 ? tr("%1 (unknown span)").arg(id)
+                        : QStringLiteral("%1 · %2").arg(id, qs(t.str(t.spans[std::size_t(span)].name)));
     }
     default: return {};
     }
@@ -241,7 +246,8 @@ QVariant TensorStatsModel::recordData(std::size_t i, int column, int role) const
         return {};
     case Qt::ToolTipRole:
         if (column == OpColumn && m_evidence && m_evidence->tensors.statsOpByShape[i])
-            return tr("No tensor record with this label in this span: the last op of the span with the same shape and dtype");
+            return tr(
+                "No tensor record with this label in this span: the last op of the span with the same shape and dtype");
         return {};
     case SortRole:
         switch (column) {

@@ -29,7 +29,8 @@ void TensorTableModel::setTrace(std::shared_ptr<const Trace> trace, std::shared_
 {
     beginResetModel();
     m_trace = std::move(trace);
-    m_evidence = m_trace && evidence && evidence->tensors.size() == m_trace->tensors.size() ? std::move(evidence) : nullptr;
+    m_evidence =
+        m_trace && evidence && evidence->tensors.size() == m_trace->tensors.size() ? std::move(evidence) : nullptr;
     resetRecords(m_trace ? m_trace->tensors.size() : 0);
     endResetModel();
 }
@@ -195,8 +196,7 @@ void TensorTableModel::sortKeys(int column, std::vector<std::uint64_t> &keys, st
             }
         }
         break;
-    default:
-        break;
+    default: break;
     }
 }
 
@@ -237,7 +237,8 @@ QVariant TensorTableModel::display(std::size_t i, int column) const
     case SpanColumn: {
         const std::int64_t span = spanOfTensor(i);
         const QString id = qs(t.str(tensor.spanId));
-        return span < 0 ? tr("%1 (unknown span)").arg(id) : QStringLiteral("%1 · %2").arg(id, qs(t.str(t.spans[std::size_t(span)].name)));
+        return span < 0 ? tr("%1 (unknown span)").arg(id)
+                        : QStringLiteral("%1 · %2").arg(id, qs(t.str(t.spans[std::size_t(span)].name)));
     }
     case StorageColumn: return ev && ev->storageId[i] != kNoString ? QVariant(qs(t.str(ev->storageId[i]))) : QVariant();
     case AllocColumn: return ev && ev->hasStorage(i) ? QVariant(formatTimePoint(ev->allocNs[i])) : QVariant();

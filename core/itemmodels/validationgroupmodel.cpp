@@ -182,30 +182,23 @@ QVariant ValidationGroupModel::data(const QModelIndex &index, int role) const
         switch (index.column()) {
         case ValidationIssueModel::SeverityColumn:
             return Severity(g.worstSeverity) == Severity::Error ? tr("Error") : tr("Warning");
-        case ValidationIssueModel::RuleColumn:
-            return g.rule;
+        case ValidationIssueModel::RuleColumn: return g.rule;
         case ValidationIssueModel::MessageColumn:
             return tr("%1 finding(s)", nullptr, numerusCount(std::uint64_t(n))).arg(formatCount(std::uint64_t(n)));
-        case ValidationIssueModel::LineColumn:
-            return g.firstLine == 0 ? QString() : QString::number(g.firstLine);
-        default:
-            return {};
+        case ValidationIssueModel::LineColumn: return g.firstLine == 0 ? QString() : QString::number(g.firstLine);
+        default: return {};
         }
     case Qt::ToolTipRole:
         return tr("%1: %n finding(s) shown, first on line %2", nullptr, n).arg(g.rule).arg(g.firstLine);
-    case SeverityRole:
-        return g.worstSeverity;
-    case RuleIdRole:
-        return g.rule;
-    case CountRole:
-        return QVariant::fromValue(quint64(n));
-    case IsSyntheticRole:
-        return true;
+    case SeverityRole: return g.worstSeverity;
+    case RuleIdRole: return g.rule;
+    case CountRole: return QVariant::fromValue(quint64(n));
+    case IsSyntheticRole: return true;
     case Qt::TextAlignmentRole:
-        return index.column() == ValidationIssueModel::LineColumn ? QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter)
-                                                                  : QVariant();
-    default:
-        return {};
+        return index.column() == ValidationIssueModel::LineColumn
+                   ? QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter)
+                   : QVariant();
+    default: return {};
     }
 }
 

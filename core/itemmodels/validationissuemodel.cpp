@@ -158,18 +158,12 @@ QVariant ValidationIssueModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
-        case SeverityColumn:
-            return severityText(p->severity);
-        case LineColumn:
-            return p->line == 0 ? QString() : QString::number(p->line);
-        case ColumnColumn:
-            return p->column == 0 ? QString() : QString::number(p->column);
-        case RuleColumn:
-            return QString::fromStdString(p->ruleId);
-        case CodeColumn:
-            return QString::fromStdString(p->code);
-        case MessageColumn:
-            return displayMessage(index.row());
+        case SeverityColumn: return severityText(p->severity);
+        case LineColumn: return p->line == 0 ? QString() : QString::number(p->line);
+        case ColumnColumn: return p->column == 0 ? QString() : QString::number(p->column);
+        case RuleColumn: return QString::fromStdString(p->ruleId);
+        case CodeColumn: return QString::fromStdString(p->code);
+        case MessageColumn: return displayMessage(index.row());
         }
         return {};
     case Qt::ToolTipRole:
@@ -177,7 +171,8 @@ QVariant ValidationIssueModel::data(const QModelIndex &index, int role) const
             return tr("Not tied to a line: concerns the whole file");
         if (index.column() == MessageColumn || index.column() == RuleColumn) {
             const QString origin = sourceAt(index.row()) == Source::Reader ? tr("Load") : tr("Health");
-            QString tip = QStringLiteral("%1 · %2\n%3").arg(origin, QString::fromStdString(p->ruleId), QString::fromStdString(p->message));
+            QString tip = QStringLiteral("%1 · %2\n%3").arg(origin, QString::fromStdString(p->ruleId),
+                                                            QString::fromStdString(p->message));
             if (const QString why = m_reasons.value(index.row()); !why.isEmpty())
                 tip += u'\n' + why;
             return tip;
@@ -185,37 +180,26 @@ QVariant ValidationIssueModel::data(const QModelIndex &index, int role) const
         return {};
     case SortRole:
         switch (index.column()) {
-        case SeverityColumn:
-            return int(p->severity);
+        case SeverityColumn: return int(p->severity);
         case LineColumn:
             // Whole-file problems sort after every line.
             return p->line == 0 ? std::numeric_limits<quint64>::max() : quint64(p->line);
-        case ColumnColumn:
-            return quint64(p->column);
-        case RuleColumn:
-            return QString::fromStdString(p->ruleId);
-        case CodeColumn:
-            return QString::fromStdString(p->code);
-        case MessageColumn:
-            return QString::fromStdString(p->message);
+        case ColumnColumn: return quint64(p->column);
+        case RuleColumn: return QString::fromStdString(p->ruleId);
+        case CodeColumn: return QString::fromStdString(p->code);
+        case MessageColumn: return QString::fromStdString(p->message);
         }
         return {};
     case Qt::TextAlignmentRole:
         if (index.column() == LineColumn || index.column() == ColumnColumn)
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         return {};
-    case SeverityRole:
-        return int(p->severity);
-    case LineRole:
-        return quint64(p->line);
-    case RuleIdRole:
-        return QString::fromStdString(p->ruleId);
-    case RelatedKindRole:
-        return int(p->relatedKind);
-    case RelatedIndexRole:
-        return p->relatedIndex == UINT64_MAX ? qint64(-1) : qint64(p->relatedIndex);
-    case RelatedIdRole:
-        return QString::fromStdString(p->relatedId);
+    case SeverityRole: return int(p->severity);
+    case LineRole: return quint64(p->line);
+    case RuleIdRole: return QString::fromStdString(p->ruleId);
+    case RelatedKindRole: return int(p->relatedKind);
+    case RelatedIndexRole: return p->relatedIndex == UINT64_MAX ? qint64(-1) : qint64(p->relatedIndex);
+    case RelatedIdRole: return QString::fromStdString(p->relatedId);
     case SpanIdRole:
         if (p->relatedKind == RelatedKind::Span)
             return QString::fromStdString(p->relatedId);
@@ -230,28 +214,19 @@ QVariant ValidationIssueModel::headerData(int section, Qt::Orientation orientati
         return {};
     if (role == Qt::DisplayRole) {
         switch (section) {
-        case SeverityColumn:
-            return tr("Severity");
-        case LineColumn:
-            return tr("Line");
-        case ColumnColumn:
-            return tr("Column");
-        case RuleColumn:
-            return tr("Rule");
-        case CodeColumn:
-            return tr("Code");
-        case MessageColumn:
-            return tr("Message");
+        case SeverityColumn: return tr("Severity");
+        case LineColumn: return tr("Line");
+        case ColumnColumn: return tr("Column");
+        case RuleColumn: return tr("Rule");
+        case CodeColumn: return tr("Code");
+        case MessageColumn: return tr("Message");
         }
     }
     if (role == Qt::ToolTipRole) {
         switch (section) {
-        case LineColumn:
-            return tr("1-based physical line in the trace file");
-        case RuleColumn:
-            return tr("E-* rejects the trace, H-* is a health error, W-* a health warning");
-        case CodeColumn:
-            return tr("Upstream code of a health finding");
+        case LineColumn: return tr("1-based physical line in the trace file");
+        case RuleColumn: return tr("E-* rejects the trace, H-* is a health error, W-* a health warning");
+        case CodeColumn: return tr("Upstream code of a health finding");
         }
     }
     return {};

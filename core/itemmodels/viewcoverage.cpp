@@ -78,9 +78,10 @@ ViewCoverage ViewCoverageText::coverage(const CapabilityMatrix &matrix, Inspecto
         if (cap.records > 0 && !c.captured)
             c.level = cap.level; // the first plane with records speaks for the view
         c.captured = c.captured || cap.records > 0;
-        QString part = cap.records == 0 ? tr("%1: none captured").arg(planeTitle(p))
-            : cap.records == 1          ? tr("%1: 1 record").arg(planeTitle(p))
-                                        : tr("%1: %2 record(s)", nullptr, numerusCount(cap.records)).arg(planeTitle(p), formatCount(cap.records));
+        QString part = cap.records == 0   ? tr("%1: none captured").arg(planeTitle(p))
+                       : cap.records == 1 ? tr("%1: 1 record").arg(planeTitle(p))
+                                          : tr("%1: %2 record(s)", nullptr, numerusCount(cap.records))
+                                                .arg(planeTitle(p), formatCount(cap.records));
         if (cap.declared)
             part += tr(" (declared %1)").arg(QString::fromLatin1(coverageLevelName(*cap.declared).data()));
         else if (first && matrix.hasMeta)

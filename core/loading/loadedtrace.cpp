@@ -9,7 +9,9 @@ std::size_t LoadedTrace::decodeFailureCount() const
 {
     if (!readProblems)
         return 0;
-    const auto isDecodeFailure = [](const std::string &rule) { return rule.starts_with("E-LINE-") || rule == "E-FILE-OPEN"; };
+    const auto isDecodeFailure = [](const std::string &rule) {
+        return rule.starts_with("E-LINE-") || rule == "E-FILE-OPEN";
+    };
     auto n = std::size_t(std::count_if(readProblems->begin(), readProblems->end(),
                                        [&](const Problem &p) { return isDecodeFailure(p.ruleId); }));
     for (const OmittedProblems &o : readOmitted) {

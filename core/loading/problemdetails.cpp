@@ -5,7 +5,6 @@
 #include <cstring>
 #include <vector>
 
-
 #include "core/display/format.h"
 #include "core/compat/rustformat.h"
 #include "core/io/linedecoder.h"
@@ -19,7 +18,7 @@ namespace {
 
 bool hasRecordIndex(const std::string &rule)
 {
-    static const char *const rules[] = {"E-AFTER-TERMINAL", "E-META-FIRST",   "E-META-DUP",       "E-SPAN-START-DUP",
+    static const char *const rules[] = {"E-AFTER-TERMINAL",   "E-META-FIRST",   "E-META-DUP",       "E-SPAN-START-DUP",
                                         "E-SPAN-END-UNKNOWN", "E-SPAN-END-DUP", "E-TSTATS-INVALID", "E-TERMINAL-DUP"};
     for (const char *r : rules)
         if (rule == r)
@@ -45,7 +44,8 @@ QString tensorStatsReason(const Trace &scratch, const TensorStats &s)
     std::uint64_t product = 1;
     for (const std::uint64_t d : dims) {
         if (d != 0 && product > UINT64_MAX / d)
-            return ProblemExplanation::tr("the product of the shape %1 overflows a 64-bit count").arg(formatShape(dims));
+            return ProblemExplanation::tr("the product of the shape %1 overflows a 64-bit count")
+                .arg(formatShape(dims));
         product *= d;
     }
     if (product != s.elements)
@@ -73,7 +73,8 @@ ProblemExplanation explainProblem(const Problem &problem, const RawLine *raw)
 {
     ProblemExplanation out;
     if (problem.ruleId == "E-TSTATS-INVALID" && raw && raw->ok && !raw->truncated) {
-        const std::string_view text = rustTrim(std::string_view(raw->bytes.constData(), std::size_t(raw->bytes.size())));
+        const std::string_view text =
+            rustTrim(std::string_view(raw->bytes.constData(), std::size_t(raw->bytes.size())));
         // The decoder reads a little past the end; it must find zeros there.
         std::vector<char> buffer(text.size() + kDecoderPadding, '\0');
         std::memcpy(buffer.data(), text.data(), text.size());
@@ -85,7 +86,9 @@ ProblemExplanation explainProblem(const Problem &problem, const RawLine *raw)
             out.reason = tensorStatsReason(scratch, event.tensorStats);
     }
     if (hasRecordIndex(problem.ruleId) && problem.line > 0)
-        out.note = ProblemExplanation::tr("The index counts records (non-blank lines) from 0; this record is on line %1.").arg(problem.line);
+        out.note =
+            ProblemExplanation::tr("The index counts records (non-blank lines) from 0; this record is on line %1.")
+                .arg(problem.line);
     return out;
 }
 

@@ -16,9 +16,9 @@ struct RawLine {
 
 public:
     bool ok = false;
-    QString error;       ///< why the line could not be read, when !ok
+    QString error; ///< why the line could not be read, when !ok
     std::uint64_t line = 0;
-    QByteArray bytes;    ///< without its line break; at most the byte limit given
+    QByteArray bytes; ///< without its line break; at most the byte limit given
     bool truncated = false;
     std::uint64_t length = 0; ///< the whole line's length in bytes
 

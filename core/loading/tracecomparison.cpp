@@ -17,8 +17,8 @@ std::shared_ptr<const TraceComparison> TraceComparison::compute(LoadedTracePtr b
     c->candidate = std::move(candidate);
     const LoadedTrace &b = *c->baseline, &k = *c->candidate;
     c->diff = TraceDiff::compute(*b.trace, *b.spanTree, *k.trace, *k.spanTree);
-    c->fairness = FairnessCheck::compare(b.trace->meta ? &*b.trace->meta : nullptr,
-                                         k.trace->meta ? &*k.trace->meta : nullptr);
+    c->fairness =
+        FairnessCheck::compare(b.trace->meta ? &*b.trace->meta : nullptr, k.trace->meta ? &*k.trace->meta : nullptr);
     c->memory = MemoryDiff::compute(*b.trace, b.memory.get(), *k.trace, k.memory.get());
     c->computeMs = clock.elapsed();
     return c;

@@ -163,10 +163,11 @@ void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 genera
         }
         const double fraction = double(done) / double(total);
         const QString detail = TraceLoader::tr("%1 of %2").arg(formatFileSize(done), formatFileSize(total));
-        progress.update(int(fraction * kReadEnd), int(fraction * 1000), TraceLoader::tr("Reading %1").arg(detail), detail);
+        progress.update(int(fraction * kReadEnd), int(fraction * 1000), TraceLoader::tr("Reading %1").arg(detail),
+                        detail);
     };
-    const QString readingText = stream ? TraceLoader::tr("Reading %1 (a stream)").arg(fileName)
-                                       : TraceLoader::tr("Reading %1").arg(fileName);
+    const QString readingText =
+        stream ? TraceLoader::tr("Reading %1 (a stream)").arg(fileName) : TraceLoader::tr("Reading %1").arg(fileName);
     progress.step(1, 1, TraceLoader::tr("Reading %1").arg(fileName), readingText);
     ReadOptions options;
     options.waiting = waiting;
@@ -228,7 +229,8 @@ void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 genera
     auto memory = std::make_shared<const MemoryProfile>(analyzeMemory(trace));
     snapshot->summary = std::make_shared<const TraceSummary>(computeSummary(trace, *memory));
     const qint64 evidenceStart = clock.elapsed();
-    snapshot->evidence = std::make_shared<const EvidenceAnalysis>(analyzeEvidence(trace, snapshot->health.get(), memory.get()));
+    snapshot->evidence =
+        std::make_shared<const EvidenceAnalysis>(analyzeEvidence(trace, snapshot->health.get(), memory.get()));
     snapshot->timings.evidenceMs = clock.elapsed() - evidenceStart;
     snapshot->memory = std::move(memory);
     snapshot->stage = LoadStage::Memory;
@@ -242,7 +244,8 @@ void runLoad(QPromise<LoadEvent> &promise, const QString &path, quint64 generati
     try {
         runStages(promise, path, generation, cancel);
     } catch (const std::bad_alloc &) {
-        fail(promise, TraceLoader::tr("Cannot load %1: not enough memory").arg(path), TraceLoader::FailureKind::OutOfMemory);
+        fail(promise, TraceLoader::tr("Cannot load %1: not enough memory").arg(path),
+             TraceLoader::FailureKind::OutOfMemory);
     } catch (const std::exception &e) {
         fail(promise, TraceLoader::tr("Cannot load %1: %2").arg(path, QString::fromUtf8(e.what())),
              TraceLoader::FailureKind::Unreadable);

@@ -28,10 +28,10 @@ constexpr int kMaxLinesExamined = 50;
 bool isTraceKind(const QString &kind)
 {
     static const std::array<QLatin1StringView, 12> kinds{
-        QLatin1StringView("meta"),          QLatin1StringView("span_start"),   QLatin1StringView("span_end"),
-        QLatin1StringView("op"),            QLatin1StringView("tensor"),       QLatin1StringView("tensor_stats"),
-        QLatin1StringView("memory"),        QLatin1StringView("device_memory"), QLatin1StringView("device_interval"),
-        QLatin1StringView("gradient"),      QLatin1StringView("edge"),         QLatin1StringView("terminal"),
+        QLatin1StringView("meta"),     QLatin1StringView("span_start"),    QLatin1StringView("span_end"),
+        QLatin1StringView("op"),       QLatin1StringView("tensor"),        QLatin1StringView("tensor_stats"),
+        QLatin1StringView("memory"),   QLatin1StringView("device_memory"), QLatin1StringView("device_interval"),
+        QLatin1StringView("gradient"), QLatin1StringView("edge"),          QLatin1StringView("terminal"),
     };
     for (QLatin1StringView k : kinds) {
         if (kind == k)
@@ -151,23 +151,21 @@ TraceSniffer::Result TraceSniffer::inspect(std::string_view head, bool wholeFile
 QString TraceSniffer::unreadableMessage(const QString &path, const InputError &error)
 {
     switch (error.kind) {
-    case InputError::Kind::None:
-        return {};
+    case InputError::Kind::None: return {};
     case InputError::Kind::OpenFailed:
         if (error.osError == ELOOP)
             return tr("Cannot open %1: it is a symbolic link loop (a link that leads back to itself)").arg(path);
         return tr("Cannot open %1: %2").arg(path, QString::fromLocal8Bit(std::strerror(error.osError)));
-    case InputError::Kind::IsDirectory:
-        return tr("Cannot open %1: it is a folder, not a file").arg(path);
+    case InputError::Kind::IsDirectory: return tr("Cannot open %1: it is a folder, not a file").arg(path);
     case InputError::Kind::IsDevice:
         return tr("Cannot open %1: it is a device, not a file or a pipe (a device such as /dev/zero may "
-                              "never end)")
+                  "never end)")
             .arg(path);
     case InputError::Kind::ReadFailed:
         return tr("Cannot read %1: %2").arg(path, QString::fromLocal8Bit(std::strerror(error.osError)));
     case InputError::Kind::Changed:
         return tr("Cannot load %1: the file changed while it was read (%2 bytes when opened, %3 bytes at the "
-                              "end). It may still be being written, or was truncated; reload it once it is complete.")
+                  "end). It may still be being written, or was truncated; reload it once it is complete.")
             .arg(path)
             .arg(error.sizeAtOpen)
             .arg(error.sizeAfter);

@@ -37,47 +37,112 @@ std::string_view nameOf(const std::array<std::string_view, N> &names, E v)
 
 } // namespace
 
-std::string_view phaseName(ExecutionPhase v) { return nameOf(kPhase, v); }
+std::string_view phaseName(ExecutionPhase v)
+{
+    return nameOf(kPhase, v);
+}
 std::string_view stepName(ExecutionStep v)
 {
     return v == ExecutionStep::None ? std::string_view() : kStep[static_cast<std::size_t>(v) - 1];
 }
-std::string_view timingModeName(TimingMode v) { return nameOf(kTiming, v); }
-std::string_view spanKindName(SpanKind v) { return nameOf(kSpanKind, v); }
-std::string_view memoryActionName(MemoryAction v) { return nameOf(kAction, v); }
-std::string_view memoryCategoryName(MemoryCategory v) { return nameOf(kCategory, v); }
-std::string_view gradientStateName(GradientState v) { return nameOf(kGradState, v); }
-std::string_view runOutcomeName(RunOutcome v) { return nameOf(kOutcome, v); }
-std::string_view coverageLevelName(CoverageLevel v) { return nameOf(kCoverage, v); }
-std::string_view measurementScopeName(MeasurementScope v) { return nameOf(kScope, v); }
-std::string_view familyExpectationName(GradientFamilyExpectation v) { return nameOf(kExpectation, v); }
-std::string_view edgeKindName(EdgeKind v) { return nameOf(kEdge, v); }
+std::string_view timingModeName(TimingMode v)
+{
+    return nameOf(kTiming, v);
+}
+std::string_view spanKindName(SpanKind v)
+{
+    return nameOf(kSpanKind, v);
+}
+std::string_view memoryActionName(MemoryAction v)
+{
+    return nameOf(kAction, v);
+}
+std::string_view memoryCategoryName(MemoryCategory v)
+{
+    return nameOf(kCategory, v);
+}
+std::string_view gradientStateName(GradientState v)
+{
+    return nameOf(kGradState, v);
+}
+std::string_view runOutcomeName(RunOutcome v)
+{
+    return nameOf(kOutcome, v);
+}
+std::string_view coverageLevelName(CoverageLevel v)
+{
+    return nameOf(kCoverage, v);
+}
+std::string_view measurementScopeName(MeasurementScope v)
+{
+    return nameOf(kScope, v);
+}
+std::string_view familyExpectationName(GradientFamilyExpectation v)
+{
+    return nameOf(kExpectation, v);
+}
+std::string_view edgeKindName(EdgeKind v)
+{
+    return nameOf(kEdge, v);
+}
 
-std::optional<ExecutionPhase> parsePhase(std::string_view s) { return lookup<ExecutionPhase>(kPhase, s); }
+std::optional<ExecutionPhase> parsePhase(std::string_view s)
+{
+    return lookup<ExecutionPhase>(kPhase, s);
+}
 std::optional<ExecutionStep> parseStep(std::string_view s)
 {
     if (auto i = lookup<int>(kStep, s))
         return static_cast<ExecutionStep>(*i + 1);
     return std::nullopt;
 }
-std::optional<TimingMode> parseTimingMode(std::string_view s) { return lookup<TimingMode>(kTiming, s); }
-std::optional<SpanKind> parseSpanKind(std::string_view s) { return lookup<SpanKind>(kSpanKind, s); }
-std::optional<MemoryAction> parseMemoryAction(std::string_view s) { return lookup<MemoryAction>(kAction, s); }
-std::optional<MemoryCategory> parseMemoryCategory(std::string_view s) { return lookup<MemoryCategory>(kCategory, s); }
-std::optional<GradientState> parseGradientState(std::string_view s) { return lookup<GradientState>(kGradState, s); }
-std::optional<RunOutcome> parseRunOutcome(std::string_view s) { return lookup<RunOutcome>(kOutcome, s); }
-std::optional<CoverageLevel> parseCoverageLevel(std::string_view s) { return lookup<CoverageLevel>(kCoverage, s); }
-std::optional<MeasurementScope> parseMeasurementScope(std::string_view s) { return lookup<MeasurementScope>(kScope, s); }
+std::optional<TimingMode> parseTimingMode(std::string_view s)
+{
+    return lookup<TimingMode>(kTiming, s);
+}
+std::optional<SpanKind> parseSpanKind(std::string_view s)
+{
+    return lookup<SpanKind>(kSpanKind, s);
+}
+std::optional<MemoryAction> parseMemoryAction(std::string_view s)
+{
+    return lookup<MemoryAction>(kAction, s);
+}
+std::optional<MemoryCategory> parseMemoryCategory(std::string_view s)
+{
+    return lookup<MemoryCategory>(kCategory, s);
+}
+std::optional<GradientState> parseGradientState(std::string_view s)
+{
+    return lookup<GradientState>(kGradState, s);
+}
+std::optional<RunOutcome> parseRunOutcome(std::string_view s)
+{
+    return lookup<RunOutcome>(kOutcome, s);
+}
+std::optional<CoverageLevel> parseCoverageLevel(std::string_view s)
+{
+    return lookup<CoverageLevel>(kCoverage, s);
+}
+std::optional<MeasurementScope> parseMeasurementScope(std::string_view s)
+{
+    return lookup<MeasurementScope>(kScope, s);
+}
 std::optional<GradientFamilyExpectation> parseFamilyExpectation(std::string_view s)
 {
     return lookup<GradientFamilyExpectation>(kExpectation, s);
 }
-std::optional<EdgeKind> parseEdgeKind(std::string_view s) { return lookup<EdgeKind>(kEdge, s); }
+std::optional<EdgeKind> parseEdgeKind(std::string_view s)
+{
+    return lookup<EdgeKind>(kEdge, s);
+}
 
 std::string_view enumExpectation(std::string_view typeName)
 {
     // serde lists variants as `a` or `b` (two) / one of `a`, `b`, `c` (more).
-    struct Entry { std::string_view type, text; };
+    struct Entry {
+        std::string_view type, text;
+    };
     static constexpr Entry kTexts[] = {
         {"ExecutionPhase", "`train` or `infer`"},
         {"ExecutionStep", "one of `forward`, `backward`, `optimizer`"},

@@ -35,8 +35,9 @@ std::uint32_t hashBytes(std::string_view s)
             std::memcpy(&b, p + rest - 4, 4);
             tail = a | (std::uint64_t(b) << 32);
         } else {
-            tail = std::uint64_t(static_cast<unsigned char>(p[0])) | (std::uint64_t(static_cast<unsigned char>(p[rest / 2])) << 8)
-                | (std::uint64_t(static_cast<unsigned char>(p[rest - 1])) << 16);
+            tail = std::uint64_t(static_cast<unsigned char>(p[0]))
+                   | (std::uint64_t(static_cast<unsigned char>(p[rest / 2])) << 8)
+                   | (std::uint64_t(static_cast<unsigned char>(p[rest - 1])) << 16);
         }
         h = (h ^ tail) * 0x94d049bb133111ebULL;
     }

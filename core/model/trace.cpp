@@ -24,10 +24,10 @@ std::int64_t Trace::findSpan(StringId id) const
 std::size_t Trace::memoryUsage() const
 {
     return strings.memoryUsage() + shapes.memoryUsage() + idLists.memoryUsage() + spans.capacity() * sizeof(Span)
-        + ops.capacity() * sizeof(Op) + tensors.capacity() * sizeof(Tensor) + tensorStats.capacity() * sizeof(TensorStats)
-        + memory.capacity() * sizeof(MemoryEvent) + deviceMemory.capacity() * sizeof(DeviceMemorySample)
-        + deviceIntervals.capacity() * sizeof(DeviceInterval) + gradients.capacity() * sizeof(Gradient)
-        + edges.capacity() * sizeof(Edge);
+           + ops.capacity() * sizeof(Op) + tensors.capacity() * sizeof(Tensor)
+           + tensorStats.capacity() * sizeof(TensorStats) + memory.capacity() * sizeof(MemoryEvent)
+           + deviceMemory.capacity() * sizeof(DeviceMemorySample) + deviceIntervals.capacity() * sizeof(DeviceInterval)
+           + gradients.capacity() * sizeof(Gradient) + edges.capacity() * sizeof(Edge);
 }
 
 } // namespace TraceInspector

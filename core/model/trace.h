@@ -23,9 +23,9 @@ namespace TraceInspector {
 /// (duplicate span_start, unknown span_end, invalid tensor_stats, a second meta or
 /// terminal); everything else is kept.
 struct Trace {
-    std::string path;            // as given by the caller
+    std::string path; // as given by the caller
     std::uint64_t fileBytes = 0;
-    std::uint64_t lineCount = 0; // physical lines
+    std::uint64_t lineCount = 0;   // physical lines
     std::uint64_t recordCount = 0; // decoded non-blank lines
 
     std::optional<TraceMeta> meta;

@@ -93,35 +93,30 @@ std::string outputErrorMessage(const OutputError &error)
 {
     const std::string reason = error.osError ? std::strerror(error.osError) : std::string();
     switch (error.kind) {
-    case OutputError::Kind::None:
-        return {};
-    case OutputError::Kind::IsDirectory:
-        return "write " + error.path + ": " + std::strerror(EISDIR);
+    case OutputError::Kind::None: return {};
+    case OutputError::Kind::IsDirectory: return "write " + error.path + ": " + std::strerror(EISDIR);
     case OutputError::Kind::DanglingSymlink:
         return "write " + error.path + ": it is a symbolic link to a file that does not exist (give the path itself)";
     case OutputError::Kind::ReadOnly:
         return "write " + error.path + ": the file is read-only (use --force to replace it anyway)";
     case OutputError::Kind::OtherOwner:
         return "write " + error.path
-            + ": the file belongs to another user or group, and a replacement would not (use --force to replace it anyway)";
-    case OutputError::Kind::Inspect:
-        return "write " + error.path + ": " + reason;
-    case OutputError::Kind::CreateTemporary:
-        return "create a temporary file in " + error.path + ": " + reason;
+               + ": the file belongs to another user or group, and a replacement would not (use --force to replace it anyway)";
+    case OutputError::Kind::Inspect: return "write " + error.path + ": " + reason;
+    case OutputError::Kind::CreateTemporary: return "create a temporary file in " + error.path + ": " + reason;
     case OutputError::Kind::Open:
         if (error.osError == ENXIO)
             return "open " + error.path + ": no process is reading from this FIFO (start the reader first)";
         return "open " + error.path + ": " + reason;
-    case OutputError::Kind::Write:
-        return "write " + error.path + ": " + reason;
-    case OutputError::Kind::Rename:
-        return "replace " + error.path + ": " + reason;
+    case OutputError::Kind::Write: return "write " + error.path + ": " + reason;
+    case OutputError::Kind::Rename: return "replace " + error.path + ": " + reason;
     }
     return {};
 }
 
 AtomicFileWriter::AtomicFileWriter(std::string target, bool force)
-    : m_target(std::move(target)), m_force(force)
+    : m_target(std::move(target))
+    , m_force(force)
 {
 }
 

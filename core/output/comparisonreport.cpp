@@ -131,15 +131,16 @@ std::string duration(double ns)
     return fixed(ns, 1) + " ns";
 }
 
-std::string signedDuration(double ns) { return (ns > 0 ? "+" : "") + duration(ns); }
+std::string signedDuration(double ns)
+{
+    return (ns > 0 ? "+" : "") + duration(ns);
+}
 
 std::string verdictSentence(ComparisonVerdict v)
 {
     switch (v) {
-    case ComparisonVerdict::Ineligible:
-        return "ineligible: no statistical verdict (reasons below)";
-    case ComparisonVerdict::Inconclusive:
-        return "inconclusive: the 95% interval of the median delta includes zero";
+    case ComparisonVerdict::Ineligible: return "ineligible: no statistical verdict (reasons below)";
+    case ComparisonVerdict::Inconclusive: return "inconclusive: the 95% interval of the median delta includes zero";
     case ComparisonVerdict::CandidateFaster:
         return "candidate faster: the whole 95% interval of the median delta is below zero";
     case ComparisonVerdict::CandidateSlower:
@@ -217,7 +218,8 @@ std::string comparisonReportText(const ReplicatedComparison &c)
     std::string out;
     out += "Replicated comparison (" + c.schema + "), metric " + c.metric + "\n";
     out += "Inputs: ";
-    out += c.inputs.verification == InputVerification::VerifiedBundles ? "verified bundles" : "unverified raw traces (diagnostic only)";
+    out += c.inputs.verification == InputVerification::VerifiedBundles ? "verified bundles"
+                                                                       : "unverified raw traces (diagnostic only)";
     out += c.paired ? ", paired by pair_id\n" : ", unpaired\n";
     out += "Verdict: " + verdictSentence(c.verdict) + "\n";
     if (!c.reasons.empty()) {
@@ -234,28 +236,28 @@ std::string comparisonReportText(const ReplicatedComparison &c)
     out += c.paired ? ", median of the paired deltas\n" : ", difference of the medians\n";
     if (c.confidenceInterval)
         out += "95% bootstrap interval: [" + signedDuration(c.confidenceInterval->lowerDeltaNs) + ", "
-            + signedDuration(c.confidenceInterval->upperDeltaNs) + "]\n";
+               + signedDuration(c.confidenceInterval->upperDeltaNs) + "]\n";
     else
         out += "95% bootstrap interval: none (the comparison is ineligible)\n";
     if (c.identity) {
         const ComparisonIdentity &i = *c.identity;
         out += "Identity: workload " + oneLine(i.workloadId) + ", model " + oneLine(i.modelId) + ", config "
-            + oneLine(i.configId) + ", data " + oneLine(i.dataId) + ", seed " + oneLine(i.seedPolicy) + ", batch "
-            + std::to_string(i.physicalBatch) + " x " + std::to_string(i.accumulationSteps) + ", precision "
-            + oneLine(i.precision) + ", device state " + oneLine(i.deviceState) + "\n";
+               + oneLine(i.configId) + ", data " + oneLine(i.dataId) + ", seed " + oneLine(i.seedPolicy) + ", batch "
+               + std::to_string(i.physicalBatch) + " x " + std::to_string(i.accumulationSteps) + ", precision "
+               + oneLine(i.precision) + ", device state " + oneLine(i.deviceState) + "\n";
     }
     const TensorStatsComparison &t = c.tensorStats;
     out += "Tensor statistics: " + std::to_string(t.matched.size()) + " labels in both, "
-        + std::to_string(t.unmatchedA.size()) + " only in baseline, " + std::to_string(t.unmatchedB.size())
-        + " only in candidate\n";
+           + std::to_string(t.unmatchedA.size()) + " only in baseline, " + std::to_string(t.unmatchedB.size())
+           + " only in candidate\n";
     const std::size_t shown = std::min<std::size_t>(t.matched.size(), 10);
     for (std::size_t i = 0; i < shown; ++i) {
         const TensorStatsComparisonRow &r = t.matched[i];
         out += "  " + oneLine(r.label) + ": rms " + fixed(r.rmsA, 6) + " -> " + fixed(r.rmsB, 6) + ", ratio "
-            + (r.rmsRatio ? fixed(*r.rmsRatio, 4) : std::string("none")) + ", non-finite "
-            + std::to_string(r.nonFiniteA) + " -> " + std::to_string(r.nonFiniteB) + ", runs "
-            + std::to_string(r.runsA) + "/" + std::to_string(t.baselineRuns) + " -> " + std::to_string(r.runsB) + "/"
-            + std::to_string(t.candidateRuns) + "\n";
+               + (r.rmsRatio ? fixed(*r.rmsRatio, 4) : std::string("none")) + ", non-finite "
+               + std::to_string(r.nonFiniteA) + " -> " + std::to_string(r.nonFiniteB) + ", runs "
+               + std::to_string(r.runsA) + "/" + std::to_string(t.baselineRuns) + " -> " + std::to_string(r.runsB) + "/"
+               + std::to_string(t.candidateRuns) + "\n";
     }
     if (t.matched.size() > shown)
         out += "  ... " + std::to_string(t.matched.size() - shown) + " more (--json lists all)\n";

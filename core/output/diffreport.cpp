@@ -46,7 +46,8 @@ std::vector<const OpGroupDelta *> rankGroups(const TraceDiff &d, bool regression
     }
     const auto key = [regressions](const OpGroupDelta *g) { return regressions ? g->deltaNs() : -g->deltaNs(); };
     // opGroups is sorted by its text key, so equal changes keep a stable order.
-    std::stable_sort(rows.begin(), rows.end(), [&](const OpGroupDelta *a, const OpGroupDelta *b) { return key(a) > key(b); });
+    std::stable_sort(rows.begin(), rows.end(),
+                     [&](const OpGroupDelta *a, const OpGroupDelta *b) { return key(a) > key(b); });
     rows.resize(std::min(top, rows.size()));
     return rows;
 }
@@ -93,9 +94,9 @@ void appendSpanRows(std::string &out, const DiffReportInput &in, const std::vect
     for (const SpanDelta *s : rows) {
         const std::int64_t delta = *s->selfDeltaNs();
         out += "  " + duration(delta, true) + " (" + percent(*s->baselineSelfNs, delta) + ")  self "
-            + duration(std::int64_t(*s->baselineSelfNs)) + " -> " + duration(std::int64_t(*s->candidateSelfNs))
-            + ", total " + optionalDuration(s->baselineTotalNs) + " -> " + optionalDuration(s->candidateTotalNs)
-            + "  " + oneLine(spanPath(in.baseline, in.baselineTree, s->baseline)) + "\n";
+               + duration(std::int64_t(*s->baselineSelfNs)) + " -> " + duration(std::int64_t(*s->candidateSelfNs))
+               + ", total " + optionalDuration(s->baselineTotalNs) + " -> " + optionalDuration(s->candidateTotalNs)
+               + "  " + oneLine(spanPath(in.baseline, in.baselineTree, s->baseline)) + "\n";
     }
 }
 
@@ -105,9 +106,9 @@ void appendGroupRows(std::string &out, const std::vector<const OpGroupDelta *> &
         out += "  (none)\n";
     for (const OpGroupDelta *g : rows) {
         out += "  " + duration(g->deltaNs(), true) + " (" + percent(g->baselineNs, g->deltaNs()) + ")  "
-            + duration(std::int64_t(g->baselineNs)) + " -> " + duration(std::int64_t(g->candidateNs)) + ", "
-            + std::to_string(g->baselineCount) + " -> " + std::to_string(g->candidateCount) + " ops  "
-            + groupName(*g) + "\n";
+               + duration(std::int64_t(g->baselineNs)) + " -> " + duration(std::int64_t(g->candidateNs)) + ", "
+               + std::to_string(g->baselineCount) + " -> " + std::to_string(g->candidateCount) + " ops  "
+               + groupName(*g) + "\n";
     }
 }
 
@@ -119,8 +120,8 @@ void appendUnmatched(std::string &out, const char *title, const Trace &trace, co
     out += std::string("\n") + title + " (" + std::to_string(tops.size()) + " subtrees):\n";
     for (std::size_t i = 0; i < std::min(top, tops.size()); ++i) {
         const UnmatchedSpan &u = tops[i];
-        out += "  " + optionalDuration(u.totalNs) + "  " + std::to_string(u.spans) + (u.spans == 1 ? " span  " : " spans  ")
-            + oneLine(spanPath(trace, tree, u.index)) + "\n";
+        out += "  " + optionalDuration(u.totalNs) + "  " + std::to_string(u.spans)
+               + (u.spans == 1 ? " span  " : " spans  ") + oneLine(spanPath(trace, tree, u.index)) + "\n";
     }
     if (tops.size() > top)
         out += "  ... " + std::to_string(tops.size() - top) + " more\n";
@@ -200,20 +201,20 @@ std::string diffReportText(const DiffReportInput &in)
     const SpanMatch &m = d.spans;
     std::string out;
     out += "baseline:  " + in.baselineFile + " (" + std::to_string(in.baselineTree.spanCount()) + " spans, "
-        + std::to_string(d.baselineOps) + " ops)\n";
+           + std::to_string(d.baselineOps) + " ops)\n";
     out += "candidate: " + in.candidateFile + " (" + std::to_string(in.candidateTree.spanCount()) + " spans, "
-        + std::to_string(d.candidateOps) + " ops)\n";
+           + std::to_string(d.candidateOps) + " ops)\n";
     out += "spans: " + std::to_string(m.matched) + " of " + std::to_string(in.candidateTree.spanCount()) + " matched"
-        + (m.matchedByLabel > 0 ? " (" + std::to_string(m.matchedByLabel) + " by semantic label)" : std::string())
-        + "; " + std::to_string(m.candidateOnly) + " only in candidate, " + std::to_string(m.baselineOnly)
-        + " only in baseline\n";
+           + (m.matchedByLabel > 0 ? " (" + std::to_string(m.matchedByLabel) + " by semantic label)" : std::string())
+           + "; " + std::to_string(m.candidateOnly) + " only in candidate, " + std::to_string(m.baselineOnly)
+           + " only in baseline\n";
     out += "ops: " + std::to_string(d.matchedOps) + " of " + std::to_string(d.candidateOps)
-        + " matched within matched spans (by op name and ordinal)\n";
+           + " matched within matched spans (by op name and ordinal)\n";
     const std::int64_t measuredDelta = std::int64_t(std::min<std::uint64_t>(d.candidateMeasuredNs, INT64_MAX))
-        - std::int64_t(std::min<std::uint64_t>(d.baselineMeasuredNs, INT64_MAX));
+                                       - std::int64_t(std::min<std::uint64_t>(d.baselineMeasuredNs, INT64_MAX));
     out += "measured total: " + duration(std::int64_t(d.baselineMeasuredNs)) + " -> "
-        + duration(std::int64_t(d.candidateMeasuredNs)) + " (" + duration(measuredDelta, true) + ", "
-        + percent(d.baselineMeasuredNs, measuredDelta) + ")\n";
+           + duration(std::int64_t(d.candidateMeasuredNs)) + " (" + duration(measuredDelta, true) + ", "
+           + percent(d.baselineMeasuredNs, measuredDelta) + ")\n";
     out += "indicative: one run each; for a statistical verdict compare replicated runs\n";
     out += "\ntop regressions by span path (self time):\n";
     appendSpanRows(out, in, rankSpans(d, true, in.top));

@@ -310,14 +310,24 @@ void writeCaptureContract(JsonWriter &w, const CaptureContract &c)
         w.key("manifest_sha256").string(g.manifestSha256);
         w.key("expected").beginArray();
         for (const ExpectedGradient &e : g.expected)
-            w.beginObject().key("root").string(e.root).key("key").string(e.key).key("family").string(e.family).endObject();
+            w.beginObject()
+                .key("root")
+                .string(e.root)
+                .key("key")
+                .string(e.key)
+                .key("family")
+                .string(e.family)
+                .endObject();
         w.endArray();
         w.key("families").beginArray();
         for (const GradientFamilyContract &f : g.families) {
             w.beginObject()
-                .key("family").string(f.family)
-                .key("expectation").string(familyExpectationName(f.expectation))
-                .key("min_present").u64(f.minPresent)
+                .key("family")
+                .string(f.family)
+                .key("expectation")
+                .string(familyExpectationName(f.expectation))
+                .key("min_present")
+                .u64(f.minPresent)
                 .endObject();
         }
         w.endArray();

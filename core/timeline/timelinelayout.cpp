@@ -19,7 +19,7 @@ constexpr std::size_t kCancelStride = std::size_t(1) << 16;
 std::uint64_t saturatingEnd(std::uint64_t start, std::uint64_t duration)
 {
     return duration > std::numeric_limits<std::uint64_t>::max() - start ? std::numeric_limits<std::uint64_t>::max()
-                                                                       : start + duration;
+                                                                        : start + duration;
 }
 
 bool cancelRequested(const std::atomic<bool> *cancel)
@@ -181,7 +181,8 @@ TimelineLayout TimelineLayout::build(const Trace &trace, const SpanTree &tree, c
             slice = {s.startNs, s.closed ? saturatingEnd(s.startNs, s.durationNs) : std::max(runEnd, s.startNs), h};
         } else {
             const Op &op = trace.ops[h - spanCount];
-            slice = {op.timestampNs, saturatingEnd(op.timestampNs, op.durationNs), std::uint32_t(h - spanCount) | kOpBit};
+            slice = {op.timestampNs, saturatingEnd(op.timestampNs, op.durationNs),
+                     std::uint32_t(h - spanCount) | kOpBit};
         }
         levelSlices[levelOfSlot[slotOf(h)]].push_back(slice);
     }
@@ -361,8 +362,8 @@ TimelineItem TimelineLayout::itemAt(bool device, std::uint32_t group, std::uint3
 
 std::size_t TimelineLayout::memoryUsage() const
 {
-    std::size_t bytes = (m_intervalSpan.capacity() + m_intervalLane.capacity() + m_levelOfDepth.capacity())
-        * sizeof(std::uint32_t);
+    std::size_t bytes =
+        (m_intervalSpan.capacity() + m_intervalLane.capacity() + m_levelOfDepth.capacity()) * sizeof(std::uint32_t);
     for (const HostLevel &level : m_levels) {
         for (const TimelineTrack &t : level.tracks)
             bytes += t.memoryUsage();

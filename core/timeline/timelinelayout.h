@@ -42,8 +42,8 @@ public:
     static constexpr std::uint32_t kNoSpan = UINT32_MAX;
 
     struct HostLevel {
-        std::uint32_t depth = 0;  ///< span depth of the spans in it (ops: their span's depth + 1)
-        bool orphanOps = false;   ///< the level of ops whose span is unknown
+        std::uint32_t depth = 0; ///< span depth of the spans in it (ops: their span's depth + 1)
+        bool orphanOps = false;  ///< the level of ops whose span is unknown
         std::vector<TimelineTrack> tracks;
     };
     struct DeviceLane {
@@ -57,7 +57,7 @@ public:
     };
     struct ClockDomain {
         StringId clock = kNoString;
-        TimeWindow extent;            ///< [first start, last end] on this clock
+        TimeWindow extent; ///< [first start, last end] on this clock
         std::vector<std::uint32_t> lanes;
     };
     /// Where an item is drawn: a host level or device lane, its track, and the position in it.

@@ -188,7 +188,9 @@ std::string formatRangeLabel(const TimeWindow &range, std::uint64_t origin)
     std::uint64_t shownStep = 1;
     for (int i = 0; i < unitDigits - decimals; ++i)
         shownStep *= 10;
-    auto rounded = [shownStep](std::uint64_t v) { return v / shownStep * shownStep + (v % shownStep >= shownStep / 2 && shownStep > 1 ? shownStep : 0); };
+    auto rounded = [shownStep](std::uint64_t v) {
+        return v / shownStep * shownStep + (v % shownStep >= shownStep / 2 && shownStep > 1 ? shownStep : 0);
+    };
     std::string first = formatRulerLabel(rounded(b), unit, decimals);
     first.resize(first.size() - std::string_view(kUnitSuffix[std::size_t(unit)]).size());
     return first + "\u2013" + formatRulerLabel(rounded(e), unit, decimals) + ", " + formatDurationLabel(length);

@@ -21,8 +21,8 @@ struct RulerScale {
     std::uint64_t stepNs = 0;      ///< distance between labelled ticks: 1, 2 or 5 × 10^k ns
     std::uint64_t minorStepNs = 0; ///< distance between unlabelled minor ticks (divides stepNs)
     RulerUnit unit = RulerUnit::Nanoseconds;
-    int decimals = 0;              ///< digits after the decimal point in every label
-    std::uint64_t origin = 0;      ///< labels show time - origin
+    int decimals = 0;                 ///< digits after the decimal point in every label
+    std::uint64_t origin = 0;         ///< labels show time - origin
     std::vector<std::uint64_t> ticks; ///< labelled tick times inside the window, ascending
 };
 

@@ -18,8 +18,9 @@ struct PixelMapping {
     {
         const double offset = std::ceil(x / scale);
         if (offset >= 0)
-            return offset >= double(std::numeric_limits<std::uint64_t>::max() - begin) ? std::numeric_limits<std::uint64_t>::max()
-                                                                                         : begin + std::uint64_t(offset);
+            return offset >= double(std::numeric_limits<std::uint64_t>::max() - begin)
+                       ? std::numeric_limits<std::uint64_t>::max()
+                       : begin + std::uint64_t(offset);
         const double back = -offset;
         return back >= double(begin) ? 0 : begin - std::uint64_t(back);
     }
@@ -78,7 +79,8 @@ std::pair<std::size_t, std::size_t> TimelineTrack::visibleRange(const TimeWindow
     return {first, std::max(first, last)};
 }
 
-void TimelineTrack::marks(const TimeWindow &window, double width, std::vector<TimelineMark> &out, double mergeWidth) const
+void TimelineTrack::marks(const TimeWindow &window, double width, std::vector<TimelineMark> &out,
+                          double mergeWidth) const
 {
     if (window.isEmpty() || !(width > 0) || m_start.empty())
         return;
@@ -110,9 +112,9 @@ std::size_t TimelineTrack::lowerBoundStart(std::uint64_t t, std::size_t from, st
         step *= 2;
     }
     const std::size_t hi = std::min(lo + step - 1, coarseEnd);
-    const auto c = std::size_t(std::lower_bound(m_coarse.begin() + std::ptrdiff_t(std::min(lo, hi)),
-                                                m_coarse.begin() + std::ptrdiff_t(hi), t)
-                               - m_coarse.begin());
+    const auto c = std::size_t(
+        std::lower_bound(m_coarse.begin() + std::ptrdiff_t(std::min(lo, hi)), m_coarse.begin() + std::ptrdiff_t(hi), t)
+        - m_coarse.begin());
     // m_start[c * kCoarse] >= t (or c == coarseEnd) and m_start[(c - 1) * kCoarse] < t.
     const std::size_t blockBegin = std::max(from, c > 0 ? (c - 1) * kCoarse : 0);
     const std::size_t blockEnd = c < coarseEnd ? std::min(to, c * kCoarse) : to;
@@ -168,7 +170,8 @@ void TimelineTrack::marksOverlapping(const TimeWindow &window, double width, std
     double pendingColumn = 0;
     auto flush = [&] {
         if (pending.count == 1)
-            out.push_back({map.x(m_start[pending.first]), map.x(m_end[pending.first]), pending.first, pending.first + 1, 1});
+            out.push_back(
+                {map.x(m_start[pending.first]), map.x(m_end[pending.first]), pending.first, pending.first + 1, 1});
         else if (pending.count > 1)
             out.push_back(pending);
         pending.count = 0;
@@ -210,16 +213,16 @@ std::optional<TimelineMark> TimelineTrack::markAt(const TimeWindow &window, doub
         const PixelMapping map{window.begin, width / double(window.length())};
         const auto [first, last] = visibleRange(window);
         const double left = (std::floor((x - tolerance) / mergeWidth) - 1) * mergeWidth;
-        auto i = std::size_t(std::lower_bound(m_start.begin() + std::ptrdiff_t(first), m_start.begin() + std::ptrdiff_t(last),
-                                              map.timeAt(left))
+        auto i = std::size_t(std::lower_bound(m_start.begin() + std::ptrdiff_t(first),
+                                              m_start.begin() + std::ptrdiff_t(last), map.timeAt(left))
                              - m_start.begin());
         // A wide slice starting further left can still cover x: it is the one just before.
         if (i > first)
             --i;
         if (i > first) {
             const double column = std::floor(map.x(m_start[i]) / mergeWidth) * mergeWidth;
-            i = std::size_t(std::lower_bound(m_start.begin() + std::ptrdiff_t(first), m_start.begin() + std::ptrdiff_t(i),
-                                             map.timeAt(column))
+            i = std::size_t(std::lower_bound(m_start.begin() + std::ptrdiff_t(first),
+                                             m_start.begin() + std::ptrdiff_t(i), map.timeAt(column))
                             - m_start.begin());
         }
         walkDisjoint(window, width, i, last, found, mergeWidth, x + tolerance + mergeWidth);
@@ -258,7 +261,7 @@ std::optional<std::size_t> TimelineTrack::find(std::uint64_t start, std::uint32_
 std::size_t TimelineTrack::memoryUsage() const
 {
     return (m_start.capacity() + m_end.capacity() + m_maxEnd.capacity() + m_coarse.capacity()) * sizeof(std::uint64_t)
-        + m_payload.capacity() * sizeof(std::uint32_t);
+           + m_payload.capacity() * sizeof(std::uint32_t);
 }
 
 } // namespace TraceInspector

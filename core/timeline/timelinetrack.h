@@ -65,7 +65,8 @@ private:
     std::size_t lowerBoundStart(std::uint64_t t, std::size_t from, std::size_t to) const;
     void walkDisjoint(const TimeWindow &window, double width, std::size_t first, std::size_t last,
                       std::vector<TimelineMark> &out, double mergeWidth, double stopX) const;
-    void marksOverlapping(const TimeWindow &window, double width, std::vector<TimelineMark> &out, double mergeWidth) const;
+    void marksOverlapping(const TimeWindow &window, double width, std::vector<TimelineMark> &out,
+                          double mergeWidth) const;
 
     std::vector<std::uint64_t> m_start;
     std::vector<std::uint64_t> m_end;

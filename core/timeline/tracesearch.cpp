@@ -73,7 +73,7 @@ SearchResult TraceSearch::run(const Trace &trace, const SearchQuery &query, cons
         test = [needle](std::string_view s) {
             return std::search(s.begin(), s.end(), needle.begin(), needle.end(),
                                [](char a, char b) { return asciiLower(a) == b; })
-                != s.end();
+                   != s.end();
         };
     }
     MemoMatcher matches(trace, std::move(test));
@@ -105,7 +105,8 @@ SearchResult TraceSearch::run(const Trace &trace, const SearchQuery &query, cons
             }
             const Op &op = trace.ops[i];
             if (matches(op.opName))
-                result.matches.push_back({op.timestampNs, std::uint32_t(i), SearchMatch::Kind::Op, SearchQuery::OpNames});
+                result.matches.push_back(
+                    {op.timestampNs, std::uint32_t(i), SearchMatch::Kind::Op, SearchQuery::OpNames});
         }
     }
     if (query.scopes & SearchQuery::TensorIds) {

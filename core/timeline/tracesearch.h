@@ -19,8 +19,8 @@ struct SearchQuery {
         TensorIds = 8,
         AllScopes = SpanNames | SpanIds | OpNames | TensorIds,
     };
-    std::string text;            ///< UTF-8; a substring, or an ECMAScript regex when `regex`
-    bool caseSensitive = false;  ///< case folding is ASCII-only (as in std::regex::icase)
+    std::string text;           ///< UTF-8; a substring, or an ECMAScript regex when `regex`
+    bool caseSensitive = false; ///< case folding is ASCII-only (as in std::regex::icase)
     bool regex = false;
     std::uint8_t scopes = AllScopes;
 };
@@ -28,10 +28,10 @@ struct SearchQuery {
 /// One record that matched, in the order matches are visited.
 struct SearchMatch {
     enum class Kind : std::uint8_t { Span, Op, Tensor };
-    std::uint64_t timeNs = 0;   ///< host time used for ordering (a tensor: its span's start)
-    std::uint32_t index = 0;    ///< into Trace::spans, Trace::ops or Trace::tensors
+    std::uint64_t timeNs = 0; ///< host time used for ordering (a tensor: its span's start)
+    std::uint32_t index = 0;  ///< into Trace::spans, Trace::ops or Trace::tensors
     Kind kind = Kind::Span;
-    std::uint8_t fields = 0;    ///< the SearchQuery::Scope bits that matched
+    std::uint8_t fields = 0; ///< the SearchQuery::Scope bits that matched
     friend bool operator==(const SearchMatch &, const SearchMatch &) = default;
 };
 

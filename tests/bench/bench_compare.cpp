@@ -67,8 +67,8 @@ double measure(MainWindow &window, const char *name, const std::function<void()>
     QElapsedTimer settle;
     settle.start();
     const double worst = spinUntil([&] { return settle.elapsed() >= 1000; }, 2000);
-    std::printf("%-44s call %8.1f ms (repaint %6.1f)   worst later pass %8.1f ms   %s\n", name, callMs, callMs - actionMs, worst,
-                std::max(callMs, worst) <= 100 ? "ok" : "OVER 100 ms");
+    std::printf("%-44s call %8.1f ms (repaint %6.1f)   worst later pass %8.1f ms   %s\n", name, callMs,
+                callMs - actionMs, worst, std::max(callMs, worst) <= 100 ? "ok" : "OVER 100 ms");
     std::fflush(stdout);
     return std::max(callMs, worst);
 }
@@ -126,13 +126,14 @@ int main(int argc, char **argv)
         QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
         const double ms = msSince(pass);
         double &worstOf = before == CompareController::State::LoadingBaseline ? worstLoading
-            : before == CompareController::State::Computing                   ? worstComputing
-                                                                               : worstShowing;
+                          : before == CompareController::State::Computing     ? worstComputing
+                                                                              : worstShowing;
         worstOf = std::max(worstOf, ms);
     }
     const double worstCompare = std::max({worstLoading, worstComputing, worstShowing});
-    std::printf("worst GUI pass while loading the baseline %.1f ms, while matching %.1f ms, showing the result %.1f ms\n",
-                worstLoading, worstComputing, worstShowing);
+    std::printf(
+        "worst GUI pass while loading the baseline %.1f ms, while matching %.1f ms, showing the result %.1f ms\n",
+        worstLoading, worstComputing, worstShowing);
     const double totalMs = msSince(clock);
     if (!compareOk) {
         std::printf("the comparison did not finish\n");
@@ -143,7 +144,8 @@ int main(int argc, char **argv)
     std::printf("baseline loaded in %.1f s; matching and diffing took %.1f s; shown after %.1f s\n",
                 baselineLoadMs / 1000, matchMs / 1000, totalMs / 1000);
     std::printf("%zu matched spans, %zu op groups; worst GUI pass from Compare to the result %.1f ms %s\n",
-                c->diff.matched.size(), c->diff.opGroups.size(), worstCompare, worstCompare <= 100 ? "ok" : "OVER 100 ms");
+                c->diff.matched.size(), c->diff.opGroups.size(), worstCompare,
+                worstCompare <= 100 ? "ok" : "OVER 100 ms");
     const double loads = candidateLoadMs + baselineLoadMs;
     std::printf("matching / loading both = %.1f / %.1f s = %.2fx (target <= 1.5x) %s\n", matchMs / 1000, loads / 1000,
                 matchMs / loads, matchMs <= 1.5 * loads ? "ok" : "OVER");
@@ -158,7 +160,8 @@ int main(int argc, char **argv)
     run("sort spans by Δ self (descending)",
         [&] { panel->spanView()->sortByColumn(SpanDiffModel::DeltaSelfColumn, Qt::DescendingOrder); });
     run("sort spans by path", [&] { panel->spanView()->sortByColumn(SpanDiffModel::PathColumn, Qt::AscendingOrder); });
-    run("sort op groups by Δ", [&] { panel->opGroupView()->sortByColumn(OpGroupDiffModel::DeltaTotalColumn, Qt::AscendingOrder); });
+    run("sort op groups by Δ",
+        [&] { panel->opGroupView()->sortByColumn(OpGroupDiffModel::DeltaTotalColumn, Qt::AscendingOrder); });
     run("show Only in One Run", [&] { panel->views()->setCurrentIndex(2); });
     run("show Memory", [&] { panel->views()->setCurrentIndex(3); });
     run("show Spans", [&] { panel->views()->setCurrentIndex(0); });
@@ -184,15 +187,23 @@ int main(int argc, char **argv)
     });
     std::printf("op aggregate top by Δ total: %s %s\n",
                 qPrintable(window.opTablePanel()->aggregateView()->model()->index(0, 0).data().toString()),
-                qPrintable(window.opTablePanel()->aggregateView()->model()->index(0, OpAggregateModel::DeltaTotalColumn).data().toString()));
+                qPrintable(window.opTablePanel()
+                               ->aggregateView()
+                               ->model()
+                               ->index(0, OpAggregateModel::DeltaTotalColumn)
+                               .data()
+                               .toString()));
     {
         run("show Timelines (both runs laid out in the background)",
             [&] { panel->views()->setCurrentWidget(panel->timeline()); });
         QElapsedTimer t;
         t.start();
-        const double pass = spinUntil([&] {
-            return panel->timeline()->baselineView()->isLayoutReady() && panel->timeline()->candidateView()->isLayoutReady();
-        }, 300000);
+        const double pass = spinUntil(
+            [&] {
+                return panel->timeline()->baselineView()->isLayoutReady()
+                       && panel->timeline()->candidateView()->isLayoutReady();
+            },
+            300000);
         worst = std::max(worst, pass);
         std::printf("%-44s laid out after %8.1f ms   worst pass %8.1f ms\n", "stacked timelines", msSince(t), pass);
         run("stacked timelines: zoom in (the other follows)", [&] { panel->timeline()->candidateView()->zoomIn(); });

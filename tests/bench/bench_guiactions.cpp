@@ -147,7 +147,8 @@ int main(int argc, char **argv)
     const LoadedTracePtr loaded = window.loadedTrace();
     const Trace &trace = *loaded->trace;
     const SpanTree &tree = *loaded->spanTree;
-    std::printf("%zu spans, %zu ops, %zu device intervals\n", trace.spans.size(), trace.ops.size(), trace.deviceIntervals.size());
+    std::printf("%zu spans, %zu ops, %zu device intervals\n", trace.spans.size(), trace.ops.size(),
+                trace.deviceIntervals.size());
     SelectionModel *selection = window.selectionModel();
     TimelineView *timeline = window.timelineView();
     double worst = 0;
@@ -197,7 +198,8 @@ int main(int argc, char **argv)
     const std::string name(trace.str(trace.spans[midSpan].name));
     {
         QSignalSpy searched(search, &SearchBar::searchFinished);
-        run("search: type a span name", [&] { search->setText(QString::fromStdString(name)); }, 200);
+        run(
+            "search: type a span name", [&] { search->setText(QString::fromStdString(name)); }, 200);
         if (searched.isEmpty())
             searched.wait(60000);
         std::printf("  %zu matches\n", search->matches().size());
@@ -208,48 +210,81 @@ int main(int argc, char **argv)
 
     const TimeWindow whole = timeline->visibleWindow();
     const TimeWindow tenth{whole.begin + whole.length() / 2, whole.begin + whole.length() / 2 + whole.length() / 10};
-    run("range select (10 % of the run)", [&] { selection->setTimeRange(tenth); }, 3000);
-    run("clear the range", [&] { selection->clearTimeRange(); }, 3000);
+    run(
+        "range select (10 % of the run)", [&] { selection->setTimeRange(tenth); }, 3000);
+    run(
+        "clear the range", [&] { selection->clearTimeRange(); }, 3000);
 
     SpanTreePanel *spans = window.spanTreePanel();
     // Expand All is what the user has (the view's menu action and the '*' key); it may run
     // in slices, so the settle time covers all of them.
-    run("span tree expand all", [&] {
-        if (baseline)
-            spans->view()->expandAll();
-        else
-            spans->expandAll();
-    }, 20000);
+    run(
+        "span tree expand all",
+        [&] {
+            if (baseline)
+                spans->view()->expandAll();
+            else
+                spans->expandAll();
+        },
+        20000);
     std::printf("  %d rows shown\n", int(spans->expandAllRowCount()));
-    run("span tree sort by duration after expand all", [&] { spans->view()->sortByColumn(2, Qt::DescendingOrder); }, 3000);
-    run("span tree sort by name after expand all", [&] { spans->view()->sortByColumn(0, Qt::AscendingOrder); }, 3000);
+    run(
+        "span tree sort by duration after expand all", [&] { spans->view()->sortByColumn(2, Qt::DescendingOrder); },
+        3000);
+    run(
+        "span tree sort by name after expand all", [&] { spans->view()->sortByColumn(0, Qt::AscendingOrder); }, 3000);
     // A sorted tree filters and re-sorts on every filter and range change.
-    run("span tree filter while sorted", [&] { spans->setFilterText(QString::fromStdString(name)); }, 3000);
-    run("span tree clear the filter while sorted", [&] { spans->setFilterText(QString()); }, 3000);
-    run("range select while the tree is sorted", [&] { selection->setTimeRange(tenth); }, 3000);
-    run("clear the range while the tree is sorted", [&] { selection->clearTimeRange(); }, 3000);
-    run("span tree back to tree order", [&] { spans->view()->sortByColumn(-1, Qt::AscendingOrder); }, 3000);
-    run("span tree collapse all", [&] { spans->view()->collapseAll(); }, 2000);
+    run(
+        "span tree filter while sorted", [&] { spans->setFilterText(QString::fromStdString(name)); }, 3000);
+    run(
+        "span tree clear the filter while sorted", [&] { spans->setFilterText(QString()); }, 3000);
+    run(
+        "range select while the tree is sorted", [&] { selection->setTimeRange(tenth); }, 3000);
+    run(
+        "clear the range while the tree is sorted", [&] { selection->clearTimeRange(); }, 3000);
+    run(
+        "span tree back to tree order", [&] { spans->view()->sortByColumn(-1, Qt::AscendingOrder); }, 3000);
+    run(
+        "span tree collapse all", [&] { spans->view()->collapseAll(); }, 2000);
     OpTablePanel *ops = window.opTablePanel();
-    run("op table sort by duration", [&] { ops->opView()->sortByColumn(OpTableModel::DurationColumn, Qt::DescendingOrder); }, 2000);
-    run("op table sort by name", [&] { ops->opView()->sortByColumn(OpTableModel::NameColumn, Qt::AscendingOrder); }, 2000);
-    run("op table sort by Bytes/ns", [&] { ops->opView()->sortByColumn(OpTableModel::BytesPerNsColumn, Qt::DescendingOrder); }, 2000);
-    run("op table sort by Bytes/ns ascending", [&] { ops->opView()->sortByColumn(OpTableModel::BytesPerNsColumn, Qt::AscendingOrder); }, 2000);
+    run(
+        "op table sort by duration",
+        [&] { ops->opView()->sortByColumn(OpTableModel::DurationColumn, Qt::DescendingOrder); }, 2000);
+    run(
+        "op table sort by name", [&] { ops->opView()->sortByColumn(OpTableModel::NameColumn, Qt::AscendingOrder); },
+        2000);
+    run(
+        "op table sort by Bytes/ns",
+        [&] { ops->opView()->sortByColumn(OpTableModel::BytesPerNsColumn, Qt::DescendingOrder); }, 2000);
+    run(
+        "op table sort by Bytes/ns ascending",
+        [&] { ops->opView()->sortByColumn(OpTableModel::BytesPerNsColumn, Qt::AscendingOrder); }, 2000);
     TensorsPanel *tensors = window.tensorsPanel();
     window.showTab(QStringLiteral("Tensors"));
     std::printf("  tensors table: %d rows\n", tensors->view()->model()->rowCount());
-    run("tensors table sort by bytes", [&] { tensors->view()->sortByColumn(TensorTableModel::BytesColumn, Qt::DescendingOrder); }, 2000);
-    run("tensors table sort by label", [&] { tensors->view()->sortByColumn(TensorTableModel::LabelColumn, Qt::AscendingOrder); }, 2000);
-    run("tensors table sort by alloc time", [&] { tensors->view()->sortByColumn(TensorTableModel::AllocColumn, Qt::AscendingOrder); }, 2000);
+    run(
+        "tensors table sort by bytes",
+        [&] { tensors->view()->sortByColumn(TensorTableModel::BytesColumn, Qt::DescendingOrder); }, 2000);
+    run(
+        "tensors table sort by label",
+        [&] { tensors->view()->sortByColumn(TensorTableModel::LabelColumn, Qt::AscendingOrder); }, 2000);
+    run(
+        "tensors table sort by alloc time",
+        [&] { tensors->view()->sortByColumn(TensorTableModel::AllocColumn, Qt::AscendingOrder); }, 2000);
 
     MemoryChartPanel *chart = window.memoryChartPanel();
-    run("memory chart zoom (a tenth)", [&] { chart->setWindow(tenth); }, 2000);
-    run("memory chart Reset zoom", [&] { chart->resetZoom(); }, 3000);
+    run(
+        "memory chart zoom (a tenth)", [&] { chart->setWindow(tenth); }, 2000);
+    run(
+        "memory chart Reset zoom", [&] { chart->resetZoom(); }, 3000);
     if (!chart->deviceNames().isEmpty())
-        run("memory chart switch device", [&] { chart->setSelectedDevice(0); }, 3000);
+        run(
+            "memory chart switch device", [&] { chart->setSelectedDevice(0); }, 3000);
     if (chart->deviceNames().size() > 1)
-        run("memory chart switch device again", [&] { chart->setSelectedDevice(1); }, 3000);
-    run("memory chart all devices", [&] { chart->setSelectedDevice(-1); }, 3000);
+        run(
+            "memory chart switch device again", [&] { chart->setSelectedDevice(1); }, 3000);
+    run(
+        "memory chart all devices", [&] { chart->setSelectedDevice(-1); }, 3000);
     run("timeline fit again (Home)", [&] { timeline->fitAll(); });
 
     std::printf("worst: %.1f ms\n", worst);

@@ -57,7 +57,8 @@ void report(const char *what, std::vector<double> times)
     std::sort(times.begin(), times.end());
     const double median = times[times.size() / 2];
     const double p95 = times[std::min(times.size() - 1, times.size() * 95 / 100)];
-    std::printf("%-28s n=%3zu  median %7.2f ms  p95 %7.2f ms  max %7.2f ms\n", what, times.size(), median, p95, times.back());
+    std::printf("%-28s n=%3zu  median %7.2f ms  p95 %7.2f ms  max %7.2f ms\n", what, times.size(), median, p95,
+                times.back());
 }
 
 long peakRssKb()
@@ -89,9 +90,14 @@ int main(int argc, char **argv)
         std::fflush(stdout);
         QProcess gen;
         gen.setProcessChannelMode(QProcess::ForwardedChannels);
-        gen.start(QStringLiteral(TI_PYTHON), {QStringLiteral(TI_GENERATOR), QStringLiteral("--events"), QStringLiteral("7000000"),
-                                              QStringLiteral("--seed"), QStringLiteral("1"), QStringLiteral("--out"), path,
-                                              QStringLiteral("--quiet")});
+        gen.start(QStringLiteral(TI_PYTHON),
+            {QStringLiteral(TI_GENERATOR),
+                QStringLiteral("--events"),
+                               QStringLiteral("7000000"),
+                                              QStringLiteral("--seed"),
+                                                             QStringLiteral("1"),
+                                                                            QStringLiteral("--out"), path,
+                                                                                           QStringLiteral("--quiet")});
         if (!gen.waitForFinished(-1) || gen.exitCode() != 0) {
             std::fprintf(stderr, "gen_trace.py failed\n");
             return 1;
@@ -143,8 +149,9 @@ int main(int argc, char **argv)
         }
     }
     std::printf("tracks with overlapping slices: %zu (%zu slices)\n", overlapping, overlappingSlices);
-    std::printf("layout: %zu host levels, %zu device lanes on %zu clocks, %zu tracks, %.1f MB\n", layout.hostLevels().size(),
-                layout.deviceLanes().size(), layout.clockDomains().size(), tracks, double(layout.memoryUsage()) / 1e6);
+    std::printf("layout: %zu host levels, %zu device lanes on %zu clocks, %zu tracks, %.1f MB\n",
+                layout.hostLevels().size(), layout.deviceLanes().size(), layout.clockDomains().size(), tracks,
+                double(layout.memoryUsage()) / 1e6);
 
     TimelinePainter painter;
     painter.setStyle(QApplication::font(), QApplication::palette());
@@ -180,7 +187,8 @@ int main(int argc, char **argv)
         state.host = randomWindow(extent, kind);
         for (const auto &domain : layout.clockDomains())
             state.domains.push_back(randomWindow(domain.extent, kind));
-        state.scrollY = rows.totalHeight() > lanesHeight ? int(rng() % std::uint64_t(rows.totalHeight() - lanesHeight)) : 0;
+        state.scrollY =
+            rows.totalHeight() > lanesHeight ? int(rng() % std::uint64_t(rows.totalHeight() - lanesHeight)) : 0;
         QPainter p(&image);
         const double cpu0 = threadCpuMs();
         timer.restart();
@@ -219,9 +227,13 @@ int main(int argc, char **argv)
             const char *name;
             std::optional<TimelineItem> item;
         };
-        const Shot shots[] = {{"tl1g-whole-run", std::nullopt},
-                              {"tl1g-microbatch", microbatch >= 0 ? std::optional<TimelineItem>({TimelineItemKind::Span, std::uint32_t(microbatch)}) : std::nullopt},
-                              {"tl1g-one-op", op >= 0 ? std::optional<TimelineItem>({TimelineItemKind::Op, std::uint32_t(op)}) : std::nullopt}};
+        const Shot shots[] = {
+            {"tl1g-whole-run", std::nullopt},
+            {"tl1g-microbatch", microbatch >= 0
+                                    ? std::optional<TimelineItem>({TimelineItemKind::Span, std::uint32_t(microbatch)})
+                                    : std::nullopt},
+            {"tl1g-one-op",
+             op >= 0 ? std::optional<TimelineItem>({TimelineItemKind::Op, std::uint32_t(op)}) : std::nullopt}};
         for (const Shot &shot : shots) {
             TimelineViewState state;
             state.size = image.size();
@@ -234,13 +246,16 @@ int main(int argc, char **argv)
                 state.host = {start - std::min(start, margin), end + margin};
                 state.selected = layout.locate(*trace, tree, *shot.item);
                 // Device axes: around the intervals of the item's span, on their own clocks.
-                const std::uint32_t span = shot.item->kind == TimelineItemKind::Span ? shot.item->index : tree.spanOfOp(shot.item->index);
+                const std::uint32_t span =
+                    shot.item->kind == TimelineItemKind::Span ? shot.item->index : tree.spanOfOp(shot.item->index);
                 for (std::size_t i = 0; i < trace->deviceIntervals.size(); ++i) {
                     if (layout.spanOfInterval(i) != span)
                         continue;
-                    if (const auto loc = layout.locate(*trace, tree, {TimelineItemKind::DeviceInterval, std::uint32_t(i)})) {
+                    if (const auto loc =
+                            layout.locate(*trace, tree, {TimelineItemKind::DeviceInterval, std::uint32_t(i)})) {
                         state.related.push_back(*loc);
-                        const auto [ds, de] = layout.extentOf(*trace, {TimelineItemKind::DeviceInterval, std::uint32_t(i)});
+                        const auto [ds, de] =
+                            layout.extentOf(*trace, {TimelineItemKind::DeviceInterval, std::uint32_t(i)});
                         const std::uint32_t d = layout.deviceLanes()[loc->group].clockDomain;
                         const std::uint64_t dm = std::max<std::uint64_t>((de - ds) * 2, 1000);
                         state.domains[d] = {ds - std::min(ds, dm), de + dm};
@@ -262,9 +277,11 @@ int main(int argc, char **argv)
         const auto &row = rows.rows()[rng() % std::max<std::size_t>(1, rows.rows().size())];
         if (row.type == TimelineRow::Type::ClockHeader || row.type == TimelineRow::Type::Title)
             continue;
-        const TimelineTrack &track = row.type == TimelineRow::Type::DeviceTrack ? layout.deviceLanes()[row.group].tracks[row.track]
-                                                                                : layout.hostLevels()[row.group].tracks[row.track];
-        const TimeWindow &axis = row.type == TimelineRow::Type::DeviceTrack ? layout.clockDomains()[row.domain].extent : w;
+        const TimelineTrack &track = row.type == TimelineRow::Type::DeviceTrack
+                                         ? layout.deviceLanes()[row.group].tracks[row.track]
+                                         : layout.hostLevels()[row.group].tracks[row.track];
+        const TimeWindow &axis =
+            row.type == TimelineRow::Type::DeviceTrack ? layout.clockDomains()[row.domain].extent : w;
         timer.restart();
         (void)track.markAt(axis, 1600, double(rng() % 1600), 2.0);
         hits.push_back(ms(timer.nsecsElapsed()));
@@ -287,7 +304,8 @@ int main(int argc, char **argv)
         q.regex = text[0] == '^';
         timer.restart();
         const SearchResult r = TraceSearch::run(*trace, q);
-        std::printf("search %-14s %8zu matches in %7.1f ms (off the GUI thread)\n", text, r.matches.size(), ms(timer.nsecsElapsed()));
+        std::printf("search %-14s %8zu matches in %7.1f ms (off the GUI thread)\n", text, r.matches.size(),
+                    ms(timer.nsecsElapsed()));
     }
     // GUI-thread cost of selecting a span in the timeline and in the details pane (the raw
     // line is read in the background and not included).

@@ -37,7 +37,10 @@ private Q_SLOTS:
 
 private:
     std::string path(const char *name) const { return m_dir->filePath(QLatin1StringView(name)).toStdString(); }
-    QStringList entries() const { return QDir(m_dir->path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot | QDir::System); }
+    QStringList entries() const
+    {
+        return QDir(m_dir->path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot | QDir::System);
+    }
     std::unique_ptr<QTemporaryDir> m_dir;
 };
 
@@ -52,7 +55,8 @@ std::string readAll(const std::string &path)
 bool writeAll(const std::string &path, const std::string &bytes)
 {
     QFile f(QString::fromStdString(path));
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes.data(), qint64(bytes.size())) == qint64(bytes.size());
+    return f.open(QIODevice::WriteOnly | QIODevice::Truncate)
+           && f.write(bytes.data(), qint64(bytes.size())) == qint64(bytes.size());
 }
 
 unsigned modeOf(const std::string &path)
@@ -160,8 +164,10 @@ void TestAtomicFileWriter::writesThroughSymlinkChain()
     QVERIFY(QFileInfo(QString::fromStdString(path("link1"))).isSymLink());
     QVERIFY(QFileInfo(QString::fromStdString(path("link2"))).isSymLink());
     QCOMPARE(readAll(path("sub/real.jsonl")), std::string("new\n"));
-    QCOMPARE(QString::fromStdString(w.resolvedTarget()), QFileInfo(QString::fromStdString(path("sub/real.jsonl"))).canonicalFilePath());
-    QCOMPARE(QDir(m_dir->filePath(QStringLiteral("sub"))).entryList(QDir::Files | QDir::Hidden), QStringList{QStringLiteral("real.jsonl")});
+    QCOMPARE(QString::fromStdString(w.resolvedTarget()),
+             QFileInfo(QString::fromStdString(path("sub/real.jsonl"))).canonicalFilePath());
+    QCOMPARE(QDir(m_dir->filePath(QStringLiteral("sub"))).entryList(QDir::Files | QDir::Hidden),
+                  QStringList{QStringLiteral("real.jsonl")});
 }
 
 // The temporary name is short: any name the file system takes works.

@@ -61,7 +61,8 @@ std::shared_ptr<const Trace> randomTrace(std::uint64_t seed)
 {
     auto trace = std::make_shared<Trace>();
     std::mt19937_64 rng(seed);
-    const StringId names[] = {trace->strings.intern("matmul"), trace->strings.intern("softmax"), trace->strings.intern("copy")};
+    const StringId names[] = {trace->strings.intern("matmul"), trace->strings.intern("softmax"),
+                              trace->strings.intern("copy")};
     const StringId devices[] = {trace->strings.intern("cuda:0"), trace->strings.intern("cpu")};
     const StringId dtype = trace->strings.intern("f32");
     const std::uint64_t dims[] = {2, 3};
@@ -222,7 +223,8 @@ void tst_BackgroundSort::synchronousUnlessAsked()
     ops.sort(OpTableModel::DurationColumn, Qt::AscendingOrder);
     QVERIFY(!ops.isSorting());
     for (int row = 1; row < ops.rowCount(); ++row)
-        QVERIFY(trace->ops[std::size_t(ops.opAt(row - 1))].durationNs <= trace->ops[std::size_t(ops.opAt(row))].durationNs);
+        QVERIFY(trace->ops[std::size_t(ops.opAt(row - 1))].durationNs
+                <= trace->ops[std::size_t(ops.opAt(row))].durationNs);
 
     SpanTreeModel spans;
     spans.setTrace(trace, tree);
@@ -308,8 +310,9 @@ void tst_BackgroundSort::tensorTableMatchesSynchronous_data()
 {
     QTest::addColumn<int>("column");
     QTest::addColumn<int>("order");
-    for (const int c : {int(TensorTableModel::BytesColumn), int(TensorTableModel::LabelColumn), int(TensorTableModel::AllocColumn),
-                        int(TensorTableModel::AgeAtPeakColumn), int(TensorTableModel::IdColumn)}) {
+    for (const int c :
+         {int(TensorTableModel::BytesColumn), int(TensorTableModel::LabelColumn), int(TensorTableModel::AllocColumn),
+          int(TensorTableModel::AgeAtPeakColumn), int(TensorTableModel::IdColumn)}) {
         for (const Qt::SortOrder order : {Qt::AscendingOrder, Qt::DescendingOrder}) {
             const QByteArray name = QByteArray::number(c) + (order == Qt::AscendingOrder ? " asc" : " desc");
             QTest::newRow(name.constData()) << c << int(order);
@@ -437,7 +440,8 @@ void tst_BackgroundSort::tensorTableMillionRows()
                 return ascending ? x.hasDenseBytes : !x.hasDenseBytes;
             return ascending ? x.denseBytes < y.denseBytes : y.denseBytes < x.denseBytes;
         case TensorTableModel::LabelColumn:
-            return ascending ? shared->str(x.label) < shared->str(y.label) : shared->str(y.label) < shared->str(x.label);
+            return ascending ? shared->str(x.label) < shared->str(y.label)
+                             : shared->str(y.label) < shared->str(x.label);
         default:
             return ascending ? shared->str(x.tensorId) < shared->str(y.tensorId)
                              : shared->str(y.tensorId) < shared->str(x.tensorId);
@@ -464,10 +468,11 @@ void tst_BackgroundSort::tensorTableMillionRows()
             break;
         }
     }
-    QVERIFY2(firstDifference == kRows, qPrintable(QStringLiteral("row %1: record %2, expected %3")
-                                                      .arg(firstDifference)
-                                                      .arg(firstDifference < kRows ? model.recordAt(int(firstDifference)) : -1)
-                                                      .arg(firstDifference < kRows ? expected[firstDifference] : 0)));
+    QVERIFY2(firstDifference == kRows,
+             qPrintable(QStringLiteral("row %1: record %2, expected %3")
+                                           .arg(firstDifference)
+                                           .arg(firstDifference < kRows ? model.recordAt(int(firstDifference)) : -1)
+                                           .arg(firstDifference < kRows ? expected[firstDifference] : 0)));
     // What a view shows agrees: the first and last rows' values through data().
     const QModelIndex first = model.index(0, column);
     const QModelIndex last = model.index(int(kRows) - 1, column);
@@ -485,8 +490,8 @@ void tst_BackgroundSort::spanTreeMatchesSynchronous_data()
 {
     QTest::addColumn<int>("column");
     QTest::addColumn<int>("order");
-    for (const int c : {int(SpanTreeModel::NameColumn), int(SpanTreeModel::StartColumn), int(SpanTreeModel::DurationColumn),
-                        int(SpanTreeModel::SelfColumn)}) {
+    for (const int c : {int(SpanTreeModel::NameColumn), int(SpanTreeModel::StartColumn),
+                        int(SpanTreeModel::DurationColumn), int(SpanTreeModel::SelfColumn)}) {
         for (const Qt::SortOrder order : {Qt::AscendingOrder, Qt::DescendingOrder}) {
             const QByteArray name = QByteArray::number(c) + (order == Qt::AscendingOrder ? " asc" : " desc");
             QTest::newRow(name.constData()) << c << int(order);

@@ -27,7 +27,7 @@ namespace {
 QByteArray callEdge(const QByteArray &from, const QByteArray &to, int ns)
 {
     return "{\"kind\":\"edge\",\"edge_kind\":\"call\",\"from_span\":\"" + from + "\",\"to_span\":\"" + to
-        + "\",\"host_duration_ns\":" + QByteArray::number(ns) + "}\n";
+           + "\",\"host_duration_ns\":" + QByteArray::number(ns) + "}\n";
 }
 
 QByteArray dataEdge(const QByteArray &from, const QByteArray &to)
@@ -37,15 +37,17 @@ QByteArray dataEdge(const QByteArray &from, const QByteArray &to)
 
 QByteArray op(const QByteArray &span, const QByteArray &output, const QByteArray &inputs)
 {
-    return "{\"kind\":\"op\",\"span_id\":\"" + span + "\",\"op_name\":\"x\",\"inputs\":[" + inputs + "],\"output\":\"" + output
-        + "\",\"shape\":[4],\"dtype\":\"f32\",\"device\":\"cpu\",\"duration_ns\":5,\"input_dense_bytes\":16}\n";
+    return "{\"kind\":\"op\",\"span_id\":\"" + span + "\",\"op_name\":\"x\",\"inputs\":[" + inputs + "],\"output\":\""
+           + output
+           + "\",\"shape\":[4],\"dtype\":\"f32\",\"device\":\"cpu\",\"duration_ns\":5,\"input_dense_bytes\":16}\n";
 }
 
 QByteArray memoryAlloc(const QByteArray &span, int bytes)
 {
     static int storage = 0;
-    return "{\"kind\":\"memory\",\"timestamp_ns\":1,\"storage_id\":\"st-" + QByteArray::number(++storage) + "\",\"tensor_id\":\"t\",\"span_id\":\"" + span
-        + "\",\"device\":\"cpu\",\"bytes\":" + QByteArray::number(bytes) + ",\"action\":\"alloc\",\"dtype\":\"f32\"}\n";
+    return "{\"kind\":\"memory\",\"timestamp_ns\":1,\"storage_id\":\"st-" + QByteArray::number(++storage)
+           + "\",\"tensor_id\":\"t\",\"span_id\":\"" + span + "\",\"device\":\"cpu\",\"bytes\":"
+           + QByteArray::number(bytes) + ",\"action\":\"alloc\",\"dtype\":\"f32\"}\n";
 }
 
 std::shared_ptr<const Trace> load(const QByteArray &spans, const QByteArray &records)
@@ -79,7 +81,8 @@ QString describe(const Trace &trace, const CallGraph &g)
         const QString to = nodeName(trace, g.nodes[e.to]);
         switch (e.kind) {
         case CallGraphEdge::Kind::Call:
-            edges << from + u'>' + to + u'@' + QString::number(e.hostDurationNs) + (e.count > 1 ? QStringLiteral("x%1").arg(e.count) : QString());
+            edges << from + u'>' + to + u'@' + QString::number(e.hostDurationNs)
+                         + (e.count > 1 ? QStringLiteral("x%1").arg(e.count) : QString());
             break;
         case CallGraphEdge::Kind::Nesting: edges << from + u'-' + to; break;
         case CallGraphEdge::Kind::Data: edges << from + u'~' + to; break;
@@ -101,45 +104,54 @@ void tst_CallGraph::graph_data()
 
     const QByteArray tree = "r:-:0:100 a:r:0:50 b:a:0:10 c:a:20:10 d:r:60:30";
     const QByteArray calls = callEdge("r", "a", 50) + callEdge("a", "b", 10) + callEdge("r", "d", 30);
-    QTest::newRow("whole trace, call edges and nesting") << tree << calls << QString() << false
-                                                         << "r a d b c | r>a@50 a>b@10 r>d@30 a-c";
+    QTest::newRow("whole trace, call edges and nesting")
+        << tree << calls << QString() << false << "r a d b c | r>a@50 a>b@10 r>d@30 a-c";
     QTest::newRow("subtree of a") << tree << calls << "a" << false << "a b c | a>b@10 a-c";
     QTest::newRow("leaf subtree") << tree << calls << "b" << false << "b | ";
-    QTest::newRow("call edge leaving the subtree is dropped") << tree << calls + callEdge("b", "d", 3) << "a" << false
-                                                              << "a b c | a>b@10 a-c";
+    QTest::newRow("call edge leaving the subtree is dropped")
+        << tree << calls + callEdge("b", "d", 3) << "a" << false << "a b c | a>b@10 a-c";
     // Two micro-batches with the same names merge by path; their edges add up.
-    const QByteArray batches = "step:-:0:100 mb1=mb:step:0:40 mb2=mb:step:50:40 f1=fwd:mb1:0:20 f2=fwd:mb2:50:20 x=opt:step:95:5";
+    const QByteArray batches =
+        "step:-:0:100 mb1=mb:step:0:40 mb2=mb:step:50:40 f1=fwd:mb1:0:20 f2=fwd:mb2:50:20 x=opt:step:95:5";
     const QByteArray batchCalls = callEdge("step", "mb1", 40) + callEdge("step", "mb2", 41) + callEdge("mb1", "f1", 20)
-        + callEdge("mb2", "f2", 21);
+                                  + callEdge("mb2", "f2", 21);
     QTest::newRow("span paths merge micro-batches") << batches << batchCalls << QString() << true
                                                     << "step mbx2 opt fwdx2 | step>mbx2@81x2 mbx2>fwdx2@41x2 step-opt";
-    QTest::newRow("same batches, one node per span") << batches << batchCalls << QString() << false
-                                                     << "step mb mb opt fwd fwd | step>mb@40 step>mb@41 mb>fwd@20 mb>fwd@21 step-opt";
-    const QByteArray numbered = "step:-:0:100 m0=microbatch.0:step:0:40 m1=microbatch.1:step:50:40 m12=microbatch.12:step:60:4 "
-                                "f0=fwd:m0:0:20 f1=fwd:m1:50:20";
-    QTest::newRow("numbered micro-batches merge by path") << numbered << QByteArray() << QString() << true
-                                                          << "step microbatch.0x3 fwdx2 | step-microbatch.0x3 microbatch.0x3-fwdx2";
-    QTest::newRow("numbered micro-batches, one node per span") << numbered << QByteArray() << QString() << false
-                                                               << "step microbatch.0 microbatch.1 microbatch.12 fwd fwd | "
-                                                                  "step-microbatch.0 step-microbatch.1 step-microbatch.12 "
-                                                                  "microbatch.0-fwd microbatch.1-fwd";
-    QTest::newRow("digits are not letters") << QByteArray("r:-:0:100 a=layer1a:r:0:1 b=layer1b:r:2:1") << QByteArray() << QString()
-                                            << true << "r layer1a layer1b | r-layer1a r-layer1b";
+    QTest::newRow("same batches, one node per span")
+        << batches << batchCalls << QString() << false
+        << "step mb mb opt fwd fwd | step>mb@40 step>mb@41 mb>fwd@20 mb>fwd@21 step-opt";
+    const QByteArray numbered =
+        "step:-:0:100 m0=microbatch.0:step:0:40 m1=microbatch.1:step:50:40 m12=microbatch.12:step:60:4 "
+        "f0=fwd:m0:0:20 f1=fwd:m1:50:20";
+    QTest::newRow("numbered micro-batches merge by path")
+        << numbered << QByteArray() << QString() << true
+        << "step microbatch.0x3 fwdx2 | step-microbatch.0x3 microbatch.0x3-fwdx2";
+    QTest::newRow("numbered micro-batches, one node per span")
+        << numbered << QByteArray() << QString() << false
+        << "step microbatch.0 microbatch.1 microbatch.12 fwd fwd | "
+           "step-microbatch.0 step-microbatch.1 step-microbatch.12 "
+           "microbatch.0-fwd microbatch.1-fwd";
+    QTest::newRow("digits are not letters") << QByteArray("r:-:0:100 a=layer1a:r:0:1 b=layer1b:r:2:1") << QByteArray()
+                                            << QString() << true << "r layer1a layer1b | r-layer1a r-layer1b";
     QTest::newRow("span paths of a subtree") << batches << batchCalls << "mb2" << true << "mb fwd | mb>fwd@21";
     // Same name under different parents: two paths.
-    QTest::newRow("same name, different path") << QByteArray("r:-:0:100 a:r:0:10 b:r:20:10 x1=x:a:0:1 x2=x:b:20:1") << QByteArray()
-                                               << QString() << true << "r a b x x | r-a r-b a-x b-x";
+    QTest::newRow("same name, different path") << QByteArray("r:-:0:100 a:r:0:10 b:r:20:10 x1=x:a:0:1 x2=x:b:20:1")
+                                               << QByteArray() << QString() << true << "r a b x x | r-a r-b a-x b-x";
     // Tensors: t1 written in a, t2 in b from t1 and a parameter w.
-    const QByteArray flow = op("a", "t1", "") + op("b", "t2", "\"t1\",\"w\"") + dataEdge("t1", "t2") + dataEdge("w", "t2");
-    QTest::newRow("data edges tensor to tensor") << QByteArray("r:-:0:100 a:r:0:10 b:r:20:10") << flow << QString() << false
-                                                 << "r a b (t2) (t1) (w) | r-a r-b b.(t2) a.(t1) (t1)~(t2) (w)~(t2)";
-    QTest::newRow("data edges outside the subtree are dropped") << QByteArray("r:-:0:100 a:r:0:10 b:r:20:10") << flow << "a" << false
-                                                                << "a | ";
+    const QByteArray flow =
+        op("a", "t1", "") + op("b", "t2", "\"t1\",\"w\"") + dataEdge("t1", "t2") + dataEdge("w", "t2");
+    QTest::newRow("data edges tensor to tensor")
+        << QByteArray("r:-:0:100 a:r:0:10 b:r:20:10") << flow << QString() << false
+        << "r a b (t2) (t1) (w) | r-a r-b b.(t2) a.(t1) (t1)~(t2) (w)~(t2)";
+    QTest::newRow("data edges outside the subtree are dropped")
+        << QByteArray("r:-:0:100 a:r:0:10 b:r:20:10") << flow << "a" << false << "a | ";
     // Path mode merges the tensors written by one path; the shared parameter keeps its id.
-    const QByteArray batchFlow = op("f1", "y1", "\"w\"") + op("f2", "y2", "\"w\"") + dataEdge("w", "y1") + dataEdge("w", "y2");
-    QTest::newRow("span paths merge tensors of a path") << batches << batchFlow << QString() << true
-                                                        << "step mbx2 opt fwdx2 (y1)x2 (w) | step-mbx2 step-opt mbx2-fwdx2 "
-                                                           "fwdx2.(y1)x2 (w)~(y1)x2";
+    const QByteArray batchFlow =
+        op("f1", "y1", "\"w\"") + op("f2", "y2", "\"w\"") + dataEdge("w", "y1") + dataEdge("w", "y2");
+    QTest::newRow("span paths merge tensors of a path")
+        << batches << batchFlow << QString() << true
+        << "step mbx2 opt fwdx2 (y1)x2 (w) | step-mbx2 step-opt mbx2-fwdx2 "
+           "fwdx2.(y1)x2 (w)~(y1)x2";
 }
 
 void tst_CallGraph::graph()
@@ -206,7 +218,8 @@ void tst_CallGraph::capKeepsUpperLayers()
 
 void tst_CallGraph::tensorsRespectTheCap()
 {
-    const QByteArray flow = op("a", "t1", "") + op("b", "t2", "\"t1\",\"w\"") + dataEdge("t1", "t2") + dataEdge("w", "t2");
+    const QByteArray flow =
+        op("a", "t1", "") + op("b", "t2", "\"t1\",\"w\"") + dataEdge("t1", "t2") + dataEdge("w", "t2");
     const auto trace = load("r:-:0:100 a:r:0:10 b:r:20:10", flow);
     QVERIFY(trace);
     const SpanTree tree = SpanTree::build(*trace);
@@ -225,7 +238,8 @@ void tst_CallGraph::tensorsRespectTheCap()
 
 void tst_CallGraph::heatReferences()
 {
-    const auto trace = load("r:-:0:100 a:r:0:60 b:r:70:10", memoryAlloc("a", 4096) + memoryAlloc("a", 4096) + memoryAlloc("b", 100));
+    const auto trace =
+        load("r:-:0:100 a:r:0:60 b:r:70:10", memoryAlloc("a", 4096) + memoryAlloc("a", 4096) + memoryAlloc("b", 100));
     QVERIFY(trace);
     const SpanTree tree = SpanTree::build(*trace);
     const CallGraph g = buildCallGraph(*trace, tree, {});

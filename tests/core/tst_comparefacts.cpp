@@ -72,9 +72,9 @@ std::shared_ptr<const Trace> read(const QByteArray &text)
 QByteArray memoryLine(const char *action, const char *storage, int bytes, int ts, const char *category)
 {
     return QByteArray("{\"kind\":\"memory\",\"action\":\"") + action + "\",\"storage_id\":\"" + storage
-        + "\",\"tensor_id\":\"t" + storage + "\",\"span_id\":\"r\",\"op_name\":null,\"device\":\"cpu\",\"bytes\":"
-        + QByteArray::number(bytes) + ",\"shape\":[1],\"dtype\":\"f32\",\"category\":\"" + category
-        + "\",\"timestamp_ns\":" + QByteArray::number(ts) + "}\n";
+           + "\",\"tensor_id\":\"t" + storage + "\",\"span_id\":\"r\",\"op_name\":null,\"device\":\"cpu\",\"bytes\":"
+           + QByteArray::number(bytes) + ",\"shape\":[1],\"dtype\":\"f32\",\"category\":\"" + category
+           + "\",\"timestamp_ns\":" + QByteArray::number(ts) + "}\n";
 }
 
 std::shared_ptr<const Trace> withMemory(const QByteArray &memory)
@@ -91,8 +91,8 @@ Q_DECLARE_METATYPE(Change)
 void tst_CompareFacts::fairness_data()
 {
     QTest::addColumn<Change>("change");
-    QTest::addColumn<QByteArrayList>("fields");  // field or field.member per difference
-    QTest::addColumn<QByteArrayList>("values");  // "baseline -> candidate" per difference
+    QTest::addColumn<QByteArrayList>("fields"); // field or field.member per difference
+    QTest::addColumn<QByteArrayList>("values"); // "baseline -> candidate" per difference
     QTest::addColumn<QByteArrayList>("reasons");
 
     const QByteArray semantics(kCaptureSemanticsReason);
@@ -111,26 +111,22 @@ void tst_CompareFacts::fairness_data()
     QTest::newRow("synchronization") << Change([](TraceMeta &m) { m.measuredRegionDeviceSynchronized = false; })
                                      << QByteArrayList{"measured_region_device_synchronized"}
                                      << QByteArrayList{"true -> false"} << QByteArrayList{semantics};
-    QTest::newRow("warm-up and capture step")
-        << Change([](TraceMeta &m) {
-               m.warmupSteps = 2;
-               m.captureStep = 3;
-           })
-        << QByteArrayList{"warmup_steps", "capture_step"} << QByteArrayList{"5 -> 2", "6 -> 3"} << QByteArrayList{semantics};
-    QTest::newRow("capture contract")
-        << Change([](TraceMeta &m) {
-               m.captureContract.measurementScope = MeasurementScope::ProfiledWork;
-               m.captureContract.requiredSemanticLabels = {"forward"};
-           })
-        << QByteArrayList{"capture_contract.measurement_scope", "capture_contract.required_semantic_labels"}
-        << QByteArrayList{"production_equivalent -> profiled_work", "[] -> [forward]"} << QByteArrayList{semantics};
-    QTest::newRow("identity conditions")
-        << Change([](TraceMeta &m) {
-               m.comparisonIdentity->precision = "bf16";
-               m.comparisonIdentity->physicalBatch = 16;
-           })
-        << QByteArrayList{"comparison_identity.physical_batch", "comparison_identity.precision"}
-        << QByteArrayList{"8 -> 16", "f32 -> bf16"} << QByteArrayList{conditions};
+    QTest::newRow("warm-up and capture step") << Change([](TraceMeta &m) {
+        m.warmupSteps = 2;
+        m.captureStep = 3;
+    }) << QByteArrayList{"warmup_steps", "capture_step"}
+                                              << QByteArrayList{"5 -> 2", "6 -> 3"} << QByteArrayList{semantics};
+    QTest::newRow("capture contract") << Change([](TraceMeta &m) {
+        m.captureContract.measurementScope = MeasurementScope::ProfiledWork;
+        m.captureContract.requiredSemanticLabels = {"forward"};
+    }) << QByteArrayList{"capture_contract.measurement_scope", "capture_contract.required_semantic_labels"}
+                                      << QByteArrayList{"production_equivalent -> profiled_work", "[] -> [forward]"}
+                                      << QByteArrayList{semantics};
+    QTest::newRow("identity conditions") << Change([](TraceMeta &m) {
+        m.comparisonIdentity->precision = "bf16";
+        m.comparisonIdentity->physicalBatch = 16;
+    }) << QByteArrayList{"comparison_identity.physical_batch", "comparison_identity.precision"}
+                                         << QByteArrayList{"8 -> 16", "f32 -> bf16"} << QByteArrayList{conditions};
     // The implementation under test and the pairing are what may differ.
     QTest::newRow("implementation and pair ids") << Change([](TraceMeta &m) {
         m.comparisonIdentity->implementationId = "b";
@@ -183,7 +179,8 @@ void tst_CompareFacts::invalidIdentity_data()
                                                            "model_id must not be empty"};
     QTest::newRow("baseline zero batch, candidate valid")
         << zeroBatch << none
-        << QByteArrayList{"comparison identity is invalid: comparison identity physical_batch must be greater than zero"};
+        << QByteArrayList{
+               "comparison identity is invalid: comparison identity physical_batch must be greater than zero"};
     QTest::newRow("blank implementation id")
         << Change([](TraceMeta &m) { m.comparisonIdentity->implementationId = ""; }) << none
         << QByteArrayList{"comparison identity is invalid: comparison identity implementation_id must not be empty "
@@ -240,9 +237,9 @@ void tst_CompareFacts::memoryDiff()
 {
     // Baseline peaks at 300 bytes (100 parameter + 200 activation) 20 ns after its start;
     // the candidate, on a clock 1000 ns later, at 700 bytes (100 + 600) 30 ns after its start.
-    const auto baseline = withMemory(memoryLine("alloc", "p", 100, 1000, "parameter")
-                                     + memoryLine("alloc", "a", 200, 1020, "activation")
-                                     + memoryLine("free", "a", 200, 1040, "activation"));
+    const auto baseline =
+        withMemory(memoryLine("alloc", "p", 100, 1000, "parameter") + memoryLine("alloc", "a", 200, 1020, "activation")
+                   + memoryLine("free", "a", 200, 1040, "activation"));
     QByteArray candidateText = TestFixtures::spansJsonl("r=step*:-:2000:500");
     candidateText.insert(candidateText.lastIndexOf("{\"kind\":\"terminal\""),
                          memoryLine("alloc", "p", 100, 2000, "parameter")
@@ -276,7 +273,7 @@ void tst_CompareFacts::memoryCurveKeepsPeak()
     QByteArray memory;
     for (int i = 0; i < 100; ++i)
         memory += memoryLine("alloc", QByteArray::number(i).constData(), i == 57 ? 5000 : 10, 1000 + i, "other")
-            + memoryLine("free", QByteArray::number(i).constData(), i == 57 ? 5000 : 10, 1000 + i, "other");
+                  + memoryLine("free", QByteArray::number(i).constData(), i == 57 ? 5000 : 10, 1000 + i, "other");
     // Frees in the same timestamp group as their alloc: the live bytes stay small except
     // at one point, which the reduction to 8 points must keep.
     const auto trace = withMemory(memory);
@@ -299,7 +296,7 @@ void tst_CompareFacts::opGroupBytes()
         return QByteArray("{\"kind\":\"op\",\"span_id\":\"r\",\"op_name\":\"matmul\",\"inputs\":[],\"output\":\"t\","
                           "\"shape\":[2],\"dtype\":\"f32\",\"device\":\"cpu\",\"duration_ns\":5,\"timestamp_ns\":1,"
                           "\"input_dense_bytes\":0,\"output_dense_bytes\":")
-            + QByteArray::number(bytes) + "}\n";
+               + QByteArray::number(bytes) + "}\n";
     };
     const auto a = withOps(op(8) + op(8));
     const auto b = withOps(op(8) + op(8) + op(8));

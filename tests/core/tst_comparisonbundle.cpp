@@ -39,14 +39,14 @@ namespace {
 std::string traceText(const std::string &runId, std::uint64_t durationNs)
 {
     return "{\"kind\":\"meta\",\"schema\":\"candle-graph/trace/10\",\"run_id\":\"" + runId
-        + "\",\"correlation_id\":\"c\",\"entrypoint\":\"demo::infer\",\"phase\":\"infer\",\"timestamp\":\"t\","
-          "\"capture_step\":6,\"warmup_steps\":5,\"device\":\"cpu\",\"timing_mode\":\"host\",\"capture_contract\":"
-          "{\"measurement_scope\":\"production_equivalent\",\"operations\":\"none\",\"logical_memory\":\"none\","
-          "\"physical_memory\":\"none\",\"device_timing\":\"none\"},\"tags\":{}}\n"
-          "{\"kind\":\"span_start\",\"id\":\"root\",\"name\":\"infer\",\"start_ns\":0,\"span_kind\":\"function\",\"measured\":true}\n"
-          "{\"kind\":\"span_end\",\"id\":\"root\",\"duration_ns\":"
-        + std::to_string(durationNs) + "}\n{\"kind\":\"terminal\",\"outcome\":\"complete\",\"timestamp_ns\":"
-        + std::to_string(durationNs) + "}\n";
+           + "\",\"correlation_id\":\"c\",\"entrypoint\":\"demo::infer\",\"phase\":\"infer\",\"timestamp\":\"t\","
+             "\"capture_step\":6,\"warmup_steps\":5,\"device\":\"cpu\",\"timing_mode\":\"host\",\"capture_contract\":"
+             "{\"measurement_scope\":\"production_equivalent\",\"operations\":\"none\",\"logical_memory\":\"none\","
+             "\"physical_memory\":\"none\",\"device_timing\":\"none\"},\"tags\":{}}\n"
+             "{\"kind\":\"span_start\",\"id\":\"root\",\"name\":\"infer\",\"start_ns\":0,\"span_kind\":\"function\",\"measured\":true}\n"
+             "{\"kind\":\"span_end\",\"id\":\"root\",\"duration_ns\":"
+           + std::to_string(durationNs) + "}\n{\"kind\":\"terminal\",\"outcome\":\"complete\",\"timestamp_ns\":"
+           + std::to_string(durationNs) + "}\n";
 }
 
 bool writeFile(const std::string &path, const std::string &content)
@@ -83,8 +83,9 @@ std::string manifestFor(const std::string &runId, std::vector<Entry> files)
     std::string m = "{\n  \"schema\": \"candle-graph/bundle/1\",\n  \"run_id\": \"" + runId + "\",\n  \"files\": [";
     for (std::size_t i = 0; i < files.size(); ++i) {
         m += i ? ",\n" : "\n";
-        m += "    {\n      \"path\": \"" + files[i].path + "\",\n      \"bytes\": " + std::to_string(files[i].content.size())
-            + ",\n      \"sha256\": \"" + Sha256::hexOf(files[i].content) + "\"\n    }";
+        m += "    {\n      \"path\": \"" + files[i].path
+             + "\",\n      \"bytes\": " + std::to_string(files[i].content.size()) + ",\n      \"sha256\": \""
+             + Sha256::hexOf(files[i].content) + "\"\n    }";
     }
     m += files.empty() ? "]\n}\n" : "\n  ]\n}\n";
     return m;
@@ -97,8 +98,8 @@ std::string makeBundle(const QTemporaryDir &dir, const std::string &name, const 
     const std::string root = dir.path().toStdString() + "/" + name;
     ::mkdir(root.c_str(), 0777);
     ::mkdir((root + "/nsight").c_str(), 0777);
-    const std::vector<Entry> files{{"trace.jsonl", traceText(runId, durationNs)}, {"evidence.json", "{}\n"},
-                                   {"nsight/capture.bin", "raw"}};
+    const std::vector<Entry> files{
+        {"trace.jsonl", traceText(runId, durationNs)}, {"evidence.json", "{}\n"}, {"nsight/capture.bin", "raw"}};
     for (const Entry &e : files)
         writeFile(root + "/" + e.path, e.content);
     writeFile(root + "/bundle.json", manifestFor(runId, files));
@@ -156,9 +157,10 @@ void TestComparisonBundle::verification_data()
         QCOMPARE(::rename((root + "/bundle.json").c_str(), (root + "/../real.json").c_str()), 0);
         QCOMPARE(::symlink("../real.json", (root + "/bundle.json").c_str()), 0);
     }) << QByteArray("bundle manifest is not a regular file: ROOT/bundle.json");
-    QTest::newRow("manifest not JSON") << Tamper([](const std::string &root) {
-        QVERIFY(writeFile(root + "/bundle.json", "{\n  \"schema\": 1\n}\n"));
-    }) << QByteArray("parse bundle manifest ROOT/bundle.json: invalid type: integer `1`, expected a string at line 2 column 13");
+    QTest::newRow("manifest not JSON")
+        << Tamper([](const std::string &root) { QVERIFY(writeFile(root + "/bundle.json", "{\n  \"schema\": 1\n}\n")); })
+        << QByteArray(
+               "parse bundle manifest ROOT/bundle.json: invalid type: integer `1`, expected a string at line 2 column 13");
     QTest::newRow("wrong schema") << Tamper([](const std::string &root) {
         replaceInManifest(root, "candle-graph/bundle/1", "candle-graph/bundle/2");
     }) << QByteArray("unsupported bundle schema \"candle-graph/bundle/2\"; expected \"candle-graph/bundle/1\"");
@@ -177,9 +179,9 @@ void TestComparisonBundle::verification_data()
     QTest::newRow("undeclared file") << Tamper([](const std::string &root) {
         QVERIFY(writeFile(root + "/nsight/extra.txt", "x"));
     }) << QByteArray("undeclared regular file in bundle: nsight/extra.txt");
-    QTest::newRow("undeclared nested bundle.json") << Tamper([](const std::string &root) {
-        QVERIFY(writeFile(root + "/nsight/bundle.json", "{}"));
-    }) << QByteArray("undeclared regular file in bundle: nsight/bundle.json");
+    QTest::newRow("undeclared nested bundle.json")
+        << Tamper([](const std::string &root) { QVERIFY(writeFile(root + "/nsight/bundle.json", "{}")); })
+        << QByteArray("undeclared regular file in bundle: nsight/bundle.json");
     QTest::newRow("missing file") << Tamper([](const std::string &root) {
         QCOMPARE(::unlink((root + "/evidence.json").c_str()), 0);
     }) << QByteArray("declared bundle file is missing: evidence.json");
@@ -188,7 +190,10 @@ void TestComparisonBundle::verification_data()
         QCOMPARE(::symlink("../evidence.json", (root + "/evidence.json").c_str()), 0);
     }) << QByteArray("symbolic links are not allowed in bundles: ROOT/evidence.json");
     QTest::newRow("symlinked directory") << Tamper([](const std::string &root) {
-        QVERIFY(::system(("mv '" + root + "/nsight' '" + root + "/../nsight' && ln -s ../nsight '" + root + "/nsight'").c_str()) == 0);
+        QVERIFY(
+            ::system(
+                ("mv '" + root + "/nsight' '" + root + "/../nsight' && ln -s ../nsight '" + root + "/nsight'").c_str())
+            == 0);
     }) << QByteArray("symbolic links are not allowed in bundles: ROOT/nsight");
     QTest::newRow("special file") << Tamper([](const std::string &root) {
         QCOMPARE(::mkfifo((root + "/nsight/fifo").c_str(), 0600), 0);
@@ -254,21 +259,27 @@ void TestComparisonBundle::manifestParse_data()
 {
     QTest::addColumn<QByteArray>("json");
     QTest::addColumn<QByteArray>("error"); // empty: parses
-    QTest::newRow("object") << QByteArray(R"({"schema":"s","run_id":"r","files":[{"path":"p","bytes":1,"sha256":"h"}]})") << QByteArray();
-    QTest::newRow("unknown members ignored") << QByteArray(R"({"x":[1,{"y":null}],"schema":"s","run_id":"r","files":[]})") << QByteArray();
+    QTest::newRow("object") << QByteArray(
+        R"({"schema":"s","run_id":"r","files":[{"path":"p","bytes":1,"sha256":"h"}]})")
+                            << QByteArray();
+    QTest::newRow("unknown members ignored")
+        << QByteArray(R"({"x":[1,{"y":null}],"schema":"s","run_id":"r","files":[]})") << QByteArray();
     QTest::newRow("array form") << QByteArray(R"(["s","r",[["p",1,"h"]]])") << QByteArray();
     QTest::newRow("missing field") << QByteArray("{\n  \"schema\": \"s\",\n  \"files\": []\n}")
                                    << QByteArray("missing field `run_id` at line 4 column 1");
     QTest::newRow("duplicate field") << QByteArray(R"({"schema":"s","schema":"t"})")
                                      << QByteArray("duplicate field `schema` at line 1 column 22");
-    QTest::newRow("negative size") << QByteArray(R"({"schema":"s","run_id":"r","files":[{"path":"p","bytes":-1,"sha256":"h"}]})")
+    QTest::newRow("negative size") << QByteArray(
+        R"({"schema":"s","run_id":"r","files":[{"path":"p","bytes":-1,"sha256":"h"}]})")
                                    << QByteArray("invalid value: integer `-1`, expected u64 at line 1 column 58");
     QTest::newRow("files not a list") << QByteArray(R"({"schema":"s","run_id":"r","files":{}})")
                                       << QByteArray("invalid type: map, expected a sequence at line 1 column 35");
-    QTest::newRow("file not a struct") << QByteArray(R"({"schema":"s","run_id":"r","files":["p"]})")
-                                       << QByteArray("invalid type: string \"p\", expected struct BundleFile at line 1 column 39");
-    QTest::newRow("short array") << QByteArray(R"(["s","r"])")
-                                 << QByteArray("invalid length 2, expected struct BundleManifest with 3 elements at line 1 column 9");
+    QTest::newRow("file not a struct")
+        << QByteArray(R"({"schema":"s","run_id":"r","files":["p"]})")
+        << QByteArray("invalid type: string \"p\", expected struct BundleFile at line 1 column 39");
+    QTest::newRow("short array")
+        << QByteArray(R"(["s","r"])")
+        << QByteArray("invalid length 2, expected struct BundleManifest with 3 elements at line 1 column 9");
     QTest::newRow("trailing characters") << QByteArray("{\"schema\":\"s\",\"run_id\":\"r\",\"files\":[]}\n x")
                                          << QByteArray("trailing characters at line 2 column 2");
     QTest::newRow("invalid UTF-8") << QByteArray("{\"schema\":\"s\xff\"}")
@@ -317,19 +328,25 @@ void TestComparisonBundle::loaderChains_data()
     QTest::newRow("verification fails") << Tamper([](const std::string &root) {
         QVERIFY(writeFile(root + "/evidence.json", "{]\n")); // same size, other bytes
     }) << QByteArray("verify candidate bundle 2 at ROOT: bundle file \"evidence.json\" SHA-256 mismatch");
-    QTest::newRow("trace rejected") << Tamper([](const std::string &root) {
-        const std::string bad = "{\"kind\":\"meta\"}\n";
-        QVERIFY(writeFile(root + "/trace.jsonl", bad));
-        QVERIFY(writeFile(root + "/bundle.json", manifestFor("run-c2", {{"trace.jsonl", bad}, {"evidence.json", "{}\n"},
-                                                                        {"nsight/capture.bin", "raw"}})));
-    }) << QByteArray("parse verified candidate bundle 2 trace at ROOT: parse trace JSONL line 1 from ROOT/trace.jsonl: "
-                     "missing field `schema`");
-    QTest::newRow("trace missing") << Tamper([](const std::string &root) {
-        QCOMPARE(::unlink((root + "/trace.jsonl").c_str()), 0);
-        QVERIFY(writeFile(root + "/bundle.json",
-                          manifestFor("run-c2", {{"evidence.json", "{}\n"}, {"nsight/capture.bin", "raw"}})));
-    }) << QByteArray("parse verified candidate bundle 2 trace at ROOT: open trace file ROOT/trace.jsonl: "
-                     "No such file or directory (os error 2)");
+    QTest::newRow("trace rejected")
+        << Tamper([](const std::string &root) {
+               const std::string bad = "{\"kind\":\"meta\"}\n";
+               QVERIFY(writeFile(root + "/trace.jsonl", bad));
+               QVERIFY(writeFile(root + "/bundle.json", manifestFor("run-c2", {{"trace.jsonl", bad},
+                                                                               {"evidence.json", "{}\n"},
+                                                                               {"nsight/capture.bin", "raw"}})));
+           })
+        << QByteArray(
+               "parse verified candidate bundle 2 trace at ROOT: parse trace JSONL line 1 from ROOT/trace.jsonl: "
+               "missing field `schema`");
+    QTest::newRow("trace missing")
+        << Tamper([](const std::string &root) {
+               QCOMPARE(::unlink((root + "/trace.jsonl").c_str()), 0);
+               QVERIFY(writeFile(root + "/bundle.json",
+                                 manifestFor("run-c2", {{"evidence.json", "{}\n"}, {"nsight/capture.bin", "raw"}})));
+           })
+        << QByteArray("parse verified candidate bundle 2 trace at ROOT: open trace file ROOT/trace.jsonl: "
+                      "No such file or directory (os error 2)");
     QTest::newRow("run id mismatch") << Tamper([](const std::string &root) {
         replaceInManifest(root, "\"run_id\": \"run-c2\"", "\"run_id\": \"other\"");
     }) << QByteArray("verified candidate bundle 2 manifest run ID \"other\" does not match trace run ID \"run-c2\"");

@@ -49,25 +49,60 @@ private Q_SLOTS:
         row("upper case", "BF16", 2);
         row("mixed case", "Bool", 1);
         row("ascii spaces", " \t f32 \n\r", 4);
-        row("vertical tab and form feed", "\x0b\x0c" "f32", 4);
-        row("nbsp", "\xc2\xa0" "f16\xc2\xa0", 2);
-        row("next line U+0085", "\xc2\x85" "u8", 1);
-        row("ideographic space", "\xe3\x80\x80" "i64" "\xe3\x80\x80", 8);
-        row("en quad and line separator", "\xe2\x80\x80" "f64" "\xe2\x80\xa8", 8);
-        row("hair space U+200A", "\xe2\x80\x8a" "u32", 4);
+        row("vertical tab and form feed",
+            "\x0b\x0c"
+            "f32",
+            4);
+        row("nbsp",
+            "\xc2\xa0"
+            "f16\xc2\xa0",
+            2);
+        row("next line U+0085",
+            "\xc2\x85"
+            "u8",
+            1);
+        row("ideographic space",
+            "\xe3\x80\x80"
+            "i64"
+            "\xe3\x80\x80",
+            8);
+        row("en quad and line separator",
+            "\xe2\x80\x80"
+            "f64"
+            "\xe2\x80\xa8",
+            8);
+        row("hair space U+200A",
+            "\xe2\x80\x8a"
+            "u32",
+            4);
         row("narrow nbsp U+202F", "u16\xe2\x80\xaf", 2);
-        row("medium math space U+205F", "\xe2\x81\x9f" "i8", 1);
-        row("ogham space U+1680", "\xe1\x9a\x80" "u64", 8);
+        row("medium math space U+205F",
+            "\xe2\x81\x9f"
+            "i8",
+            1);
+        row("ogham space U+1680",
+            "\xe1\x9a\x80"
+            "u64",
+            8);
         row("paragraph separator U+2029", "bool\xe2\x80\xa9", 1);
-        row("zero width space is not whitespace", "\xe2\x80\x8b" "f32", std::nullopt);
-        row("BOM is not whitespace", "\xef\xbb\xbf" "f32", std::nullopt);
+        row("zero width space is not whitespace",
+            "\xe2\x80\x8b"
+            "f32",
+            std::nullopt);
+        row("BOM is not whitespace",
+            "\xef\xbb\xbf"
+            "f32",
+            std::nullopt);
         row("inner space", "f 32", std::nullopt);
         row("f8e4m3", "f8e4m3", std::nullopt);
         row("complex64", "complex64", std::nullopt);
         row("F32x", "F32x", std::nullopt);
         row("empty", "", std::nullopt);
         row("only spaces", "   ", std::nullopt);
-        row("non-ascii upper not folded", "\xc3\x9f" "16", std::nullopt);
+        row("non-ascii upper not folded",
+            "\xc3\x9f"
+            "16",
+            std::nullopt);
         row("float32 spelled out", "float32", std::nullopt);
     }
     void dtypeSize()
@@ -105,18 +140,23 @@ private Q_SLOTS:
         QTest::addColumn<QString>("shape");
         QTest::addColumn<QByteArray>("dtype");
         QTest::addColumn<std::optional<std::uint64_t>>("expected");
-        QTest::newRow("spec example") << QStringLiteral("2,128,768") << QByteArray("bf16") << std::optional<std::uint64_t>(393216);
+        QTest::newRow("spec example") << QStringLiteral("2,128,768")
+                                                        << QByteArray("bf16") << std::optional<std::uint64_t>(393216);
         QTest::newRow("scalar f32") << QString() << QByteArray("f32") << std::optional<std::uint64_t>(4);
         QTest::newRow("zero dim") << QStringLiteral("0") << QByteArray("f64") << std::optional<std::uint64_t>(0);
-        QTest::newRow("unknown dtype") << QStringLiteral("2,2") << QByteArray("f8e4m3") << std::optional<std::uint64_t>();
-        QTest::newRow("unknown dtype zero dim") << QStringLiteral("0") << QByteArray("q4") << std::optional<std::uint64_t>();
-        QTest::newRow("product saturates") << QStringLiteral("4294967296,4294967296") << QByteArray("u8")
-                                           << std::optional<std::uint64_t>(kMax);
-        QTest::newRow("size multiply saturates") << QStringLiteral("4611686018427387904") << QByteArray("f32")
-                                                 << std::optional<std::uint64_t>(kMax);
-        QTest::newRow("size multiply fits") << QStringLiteral("4611686018427387903") << QByteArray("f32")
-                                            << std::optional<std::uint64_t>(18446744073709551612ull);
-        QTest::newRow("case and spaces") << QStringLiteral("3") << QByteArray(" I64 ") << std::optional<std::uint64_t>(24);
+        QTest::newRow("unknown dtype") << QStringLiteral("2,2")
+                                                         << QByteArray("f8e4m3") << std::optional<std::uint64_t>();
+        QTest::newRow("unknown dtype zero dim") << QStringLiteral("0")
+                                                                  << QByteArray("q4") << std::optional<std::uint64_t>();
+        QTest::newRow("product saturates") << QStringLiteral("4294967296,4294967296")
+                                                             << QByteArray("u8") << std::optional<std::uint64_t>(kMax);
+        QTest::newRow("size multiply saturates")
+            << QStringLiteral("4611686018427387904") << QByteArray("f32") << std::optional<std::uint64_t>(kMax);
+        QTest::newRow("size multiply fits") << QStringLiteral("4611686018427387903")
+                                                              << QByteArray("f32")
+                                                              << std::optional<std::uint64_t>(18446744073709551612ull);
+        QTest::newRow("case and spaces") << QStringLiteral("3")
+                                                           << QByteArray(" I64 ") << std::optional<std::uint64_t>(24);
     }
     void denseBytes()
     {
@@ -124,7 +164,8 @@ private Q_SLOTS:
         QFETCH(QByteArray, dtype);
         QFETCH(std::optional<std::uint64_t>, expected);
         const std::vector<std::uint64_t> d = dims(shape);
-        QCOMPARE(TraceInspector::denseBytes(d, std::string_view(dtype.constData(), std::size_t(dtype.size()))), expected);
+        QCOMPARE(TraceInspector::denseBytes(d, std::string_view(dtype.constData(), std::size_t(dtype.size()))),
+                 expected);
     }
 };
 

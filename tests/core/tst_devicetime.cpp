@@ -47,8 +47,9 @@ QByteArray intervalsJsonl(const QByteArray &spec)
         if (item.isEmpty())
             continue;
         const QList<QByteArray> f = item.split(':');
-        out += "{\"kind\":\"device_interval\",\"span_id\":\"" + f[0] + "\",\"device\":\"" + f[1] + "\",\"stream_id\":\"" + f[2]
-            + "\",\"clock_id\":\"" + f[3] + "\",\"backend\":\"cuda\",\"start_ns\":" + f[4] + ",\"duration_ns\":" + f[5] + "}\n";
+        out += "{\"kind\":\"device_interval\",\"span_id\":\"" + f[0] + "\",\"device\":\"" + f[1] + "\",\"stream_id\":\""
+               + f[2] + "\",\"clock_id\":\"" + f[3] + "\",\"backend\":\"cuda\",\"start_ns\":" + f[4]
+               + ",\"duration_ns\":" + f[5] + "}\n";
     }
     return out;
 }
@@ -71,9 +72,10 @@ QString describe(const Trace &trace, const DeviceTime &device, std::span<const D
     for (const DeviceBusy &b : busy) {
         const DeviceLane &lane = device.lanes()[b.lane];
         parts << QStringLiteral("%1/%2/%3=%4#%5")
-                     .arg(sv(trace.str(lane.device)), sv(trace.str(lane.stream)), sv(trace.str(lane.clock)))
-                     .arg(b.busyNs)
-                     .arg(b.intervals);
+                                    .arg(sv(trace.str(lane.device)), sv(trace.str(lane.stream)),
+                                         sv(trace.str(lane.clock)))
+                                    .arg(b.busyNs)
+                                    .arg(b.intervals);
     }
     return parts.join(u' ');
 }
@@ -89,7 +91,8 @@ void tst_DeviceTime::busyUnion_data()
     QTest::addColumn<bool>("exceeds");
 
     const QByteArray one = "r:-:0:1000";
-    QTest::newRow("single") << one << QByteArray("r:g0:s1:c:10:100") << "r" << "g0/s1/c=100#1" << false;
+    QTest::newRow("single") << one << QByteArray("r:g0:s1:c:10:100") << "r"
+                            << "g0/s1/c=100#1" << false;
     QTest::newRow("overlap counts once") << one << QByteArray("r:g0:s1:c:0:100 r:g0:s1:c:50:100") << "r"
                                          << "g0/s1/c=150#2" << false;
     QTest::newRow("nested") << one << QByteArray("r:g0:s1:c:0:900 r:g0:s1:c:100:100 r:g0:s1:c:200:50") << "r"
@@ -98,30 +101,37 @@ void tst_DeviceTime::busyUnion_data()
                                              << "g0/s1/c=200#2" << false;
     QTest::newRow("disjoint") << one << QByteArray("r:g0:s1:c:500:10 r:g0:s1:c:0:10 r:g0:s1:c:250:10") << "r"
                               << "g0/s1/c=30#3" << false;
-    QTest::newRow("bridging interval merges three") << one
-                                                    << QByteArray("r:g0:s1:c:0:10 r:g0:s1:c:20:10 r:g0:s1:c:40:10 r:g0:s1:c:5:40")
-                                                    << "r" << "g0/s1/c=50#4" << false;
-    QTest::newRow("empty interval counts, covers nothing") << one << QByteArray("r:g0:s1:c:5:0") << "r" << "g0/s1/c=0#1" << false;
+    QTest::newRow("bridging interval merges three")
+        << one << QByteArray("r:g0:s1:c:0:10 r:g0:s1:c:20:10 r:g0:s1:c:40:10 r:g0:s1:c:5:40") << "r"
+        << "g0/s1/c=50#4" << false;
+    QTest::newRow("empty interval counts, covers nothing") << one << QByteArray("r:g0:s1:c:5:0") << "r"
+                                                           << "g0/s1/c=0#1" << false;
     QTest::newRow("several streams stay apart") << one << QByteArray("r:g0:s1:c:0:100 r:g0:s2:c:50:300") << "r"
                                                 << "g0/s1/c=100#1 g0/s2/c=300#1" << false;
     QTest::newRow("several devices") << one << QByteArray("r:g1:s:c1:0:100 r:g0:s:c0:0:100") << "r"
                                      << "g0/s/c0=100#1 g1/s/c1=100#1" << false;
     // Start times on different clocks are not comparable: the same numbers are two lanes.
-    QTest::newRow("clock domains never merge") << one << QByteArray("r:g0:s1:cupti:0:100 r:g0:s1:event-clock:50:100") << "r"
-                                               << "g0/s1/cupti=100#1 g0/s1/event-clock=100#1" << false;
+    QTest::newRow("clock domains never merge")
+        << one << QByteArray("r:g0:s1:cupti:0:100 r:g0:s1:event-clock:50:100") << "r"
+        << "g0/s1/cupti=100#1 g0/s1/event-clock=100#1" << false;
     const QByteArray tree = "r:-:0:1000 a:r:10:400 b:r:500:400 a1:a:20:100";
-    QTest::newRow("subtree: children count at the parent") << tree << QByteArray("a:g:s:c:0:100 b:g:s:c:50:100 a1:g:s:c:300:10")
-                                                           << "r" << "g/s/c=160#3" << false;
-    QTest::newRow("subtree: a sibling does not count") << tree << QByteArray("a:g:s:c:0:100 b:g:s:c:50:100 a1:g:s:c:300:10")
-                                                       << "a" << "g/s/c=110#2" << false;
-    QTest::newRow("subtree: leaf") << tree << QByteArray("a:g:s:c:0:100 a1:g:s:c:300:10") << "a1" << "g/s/c=10#1" << false;
-    QTest::newRow("no work in the span") << tree << QByteArray("a:g:s:c:0:100") << "b" << "" << false;
-    QTest::newRow("busy beyond the host window") << QByteArray("r:-:0:100") << QByteArray("r:g:s:c:0:150") << "r" << "g/s/c=150#1"
-                                                 << true;
+    QTest::newRow("subtree: children count at the parent")
+        << tree << QByteArray("a:g:s:c:0:100 b:g:s:c:50:100 a1:g:s:c:300:10") << "r"
+        << "g/s/c=160#3" << false;
+    QTest::newRow("subtree: a sibling does not count")
+        << tree << QByteArray("a:g:s:c:0:100 b:g:s:c:50:100 a1:g:s:c:300:10") << "a"
+        << "g/s/c=110#2" << false;
+    QTest::newRow("subtree: leaf") << tree << QByteArray("a:g:s:c:0:100 a1:g:s:c:300:10") << "a1"
+                                   << "g/s/c=10#1" << false;
+    QTest::newRow("no work in the span") << tree << QByteArray("a:g:s:c:0:100") << "b"
+                                         << "" << false;
+    QTest::newRow("busy beyond the host window") << QByteArray("r:-:0:100") << QByteArray("r:g:s:c:0:150") << "r"
+                                                 << "g/s/c=150#1" << true;
     QTest::newRow("busy equal to the host window") << QByteArray("r:-:0:100") << QByteArray("r:g:s:c:0:100") << "r"
                                                    << "g/s/c=100#1" << false;
-    QTest::newRow("two streams each within the window") << QByteArray("r:-:0:100") << QByteArray("r:g:s1:c:0:80 r:g:s2:c:0:80")
-                                                        << "r" << "g/s1/c=80#1 g/s2/c=80#1" << false;
+    QTest::newRow("two streams each within the window")
+        << QByteArray("r:-:0:100") << QByteArray("r:g:s1:c:0:80 r:g:s2:c:0:80") << "r"
+        << "g/s1/c=80#1 g/s2/c=80#1" << false;
     QTest::newRow("open span is never flagged") << QByteArray("r:-:0:open") << QByteArray("r:g:s:c:0:150") << "r"
                                                 << "g/s/c=150#1" << false;
 }
@@ -174,7 +184,8 @@ void tst_DeviceTime::deepChain()
     QCOMPARE(int(tree.maxDepth()), depth - 1);
     const DeviceTime device = DeviceTime::compute(*trace, tree);
     const auto busyOf = [&](int i) {
-        return describe(*trace, device, device.busyOfSpan(std::size_t(trace->findSpan(std::string_view("c" + std::to_string(i))))));
+        return describe(*trace, device,
+                        device.busyOfSpan(std::size_t(trace->findSpan(std::string_view("c" + std::to_string(i))))));
     };
     const int last = depth - 1;
     QCOMPARE(busyOf(0), QStringLiteral("g/s/c=%1#%2 g/t/c=%2#%2").arg(10 * last + 15).arg(depth));
@@ -188,7 +199,8 @@ void tst_DeviceTime::deepChain()
 
 void tst_DeviceTime::outsideEverySpan()
 {
-    const auto trace = load("r:-:0:1000", intervalsJsonl("r:g:s:c:0:10 ghost:g:s:c:0:100 ghost:g:s:c:50:100 other:g:s2:c:0:7"));
+    const auto trace =
+        load("r:-:0:1000", intervalsJsonl("r:g:s:c:0:10 ghost:g:s:c:0:100 ghost:g:s:c:50:100 other:g:s2:c:0:7"));
     QVERIFY(trace);
     const SpanTree tree = SpanTree::build(*trace);
     const DeviceTime device = DeviceTime::compute(*trace, tree);
@@ -201,7 +213,8 @@ void tst_DeviceTime::outsideEverySpan()
 
 void tst_DeviceTime::saturatesAtTheEndOfTime()
 {
-    const auto trace = load("r:-:0:1000", intervalsJsonl("r:g:s:c:18446744073709551610:100 r:g:s:c:18446744073709551600:5"));
+    const auto trace =
+        load("r:-:0:1000", intervalsJsonl("r:g:s:c:18446744073709551610:100 r:g:s:c:18446744073709551600:5"));
     QVERIFY(trace);
     const DeviceTime device = DeviceTime::compute(*trace, SpanTree::build(*trace));
     // [..610, max) and [..600, ..605): 5 + 5 ns; nothing wraps around.

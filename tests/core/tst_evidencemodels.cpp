@@ -111,16 +111,26 @@ void TestEvidenceModels::tensorSort_data()
     QTest::addColumn<int>("col");
     QTest::addColumn<int>("order");
     QTest::addColumn<QStringList>("ids");
-    QTest::newRow("bytes asc") << int(TensorTableModel::BytesColumn) << int(Qt::AscendingOrder) << QStringList{u"t2"_s, u"t3"_s, u"t1"_s};
-    QTest::newRow("bytes desc") << int(TensorTableModel::BytesColumn) << int(Qt::DescendingOrder) << QStringList{u"t1"_s, u"t2"_s, u"t3"_s};
-    QTest::newRow("label asc") << int(TensorTableModel::LabelColumn) << int(Qt::AscendingOrder) << QStringList{u"t1"_s, u"t2"_s, u"t3"_s};
-    QTest::newRow("label desc") << int(TensorTableModel::LabelColumn) << int(Qt::DescendingOrder) << QStringList{u"t3"_s, u"t2"_s, u"t1"_s};
-    QTest::newRow("alloc asc, none last") << int(TensorTableModel::AllocColumn) << int(Qt::AscendingOrder) << QStringList{u"t1"_s, u"t2"_s, u"t3"_s};
-    QTest::newRow("alloc desc, none first") << int(TensorTableModel::AllocColumn) << int(Qt::DescendingOrder) << QStringList{u"t3"_s, u"t2"_s, u"t1"_s};
-    QTest::newRow("age at peak desc") << int(TensorTableModel::AgeAtPeakColumn) << int(Qt::DescendingOrder) << QStringList{u"t3"_s, u"t1"_s, u"t2"_s};
-    QTest::newRow("category asc") << int(TensorTableModel::CategoryColumn) << int(Qt::AscendingOrder) << QStringList{u"t1"_s, u"t3"_s, u"t2"_s};
-    QTest::newRow("shape by elements") << int(TensorTableModel::ShapeColumn) << int(Qt::AscendingOrder) << QStringList{u"t2"_s, u"t1"_s, u"t3"_s};
-    QTest::newRow("op, none last") << int(TensorTableModel::OpColumn) << int(Qt::AscendingOrder) << QStringList{u"t2"_s, u"t1"_s, u"t3"_s};
+    QTest::newRow("bytes asc") << int(TensorTableModel::BytesColumn) << int(Qt::AscendingOrder)
+                               << QStringList{u"t2"_s, u"t3"_s, u"t1"_s};
+    QTest::newRow("bytes desc") << int(TensorTableModel::BytesColumn) << int(Qt::DescendingOrder)
+                                << QStringList{u"t1"_s, u"t2"_s, u"t3"_s};
+    QTest::newRow("label asc") << int(TensorTableModel::LabelColumn) << int(Qt::AscendingOrder)
+                               << QStringList{u"t1"_s, u"t2"_s, u"t3"_s};
+    QTest::newRow("label desc") << int(TensorTableModel::LabelColumn) << int(Qt::DescendingOrder)
+                                << QStringList{u"t3"_s, u"t2"_s, u"t1"_s};
+    QTest::newRow("alloc asc, none last")
+        << int(TensorTableModel::AllocColumn) << int(Qt::AscendingOrder) << QStringList{u"t1"_s, u"t2"_s, u"t3"_s};
+    QTest::newRow("alloc desc, none first")
+        << int(TensorTableModel::AllocColumn) << int(Qt::DescendingOrder) << QStringList{u"t3"_s, u"t2"_s, u"t1"_s};
+    QTest::newRow("age at peak desc") << int(TensorTableModel::AgeAtPeakColumn) << int(Qt::DescendingOrder)
+                                      << QStringList{u"t3"_s, u"t1"_s, u"t2"_s};
+    QTest::newRow("category asc") << int(TensorTableModel::CategoryColumn) << int(Qt::AscendingOrder)
+                                  << QStringList{u"t1"_s, u"t3"_s, u"t2"_s};
+    QTest::newRow("shape by elements") << int(TensorTableModel::ShapeColumn) << int(Qt::AscendingOrder)
+                                       << QStringList{u"t2"_s, u"t1"_s, u"t3"_s};
+    QTest::newRow("op, none last") << int(TensorTableModel::OpColumn) << int(Qt::AscendingOrder)
+                                   << QStringList{u"t2"_s, u"t1"_s, u"t3"_s};
 }
 
 void TestEvidenceModels::tensorSort()
@@ -258,7 +268,8 @@ void TestEvidenceModels::gradientDigestMismatch()
     const GradientEvidence &g = loaded->evidence->gradients;
     QVERIFY(g.digest);
     QVERIFY(!g.digest->matches());
-    QCOMPARE(g.digest->computed, gradientManifestDigest(loaded->trace->meta->captureContract.gradientContract->expected));
+    QCOMPARE(g.digest->computed,
+             gradientManifestDigest(loaded->trace->meta->captureContract.gradientContract->expected));
     // The invalid contract stops the manifest checks: its finding concerns the whole contract.
     QCOMPARE(g.contractFindings.size(), std::size_t(1));
     QCOMPARE(loaded->health->findings[g.contractFindings[0]].code, std::string("gradient_contract_invalid"));
@@ -291,14 +302,21 @@ void TestEvidenceModels::capabilities_data()
     QTest::addColumn<int>("level");
     QTest::addColumn<quint64>("records");
     QTest::addColumn<bool>("mismatch");
-    QTest::newRow("spans have no contract level") << int(EvidencePlane::Spans) << int(CapabilityLevel::Unknown) << 3ULL << false;
-    QTest::newRow("operations complete") << int(EvidencePlane::Operations) << int(CapabilityLevel::Complete) << 2ULL << false;
+    QTest::newRow("spans have no contract level")
+        << int(EvidencePlane::Spans) << int(CapabilityLevel::Unknown) << 3ULL << false;
+    QTest::newRow("operations complete") << int(EvidencePlane::Operations) << int(CapabilityLevel::Complete) << 2ULL
+                                         << false;
     QTest::newRow("tensors partial") << int(EvidencePlane::Tensors) << int(CapabilityLevel::Partial) << 3ULL << false;
-    QTest::newRow("tensor stats unknown") << int(EvidencePlane::TensorStats) << int(CapabilityLevel::Unknown) << 3ULL << false;
-    QTest::newRow("gradients complete") << int(EvidencePlane::Gradients) << int(CapabilityLevel::Complete) << 4ULL << false;
-    QTest::newRow("logical memory complete") << int(EvidencePlane::LogicalMemory) << int(CapabilityLevel::Complete) << 3ULL << false;
-    QTest::newRow("physical memory absent, declared none") << int(EvidencePlane::PhysicalMemory) << int(CapabilityLevel::Absent) << 0ULL << false;
-    QTest::newRow("device timing declared partial, absent") << int(EvidencePlane::DeviceTiming) << int(CapabilityLevel::Absent) << 0ULL << true;
+    QTest::newRow("tensor stats unknown")
+        << int(EvidencePlane::TensorStats) << int(CapabilityLevel::Unknown) << 3ULL << false;
+    QTest::newRow("gradients complete") << int(EvidencePlane::Gradients) << int(CapabilityLevel::Complete) << 4ULL
+                                        << false;
+    QTest::newRow("logical memory complete")
+        << int(EvidencePlane::LogicalMemory) << int(CapabilityLevel::Complete) << 3ULL << false;
+    QTest::newRow("physical memory absent, declared none")
+        << int(EvidencePlane::PhysicalMemory) << int(CapabilityLevel::Absent) << 0ULL << false;
+    QTest::newRow("device timing declared partial, absent")
+        << int(EvidencePlane::DeviceTiming) << int(CapabilityLevel::Absent) << 0ULL << true;
     QTest::newRow("no edges") << int(EvidencePlane::DataEdges) << int(CapabilityLevel::Absent) << 0ULL << false;
 }
 
@@ -319,7 +337,8 @@ void TestEvidenceModels::capabilityGaps()
     QStringList codes;
     for (const EvidenceGap &gap : m_loaded->evidence->capabilities.gaps)
         codes << QString::fromStdString(gap.code);
-    QCOMPARE(codes, (QStringList{u"retained_allocations"_s, u"physical_memory_absent"_s, u"device_timing_absent"_s, u"declared_not_captured"_s}));
+    QCOMPARE(codes, (QStringList{u"retained_allocations"_s, u"physical_memory_absent"_s, u"device_timing_absent"_s,
+                                 u"declared_not_captured"_s}));
     const EvidenceGap &last = m_loaded->evidence->capabilities.gaps.back();
     QVERIFY(last.plane == EvidencePlane::DeviceTiming);
 }
@@ -333,7 +352,8 @@ void TestEvidenceModels::capabilityModelTester()
     const int row = int(EvidencePlane::DeviceTiming);
     QCOMPARE(model.index(row, CapabilityModel::LevelColumn).data().toString(), QStringLiteral("not captured"));
     QCOMPARE(model.index(row, CapabilityModel::DeclaredColumn).data().toString(), QStringLiteral("partial"));
-    QCOMPARE(model.index(row, CapabilityModel::NoteColumn).data().toString(), QStringLiteral("declared but not captured"));
+    QCOMPARE(model.index(row, CapabilityModel::NoteColumn).data().toString(),
+             QStringLiteral("declared but not captured"));
     QCOMPARE(model.index(row, 0).data(CapabilityModel::LevelRole).toInt(), int(CapabilityLevel::Absent));
     model.setEvidence(nullptr);
     QCOMPARE(model.rowCount(), 0);
@@ -345,8 +365,9 @@ void TestEvidenceModels::viewCoverageSaysNotCaptured()
     const ViewCoverage device = ViewCoverageText::coverage(m, InspectorView::DeviceTime);
     QVERIFY(!device.captured);
     QCOMPARE(device.text, QStringLiteral("Not captured"));
-    QVERIFY2(device.detail.contains(QStringLiteral("none captured")) && device.detail.contains(QStringLiteral("declared partial")),
-             qPrintable(device.detail));
+    QVERIFY2(device.detail.contains(QStringLiteral("none captured"))
+                                    && device.detail.contains(QStringLiteral("declared partial")),
+                                                              qPrintable(device.detail));
     const ViewCoverage tensors = ViewCoverageText::coverage(m, InspectorView::Tensors);
     QVERIFY(tensors.captured);
     QCOMPARE(tensors.text, QStringLiteral("Captured: partial"));
@@ -358,10 +379,12 @@ void TestEvidenceModels::viewCoverageSaysNotCaptured()
 void TestEvidenceModels::noMetaIsUnknown()
 {
     // A tolerant load of a stream without a meta record still fills the matrix.
-    const QByteArray jsonl = "{\"kind\":\"span_start\",\"id\":\"s\",\"name\":\"s\",\"start_ns\":0,\"span_kind\":\"function\"}\n"
-                             "{\"kind\":\"op\",\"span_id\":\"s\",\"op_name\":\"x\",\"shape\":[],\"dtype\":\"f32\",\"device\":\"cpu\","
-                             "\"duration_ns\":1,\"input_dense_bytes\":0}\n";
-    const auto trace = TraceReader::readBytes(std::string_view(jsonl.constData(), std::size_t(jsonl.size())), "x.jsonl").trace;
+    const QByteArray jsonl =
+        "{\"kind\":\"span_start\",\"id\":\"s\",\"name\":\"s\",\"start_ns\":0,\"span_kind\":\"function\"}\n"
+        "{\"kind\":\"op\",\"span_id\":\"s\",\"op_name\":\"x\",\"shape\":[],\"dtype\":\"f32\",\"device\":\"cpu\","
+        "\"duration_ns\":1,\"input_dense_bytes\":0}\n";
+    const auto trace =
+        TraceReader::readBytes(std::string_view(jsonl.constData(), std::size_t(jsonl.size())), "x.jsonl").trace;
     QVERIFY(trace);
     const CapabilityMatrix m = analyzeCapabilities(*trace, nullptr);
     QVERIFY(!m.hasMeta);
@@ -386,15 +409,18 @@ void TestEvidenceModels::millionTensors()
     if (path.isEmpty()) {
         constexpr int kTensors = 100'000;
         QByteArray text = TestFixtures::kMeta;
-        text += "{\"kind\":\"span_start\",\"id\":\"s\",\"name\":\"s\",\"start_ns\":0,\"span_kind\":\"function\",\"measured\":true}\n";
+        text +=
+            "{\"kind\":\"span_start\",\"id\":\"s\",\"name\":\"s\",\"start_ns\":0,\"span_kind\":\"function\",\"measured\":true}\n";
         expected = 0;
         for (int i = 0; i < kTensors; ++i) {
             const QByteArray label = "layer" + QByteArray::number(i % 977);
             expected += label.contains("layer97") ? 1 : 0;
-            text += "{\"kind\":\"tensor\",\"span_id\":\"s\",\"tensor_id\":\"t" + QByteArray::number(i) + "\",\"label\":\"" + label
-                + "\",\"shape\":[" + QByteArray::number(1 + (i * 7919) % 4096) + "],\"dtype\":\"f32\",\"device\":\"cpu\"}\n";
+            text += "{\"kind\":\"tensor\",\"span_id\":\"s\",\"tensor_id\":\"t" + QByteArray::number(i)
+                    + "\",\"label\":\"" + label + "\",\"shape\":[" + QByteArray::number(1 + (i * 7919) % 4096)
+                    + "],\"dtype\":\"f32\",\"device\":\"cpu\"}\n";
         }
-        text += "{\"kind\":\"span_end\",\"id\":\"s\",\"duration_ns\":1}\n{\"kind\":\"terminal\",\"outcome\":\"complete\",\"timestamp_ns\":10}\n";
+        text +=
+            "{\"kind\":\"span_end\",\"id\":\"s\",\"duration_ns\":1}\n{\"kind\":\"terminal\",\"outcome\":\"complete\",\"timestamp_ns\":10}\n";
         path = dir.filePath(QStringLiteral("tensors.jsonl"));
         QFile file(path);
         QVERIFY(file.open(QIODevice::WriteOnly));
@@ -402,7 +428,8 @@ void TestEvidenceModels::millionTensors()
     }
     QElapsedTimer build;
     build.start();
-    const auto loaded = TestFixtures::loadedSnapshot(TraceReader::readFile(QFile::encodeName(path).toStdString()).trace);
+    const auto loaded =
+        TestFixtures::loadedSnapshot(TraceReader::readFile(QFile::encodeName(path).toStdString()).trace);
     QVERIFY(loaded);
     qInfo("%zu tensors loaded and analysed in %lld ms", loaded->trace->tensors.size(), build.restart());
     TensorTableModel model;
@@ -418,11 +445,12 @@ void TestEvidenceModels::millionTensors()
     const qint64 idMs = clock.restart();
     model.setFilterText(QStringLiteral("layer97"));
     const qint64 filterMs = clock.restart();
-    qInfo("%zu tensors: set %lld ms, sort bytes %lld ms, label %lld ms, id %lld ms, filter %lld ms (%d rows)", loaded->trace->tensors.size(), setMs, bytesMs,
-          labelMs, idMs, filterMs, model.rowCount());
+    qInfo("%zu tensors: set %lld ms, sort bytes %lld ms, label %lld ms, id %lld ms, filter %lld ms (%d rows)",
+          loaded->trace->tensors.size(), setMs, bytesMs, labelMs, idMs, filterMs, model.rowCount());
     if (expected >= 0)
         QCOMPARE(model.rowCount(), expected);
-    QVERIFY2(bytesMs < 1000 && labelMs < 1000 && idMs < 1000 && filterMs < 2000, "a million rows must not take seconds");
+    QVERIFY2(bytesMs < 1000 && labelMs < 1000 && idMs < 1000 && filterMs < 2000,
+             "a million rows must not take seconds");
 }
 
 QTEST_GUILESS_MAIN(TestEvidenceModels)

@@ -38,7 +38,10 @@ namespace {
 class Describer
 {
 public:
-    explicit Describer(const Trace &t) : m_t(t) {}
+    explicit Describer(const Trace &t)
+        : m_t(t)
+    {
+    }
     std::string s(StringId id) { return std::to_string(id) + "'" + std::string(m_t.str(id)) + "'"; }
     std::string shape(ShapeId id)
     {
@@ -70,39 +73,40 @@ public:
         case EventKind::SpanStart: {
             const Span &x = e.span;
             return r + s(x.id) + s(x.parentId) + s(x.name) + u(std::uint64_t(x.kind)) + u(std::uint64_t(x.step))
-                + u(x.measured) + u(x.startNs);
+                   + u(x.measured) + u(x.startNs);
         }
         case EventKind::SpanEnd: return r + s(e.spanEndId) + u(e.spanEndDurationNs);
         case EventKind::Op: {
             const Op &x = e.op;
-            return r + s(x.spanId) + s(x.opName) + ids(x.inputs) + s(x.output) + shape(x.shape) + s(x.dtype) + s(x.device)
-                + u(x.durationNs) + u(x.timestampNs) + u(x.hasOutputDenseBytes) + u(x.outputDenseBytes)
-                + u(x.inputDenseBytes);
+            return r + s(x.spanId) + s(x.opName) + ids(x.inputs) + s(x.output) + shape(x.shape) + s(x.dtype)
+                   + s(x.device) + u(x.durationNs) + u(x.timestampNs) + u(x.hasOutputDenseBytes) + u(x.outputDenseBytes)
+                   + u(x.inputDenseBytes);
         }
         case EventKind::Tensor: {
             const Tensor &x = e.tensor;
             return r + s(x.spanId) + s(x.tensorId) + s(x.label) + shape(x.shape) + s(x.dtype) + s(x.device)
-                + u(x.requiresGrad) + u(x.hasDenseBytes) + u(x.denseBytes) + u(std::uint64_t(x.category));
+                   + u(x.requiresGrad) + u(x.hasDenseBytes) + u(x.denseBytes) + u(std::uint64_t(x.category));
         }
         case EventKind::TensorStats: {
             const TensorStats &x = e.tensorStats;
-            return r + s(x.spanId) + s(x.label) + shape(x.shape) + s(x.dtype) + u(x.elements) + u(x.nonFinite) + f(x.rms)
-                + f(x.absMax) + f(x.mean);
+            return r + s(x.spanId) + s(x.label) + shape(x.shape) + s(x.dtype) + u(x.elements) + u(x.nonFinite)
+                   + f(x.rms) + f(x.absMax) + f(x.mean);
         }
         case EventKind::Memory: {
             const MemoryEvent &x = e.memory;
             return r + u(x.timestampNs) + s(x.storageId) + s(x.tensorId) + s(x.spanId) + s(x.opName) + s(x.device)
-                + u(x.bytes) + u(std::uint64_t(x.action)) + shape(x.shape) + s(x.dtype) + u(std::uint64_t(x.category));
+                   + u(x.bytes) + u(std::uint64_t(x.action)) + shape(x.shape) + s(x.dtype)
+                   + u(std::uint64_t(x.category));
         }
         case EventKind::DeviceMemory: {
             const DeviceMemorySample &x = e.deviceMemory;
-            return r + u(x.timestampNs) + s(x.device) + u(x.present) + u(x.usedBytes) + u(x.freeBytes) + u(x.reservedBytes)
-                + u(x.capacityBytes);
+            return r + u(x.timestampNs) + s(x.device) + u(x.present) + u(x.usedBytes) + u(x.freeBytes)
+                   + u(x.reservedBytes) + u(x.capacityBytes);
         }
         case EventKind::DeviceInterval: {
             const DeviceInterval &x = e.deviceInterval;
             return r + s(x.spanId) + s(x.device) + s(x.streamId) + s(x.clockId) + s(x.backend) + u(x.startNs)
-                + u(x.durationNs);
+                   + u(x.durationNs);
         }
         case EventKind::Gradient: {
             const Gradient &x = e.gradient;
@@ -142,10 +146,12 @@ struct Pair {
         DecodeFailure ff;
         const bool eok = exact.decode(buffer.data(), line.size(), exactEvent, ef);
         const bool fok = fast.decode(buffer.data(), line.size(), fastEvent, ff);
-        std::string e = eok ? "OK " + Describer(exactTrace).event(exactEvent)
-                            : "FAIL " + ef.cause + " col " + std::to_string(ef.column) + (ef.invalidUtf8 ? " utf8" : "");
-        std::string f = fok ? "OK " + Describer(fastTrace).event(fastEvent)
-                            : "FAIL " + ff.cause + " col " + std::to_string(ff.column) + (ff.invalidUtf8 ? " utf8" : "");
+        std::string e =
+            eok ? "OK " + Describer(exactTrace).event(exactEvent)
+                : "FAIL " + ef.cause + " col " + std::to_string(ef.column) + (ef.invalidUtf8 ? " utf8" : "");
+        std::string f =
+            fok ? "OK " + Describer(fastTrace).event(fastEvent)
+                : "FAIL " + ff.cause + " col " + std::to_string(ff.column) + (ff.invalidUtf8 ? " utf8" : "");
         e += " tables " + std::to_string(exactTrace.strings.size()) + "/" + std::to_string(exactTrace.shapes.size());
         f += " tables " + std::to_string(fastTrace.strings.size()) + "/" + std::to_string(fastTrace.shapes.size());
         if (e == f)
@@ -244,10 +250,32 @@ std::vector<std::string> mutations(const std::string &line)
             continue;
         const std::string key = members[i].substr(0, colon + 2);
         const std::string value = members[i].substr(colon + 2);
-        static const char *kValues[] = {"null", "true", "false", "0", "00", "01", "-1", "-0", "1.5", "1e3", "1E-400",
-                                        "18446744073709551615", "18446744073709551616", "9999999999999999999",
-                                        "12345678901234567890", "\"\"", "\"a\\u0041\"", "\"\\\"\"", "[]", "[1,2]",
-                                        "[\"a\",\"b\"]", "[1,]", "{}", "{\"value\":null}", "\"alloc\"", "\"call\""};
+        static const char *kValues[] = {"null",
+                                        "true",
+                                        "false",
+                                        "0",
+                                        "00",
+                                        "01",
+                                        "-1",
+                                        "-0",
+                                        "1.5",
+                                        "1e3",
+                                        "1E-400",
+                                        "18446744073709551615",
+                                        "18446744073709551616",
+                                        "9999999999999999999",
+                                        "12345678901234567890",
+                                        "\"\"",
+                                        "\"a\\u0041\"",
+                                        "\"\\\"\"",
+                                        "[]",
+                                        "[1,2]",
+                                        "[\"a\",\"b\"]",
+                                        "[1,]",
+                                        "{}",
+                                        "{\"value\":null}",
+                                        "\"alloc\"",
+                                        "\"call\""};
         for (const char *v : kValues) {
             m = members;
             m[i] = key + v;
@@ -293,13 +321,13 @@ std::vector<std::string> readLines(const QString &path)
 
 void tst_FastPath::sameResults_data()
 {
-    QTest::addColumn<QString>("source");   // "examples" or generator arguments
-    QTest::addColumn<int>("mutateEvery");  // mutate every Nth line (0: none)
+    QTest::addColumn<QString>("source");  // "examples" or generator arguments
+    QTest::addColumn<int>("mutateEvery"); // mutate every Nth line (0: none)
     QTest::newRow("spec examples") << QStringLiteral("examples") << 1;
     QTest::newRow("generated") << QStringLiteral("--events 20000 --seed 3") << 97;
     QTest::newRow("generated corrupt") << QStringLiteral("--events 20000 --seed 5 --corrupt 0.05") << 53;
-    QTest::newRow("generated cpu only, 17 digits") << QStringLiteral("--events 5000 --seed 7 --devices 1 --float-digits 17")
-                                                   << 131;
+    QTest::newRow("generated cpu only, 17 digits")
+        << QStringLiteral("--events 5000 --seed 7 --devices 1 --float-digits 17") << 131;
 }
 
 void tst_FastPath::sameResults()
@@ -357,8 +385,10 @@ void tst_FastPath::usualLinesTakeTheFastPath()
     QTemporaryDir tmp;
     QVERIFY(tmp.isValid());
     const QString out = tmp.filePath(QStringLiteral("trace.jsonl"));
-    TI_GENERATE({QStringLiteral("--events"), QStringLiteral("20000"), QStringLiteral("--seed"), QStringLiteral("3"),
-                 QStringLiteral("--out"), out, QStringLiteral("--quiet")});
+    TI_GENERATE({QStringLiteral("--events"),
+        QStringLiteral("20000"), QStringLiteral("--seed"), QStringLiteral("3"),
+                                                                          QStringLiteral("--out"), out,
+                                                                                         QStringLiteral("--quiet")});
     const std::vector<std::string> lines = readLines(out);
     FastLineScanner scanner;
     std::size_t fast = 0;

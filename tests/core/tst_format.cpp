@@ -209,14 +209,19 @@ void tst_Format::timePoint_data()
     QTest::newRow("auto zero") << quint64(0) << TimeUnit::Auto << true << QStringLiteral("0 ns");
     QTest::newRow("auto us") << quint64(2100) << TimeUnit::Auto << true << QStringLiteral("2.100 \u00B5s");
     QTest::newRow("auto ms") << quint64(1234567) << TimeUnit::Auto << true << g("1.234_567 ms");
-    QTest::newRow("auto s, the issue's example") << quint64(13131852417) << TimeUnit::Auto << true << g("13.131_852_417 s");
+    QTest::newRow("auto s, the issue's example")
+        << quint64(13131852417) << TimeUnit::Auto << true << g("13.131_852_417 s");
     QTest::newRow("auto never rounds up") << quint64(999999999) << TimeUnit::Auto << true << g("999.999_999 ms");
-    QTest::newRow("auto unit always shown") << quint64(2100) << TimeUnit::Auto << false << QStringLiteral("2.100 \u00B5s");
+    QTest::newRow("auto unit always shown")
+        << quint64(2100) << TimeUnit::Auto << false << QStringLiteral("2.100 \u00B5s");
     QTest::newRow("fixed s, small") << quint64(2100) << TimeUnit::Seconds << true << g("0.000_002_100 s");
     QTest::newRow("fixed ms") << quint64(13131852417) << TimeUnit::Milliseconds << true << g("13_131.852_417 ms");
-    QTest::newRow("fixed us without unit") << quint64(51200) << TimeUnit::Microseconds << false << QStringLiteral("51.200");
-    QTest::newRow("fixed ns grouped") << quint64(13131852417) << TimeUnit::Nanoseconds << true << g("13_131_852_417 ns");
-    QTest::newRow("four digits stay together") << quint64(1234) << TimeUnit::Nanoseconds << true << QStringLiteral("1234 ns");
+    QTest::newRow("fixed us without unit")
+        << quint64(51200) << TimeUnit::Microseconds << false << QStringLiteral("51.200");
+    QTest::newRow("fixed ns grouped") << quint64(13131852417) << TimeUnit::Nanoseconds << true
+                                      << g("13_131_852_417 ns");
+    QTest::newRow("four digits stay together")
+        << quint64(1234) << TimeUnit::Nanoseconds << true << QStringLiteral("1234 ns");
     QTest::newRow("u64 max") << std::numeric_limits<quint64>::max() << TimeUnit::Auto << true
                              << g("18_446_744_073.709_551_615 s");
 }
@@ -270,15 +275,21 @@ void tst_Format::measuredTime_data()
     QTest::addColumn<QByteArray>("spans"); // one `span_start` json object per line, `|` ends it
     QTest::addColumn<quint64>("total");
     QTest::addColumn<QString>("expected");
-    const QByteArray closed = R"({"kind":"span_start","id":"a","name":"a","start_ns":0,"span_kind":"function","measured":true})"
-                              "\n"
-                              R"({"kind":"span_end","id":"a","duration_ns":50000})";
-    const QByteArray open = R"({"kind":"span_start","id":"a","name":"a","start_ns":0,"span_kind":"function","measured":true})";
-    const QByteArray unmeasured = R"({"kind":"span_start","id":"a","name":"a","start_ns":0,"span_kind":"function","measured":false})";
+    const QByteArray closed =
+        R"({"kind":"span_start","id":"a","name":"a","start_ns":0,"span_kind":"function","measured":true})"
+        "\n"
+        R"({"kind":"span_end","id":"a","duration_ns":50000})";
+    const QByteArray open =
+        R"({"kind":"span_start","id":"a","name":"a","start_ns":0,"span_kind":"function","measured":true})";
+    const QByteArray unmeasured =
+        R"({"kind":"span_start","id":"a","name":"a","start_ns":0,"span_kind":"function","measured":false})";
     QTest::newRow("measured") << closed << quint64(50000) << QStringLiteral("measured 50.0 \u00B5s");
-    QTest::newRow("no measured span") << unmeasured << quint64(0) << QStringLiteral("measured time unknown (no measured span)");
-    QTest::newRow("no span at all") << QByteArray() << quint64(0) << QStringLiteral("measured time unknown (no measured span)");
-    QTest::newRow("never ended") << open << quint64(0) << QStringLiteral("measured time unknown (measured spans never ended)");
+    QTest::newRow("no measured span") << unmeasured << quint64(0)
+                                      << QStringLiteral("measured time unknown (no measured span)");
+    QTest::newRow("no span at all") << QByteArray() << quint64(0)
+                                    << QStringLiteral("measured time unknown (no measured span)");
+    QTest::newRow("never ended") << open << quint64(0)
+                                 << QStringLiteral("measured time unknown (measured spans never ended)");
 }
 
 void tst_Format::measuredTime()
@@ -288,8 +299,13 @@ void tst_Format::measuredTime()
     QFETCH(QString, expected);
     const QByteArray text =
         R"({"kind":"meta","schema":"candle-graph/trace/10","run_id":"r","correlation_id":"c","entrypoint":"e","phase":"infer","timestamp":"t","capture_step":1,"warmup_steps":0,"device":"cpu","timing_mode":"host","capture_contract":{"measurement_scope":"profiled_work","operations":"complete","logical_memory":"none","physical_memory":"none","device_timing":"none"},"tags":{}})"
-        "\n" + spans + "\n" R"({"kind":"terminal","outcome":"complete","timestamp_ns":100000})" "\n";
-    const ReadResult r = TraceReader::readBytes(std::string_view(text.constData(), std::size_t(text.size())), "m.jsonl");
+        "\n"
+        + spans
+        + "\n"
+          R"({"kind":"terminal","outcome":"complete","timestamp_ns":100000})"
+          "\n";
+    const ReadResult r =
+        TraceReader::readBytes(std::string_view(text.constData(), std::size_t(text.size())), "m.jsonl");
     QVERIFY(r.trace);
     QCOMPARE(measuredTimeText(*r.trace, total), expected);
 }

@@ -23,7 +23,8 @@ namespace {
 // Line 1 is the meta record (a JSON merge patch over kBaseMeta), body lines follow from
 // line 2, the terminal record comes last (kComplete unless the row says otherwise).
 
-const char *const kBaseMeta = R"({"kind":"meta","schema":"candle-graph/trace/10","run_id":"run-1","correlation_id":"corr-1",
+const char *const kBaseMeta =
+    R"({"kind":"meta","schema":"candle-graph/trace/10","run_id":"run-1","correlation_id":"corr-1",
 "entrypoint":"model::forward","phase":"infer","timestamp":"2026-08-04T18:00:00Z","capture_step":1,"warmup_steps":0,
 "device":"cpu","timing_mode":"host","capture_contract":{"measurement_scope":"unknown","operations":"none",
 "logical_memory":"none","physical_memory":"none","device_timing":"none"},"tags":{}})";
@@ -33,7 +34,8 @@ const QByteArray kFailed = R"({"kind":"terminal","outcome":"failed","timestamp_n
 const QByteArray kNoTerminal = "-";
 
 // Root span [0, 1000], the one measured region.
-const QByteArray kRoot = R"({"kind":"span_start","id":"root","name":"root","start_ns":0,"span_kind":"function","measured":true})";
+const QByteArray kRoot =
+    R"({"kind":"span_start","id":"root","name":"root","start_ns":0,"span_kind":"function","measured":true})";
 const QByteArray kRootEnd = R"({"kind":"span_end","id":"root","duration_ns":1000})";
 
 // The manifest of the gradient rows; its digest was computed independently (Python hashlib)
@@ -69,7 +71,7 @@ QByteArray span(const QByteArray &id, const QByteArray &parent, std::uint64_t st
 QByteArray named(const QByteArray &id, const QByteArray &parent, const QByteArray &name)
 {
     return R"({"kind":"span_start","id":)" + q(id) + R"(,"parent_id":)" + q(parent) + R"(,"name":)" + q(name)
-        + R"(,"start_ns":10,"span_kind":"module"})";
+           + R"(,"start_ns":10,"span_kind":"module"})";
 }
 
 QByteArray end(const QByteArray &id, std::uint64_t duration)
@@ -81,28 +83,28 @@ QByteArray op(const QByteArray &spanId, const QByteArray &name, std::uint64_t ts
               const QByteArray &io = {})
 {
     return R"({"kind":"op","span_id":)" + q(spanId) + R"(,"op_name":)" + q(name) + io
-        + R"(,"shape":[2],"dtype":"f32","device":"cpu","duration_ns":)" + num(duration) + R"(,"timestamp_ns":)" + num(ts)
-        + R"(,"input_dense_bytes":0})";
+           + R"(,"shape":[2],"dtype":"f32","device":"cpu","duration_ns":)" + num(duration) + R"(,"timestamp_ns":)"
+           + num(ts) + R"(,"input_dense_bytes":0})";
 }
 
 QByteArray tensor(const QByteArray &spanId, const QByteArray &tensorId)
 {
     return R"({"kind":"tensor","span_id":)" + q(spanId) + R"(,"tensor_id":)" + q(tensorId)
-        + R"(,"label":"lbl","shape":[2],"dtype":"f32","device":"cpu"})";
+           + R"(,"label":"lbl","shape":[2],"dtype":"f32","device":"cpu"})";
 }
 
 QByteArray tstats(const QByteArray &spanId)
 {
     return R"({"kind":"tensor_stats","span_id":)" + q(spanId)
-        + R"(,"label":"l","shape":[2],"dtype":"f32","elements":2,"non_finite":0,"rms":1.0,"abs_max":1.0,"mean":0.0})";
+           + R"(,"label":"l","shape":[2],"dtype":"f32","elements":2,"non_finite":0,"rms":1.0,"abs_max":1.0,"mean":0.0})";
 }
 
 QByteArray mem(std::uint64_t ts, const QByteArray &storage, const QByteArray &tensorId, const char *action,
                std::uint64_t bytes, const QByteArray &spanId = "root", const QByteArray &device = "cpu")
 {
     return R"({"kind":"memory","timestamp_ns":)" + num(ts) + R"(,"storage_id":)" + q(storage) + R"(,"tensor_id":)"
-        + q(tensorId) + R"(,"span_id":)" + q(spanId) + R"(,"device":)" + q(device) + R"(,"bytes":)" + num(bytes)
-        + R"(,"action":")" + action + R"(","dtype":"f32"})";
+           + q(tensorId) + R"(,"span_id":)" + q(spanId) + R"(,"device":)" + q(device) + R"(,"bytes":)" + num(bytes)
+           + R"(,"action":")" + action + R"(","dtype":"f32"})";
 }
 
 QByteArray devmem(std::uint64_t ts, const QByteArray &fields)
@@ -113,14 +115,14 @@ QByteArray devmem(std::uint64_t ts, const QByteArray &fields)
 QByteArray interval(const QByteArray &spanId, std::uint64_t duration)
 {
     return R"({"kind":"device_interval","span_id":)" + q(spanId)
-        + R"(,"device":"cuda:0","stream_id":"s","clock_id":"c","backend":"cuda","start_ns":0,"duration_ns":)" + num(duration)
-        + "}";
+           + R"(,"device":"cuda:0","stream_id":"s","clock_id":"c","backend":"cuda","start_ns":0,"duration_ns":)"
+           + num(duration) + "}";
 }
 
 QByteArray call(const QByteArray &from, const QByteArray &to, std::uint64_t duration)
 {
     return R"({"kind":"edge","edge_kind":"call","from_span":)" + q(from) + R"(,"to_span":)" + q(to)
-        + R"(,"host_duration_ns":)" + num(duration) + "}";
+           + R"(,"host_duration_ns":)" + num(duration) + "}";
 }
 
 QByteArray data(const QByteArray &from, const QByteArray &to)
@@ -133,7 +135,7 @@ QByteArray grad(const QByteArray &eventId, const QByteArray &root, const QByteAr
                 const QByteArray &norm = {})
 {
     QByteArray out = R"({"kind":"gradient","event_id":)" + q(eventId) + R"(,"root":)" + q(root) + R"(,"key":)" + q(key)
-        + R"(,"state":")" + state + "\"";
+                     + R"(,"state":")" + state + "\"";
     if (!norm.isEmpty())
         out += R"(,"norm":)" + norm;
     return out + "}";
@@ -250,9 +252,10 @@ const QHash<QString, QString> &codeTable()
 
 bool isCoverageWarning(const std::string &ruleId)
 {
-    static const char *const ids[] = {"W-OPS-ABSENT", "W-TENSORS-ABSENT", "W-LOGICAL-MEMORY-ABSENT",
-                                      "W-PHYSICAL-MEMORY-ABSENT", "W-DEVICE-TIMING-ABSENT", "W-GRADIENTS-ABSENT",
-                                      "W-FORWARD-ABSENT", "W-BACKWARD-ABSENT", "W-OPTIMIZER-ABSENT"};
+    static const char *const ids[] = {
+        "W-OPS-ABSENT",           "W-TENSORS-ABSENT",   "W-LOGICAL-MEMORY-ABSENT", "W-PHYSICAL-MEMORY-ABSENT",
+        "W-DEVICE-TIMING-ABSENT", "W-GRADIENTS-ABSENT", "W-FORWARD-ABSENT",        "W-BACKWARD-ABSENT",
+        "W-OPTIMIZER-ABSENT"};
     for (const char *id : ids)
         if (ruleId == id)
             return true;
@@ -261,9 +264,9 @@ bool isCoverageWarning(const std::string &ruleId)
 
 QString describe(const Problem &p)
 {
-    return QStringLiteral("%1 %2 %3: %4")
-        .arg(QString::fromStdString(p.ruleId), QLatin1String(severityName(p.severity)), QString::number(p.line),
-             QString::fromStdString(p.message));
+    return QStringLiteral("%1 %2 %3: %4") .arg(QString::fromStdString(p.ruleId),
+                                               QLatin1String(severityName(p.severity)), QString::number(p.line),
+                                               QString::fromStdString(p.message));
 }
 
 QStringList describeAll(const HealthReport &report, bool withCoverage)
@@ -372,9 +375,11 @@ void TestHealth::structure_data()
     addRow("clean", {}, {kRoot, kRootEnd}, {}, {});
     addRow("run provenance", R"({"capture_step":0})", {kRoot, kRootEnd}, {},
            {u"H-RUN-PROVENANCE error 1: capture_step must be one-based and greater than zero"_s});
-    addRow("run provenance from identity",
-           R"({"comparison_identity":{"workload_id":"w","model_id":"m","config_id":"c","data_id":"d","seed_policy":"s","physical_batch":0,"accumulation_steps":1,"precision":"p","device_state":"warm"}})",
-           {kRoot, kRootEnd}, {}, {u"H-RUN-PROVENANCE error 1: comparison identity physical_batch must be greater than zero"_s});
+    addRow(
+        "run provenance from identity",
+        R"({"comparison_identity":{"workload_id":"w","model_id":"m","config_id":"c","data_id":"d","seed_policy":"s","physical_batch":0,"accumulation_steps":1,"precision":"p","device_state":"warm"}})",
+        {kRoot, kRootEnd}, {},
+        {u"H-RUN-PROVENANCE error 1: comparison identity physical_batch must be greater than zero"_s});
     addRow("complete with reason", {}, {kRoot, kRootEnd},
            R"({"kind":"terminal","outcome":"complete","timestamp_ns":1000000000,"reason":""})",
            {u"H-TERMINAL-COMPLETE-REASON error 4: complete terminal outcome cannot contain a failure reason"_s});
@@ -382,10 +387,12 @@ void TestHealth::structure_data()
            R"({"kind":"terminal","outcome":"failed","timestamp_ns":1000000000,"reason":" \u3000"})",
            {u"H-TERMINAL-FAILED-NO-REASON error 4: failed terminal outcome requires a non-empty reason"_s,
             u"W-CAPTURE-FAILED warning 4:  \u3000"_s});
-    addRow("failed without reason", {}, {kRoot, kRootEnd}, R"({"kind":"terminal","outcome":"failed","timestamp_ns":1000000000})",
+    addRow("failed without reason", {}, {kRoot, kRootEnd},
+           R"({"kind":"terminal","outcome":"failed","timestamp_ns":1000000000})",
            {u"H-TERMINAL-FAILED-NO-REASON error 4: failed terminal outcome requires a non-empty reason"_s,
             u"W-CAPTURE-FAILED warning 4: capture ended with a failed outcome"_s});
-    addRow("terminal before span end", {}, {kRoot, kRootEnd}, R"({"kind":"terminal","outcome":"complete","timestamp_ns":999})",
+    addRow("terminal before span end", {}, {kRoot, kRootEnd},
+           R"({"kind":"terminal","outcome":"complete","timestamp_ns":999})",
            {u"H-TERMINAL-EARLY error 4: terminal timestamp 999 precedes host evidence ending at 1000"_s});
     addRow("terminal before device memory, device interval ignored", {},
            {kRoot, kRootEnd, devmem(5000, R"(,"used_bytes":1)"), interval("root", 999999999)},
@@ -404,15 +411,16 @@ void TestHealth::structure_data()
            {u"H-ROOT-COUNT error 0: expected exactly one root span, found 2"_s});
     addRow("two measured", {}, {kRoot, span("m", "root", 10, R"(,"measured":true)"), end("m", 10), kRootEnd}, {},
            {u"H-MEASURED-COUNT error 0: expected exactly one measured region, found 2"_s});
-    addRow("two measured, failed", {}, {kRoot, span("m", "root", 10, R"(,"measured":true)"), end("m", 10), kRootEnd}, kFailed,
-           {u"W-CAPTURE-FAILED warning 6: boom"_s});
+    addRow("two measured, failed", {}, {kRoot, span("m", "root", 10, R"(,"measured":true)"), end("m", 10), kRootEnd},
+           kFailed, {u"W-CAPTURE-FAILED warning 6: boom"_s});
     addRow("unclosed child", {}, {kRoot, span("child", "root", 10), kRootEnd}, {},
            {u"H-SPAN-UNCLOSED error 3: span `child` was not closed"_s});
     addRow("unknown parent", {}, {kRoot, span("orphan", "ghost", 10), end("orphan", 5), kRootEnd}, {},
            {u"H-SPAN-PARENT-UNKNOWN error 3: span `orphan` refers to missing parent `ghost`"_s});
-    addRow("children outside parent",
-           {}, {span("root", {}, 100, R"(,"measured":true)"), span("c1", "root", 50), end("c1", 10), span("c2", "root", 150),
-                end("c2", 100), span("c3", "root", 100), end("c3", 100), span("c4", "root", 50), end("root", 100)},
+    addRow("children outside parent", {},
+           {span("root", {}, 100, R"(,"measured":true)"), span("c1", "root", 50), end("c1", 10),
+            span("c2", "root", 150), end("c2", 100), span("c3", "root", 100), end("c3", 100), span("c4", "root", 50),
+            end("root", 100)},
            {},
            {u"H-SPAN-OUTSIDE-PARENT error 3: span `c1` lies outside parent `root`"_s,
             u"H-SPAN-OUTSIDE-PARENT error 5: span `c2` lies outside parent `root`"_s,
@@ -432,8 +440,9 @@ void TestHealth::structure_data()
     addRow("chain into a missing parent is no cycle", {},
            {kRoot, span("x", "y", 10), end("x", 1), span("y", "ghost", 10), end("y", 1), kRootEnd}, {},
            {u"H-SPAN-PARENT-UNKNOWN error 5: span `y` refers to missing parent `ghost`"_s});
-    addRow("spans in byte-wise id order", {}, {kRoot, span("a", "root", 10), span("B", "root", 10), kRootEnd}, {},
-           {u"H-SPAN-UNCLOSED error 4: span `B` was not closed"_s, u"H-SPAN-UNCLOSED error 3: span `a` was not closed"_s});
+    addRow(
+        "spans in byte-wise id order", {}, {kRoot, span("a", "root", 10), span("B", "root", 10), kRootEnd}, {},
+        {u"H-SPAN-UNCLOSED error 4: span `B` was not closed"_s, u"H-SPAN-UNCLOSED error 3: span `a` was not closed"_s});
     addRow("per-span block order", {}, {kRoot, span("x", "ghost", 10), span("y", "y", 10), kRootEnd}, {},
            {u"H-SPAN-UNCLOSED error 3: span `x` was not closed"_s,
             u"H-SPAN-PARENT-UNKNOWN error 3: span `x` refers to missing parent `ghost`"_s,
@@ -454,22 +463,23 @@ void TestHealth::evidence_data()
             u"H-UNKNOWN-SPAN error 4: memory evidence refers to missing span `ghost-m`"_s,
             u"H-UNKNOWN-SPAN error 3: device interval evidence refers to missing span `ghost-di`"_s,
             u"W-RETAINED-ALLOCATIONS warning 0: 1 storages remained live at capture end"_s});
-    addRow("zero-duration device intervals", {}, {kRoot, interval("ghost", 0), interval("root", 0), interval("root", 1), kRootEnd},
-           {},
+    addRow("zero-duration device intervals", {},
+           {kRoot, interval("ghost", 0), interval("root", 0), interval("root", 1), kRootEnd}, {},
            {u"H-UNKNOWN-SPAN error 3: device interval evidence refers to missing span `ghost`"_s,
             u"H-DEVICE-INTERVAL-EMPTY error 3: device interval for `ghost` has zero duration"_s,
             u"H-DEVICE-INTERVAL-EMPTY error 4: device interval for `root` has zero duration"_s});
     addRow("operations outside their span", {},
-           {kRoot, span("c", "root", 100), op("root", "fits", 0, 1000), op("c", "early", 50, 10), op("c", "late", 150, 100),
-            end("c", 100), span("o", "root", 10), op("o", "in-open-span", 0, 5), op("c", "edge", 100, 100), kRootEnd},
+           {kRoot, span("c", "root", 100), op("root", "fits", 0, 1000), op("c", "early", 50, 10),
+            op("c", "late", 150, 100), end("c", 100), span("o", "root", 10), op("o", "in-open-span", 0, 5),
+            op("c", "edge", 100, 100), kRootEnd},
            {},
            {u"H-SPAN-UNCLOSED error 8: span `o` was not closed"_s,
             u"H-OP-OUTSIDE-SPAN error 5: operation `early` lies outside span `c`"_s,
             u"H-OP-OUTSIDE-SPAN error 6: operation `late` lies outside span `c`"_s});
     addRow("memory outside its span", {},
            {kRoot, span("c", "root", 100), mem(100, "m1", "t", "alloc", 8, "c"), mem(200, "m1", "t", "free", 8, "c"),
-            mem(99, "m2", "t", "alloc", 8, "c"), mem(201, "m2", "t", "free", 8, "c"), end("c", 100), span("o", "root", 10),
-            mem(0, "m3", "t", "alloc", 8, "o"), mem(5, "m3", "t", "free", 8, "o"), kRootEnd},
+            mem(99, "m2", "t", "alloc", 8, "c"), mem(201, "m2", "t", "free", 8, "c"), end("c", 100),
+            span("o", "root", 10), mem(0, "m3", "t", "alloc", 8, "o"), mem(5, "m3", "t", "free", 8, "o"), kRootEnd},
            {},
            {u"H-SPAN-UNCLOSED error 9: span `o` was not closed"_s,
             u"H-MEMORY-OUTSIDE-SPAN error 6: memory event for storage `m2` lies outside span `c`"_s,
@@ -492,8 +502,8 @@ void TestHealth::edges_data()
     columns();
     addRow("call edges", {},
            {kRoot, span("c", "root", 100), end("c", 100), span("d", "c", 150), kRootEnd, call("root", "c", 100),
-            call("root", "ghost", 1), call("ghost", "c", 1), call("d", "c", 100), call("root", "c", 7), call("d", "c", 5),
-            call("root", "d", 5)},
+            call("root", "ghost", 1), call("ghost", "c", 1), call("d", "c", 100), call("root", "c", 7),
+            call("d", "c", 5), call("root", "d", 5)},
            {},
            {u"H-SPAN-UNCLOSED error 5: span `d` was not closed"_s,
             u"H-CALL-EDGE-SPAN-UNKNOWN error 8: call edge `root` -> `ghost` refers to a missing span"_s,
@@ -507,9 +517,9 @@ void TestHealth::edges_data()
            {u"H-CALL-EDGE-HIERARCHY error 4: call edge `root` -> `root` does not match the span hierarchy"_s});
     addRow("data edges", {},
            {kRoot, op("root", "matmul", 0, 1, R"(,"inputs":["in1"],"output":"out1")"), tensor("root", "t1"),
-            mem(1, "s", "mt", "alloc", 8), mem(2, "s", "mt", "free", 8), kRootEnd, data("in1", "out1"), data("t1", "in1"),
-            data("", "t1"), data("t1", ""), data(" ", "t1"), data("t1", "ghost"), data("lbl", "t1"), data("mt", "t1"),
-            data("", "ghost")},
+            mem(1, "s", "mt", "alloc", 8), mem(2, "s", "mt", "free", 8), kRootEnd, data("in1", "out1"),
+            data("t1", "in1"), data("", "t1"), data("t1", ""), data(" ", "t1"), data("t1", "ghost"), data("lbl", "t1"),
+            data("mt", "t1"), data("", "ghost")},
            {},
            {u"H-DATA-EDGE-EMPTY error 10: data-edge tensor IDs cannot be empty"_s,
             u"H-DATA-EDGE-EMPTY error 11: data-edge tensor IDs cannot be empty"_s,
@@ -524,14 +534,17 @@ void TestHealth::memoryPairing_data()
 {
     columns();
     addRow("aliases share one storage", {},
-           {kRoot, mem(1, "s", "base", "alloc", 64), mem(2, "s", "view", "alloc", 64), mem(3, "s", "view", "free", 64), kRootEnd},
+           {kRoot, mem(1, "s", "base", "alloc", 64), mem(2, "s", "view", "alloc", 64), mem(3, "s", "view", "free", 64),
+            kRootEnd},
            {}, {});
-    addRow("conflicting allocation size", {},
-           {kRoot, mem(1, "s", "a", "alloc", 64), mem(2, "s", "b", "alloc", 32), mem(3, "s", "a", "free", 64), kRootEnd}, {},
-           {u"H-ALLOC-SIZE-CONFLICT error 4: storage `s` on `cpu` has conflicting allocation sizes"_s});
-    addRow("repeated allocation", {},
-           {kRoot, mem(1, "s", "a", "alloc", 64), mem(2, "s", "a", "alloc", 64), mem(3, "s", "a", "free", 64), kRootEnd}, {},
-           {u"H-ALLOC-DUP error 4: tensor `a` repeated an allocation for storage `s` on `cpu`"_s});
+    addRow(
+        "conflicting allocation size", {},
+        {kRoot, mem(1, "s", "a", "alloc", 64), mem(2, "s", "b", "alloc", 32), mem(3, "s", "a", "free", 64), kRootEnd},
+        {}, {u"H-ALLOC-SIZE-CONFLICT error 4: storage `s` on `cpu` has conflicting allocation sizes"_s});
+    addRow(
+        "repeated allocation", {},
+        {kRoot, mem(1, "s", "a", "alloc", 64), mem(2, "s", "a", "alloc", 64), mem(3, "s", "a", "free", 64), kRootEnd},
+        {}, {u"H-ALLOC-DUP error 4: tensor `a` repeated an allocation for storage `s` on `cpu`"_s});
     addRow("a conflicting alloc attaches no tensor", {},
            {kRoot, mem(1, "s", "a", "alloc", 64), mem(2, "s", "b", "alloc", 32), mem(3, "s", "b", "alloc", 64),
             mem(4, "s", "b", "alloc", 64), mem(5, "s", "b", "free", 64), kRootEnd},
@@ -541,8 +554,8 @@ void TestHealth::memoryPairing_data()
     addRow("free while not live", {}, {kRoot, mem(1, "s", "a", "free", 64), kRootEnd}, {},
            {u"H-FREE-UNPAIRED error 3: storage `s` on `cpu` was freed while not live"_s});
     addRow("double free", {},
-           {kRoot, mem(1, "s", "a", "alloc", 64), mem(2, "s", "a", "free", 64), mem(3, "s", "a", "free", 64), kRootEnd}, {},
-           {u"H-FREE-UNPAIRED error 5: storage `s` on `cpu` was freed while not live"_s});
+           {kRoot, mem(1, "s", "a", "alloc", 64), mem(2, "s", "a", "free", 64), mem(3, "s", "a", "free", 64), kRootEnd},
+           {}, {u"H-FREE-UNPAIRED error 5: storage `s` on `cpu` was freed while not live"_s});
     addRow("free size mismatch releases the key", {},
            {kRoot, mem(1, "s", "a", "alloc", 64), mem(2, "s", "a", "free", 32), mem(3, "s", "a", "alloc", 16),
             mem(4, "s", "a", "free", 16), kRootEnd},
@@ -551,7 +564,8 @@ void TestHealth::memoryPairing_data()
            {kRoot, mem(1, "s1", "a", "alloc", 8), mem(2, "s2", "b", "alloc", 8), mem(3, "s3", "c", "alloc", 8),
             mem(4, "s2", "b", "free", 8), kRootEnd},
            {}, {u"W-RETAINED-ALLOCATIONS warning 0: 2 storages remained live at capture end"_s});
-    addRow("sorted by timestamp", {}, {kRoot, mem(20, "s", "a", "free", 8), mem(10, "s", "a", "alloc", 8), kRootEnd}, {}, {});
+    addRow("sorted by timestamp", {}, {kRoot, mem(20, "s", "a", "free", 8), mem(10, "s", "a", "alloc", 8), kRootEnd},
+           {}, {});
     addRow("equal timestamps keep stream order", {},
            {kRoot, mem(10, "s", "a", "free", 8), mem(10, "s", "a", "alloc", 8), kRootEnd}, {},
            {u"H-FREE-UNPAIRED error 3: storage `s` on `cpu` was freed while not live"_s,
@@ -565,8 +579,8 @@ void TestHealth::memoryPairing_data()
             mem(3, "s", "a", "free", 8, "root", "cpu"), mem(4, "s", "a", "free", 16, "root", "cuda:0"),
             mem(5, "s", "a", "free", 16, "root", "cuda:1"), kRootEnd},
            {}, {u"H-FREE-UNPAIRED error 7: storage `s` on `cuda:1` was freed while not live"_s});
-    addRow("freeing tensor is not compared", {}, {kRoot, mem(1, "s", "a", "alloc", 8), mem(2, "s", "zzz", "free", 8), kRootEnd},
-           {}, {});
+    addRow("freeing tensor is not compared", {},
+           {kRoot, mem(1, "s", "a", "alloc", 8), mem(2, "s", "zzz", "free", 8), kRootEnd}, {}, {});
 }
 
 void TestHealth::gradientRecords_data()
@@ -579,10 +593,10 @@ void TestHealth::gradientRecords_data()
            {}, {});
     addRow("inconsistent norms", {},
            {kRoot, kRootEnd, grad("g1", "r", "k", "present"), grad("g2", "r", "k", "present", "0.0"),
-            grad("g3", "r", "k", "present", "-1"), grad("g4", "r", "k", "zero", "-0.0"), grad("g5", "r", "k", "zero", "-0"),
-            grad("g6", "r", "k", "zero", "1e-7"), grad("g7", "r", "k", "zero"), grad("g8", "r", "k", "missing", "0.5"),
-            grad("g9", "r", "k", "non_finite", "2e16"), grad("g10", "r", "k", "missing", "0.0"),
-            grad("g11", "r", "k", "present", "-0.0")},
+            grad("g3", "r", "k", "present", "-1"), grad("g4", "r", "k", "zero", "-0.0"),
+            grad("g5", "r", "k", "zero", "-0"), grad("g6", "r", "k", "zero", "1e-7"), grad("g7", "r", "k", "zero"),
+            grad("g8", "r", "k", "missing", "0.5"), grad("g9", "r", "k", "non_finite", "2e16"),
+            grad("g10", "r", "k", "missing", "0.0"), grad("g11", "r", "k", "present", "-0.0")},
            {},
            {uR"(H-GRAD-NORM error 4: gradient ("r", "k") state `present` is inconsistent with norm None)"_s,
             uR"(H-GRAD-NORM error 5: gradient ("r", "k") state `present` is inconsistent with norm Some(0.0))"_s,
@@ -596,7 +610,8 @@ void TestHealth::gradientRecords_data()
             uR"(H-GRAD-NORM error 13: gradient ("r", "k") state `missing` is inconsistent with norm Some(0.0))"_s,
             uR"(H-GRAD-NORM error 14: gradient ("r", "k") state `present` is inconsistent with norm Some(-0.0))"_s});
     addRow("per-record order", {},
-           {kRoot, kRootEnd, grad("", " ", "k", "present"), grad("", "r", "\u2028", "zero", "0.0"), grad("\xc2\xa0", "r", "k", "missing")},
+           {kRoot, kRootEnd, grad("", " ", "k", "present"), grad("", "r", "\u2028", "zero", "0.0"),
+            grad("\xc2\xa0", "r", "k", "missing")},
            {},
            {u"H-GRAD-EVENT-ID-EMPTY error 4: gradient event IDs must not be empty"_s,
             u"H-GRAD-KEY-EMPTY error 4: gradient roots and parameter keys must not be empty"_s,
@@ -605,13 +620,14 @@ void TestHealth::gradientRecords_data()
             u"H-GRAD-KEY-EMPTY error 5: gradient roots and parameter keys must not be empty"_s,
             uR"(H-GRAD-EVENT-ID-DUP error 5: gradient event ID "" occurs more than once)"_s,
             u"H-GRAD-EVENT-ID-EMPTY error 6: gradient event IDs must not be empty"_s});
-    addRow("debug quoting", {},
-           {kRoot, kRootEnd, grad("e\t1", "r\"", "k\xc3\xa9\xe2\x80\x8b", "missing", "1"),
-            grad("e\t1", "r\"", "k\xc3\xa9\xe2\x80\x8b", "missing", "1.5e-7")},
-           {},
-           {u"H-GRAD-NORM error 4: gradient (\"r\\\"\", \"k\u00e9\\u{200b}\") state `missing` is inconsistent with norm Some(1.0)"_s,
-            u"H-GRAD-EVENT-ID-DUP error 5: gradient event ID \"e\\t1\" occurs more than once"_s,
-            u"H-GRAD-NORM error 5: gradient (\"r\\\"\", \"k\u00e9\\u{200b}\") state `missing` is inconsistent with norm Some(1.5e-7)"_s});
+    addRow(
+        "debug quoting", {},
+        {kRoot, kRootEnd, grad("e\t1", "r\"", "k\xc3\xa9\xe2\x80\x8b", "missing", "1"),
+         grad("e\t1", "r\"", "k\xc3\xa9\xe2\x80\x8b", "missing", "1.5e-7")},
+        {},
+        {u"H-GRAD-NORM error 4: gradient (\"r\\\"\", \"k\u00e9\\u{200b}\") state `missing` is inconsistent with norm Some(1.0)"_s,
+         u"H-GRAD-EVENT-ID-DUP error 5: gradient event ID \"e\\t1\" occurs more than once"_s,
+         u"H-GRAD-NORM error 5: gradient (\"r\\\"\", \"k\u00e9\\u{200b}\") state `missing` is inconsistent with norm Some(1.5e-7)"_s});
 }
 
 void TestHealth::gradientContract_data()
@@ -619,7 +635,8 @@ void TestHealth::gradientContract_data()
     columns();
     const QByteArrayList spans{kRoot, kRootEnd};
     const auto with = [&](const QByteArrayList &gradients) { return spans + gradients; };
-    const QByteArray labelsAndNoContract = R"({"capture_contract":{"gradients":"complete","required_semantic_labels":["nope"]}})";
+    const QByteArray labelsAndNoContract =
+        R"({"capture_contract":{"gradients":"complete","required_semantic_labels":["nope"]}})";
 
     addRow("contract satisfied", kContract,
            with({tv("a", "present", "1"), tv("b", "present", "2"), tv("c", "missing"), tv("d", "present", "3"),
@@ -632,47 +649,55 @@ void TestHealth::gradientContract_data()
             u"HW-LABEL-CARDINALITY error 1: required semantic label `nope` must occur exactly once; observed 0"_s});
     QByteArray partial = kContract;
     partial.replace(R"("gradients":"complete")", R"("gradients":"partial")");
-    addRow("contract without complete coverage", partial, with({tv("zz", "present", "1")}), {},
-           {u"H-GRAD-CONTRACT-UNEXPECTED error 1: an exact gradient contract requires complete declared gradient coverage"_s});
+    addRow(
+        "contract without complete coverage", partial, with({tv("zz", "present", "1")}), {},
+        {u"H-GRAD-CONTRACT-UNEXPECTED error 1: an exact gradient contract requires complete declared gradient coverage"_s});
     QByteArray wrongDigest = kContract;
     wrongDigest.replace("sha256:d1d8", "sha256:0000");
-    addRow("invalid contract stops the checks", wrongDigest, with({tv("zz", "present", "1"), grad("g-zz2", "train_vb", "zz", "present", "1")}), {},
-           {u"H-GRAD-CONTRACT-INVALID error 1: gradient manifest SHA-256 does not match its ordered parameter manifest"_s});
+    addRow(
+        "invalid contract stops the checks", wrongDigest,
+        with({tv("zz", "present", "1"), grad("g-zz2", "train_vb", "zz", "present", "1")}), {},
+        {u"H-GRAD-CONTRACT-INVALID error 1: gradient manifest SHA-256 does not match its ordered parameter manifest"_s});
     addRow("duplicate and undeclared keys in byte-wise order", kContract,
            with({tv("a", "present", "1"), tv("b", "present", "2"), tv("c", "missing"), tv("d", "present", "3"),
-                 tv("e", "present", "4"), grad("g-a2", "train_vb", "a", "present", "1"), grad("g-z", "a_root", "z", "present", "1"),
-                 grad("g-zz", "train_vb", "zz", "present", "1"), grad("g-zz2", "train_vb", "zz", "missing")}),
+                 tv("e", "present", "4"), grad("g-a2", "train_vb", "a", "present", "1"),
+                 grad("g-z", "a_root", "z", "present", "1"), grad("g-zz", "train_vb", "zz", "present", "1"),
+                 grad("g-zz2", "train_vb", "zz", "missing")}),
            {},
            {uR"(H-GRAD-MANIFEST-UNDECLARED error 10: gradient ("a_root", "z") is absent from the manifest)"_s,
             uR"(H-GRAD-MANIFEST-DUP-KEY error 4: gradient ("train_vb", "a") occurs 2 times; expected exactly once)"_s,
             uR"(H-GRAD-MANIFEST-DUP-KEY error 11: gradient ("train_vb", "zz") occurs 2 times; expected exactly once)"_s,
             uR"(H-GRAD-MANIFEST-UNDECLARED error 11: gradient ("train_vb", "zz") is absent from the manifest)"_s});
-    addRow("manifest keys not captured", kContract, with({tv("a", "present", "1"), tv("c", "missing"), tv("d", "present", "1")}),
-           {},
-           {uR"(HW-GRAD-MANIFEST-MISSING error 1: manifest gradient ("train_vb", "b") was not captured)"_s,
-            uR"(HW-GRAD-MANIFEST-MISSING error 1: manifest gradient ("train_vb", "e") was not captured)"_s,
-            uR"(H-GRAD-ACTIVE-BELOW-MIN error 1: active gradient family "active" has 1 present gradients; requires at least 2)"_s,
-            uR"(H-GRAD-CONDITIONAL-BELOW-MIN error 1: data-conditional gradient family "cond" was attached but has 1 present gradients; requires at least 2)"_s});
+    addRow(
+        "manifest keys not captured", kContract,
+        with({tv("a", "present", "1"), tv("c", "missing"), tv("d", "present", "1")}), {},
+        {uR"(HW-GRAD-MANIFEST-MISSING error 1: manifest gradient ("train_vb", "b") was not captured)"_s,
+         uR"(HW-GRAD-MANIFEST-MISSING error 1: manifest gradient ("train_vb", "e") was not captured)"_s,
+         uR"(H-GRAD-ACTIVE-BELOW-MIN error 1: active gradient family "active" has 1 present gradients; requires at least 2)"_s,
+         uR"(H-GRAD-CONDITIONAL-BELOW-MIN error 1: data-conditional gradient family "cond" was attached but has 1 present gradients; requires at least 2)"_s});
     addRow("manifest keys not captured, failed capture", kContract,
            with({tv("a", "present", "1"), tv("c", "missing"), tv("d", "present", "1")}), kFailed,
            {u"W-CAPTURE-FAILED warning 7: boom"_s,
             uR"(HW-GRAD-MANIFEST-MISSING warning 1: manifest gradient ("train_vb", "b") was not captured)"_s,
             uR"(HW-GRAD-MANIFEST-MISSING warning 1: manifest gradient ("train_vb", "e") was not captured)"_s});
-    addRow("failed capture still judges complete families", kContract,
-           with({tv("a", "present", "1"), tv("b", "zero", "0.0"), tv("c", "missing"), tv("d", "present", "1"),
-                 tv("e", "present", "1")}),
-           kFailed,
-           {u"W-CAPTURE-FAILED warning 9: boom"_s,
-            uR"(H-GRAD-ACTIVE-BELOW-MIN error 1: active gradient family "active" has 1 present gradients; requires at least 2)"_s});
-    addRow("non-finite, leakage, conditional minimum", kContract,
-           with({tv("a", "present", "1"), tv("b", "present", "1"), tv("c", "zero", "0.0"), tv("d", "non_finite"),
-                 tv("e", "present", "1")}),
-           {},
-           {uR"(H-GRAD-INACTIVE-LEAK error 1: inactive gradient family "frozen" has 1 attached gradients)"_s,
-            uR"(H-GRAD-FAMILY-NONFINITE error 1: gradient family "cond" contains 1 non-finite gradients)"_s,
-            uR"(H-GRAD-CONDITIONAL-BELOW-MIN error 1: data-conditional gradient family "cond" was attached but has 1 present gradients; requires at least 2)"_s});
+    addRow(
+        "failed capture still judges complete families", kContract,
+        with({tv("a", "present", "1"), tv("b", "zero", "0.0"), tv("c", "missing"), tv("d", "present", "1"),
+              tv("e", "present", "1")}),
+        kFailed,
+        {u"W-CAPTURE-FAILED warning 9: boom"_s,
+         uR"(H-GRAD-ACTIVE-BELOW-MIN error 1: active gradient family "active" has 1 present gradients; requires at least 2)"_s});
+    addRow(
+        "non-finite, leakage, conditional minimum", kContract,
+        with({tv("a", "present", "1"), tv("b", "present", "1"), tv("c", "zero", "0.0"), tv("d", "non_finite"),
+              tv("e", "present", "1")}),
+        {},
+        {uR"(H-GRAD-INACTIVE-LEAK error 1: inactive gradient family "frozen" has 1 attached gradients)"_s,
+         uR"(H-GRAD-FAMILY-NONFINITE error 1: gradient family "cond" contains 1 non-finite gradients)"_s,
+         uR"(H-GRAD-CONDITIONAL-BELOW-MIN error 1: data-conditional gradient family "cond" was attached but has 1 present gradients; requires at least 2)"_s});
     addRow("non-finite inactive member leaks too", kContract,
-           with({tv("a", "present", "1"), tv("b", "present", "1"), tv("c", "non_finite"), tv("d", "missing"), tv("e", "missing")}),
+           with({tv("a", "present", "1"), tv("b", "present", "1"), tv("c", "non_finite"), tv("d", "missing"),
+                 tv("e", "missing")}),
            {},
            {uR"(H-GRAD-FAMILY-NONFINITE error 1: gradient family "frozen" contains 1 non-finite gradients)"_s,
             uR"(H-GRAD-INACTIVE-LEAK error 1: inactive gradient family "frozen" has 1 attached gradients)"_s});
@@ -725,14 +750,15 @@ void TestHealth::coverage_data()
                                     grad("g", "r", "k", "present", "1"),
                                     kRootEnd};
     addRow("training, all evidence", R"({"phase":"train"})", everything, {}, {}, true);
-    addRow("training, forward only",
-           R"({"phase":"train"})", {kRoot, span("f", "root", 10, R"(,"step":"forward")"), end("f", 10), kRootEnd}, {},
+    addRow("training, forward only", R"({"phase":"train"})",
+           {kRoot, span("f", "root", 10, R"(,"step":"forward")"), end("f", 10), kRootEnd}, {},
            basic + QStringList{training[0], training[2], training[3]}, true);
-    addRow("coverage follows gradients and precedes labels", R"({"capture_contract":{"required_semantic_labels":["x"]}})",
-           {kRoot, kRootEnd, grad("", "r", "k", "missing")}, {},
-           QStringList{u"H-GRAD-EVENT-ID-EMPTY error 4: gradient event IDs must not be empty"_s} + basic
-               + QStringList{u"HW-LABEL-CARDINALITY error 1: required semantic label `x` must occur exactly once; observed 0"_s},
-           true);
+    addRow(
+        "coverage follows gradients and precedes labels", R"({"capture_contract":{"required_semantic_labels":["x"]}})",
+        {kRoot, kRootEnd, grad("", "r", "k", "missing")}, {},
+        QStringList{u"H-GRAD-EVENT-ID-EMPTY error 4: gradient event IDs must not be empty"_s} + basic
+            + QStringList{u"HW-LABEL-CARDINALITY error 1: required semantic label `x` must occur exactly once; observed 0"_s},
+        true);
 }
 
 void TestHealth::labels_data()
@@ -765,31 +791,35 @@ void TestHealth::labels_data()
             u"HW-LABEL-CARDINALITY warning 1: required semantic label `nope` must occur exactly once; observed 0"_s,
             u"HW-LABEL-EMPTY warning 1: required semantic labels must not be empty"_s,
             u"HW-LABEL-CARDINALITY warning 1: required semantic label `` must occur exactly once; observed 0"_s});
-    addRow("classes partition the labels", labelContract(R"(["root","a","b"])", R"(["root","a"])", R"(["b"])"), spans, {},
-           {});
+    addRow("classes partition the labels", labelContract(R"(["root","a","b"])", R"(["root","a"])", R"(["b"])"), spans,
+           {}, {});
     addRow("no class lists, no class findings", labelContract(R"(["root","a","b"])", "[]", "[]"), spans, {}, {});
-    addRow("class findings", labelContract(R"(["root","a","b"])", R"(["","a","a","zz"])", R"(["a","b"," "])"), spans, {},
-           {u"HW-CLASS-EMPTY error 1: GPU-expected semantic labels must not be empty"_s,
-            u"HW-CLASS-UNREQUIRED error 1: GPU-expected semantic label `` is not a required application label"_s,
-            u"HW-CLASS-DUP error 1: GPU-expected semantic label `a` is declared more than once"_s,
-            u"HW-CLASS-OVERLAP error 1: semantic label `a` is classified as both GPU-expected and CPU-only"_s,
-            u"HW-CLASS-UNREQUIRED error 1: GPU-expected semantic label `zz` is not a required application label"_s,
-            u"HW-CLASS-OVERLAP error 1: semantic label `a` is classified as both GPU-expected and CPU-only"_s,
-            u"HW-CLASS-EMPTY error 1: CPU-only semantic labels must not be empty"_s,
-            u"HW-CLASS-UNREQUIRED error 1: CPU-only semantic label ` ` is not a required application label"_s,
-            u"HW-CLASS-PARTITION error 1: GPU-expected and CPU-only semantic labels must partition all required application labels"_s});
-    addRow("unrequired duplicate", labelContract(R"(["root"])", R"(["root"])", R"(["q","q"])"), spans, {},
-           {u"HW-CLASS-UNREQUIRED error 1: CPU-only semantic label `q` is not a required application label"_s,
-            u"HW-CLASS-DUP error 1: CPU-only semantic label `q` is declared more than once"_s,
-            u"HW-CLASS-UNREQUIRED error 1: CPU-only semantic label `q` is not a required application label"_s,
-            u"HW-CLASS-OVERLAP error 1: semantic label `q` is classified as both GPU-expected and CPU-only"_s,
-            u"HW-CLASS-PARTITION error 1: GPU-expected and CPU-only semantic labels must partition all required application labels"_s});
-    addRow("only a CPU list", labelContract(R"(["root","a","b"])", nullptr, R"(["b"])"), spans, {},
-           {u"HW-CLASS-PARTITION error 1: GPU-expected and CPU-only semantic labels must partition all required application labels"_s});
-    addRow("class findings are warnings for a failed capture", labelContract(R"(["root"])", R"(["zz"])"), spans, kFailed,
-           {u"W-CAPTURE-FAILED warning 8: boom"_s,
-            u"HW-CLASS-UNREQUIRED warning 1: GPU-expected semantic label `zz` is not a required application label"_s,
-            u"HW-CLASS-PARTITION warning 1: GPU-expected and CPU-only semantic labels must partition all required application labels"_s});
+    addRow(
+        "class findings", labelContract(R"(["root","a","b"])", R"(["","a","a","zz"])", R"(["a","b"," "])"), spans, {},
+        {u"HW-CLASS-EMPTY error 1: GPU-expected semantic labels must not be empty"_s,
+         u"HW-CLASS-UNREQUIRED error 1: GPU-expected semantic label `` is not a required application label"_s,
+         u"HW-CLASS-DUP error 1: GPU-expected semantic label `a` is declared more than once"_s,
+         u"HW-CLASS-OVERLAP error 1: semantic label `a` is classified as both GPU-expected and CPU-only"_s,
+         u"HW-CLASS-UNREQUIRED error 1: GPU-expected semantic label `zz` is not a required application label"_s,
+         u"HW-CLASS-OVERLAP error 1: semantic label `a` is classified as both GPU-expected and CPU-only"_s,
+         u"HW-CLASS-EMPTY error 1: CPU-only semantic labels must not be empty"_s,
+         u"HW-CLASS-UNREQUIRED error 1: CPU-only semantic label ` ` is not a required application label"_s,
+         u"HW-CLASS-PARTITION error 1: GPU-expected and CPU-only semantic labels must partition all required application labels"_s});
+    addRow(
+        "unrequired duplicate", labelContract(R"(["root"])", R"(["root"])", R"(["q","q"])"), spans, {},
+        {u"HW-CLASS-UNREQUIRED error 1: CPU-only semantic label `q` is not a required application label"_s,
+         u"HW-CLASS-DUP error 1: CPU-only semantic label `q` is declared more than once"_s,
+         u"HW-CLASS-UNREQUIRED error 1: CPU-only semantic label `q` is not a required application label"_s,
+         u"HW-CLASS-OVERLAP error 1: semantic label `q` is classified as both GPU-expected and CPU-only"_s,
+         u"HW-CLASS-PARTITION error 1: GPU-expected and CPU-only semantic labels must partition all required application labels"_s});
+    addRow(
+        "only a CPU list", labelContract(R"(["root","a","b"])", nullptr, R"(["b"])"), spans, {},
+        {u"HW-CLASS-PARTITION error 1: GPU-expected and CPU-only semantic labels must partition all required application labels"_s});
+    addRow(
+        "class findings are warnings for a failed capture", labelContract(R"(["root"])", R"(["zz"])"), spans, kFailed,
+        {u"W-CAPTURE-FAILED warning 8: boom"_s,
+         u"HW-CLASS-UNREQUIRED warning 1: GPU-expected semantic label `zz` is not a required application label"_s,
+         u"HW-CLASS-PARTITION warning 1: GPU-expected and CPU-only semantic labels must partition all required application labels"_s});
 }
 
 // TRACE_FORMAT.md §10.1, note below the table: a blank required label (empty or whitespace
@@ -847,7 +877,8 @@ void TestHealth::blankRequiredLabels_data()
            spans + QByteArrayList{named("s-blank", "root", " "), end("s-blank", 1)}, {},
            {u"HW-LABEL-EMPTY error 1: required semantic labels must not be empty"_s});
     addRow("blank label naming two spans", labelContract(R"(["", " "])"),
-           spans + QByteArrayList{named("s-e1", "root", ""), end("s-e1", 1), named("s-e2", "root", ""), end("s-e2", 1)}, {},
+           spans + QByteArrayList{named("s-e1", "root", ""), end("s-e1", 1), named("s-e2", "root", ""), end("s-e2", 1)},
+           {},
            {u"HW-LABEL-EMPTY error 1: required semantic labels must not be empty"_s,
             u"HW-LABEL-CARDINALITY error 1: required semantic label `` must occur exactly once; observed 2"_s,
             u"HW-LABEL-EMPTY error 1: required semantic labels must not be empty"_s,
@@ -882,16 +913,20 @@ void TestHealth::blankClassEntries_data()
     const QString partitionWarning =
         u"HW-CLASS-PARTITION warning 1: GPU-expected and CPU-only semantic labels must partition all required application labels"_s;
 
-    addRow("GPU list: blank entry alone", labelContract(R"(["root","a","b"])", R"([" "])", R"(["root","a","b"])"), spans, {},
+    addRow("GPU list: blank entry alone", labelContract(R"(["root","a","b"])", R"([" "])", R"(["root","a","b"])"),
+           spans, {},
            {u"HW-CLASS-EMPTY error 1: GPU-expected semantic labels must not be empty"_s,
             u"HW-CLASS-UNREQUIRED error 1: GPU-expected semantic label ` ` is not a required application label"_s,
             partition});
-    addRow("CPU list: blank entry alone", labelContract(R"(["root","a","b"])", R"(["root","a","b"])", R"([""])"), spans, {},
+    addRow("CPU list: blank entry alone", labelContract(R"(["root","a","b"])", R"(["root","a","b"])", R"([""])"), spans,
+           {},
            {u"HW-CLASS-EMPTY error 1: CPU-only semantic labels must not be empty"_s,
-            u"HW-CLASS-UNREQUIRED error 1: CPU-only semantic label `` is not a required application label"_s, partition});
+            u"HW-CLASS-UNREQUIRED error 1: CPU-only semantic label `` is not a required application label"_s,
+            partition});
     addRow("CPU list only: blank entry alone", labelContract(R"(["root","a","b"])", nullptr, R"(["\t"])"), spans, {},
            {u"HW-CLASS-EMPTY error 1: CPU-only semantic labels must not be empty"_s,
-            u"HW-CLASS-UNREQUIRED error 1: CPU-only semantic label `\t` is not a required application label"_s, partition});
+            u"HW-CLASS-UNREQUIRED error 1: CPU-only semantic label `\t` is not a required application label"_s,
+            partition});
     addRow("no required labels, blank GPU entry", labelContract("[]", R"([" "])"), spans, {},
            {u"HW-CLASS-EMPTY error 1: GPU-expected semantic labels must not be empty"_s,
             u"HW-CLASS-UNREQUIRED error 1: GPU-expected semantic label ` ` is not a required application label"_s,
@@ -903,36 +938,40 @@ void TestHealth::blankClassEntries_data()
             u"HW-CLASS-EMPTY error 1: GPU-expected semantic labels must not be empty"_s,
             u"HW-CLASS-DUP error 1: GPU-expected semantic label ` ` is declared more than once"_s,
             u"HW-CLASS-UNREQUIRED error 1: GPU-expected semantic label ` ` is not a required application label"_s,
-            u"HW-CLASS-OVERLAP error 1: semantic label ` ` is classified as both GPU-expected and CPU-only"_s, partition});
-    addRow("CPU list: blank entry duplicated", labelContract(R"(["root","a","b"])", R"(["root","a","b"])", R"(["",""])"),
-           spans, {},
+            u"HW-CLASS-OVERLAP error 1: semantic label ` ` is classified as both GPU-expected and CPU-only"_s,
+            partition});
+    addRow("CPU list: blank entry duplicated",
+           labelContract(R"(["root","a","b"])", R"(["root","a","b"])", R"(["",""])"), spans, {},
            {u"HW-CLASS-EMPTY error 1: CPU-only semantic labels must not be empty"_s,
             u"HW-CLASS-UNREQUIRED error 1: CPU-only semantic label `` is not a required application label"_s,
             u"HW-CLASS-EMPTY error 1: CPU-only semantic labels must not be empty"_s,
             u"HW-CLASS-DUP error 1: CPU-only semantic label `` is declared more than once"_s,
             u"HW-CLASS-UNREQUIRED error 1: CPU-only semantic label `` is not a required application label"_s,
-            u"HW-CLASS-OVERLAP error 1: semantic label `` is classified as both GPU-expected and CPU-only"_s, partition});
-    addRow("blank entry in both lists", labelContract(R"(["root","a","b"])", R"(["root","a"," "])", R"(["b"," "])"), spans,
-           {},
+            u"HW-CLASS-OVERLAP error 1: semantic label `` is classified as both GPU-expected and CPU-only"_s,
+            partition});
+    addRow("blank entry in both lists", labelContract(R"(["root","a","b"])", R"(["root","a"," "])", R"(["b"," "])"),
+           spans, {},
            {u"HW-CLASS-EMPTY error 1: GPU-expected semantic labels must not be empty"_s,
             u"HW-CLASS-UNREQUIRED error 1: GPU-expected semantic label ` ` is not a required application label"_s,
             u"HW-CLASS-EMPTY error 1: CPU-only semantic labels must not be empty"_s,
             u"HW-CLASS-UNREQUIRED error 1: CPU-only semantic label ` ` is not a required application label"_s,
-            u"HW-CLASS-OVERLAP error 1: semantic label ` ` is classified as both GPU-expected and CPU-only"_s, partition});
+            u"HW-CLASS-OVERLAP error 1: semantic label ` ` is classified as both GPU-expected and CPU-only"_s,
+            partition});
     addRow("different blank texts in the two lists",
            labelContract(R"(["root","a","b"])", R"(["root","a"," "])", R"(["b","  "])"), spans, {},
            {u"HW-CLASS-EMPTY error 1: GPU-expected semantic labels must not be empty"_s,
             u"HW-CLASS-UNREQUIRED error 1: GPU-expected semantic label ` ` is not a required application label"_s,
             u"HW-CLASS-EMPTY error 1: CPU-only semantic labels must not be empty"_s,
-            u"HW-CLASS-UNREQUIRED error 1: CPU-only semantic label `  ` is not a required application label"_s, partition});
+            u"HW-CLASS-UNREQUIRED error 1: CPU-only semantic label `  ` is not a required application label"_s,
+            partition});
     // Required as well: the blank entry completes the partition, so no partition finding.
     addRow("GPU list: blank entry also required",
            labelContract(R"(["root"," ","a","b"])", R"(["root"," ","a"])", R"(["b"])"), spans, {},
            {u"HW-LABEL-EMPTY error 1: required semantic labels must not be empty"_s,
             u"HW-LABEL-CARDINALITY error 1: required semantic label ` ` must occur exactly once; observed 0"_s,
             u"HW-CLASS-EMPTY error 1: GPU-expected semantic labels must not be empty"_s});
-    addRow("CPU list: blank entry also required", labelContract(R"(["root","a","b",""])", R"(["root","a"])", R"(["b",""])"),
-           spans, {},
+    addRow("CPU list: blank entry also required",
+           labelContract(R"(["root","a","b",""])", R"(["root","a"])", R"(["b",""])"), spans, {},
            {u"HW-LABEL-EMPTY error 1: required semantic labels must not be empty"_s,
             u"HW-LABEL-CARDINALITY error 1: required semantic label `` must occur exactly once; observed 0"_s,
             u"HW-CLASS-EMPTY error 1: CPU-only semantic labels must not be empty"_s});
@@ -956,20 +995,23 @@ void TestHealth::blankClassEntries_data()
             u"HW-CLASS-EMPTY error 1: CPU-only semantic labels must not be empty"_s,
             u"HW-CLASS-OVERLAP error 1: semantic label `\t` is classified as both GPU-expected and CPU-only"_s});
     // A required blank label left unclassified leaves the partition incomplete.
-    addRow("blank required label not classified", labelContract(R"(["root","a","b"," "])", R"(["root","a"])", R"(["b"])"),
-           spans, {},
+    addRow("blank required label not classified",
+           labelContract(R"(["root","a","b"," "])", R"(["root","a"])", R"(["b"])"), spans, {},
            {u"HW-LABEL-EMPTY error 1: required semantic labels must not be empty"_s,
-            u"HW-LABEL-CARDINALITY error 1: required semantic label ` ` must occur exactly once; observed 0"_s, partition});
+            u"HW-LABEL-CARDINALITY error 1: required semantic label ` ` must occur exactly once; observed 0"_s,
+            partition});
     addRow("required blank label, other blank text classified",
            labelContract(R"(["root","a","b"," "])", R"(["root","a","b"])", R"(["  "])"), spans, {},
            {u"HW-LABEL-EMPTY error 1: required semantic labels must not be empty"_s,
             u"HW-LABEL-CARDINALITY error 1: required semantic label ` ` must occur exactly once; observed 0"_s,
             u"HW-CLASS-EMPTY error 1: CPU-only semantic labels must not be empty"_s,
-            u"HW-CLASS-UNREQUIRED error 1: CPU-only semantic label `  ` is not a required application label"_s, partition});
+            u"HW-CLASS-UNREQUIRED error 1: CPU-only semantic label `  ` is not a required application label"_s,
+            partition});
 
-    addRow("failed capture: blank entry alone", labelContract(R"(["root","a","b"])", R"(["root","a","b"])", R"(["\t"])"),
-           spans, kFailed,
-           {u"W-CAPTURE-FAILED warning 8: boom"_s, u"HW-CLASS-EMPTY warning 1: CPU-only semantic labels must not be empty"_s,
+    addRow("failed capture: blank entry alone",
+           labelContract(R"(["root","a","b"])", R"(["root","a","b"])", R"(["\t"])"), spans, kFailed,
+           {u"W-CAPTURE-FAILED warning 8: boom"_s,
+            u"HW-CLASS-EMPTY warning 1: CPU-only semantic labels must not be empty"_s,
             u"HW-CLASS-UNREQUIRED warning 1: CPU-only semantic label `\t` is not a required application label"_s,
             partitionWarning});
     addRow("failed capture: blank entries duplicated and in both lists",
@@ -1025,7 +1067,8 @@ void TestHealth::flags_data()
     QTest::addColumn<bool>("valid");
     QTest::addColumn<bool>("complete");
     QTest::newRow("clean") << QByteArrayList{kRoot, kRootEnd} << kComplete << true << true;
-    QTest::newRow("warnings only") << QByteArrayList{kRoot, kRootEnd, mem(1, "s", "t", "alloc", 8)} << kComplete << true << true;
+    QTest::newRow("warnings only") << QByteArrayList{kRoot, kRootEnd, mem(1, "s", "t", "alloc", 8)} << kComplete << true
+                                   << true;
     QTest::newRow("error") << QByteArrayList{kRoot} << kComplete << false << true;
     QTest::newRow("failed, warnings only") << QByteArrayList{kRoot} << kFailed << true << false;
     QTest::newRow("failed with error") << QByteArrayList{kRoot, span("x", "ghost", 1)} << kFailed << false << false;
@@ -1047,13 +1090,30 @@ void TestHealth::flags()
 
 void TestHealth::coverageCounts()
 {
-    const auto trace = build({}, {kRoot, span("f", "root", 10, R"(,"step":"forward")"), end("f", 10),
-                                  span("b", "root", 20, R"(,"step":"backward","measured":true)"),
-                                  span("o", "root", 30, R"(,"step":"optimizer")"), end("o", 1), span("o2", {}, 30, R"(,"step":"optimizer")"),
-                                  op("root", "a", 0, 1), op("root", "b", 0, 1), tensor("root", "t"), tstats("root"),
-                                  mem(1, "s", "t", "alloc", 8), mem(2, "s", "t", "free", 8), mem(3, "s", "t", "free", 8),
-                                  devmem(3, {}), interval("root", 5), interval("root", 6), grad("g", "r", "k", "missing"),
-                                  call("root", "f", 10), data("t", "t"), data("t", "t"), data("t", "t"), kRootEnd},
+    const auto trace = build({},
+                             {kRoot,
+                              span("f", "root", 10, R"(,"step":"forward")"),
+                              end("f", 10),
+                              span("b", "root", 20, R"(,"step":"backward","measured":true)"),
+                              span("o", "root", 30, R"(,"step":"optimizer")"),
+                              end("o", 1),
+                              span("o2", {}, 30, R"(,"step":"optimizer")"),
+                              op("root", "a", 0, 1),
+                              op("root", "b", 0, 1),
+                              tensor("root", "t"),
+                              tstats("root"),
+                              mem(1, "s", "t", "alloc", 8),
+                              mem(2, "s", "t", "free", 8),
+                              mem(3, "s", "t", "free", 8),
+                              devmem(3, {}),
+                              interval("root", 5),
+                              interval("root", 6),
+                              grad("g", "r", "k", "missing"),
+                              call("root", "f", 10),
+                              data("t", "t"),
+                              data("t", "t"),
+                              data("t", "t"),
+                              kRootEnd},
                              {});
     QVERIFY(trace);
     const CoverageCounts c = analyzeHealth(*trace).coverage;
@@ -1129,15 +1189,17 @@ void TestHealth::unreachableAfterLoad()
     trace->terminal->reason = "why";
     trace->terminal->timestampNs = 3;
     const HealthReport report = analyzeHealth(*trace);
-    QCOMPARE(describeAll(report, false),
-             (QStringList{u"H-TERMINAL-COMPLETE-REASON error 6: complete terminal outcome cannot contain a failure reason"_s,
-                          u"H-TERMINAL-EARLY error 6: terminal timestamp 3 precedes host evidence ending at 1000"_s,
-                          u"H-SPAN-ID-DUP error 3: span IDs must be unique"_s}));
+    QCOMPARE(
+        describeAll(report, false),
+        (QStringList{u"H-TERMINAL-COMPLETE-REASON error 6: complete terminal outcome cannot contain a failure reason"_s,
+                     u"H-TERMINAL-EARLY error 6: terminal timestamp 3 precedes host evidence ending at 1000"_s,
+                     u"H-SPAN-ID-DUP error 3: span IDs must be unique"_s}));
 }
 
 void TestHealth::missingMetaOrTerminal()
 {
-    const QByteArray meta = R"({"capture_step":0,"phase":"train","capture_contract":{"gradients":"complete","required_semantic_labels":["x"]}})";
+    const QByteArray meta =
+        R"({"capture_step":0,"phase":"train","capture_contract":{"gradients":"complete","required_semantic_labels":["x"]}})";
     const QByteArrayList body{kRoot, grad("", "r", "k", "missing")};
     {
         auto trace = build(meta, body, kFailed);
@@ -1145,7 +1207,8 @@ void TestHealth::missingMetaOrTerminal()
         trace->meta.reset();
         const HealthReport report = analyzeHealth(*trace);
         QCOMPARE(describeAll(report, true),
-                 (QStringList{u"W-CAPTURE-FAILED warning 4: boom"_s, u"W-SPAN-INTERRUPTED warning 2: span `root` was interrupted"_s,
+                 (QStringList{u"W-CAPTURE-FAILED warning 4: boom"_s,
+                              u"W-SPAN-INTERRUPTED warning 2: span `root` was interrupted"_s,
                               u"H-GRAD-EVENT-ID-EMPTY error 3: gradient event IDs must not be empty"_s,
                               u"W-OPS-ABSENT warning 0: no operation evidence was captured"_s,
                               u"W-TENSORS-ABSENT warning 0: no tensor checkpoints were captured"_s,
@@ -1160,12 +1223,14 @@ void TestHealth::missingMetaOrTerminal()
         QVERIFY(trace);
         QVERIFY(!trace->terminal);
         const HealthReport report = analyzeHealth(*trace);
-        QCOMPARE(describeAll(report, false),
-                 (QStringList{u"H-RUN-PROVENANCE error 1: capture_step must be one-based and greater than zero"_s,
-                              u"H-SPAN-UNCLOSED error 2: span `root` was not closed"_s,
-                              u"H-GRAD-EVENT-ID-EMPTY error 3: gradient event IDs must not be empty"_s,
-                              u"H-GRAD-CONTRACT-MISSING error 1: complete gradient coverage requires an exact gradient contract"_s,
-                              u"HW-LABEL-CARDINALITY error 1: required semantic label `x` must occur exactly once; observed 0"_s}));
+        QCOMPARE(
+            describeAll(report, false),
+            (QStringList{
+                u"H-RUN-PROVENANCE error 1: capture_step must be one-based and greater than zero"_s,
+                u"H-SPAN-UNCLOSED error 2: span `root` was not closed"_s,
+                u"H-GRAD-EVENT-ID-EMPTY error 3: gradient event IDs must not be empty"_s,
+                u"H-GRAD-CONTRACT-MISSING error 1: complete gradient coverage requires an exact gradient contract"_s,
+                u"HW-LABEL-CARDINALITY error 1: required semantic label `x` must occur exactly once; observed 0"_s}));
         QVERIFY(!report.captureComplete);
         QVERIFY(!report.structurallyValid);
     }
@@ -1186,8 +1251,10 @@ void TestHealth::generatedTraceIsStructurallyValid()
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString path = dir.filePath(QStringLiteral("gen.jsonl"));
-    TI_GENERATE({QStringLiteral("--events"), QStringLiteral("20000"), QStringLiteral("--seed"), QStringLiteral("7"),
-                 QStringLiteral("--out"), path, QStringLiteral("--quiet")});
+    TI_GENERATE({QStringLiteral("--events"),
+        QStringLiteral("20000"), QStringLiteral("--seed"), QStringLiteral("7"),
+                                                                          QStringLiteral("--out"), path,
+                                                                                         QStringLiteral("--quiet")});
 
     const ReadResult r = TraceReader::readFile(path.toStdString());
     QVERIFY(r.accepted());

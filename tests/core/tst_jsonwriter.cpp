@@ -125,14 +125,34 @@ void tst_JsonWriter::structure()
 {
     JsonWriter w;
     w.beginObject()
-        .key("a").u64(1)
-        .key("b").beginArray().u64(1).string("x").beginObject().key("k").null().endObject().beginArray().endArray().endArray()
-        .key("c").beginObject().key("d").boolean(true).key("e").boolean(false).endObject()
-        .key("f").rawValue(R"({"pre":[1,2]})")
-        .key("g").f64(0.5)
+        .key("a")
+        .u64(1)
+        .key("b")
+        .beginArray()
+        .u64(1)
+        .string("x")
+        .beginObject()
+        .key("k")
+        .null()
+        .endObject()
+        .beginArray()
+        .endArray()
+        .endArray()
+        .key("c")
+        .beginObject()
+        .key("d")
+        .boolean(true)
+        .key("e")
+        .boolean(false)
+        .endObject()
+        .key("f")
+        .rawValue(R"({"pre":[1,2]})")
+        .key("g")
+        .f64(0.5)
         .endObject();
     QCOMPARE(w.depth(), 0);
-    QCOMPARE(w.buffer(), std::string(R"({"a":1,"b":[1,"x",{"k":null},[]],"c":{"d":true,"e":false},"f":{"pre":[1,2]},"g":0.5})"));
+    QCOMPARE(w.buffer(),
+             std::string(R"({"a":1,"b":[1,"x",{"k":null},[]],"c":{"d":true,"e":false},"f":{"pre":[1,2]},"g":0.5})"));
     QVERIFY(w.ok());
 }
 
@@ -176,11 +196,13 @@ void tst_JsonWriter::callbackSinkChunks()
     std::size_t largestPending = 0;
     std::string expected;
     {
-        JsonWriter w([&](std::string_view chunk) {
-            ++calls;
-            received.append(chunk);
-            return true;
-        }, 64);
+        JsonWriter w(
+            [&](std::string_view chunk) {
+                ++calls;
+                received.append(chunk);
+                return true;
+            },
+            64);
         for (int i = 0; i < 1000; ++i) {
             w.beginObject().key("i").u64(std::uint64_t(i)).key("s").string("value\n").endObject().endLine();
             largestPending = std::max(largestPending, w.buffer().size());
@@ -191,7 +213,7 @@ void tst_JsonWriter::callbackSinkChunks()
         QVERIFY(w.buffer().empty());
     }
     QCOMPARE(received, expected);
-    QVERIFY(calls > 100);            // really streamed
+    QVERIFY(calls > 100);              // really streamed
     QVERIFY(largestPending < 64 + 64); // never held much more than the threshold
 }
 
@@ -223,17 +245,19 @@ void tst_JsonWriter::fileSink()
 void tst_JsonWriter::failingSinkIsSticky()
 {
     int calls = 0;
-    JsonWriter w([&](std::string_view) {
-        ++calls;
-        return false;
-    }, 8);
+    JsonWriter w(
+        [&](std::string_view) {
+            ++calls;
+            return false;
+        },
+        8);
     for (int i = 0; i < 100; ++i)
         w.beginArray().string("0123456789").endArray().endLine();
     QVERIFY(!w.ok());
     QVERIFY(!w.flush());
     QVERIFY(!w.errorString().empty());
-    QCOMPARE(calls, 1);               // never retried after the first failure
-    QVERIFY(w.buffer().size() < 64);  // and the data does not pile up
+    QCOMPARE(calls, 1);              // never retried after the first failure
+    QVERIFY(w.buffer().size() < 64); // and the data does not pile up
 
     // A read-only stream makes fwrite fail with a real errno.
     std::FILE *ro = std::fopen("/dev/null", "r");

@@ -160,7 +160,8 @@ void TestLoaderInputs::sniffSaysWhatTheFileIs_data()
 {
     QTest::addColumn<QByteArray>("bytes");
     QTest::addColumn<QString>("says");
-    QTest::newRow("gzip") << QByteArray("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03", 10) << QStringLiteral("gzip-compressed");
+    QTest::newRow("gzip") << QByteArray("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03", 10)
+                          << QStringLiteral("gzip-compressed");
     QTest::newRow("zstd") << QByteArray("\x28\xb5\x2f\xfd\x00\x58\x61\x00", 8) << QStringLiteral("zstd-compressed");
     QByteArray binary;
     for (int i = 0; i < 4096; ++i)
@@ -195,7 +196,8 @@ void TestLoaderInputs::arrayRecordsAreATrace()
     for (int i = 0; i < 20; ++i)
         bytes += "[\"span_end\",\"x" + QByteArray::number(i) + "\",1]\n";
     QVERIFY(writeAll(m_dir->filePath(QStringLiteral("arrays.jsonl")), bytes + valid.mid(nl + 1)));
-    QCOMPARE(TraceSniffer::check(m_dir->filePath(QStringLiteral("arrays.jsonl"))).verdict, TraceSniffer::Verdict::Trace);
+    QCOMPARE(TraceSniffer::check(m_dir->filePath(QStringLiteral("arrays.jsonl"))).verdict,
+                                 TraceSniffer::Verdict::Trace);
 }
 
 // A symlink loop said "No such file or directory".
@@ -255,7 +257,8 @@ void TestLoaderInputs::fifoWithoutWriterCancels()
     loader.load(fifo);
     QTRY_VERIFY_WITH_TIMEOUT(std::any_of(progress.cbegin(), progress.cend(),
                                          [](const QList<QVariant> &args) {
-                                             return args.at(2).toString().startsWith(QStringLiteral("Waiting for data"));
+                                             return args.at(2).toString().startsWith(
+                                                 QStringLiteral("Waiting for data"));
                                          }),
                              5000);
     QVERIFY(loader.isLoading());
@@ -263,12 +266,15 @@ void TestLoaderInputs::fifoWithoutWriterCancels()
     QCOMPARE(cancelled.count(), 1);
     QVERIFY(!loader.isLoading());
     // The job itself ends too: a writer that comes later finds no reader.
-    QTRY_VERIFY_WITH_TIMEOUT(::access(QFile::encodeName(fifo).constData(), F_OK) == 0 && [&] {
-        const int fd = ::open(QFile::encodeName(fifo).constData(), O_WRONLY | O_NONBLOCK);
-        if (fd >= 0)
-            ::close(fd);
-        return fd < 0 && errno == ENXIO;
-    }(), 2000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        ::access(QFile::encodeName(fifo).constData(), F_OK) == 0 &&
+            [&] {
+                const int fd = ::open(QFile::encodeName(fifo).constData(), O_WRONLY | O_NONBLOCK);
+                if (fd >= 0)
+                    ::close(fd);
+                return fd < 0 && errno == ENXIO;
+            }(),
+        2000);
 }
 
 // Closing the window destroys the loader, which waits for its jobs: that wait must end.
@@ -295,7 +301,7 @@ void TestLoaderInputs::fileChangedWhileRead()
     QByteArray bytes = valid.left(valid.indexOf('\n') + 1);
     for (int i = 0; i < 200000; ++i)
         bytes += "{\"kind\":\"span_start\",\"id\":\"s" + QByteArray::number(i)
-            + "\",\"name\":\"n\",\"start_ns\":0,\"span_kind\":\"function\"}\n";
+                 + "\",\"name\":\"n\",\"start_ns\":0,\"span_kind\":\"function\"}\n";
     QVERIFY(writeAll(path, bytes));
     std::atomic<bool> stop{false};
     std::atomic<int> appended{0};

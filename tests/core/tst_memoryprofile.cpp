@@ -25,7 +25,7 @@ std::string metaLine(const std::string &logicalMemory = "partial")
     return R"({"kind":"meta","schema":"candle-graph/trace/10","run_id":"r","correlation_id":"c","entrypoint":"e",)"
            R"("phase":"infer","timestamp":"t","capture_step":1,"warmup_steps":0,"device":"cpu","timing_mode":"host",)"
            R"("capture_contract":{"measurement_scope":"profiled_work","operations":"complete","logical_memory":")"
-        + logicalMemory + R"(","physical_memory":"partial","device_timing":"none"},"tags":{}})";
+           + logicalMemory + R"(","physical_memory":"partial","device_timing":"none"},"tags":{}})";
 }
 
 const std::string kTerminal = R"({"kind":"terminal","outcome":"complete","timestamp_ns":18446744073709551615})";
@@ -162,8 +162,9 @@ QString describeLifetime(const Trace &trace, const LogicalStorageLifetime &l)
     for (const StringId t : l.tensorIds)
         tensors << qs(trace.str(t));
     return qs(trace.str(l.device)) + QLatin1Char('/') + qs(trace.str(l.storageId)) + QLatin1Char('(')
-        + tensors.join(QLatin1Char(',')) + QStringLiteral(")@") + n(l.startTimestampNs) + QLatin1Char('-')
-        + (l.endTimestampNs ? n(*l.endTimestampNs) : QString());
+           + tensors.join(QLatin1Char(','))
+           + QStringLiteral(")@") + n(l.startTimestampNs) + QLatin1Char('-')
+                            + (l.endTimestampNs ? n(*l.endTimestampNs) : QString());
 }
 
 QString describeTimeline(const Trace &trace, const LogicalMemoryProfile &p)
@@ -171,7 +172,7 @@ QString describeTimeline(const Trace &trace, const LogicalMemoryProfile &p)
     QStringList points;
     for (LogicalMemoryProfile::Cursor c(p); !c.atEnd(); c.next())
         points << n(c.timestampNs()) + QLatin1Char(':') + n(c.liveBytes())
-                + maps(trace, c.liveBytesByDevice(), c.liveBytesByCategory());
+                      + maps(trace, c.liveBytesByDevice(), c.liveBytesByCategory());
     return points.join(QLatin1Char(' '));
 }
 
@@ -181,7 +182,7 @@ QString describePeak(const Trace &trace, const LogicalMemoryProfile &p)
     if (!peak)
         return QStringLiteral("none");
     QString out = n(peak->timestampNs) + QLatin1Char(':') + n(peak->liveBytes)
-        + maps(trace, peak->liveBytesByDevice, peak->liveBytesByCategory);
+                  + maps(trace, peak->liveBytesByDevice, peak->liveBytesByCategory);
     for (std::size_t k = 0; k < p.peakAllocationCount(); ++k)
         out += QLatin1Char(' ') + describeLifetime(trace, p.peakAllocation(trace, k));
     return out;
@@ -203,7 +204,8 @@ QString describeDevices(const Trace &trace, const LogicalMemoryProfile &p)
         if (d.peakLiveBytes)
             peak = n(*d.peakLiveBytes) + QLatin1Char('@') + n(*d.peakTimestampNs);
         out << qs(trace.str(d.device)) + QLatin1Char(' ') + n(d.storageAllocationCount) + QLatin1Char('/')
-                + n(d.matchedStorageFreeCount) + QLatin1Char('/') + n(d.totalAllocatedBytes) + QLatin1Char(' ') + peak;
+                   + n(d.matchedStorageFreeCount) + QLatin1Char('/') + n(d.totalAllocatedBytes) + QLatin1Char(' ')
+                   + peak;
     }
     return out.join(QStringLiteral("; "));
 }
@@ -213,11 +215,14 @@ QString describePhysicalTimeline(const Trace &trace, const PhysicalMemoryProfile
     QStringList out;
     for (const std::uint32_t i : p.timeline()) {
         const DeviceMemorySample &s = trace.deviceMemory[i];
-        const auto v = [&](DeviceMemorySample::Field f, std::uint64_t x) { return s.has(f) ? n(x) : QStringLiteral("-"); };
+        const auto v = [&](DeviceMemorySample::Field f, std::uint64_t x) {
+            return s.has(f) ? n(x) : QStringLiteral("-");
+        };
         out << n(s.timestampNs) + QLatin1Char(' ') + qs(trace.str(s.device)) + QLatin1Char(' ')
-                + v(DeviceMemorySample::Used, s.usedBytes) + QLatin1Char('/') + v(DeviceMemorySample::Free, s.freeBytes)
-                + QLatin1Char('/') + v(DeviceMemorySample::Reserved, s.reservedBytes) + QLatin1Char('/')
-                + v(DeviceMemorySample::Capacity, s.capacityBytes);
+                   + v(DeviceMemorySample::Used, s.usedBytes) + QLatin1Char('/')
+                   + v(DeviceMemorySample::Free, s.freeBytes) + QLatin1Char('/')
+                   + v(DeviceMemorySample::Reserved, s.reservedBytes) + QLatin1Char('/')
+                   + v(DeviceMemorySample::Capacity, s.capacityBytes);
     }
     return out.join(QStringLiteral(", "));
 }
@@ -226,12 +231,13 @@ QString describePhysicalDevices(const Trace &trace, const PhysicalMemoryProfile 
 {
     QStringList out;
     for (const PhysicalDeviceMemoryStats &d : p.byDevice()) {
-        QString s = qs(trace.str(d.device)) + QStringLiteral(" n=%1 u=%2 f=%3 r=%4 c=%5")
-                                                  .arg(d.sampleCount)
-                                                  .arg(d.usedSampleCount)
-                                                  .arg(d.freeSampleCount)
-                                                  .arg(d.reservedSampleCount)
-                                                  .arg(d.capacitySampleCount);
+        QString s = qs(trace.str(d.device))
+                    + QStringLiteral(" n=%1 u=%2 f=%3 r=%4 c=%5")
+                                         .arg(d.sampleCount)
+                                         .arg(d.usedSampleCount)
+                                         .arg(d.freeSampleCount)
+                                         .arg(d.reservedSampleCount)
+                                         .arg(d.capacitySampleCount);
         if (d.peakUsedBytes)
             s += QStringLiteral(" pu=") + n(*d.peakUsedBytes) + QLatin1Char('@') + n(*d.peakUsedTimestampNs);
         if (d.peakReservedBytes)
@@ -538,23 +544,21 @@ void TstMemoryProfile::logical_data()
     QTest::addColumn<QString>("devices");
 
     QTest::newRow("same storage on two devices")
-        << QByteArrayList{"a 10 cpu s t1 10", "a 10 cuda:0 s t2 20"}
-        << "10:30[cpu=10,cuda:0=20|other=30]"
+        << QByteArrayList{"a 10 cpu s t1 10", "a 10 cuda:0 s t2 20"} << "10:30[cpu=10,cuda:0=20|other=30]"
         << "10:30[cpu=10,cuda:0=20|other=30] cpu/s(t1)@10- cuda:0/s(t2)@10-"
         << "cpu/s(t1)@10- cuda:0/s(t2)@10-"
         << "cpu 1/0/10 10@10; cuda:0 1/0/20 20@10";
-    QTest::newRow("alias base view")
-        << QByteArrayList{"a 10 cpu a base 64", "a 20 cpu a view 64", "f 40 cpu a view 64"}
-        << "10:64[cpu=64|other=64] 20:64[cpu=64|other=64] 40:0[|]"
-        << "10:64[cpu=64|other=64] cpu/a(base)@10-"
-        << "cpu/a(base,view)@10-40"
-        << "cpu 1/1/64 64@10";
-    QTest::newRow("40@10 70@20 free@30")
-        << QByteArrayList{"a 10 cpu s1 t1 40", "a 20 cpu s2 t2 70", "f 30 cpu s1 t1 40"}
-        << "10:40[cpu=40|other=40] 20:110[cpu=110|other=110] 30:70[cpu=70|other=70]"
-        << "20:110[cpu=110|other=110] cpu/s1(t1)@10- cpu/s2(t2)@20-"
-        << "cpu/s1(t1)@10-30 cpu/s2(t2)@20-"
-        << "cpu 2/1/110 110@20";
+    QTest::newRow("alias base view") << QByteArrayList{"a 10 cpu a base 64", "a 20 cpu a view 64", "f 40 cpu a view 64"}
+                                     << "10:64[cpu=64|other=64] 20:64[cpu=64|other=64] 40:0[|]"
+                                     << "10:64[cpu=64|other=64] cpu/a(base)@10-"
+                                     << "cpu/a(base,view)@10-40"
+                                     << "cpu 1/1/64 64@10";
+    QTest::newRow("40@10 70@20 free@30") << QByteArrayList{"a 10 cpu s1 t1 40", "a 20 cpu s2 t2 70",
+                                                           "f 30 cpu s1 t1 40"}
+                                         << "10:40[cpu=40|other=40] 20:110[cpu=110|other=110] 30:70[cpu=70|other=70]"
+                                         << "20:110[cpu=110|other=110] cpu/s1(t1)@10- cpu/s2(t2)@20-"
+                                         << "cpu/s1(t1)@10-30 cpu/s2(t2)@20-"
+                                         << "cpu 2/1/110 110@20";
     QTest::newRow("free then alloc at one timestamp")
         << QByteArrayList{"a 10 cpu s1 t1 100", "f 20 cpu s1 t1 100", "a 20 cpu s2 t2 100"}
         << "10:100[cpu=100|other=100] 20:100[cpu=100|other=100]"
@@ -562,45 +566,39 @@ void TstMemoryProfile::logical_data()
         << "cpu/s1(t1)@10-20 cpu/s2(t2)@20-"
         << "cpu 2/1/200 100@10";
     QTest::newRow("alloc then free at one timestamp: peak 0, not none")
-        << QByteArrayList{"a 10 cpu s t 5", "f 10 cpu s t 5"}
-        << "10:0[|]"
+        << QByteArrayList{"a 10 cpu s t 5", "f 10 cpu s t 5"} << "10:0[|]"
         << "10:0[|]"
         << "cpu/s(t)@10-10"
         << "cpu 1/1/5 0@10";
-    QTest::newRow("free without alloc")
-        << QByteArrayList{"f 10 cpu s t 5"}
-        << "10:0[|]"
-        << "none"
-        << ""
-        << "cpu 0/0/0 -";
+    QTest::newRow("free without alloc") << QByteArrayList{"f 10 cpu s t 5"} << "10:0[|]"
+                                        << "none"
+                                        << ""
+                                        << "cpu 0/0/0 -";
     QTest::newRow("unmatched free still makes a point and a device")
-        << QByteArrayList{"a 10 cpu s t 5", "f 20 cuda:1 x y 9"}
-        << "10:5[cpu=5|other=5] 20:5[cpu=5|other=5]"
+        << QByteArrayList{"a 10 cpu s t 5", "f 20 cuda:1 x y 9"} << "10:5[cpu=5|other=5] 20:5[cpu=5|other=5]"
         << "10:5[cpu=5|other=5] cpu/s(t)@10-"
         << "cpu/s(t)@10-"
         << "cpu 1/0/5 5@10; cuda:1 0/0/0 -";
     QTest::newRow("several devices with their own peaks")
-        << QByteArrayList{"a 10 cuda:1 s1 t1 50", "a 20 cuda:0 s2 t2 30", "f 30 cuda:1 s1 t1 50", "a 40 cuda:0 s3 t3 40",
-                       "a 50 cpu s4 t4 1"}
+        << QByteArrayList{"a 10 cuda:1 s1 t1 50", "a 20 cuda:0 s2 t2 30", "f 30 cuda:1 s1 t1 50",
+                          "a 40 cuda:0 s3 t3 40", "a 50 cpu s4 t4 1"}
         << "10:50[cuda:1=50|other=50] 20:80[cuda:0=30,cuda:1=50|other=80] 30:30[cuda:0=30|other=30] "
            "40:70[cuda:0=70|other=70] 50:71[cpu=1,cuda:0=70|other=71]"
         << "20:80[cuda:0=30,cuda:1=50|other=80] cuda:1/s1(t1)@10- cuda:0/s2(t2)@20-"
         << "cuda:1/s1(t1)@10-30 cuda:0/s2(t2)@20- cuda:0/s3(t3)@40- cpu/s4(t4)@50-"
         << "cpu 1/0/1 1@50; cuda:0 2/0/70 70@40; cuda:1 1/1/50 50@10";
     QTest::newRow("categories keyed by name")
-        << QByteArrayList{"a 10 cpu s1 t1 1 cat=parameter", "a 10 cpu s2 t2 2 cat=activation", "a 10 cpu s3 t3 4 cat=optimizer",
-                       "a 10 cpu s4 t4 8 cat=gradient", "a 10 cpu s5 t5 16"}
+        << QByteArrayList{"a 10 cpu s1 t1 1 cat=parameter", "a 10 cpu s2 t2 2 cat=activation",
+                          "a 10 cpu s3 t3 4 cat=optimizer", "a 10 cpu s4 t4 8 cat=gradient", "a 10 cpu s5 t5 16"}
         << "10:31[cpu=31|activation=2,gradient=8,optimizer=4,other=16,parameter=1]"
         << "10:31[cpu=31|activation=2,gradient=8,optimizer=4,other=16,parameter=1] cpu/s1(t1)@10- cpu/s2(t2)@10- "
            "cpu/s3(t3)@10- cpu/s4(t4)@10- cpu/s5(t5)@10-"
         << "cpu/s1(t1)@10- cpu/s2(t2)@10- cpu/s3(t3)@10- cpu/s4(t4)@10- cpu/s5(t5)@10-"
         << "cpu 5/0/31 31@10";
-    QTest::newRow("zero-byte storage is still live")
-        << QByteArrayList{"a 10 cpu s t 0"}
-        << "10:0[cpu=0|other=0]"
-        << "10:0[cpu=0|other=0] cpu/s(t)@10-"
-        << "cpu/s(t)@10-"
-        << "cpu 1/0/0 0@10";
+    QTest::newRow("zero-byte storage is still live") << QByteArrayList{"a 10 cpu s t 0"} << "10:0[cpu=0|other=0]"
+                                                     << "10:0[cpu=0|other=0] cpu/s(t)@10-"
+                                                     << "cpu/s(t)@10-"
+                                                     << "cpu 1/0/0 0@10";
     QTest::newRow("stream out of time order")
         << QByteArrayList{"a 30 cpu s2 t2 7", "a 10 cpu s1 t1 5", "f 20 cpu s1 t1 5"}
         << "10:5[cpu=5|other=5] 20:0[|] 30:7[cpu=7|other=7]"
@@ -620,26 +618,24 @@ void TstMemoryProfile::logical_data()
         << "cuda:0/late(t4)@5- cpu/B(t3)@10- cpu/z(t2)@10- cuda:0/b(t1)@10-"
         << "cpu 2/0/2 2@10; cuda:0 2/0/2 2@10";
     QTest::newRow("key re-allocated in the group that freed it")
-        << QByteArrayList{"a 10 cpu s t1 5", "f 10 cpu s t1 5", "a 10 cpu s t2 6"}
-        << "10:6[cpu=6|other=6]"
+        << QByteArrayList{"a 10 cpu s t1 5", "f 10 cpu s t1 5", "a 10 cpu s t2 6"} << "10:6[cpu=6|other=6]"
         << "10:6[cpu=6|other=6] cpu/s(t2)@10-"
         << "cpu/s(t1)@10-10 cpu/s(t2)@10-"
         << "cpu 2/1/11 6@10";
     QTest::newRow("alias keeps first alloc's size and category")
-        << QByteArrayList{"a 10 cpu s zeta 100 cat=activation", "a 20 cpu s Alpha 999 cat=parameter", "f 30 cpu s mid 5"}
+        << QByteArrayList{"a 10 cpu s zeta 100 cat=activation", "a 20 cpu s Alpha 999 cat=parameter",
+                          "f 30 cpu s mid 5"}
         << "10:100[cpu=100|activation=100] 20:100[cpu=100|activation=100] 30:0[|]"
         << "10:100[cpu=100|activation=100] cpu/s(zeta)@10-"
         << "cpu/s(Alpha,mid,zeta)@10-30"
         << "cpu 1/1/100 100@10";
     QTest::newRow("second free of a storage is ignored")
-        << QByteArrayList{"a 10 cpu s t 5", "f 20 cpu s t 5", "f 30 cpu s t 5"}
-        << "10:5[cpu=5|other=5] 20:0[|] 30:0[|]"
+        << QByteArrayList{"a 10 cpu s t 5", "f 20 cpu s t 5", "f 30 cpu s t 5"} << "10:5[cpu=5|other=5] 20:0[|] 30:0[|]"
         << "10:5[cpu=5|other=5] cpu/s(t)@10-"
         << "cpu/s(t)@10-20"
         << "cpu 1/1/5 5@10";
     QTest::newRow("free tensor id joins the lifetime")
-        << QByteArrayList{"a 10 cpu s t1 5", "f 20 cpu s t9 5"}
-        << "10:5[cpu=5|other=5] 20:0[|]"
+        << QByteArrayList{"a 10 cpu s t1 5", "f 20 cpu s t9 5"} << "10:5[cpu=5|other=5] 20:0[|]"
         << "10:5[cpu=5|other=5] cpu/s(t1)@10-"
         << "cpu/s(t1,t9)@10-20"
         << "cpu 1/1/5 5@10";
@@ -682,9 +678,9 @@ void TstMemoryProfile::logical()
 
 void TstMemoryProfile::lifetimeMetadataAndJson()
 {
-    const auto trace = load({"a 10 cuda:0 s t:a 64 span=sp1 op=matmul shape=2,8 dtype=BF16 cat=activation",
-                             "a 20 cuda:0 s t:b 8 span=sp2 op=view shape=4 dtype=f32 cat=parameter",
-                             "a 30 cpu h t:h 3 span=sp3"});
+    const auto trace =
+        load({"a 10 cuda:0 s t:a 64 span=sp1 op=matmul shape=2,8 dtype=BF16 cat=activation",
+              "a 20 cuda:0 s t:b 8 span=sp2 op=view shape=4 dtype=f32 cat=parameter", "a 30 cpu h t:h 3 span=sp3"});
     QVERIFY(trace);
     const MemoryProfile profile = analyzeMemory(*trace);
     const std::string expected =
@@ -774,13 +770,13 @@ void TstMemoryProfile::randomAgainstReference()
         if (pick(50) == 0)
             bytes = UINT64_MAX - std::uint64_t(pick(3));
         QString r = QStringLiteral("%1 %2 %3 s%4 t%5 %6 cat=%7")
-                        .arg(alloc ? QLatin1Char('a') : QLatin1Char('f'))
-                        .arg(pick(timeRange))
-                        .arg(QLatin1String(devices[pick(3)]))
-                        .arg(pick(storages))
-                        .arg(pick(storages * 2))
-                        .arg(bytes == UINT64_MAX ? QStringLiteral("MAX") : QString::number(bytes))
-                        .arg(QLatin1String(cats[pick(5)]));
+                                       .arg(alloc ? QLatin1Char('a') : QLatin1Char('f'))
+                                       .arg(pick(timeRange))
+                                       .arg(QLatin1String(devices[pick(3)]))
+                                       .arg(pick(storages))
+                                       .arg(pick(storages * 2))
+                                       .arg(bytes == UINT64_MAX ? QStringLiteral("MAX") : QString::number(bytes))
+                                                .arg(QLatin1String(cats[pick(5)]));
         if (pick(3) == 0)
             r += QStringLiteral(" op=op%1").arg(pick(4));
         records << r.toUtf8();
@@ -800,12 +796,12 @@ void TstMemoryProfile::randomAccessMatchesCursor()
     const char *devices[] = {"d0", "d1", "d2", "d3"};
     for (int i = 0; i < 5000; ++i)
         records << QStringLiteral("%1 %2 %3 s%4 t 7 cat=%5")
-                       .arg(rng() % 100 < 55 ? QLatin1Char('a') : QLatin1Char('f'))
-                       .arg(rng() % 4000)
-                       .arg(QLatin1String(devices[rng() % 4]))
-                       .arg(rng() % 200)
-                       .arg(QLatin1String(rng() % 2 ? "activation" : "gradient"))
-                       .toUtf8();
+                                      .arg(rng() % 100 < 55 ? QLatin1Char('a') : QLatin1Char('f'))
+                                      .arg(rng() % 4000)
+                                      .arg(QLatin1String(devices[rng() % 4]))
+                                      .arg(rng() % 200)
+                                      .arg(QLatin1String(rng() % 2 ? "activation" : "gradient"))
+                                      .toUtf8();
     const auto trace = load(records);
     QVERIFY(trace);
     const MemoryProfile profile = analyzeMemory(*trace);
@@ -826,30 +822,24 @@ void TstMemoryProfile::physical_data()
     QTest::addColumn<QString>("timeline");
     QTest::addColumn<QString>("devices");
     QTest::newRow("ties go to the earliest sample")
-        << QByteArrayList{"d 10 gpu used=5 reserved=9", "d 20 gpu used=5 reserved=9 free=3", "d 30 gpu free=3 capacity=7",
-                       "d 40 gpu capacity=6 used=4"}
+        << QByteArrayList{"d 10 gpu used=5 reserved=9", "d 20 gpu used=5 reserved=9 free=3",
+                          "d 30 gpu free=3 capacity=7", "d 40 gpu capacity=6 used=4"}
         << "10 gpu 5/-/9/-, 20 gpu 5/3/9/-, 30 gpu -/3/-/7, 40 gpu 4/-/-/6"
         << "gpu n=4 u=3 f=2 r=2 c=2 pu=5@10 pr=9@10 mf=3@20 mc=7";
-    QTest::newRow("sample without values")
-        << QByteArrayList{"d 10 gpu"}
-        << "10 gpu -/-/-/-"
-        << "gpu n=1 u=0 f=0 r=0 c=0";
+    QTest::newRow("sample without values") << QByteArrayList{"d 10 gpu"} << "10 gpu -/-/-/-"
+                                           << "gpu n=1 u=0 f=0 r=0 c=0";
     QTest::newRow("sorted by time then device")
         << QByteArrayList{"d 20 b used=1", "d 10 z used=2", "d 10 a used=3 free=0"}
         << "10 a 3/0/-/-, 10 z 2/-/-/-, 20 b 1/-/-/-"
         << "a n=1 u=1 f=1 r=0 c=0 pu=3@10 mf=0@10; b n=1 u=1 f=0 r=0 c=0 pu=1@20; z n=1 u=1 f=0 r=0 c=0 pu=2@10";
     QTest::newRow("same time and device keep stream order")
-        << QByteArrayList{"d 10 a used=1", "d 10 a used=2"}
-        << "10 a 1/-/-/-, 10 a 2/-/-/-"
+        << QByteArrayList{"d 10 a used=1", "d 10 a used=2"} << "10 a 1/-/-/-, 10 a 2/-/-/-"
         << "a n=2 u=2 f=0 r=0 c=0 pu=2@10";
     QTest::newRow("larger value earlier in time wins over stream order")
-        << QByteArrayList{"d 10 a used=1 free=1", "d 5 a used=2 free=9"}
-        << "5 a 2/9/-/-, 10 a 1/1/-/-"
+        << QByteArrayList{"d 10 a used=1 free=1", "d 5 a used=2 free=9"} << "5 a 2/9/-/-, 10 a 1/1/-/-"
         << "a n=2 u=2 f=2 r=0 c=0 pu=2@5 mf=1@10";
-    QTest::newRow("nothing derived from other values")
-        << QByteArrayList{"d 1 a used=10 free=20"}
-        << "1 a 10/20/-/-"
-        << "a n=1 u=1 f=1 r=0 c=0 pu=10@1 mf=20@1";
+    QTest::newRow("nothing derived from other values") << QByteArrayList{"d 1 a used=10 free=20"} << "1 a 10/20/-/-"
+                                                       << "a n=1 u=1 f=1 r=0 c=0 pu=10@1 mf=20@1";
 }
 
 void TstMemoryProfile::physical()
@@ -873,31 +863,36 @@ void TstMemoryProfile::nodeMetrics_data()
     QTest::addColumn<QString>("mapping");
     QTest::addColumn<QString>("expected");
 
-    const QByteArrayList upstream{"s root 10 30",          "s child 15 15 parent=root", "a 16 cpu s1 t1 40 span=child",
-                               "a 20 cpu s2 t2 60 span=child", "f 25 cpu s1 t1 40",  "f 45 cpu s2 t2 60"};
+    const QByteArrayList upstream{"s root 10 30",
+                                  "s child 15 15 parent=root",
+                                  "a 16 cpu s1 t1 40 span=child",
+                                  "a 20 cpu s2 t2 60 span=child",
+                                  "f 25 cpu s1 t1 40",
+                                  "f 45 cpu s2 t2 60"};
     QTest::newRow("upstream example, partial capture")
         << upstream << "partial" << QString() << "child{d=100,p=100,r=60}; root{p=100,r=60}";
     QTest::newRow("upstream example, complete capture")
         << (upstream + QByteArrayList{"s other 50 10", "s open 60 open"}) << "complete" << QString()
         << "child{d=100,p=100,r=60}; open{d=0}; other{d=0,p=0,r=0}; root{d=0,p=100,r=60}";
     QTest::newRow("op output sizes, unresolvable ops still numbered")
-        << QByteArrayList{"s child 0 10", "o child matmul f32 shape=2,3", "o child q q4 shape=2", "o child h F16 shape=4",
-                       "o ghost x u8 shape=5"}
+        << QByteArrayList{"s child 0 10", "o child matmul f32 shape=2,3", "o child q q4 shape=2",
+                          "o child h F16 shape=4", "o ghost x u8 shape=5"}
         << "partial" << QString() << "child/op/0{o=24}; child/op/2{o=8}; ghost/op/0{o=5}";
     QTest::newRow("lifetime of an unknown span belongs to no subtree")
         << QByteArrayList{"s root 0 100", "a 10 cpu s t 5 span=nowhere"} << "partial" << QString() << "";
     QTest::newRow("cycle: both spans see the lifetime once")
         << QByteArrayList{"s a 0 100 parent=b", "s b 0 100 parent=a", "a 10 cpu s t 5 span=a"} << "partial" << QString()
         << "a{d=5,p=5,r=5}; b{p=5,r=5}";
-    QTest::newRow("self parent")
-        << QByteArrayList{"s a 0 100 parent=a", "a 10 cpu s t 5 span=a", "a 20 cpu s2 t 6 span=a"} << "partial" << QString()
-        << "a{d=11,p=11,r=11}";
-    QTest::newRow("empty interval")
-        << QByteArrayList{"s a 10 0", "a 10 cpu s t 5 span=a"} << "partial" << QString() << "a{d=5,p=0,r=0}";
+    QTest::newRow("self parent") << QByteArrayList{"s a 0 100 parent=a", "a 10 cpu s t 5 span=a",
+                                                   "a 20 cpu s2 t 6 span=a"}
+                                 << "partial" << QString() << "a{d=11,p=11,r=11}";
+    QTest::newRow("empty interval") << QByteArrayList{"s a 10 0", "a 10 cpu s t 5 span=a"} << "partial" << QString()
+                                    << "a{d=5,p=0,r=0}";
     QTest::newRow("open span gets no subtree values")
         << QByteArrayList{"s a 10 open", "a 10 cpu s t 5 span=a"} << "partial" << QString() << "a{d=5}";
     QTest::newRow("live at start, freed inside")
-        << QByteArrayList{"s a 10 10", "s c 0 1 parent=a", "a 5 cpu s t 5 span=c", "f 15 cpu s t 5", "a 12 cpu u t 2 span=a"}
+        << QByteArrayList{"s a 10 10", "s c 0 1 parent=a", "a 5 cpu s t 5 span=c", "f 15 cpu s t 5",
+                          "a 12 cpu u t 2 span=a"}
         << "partial" << QString() << "a{d=2,p=7,r=2}; c{d=5,p=0,r=0}";
     QTest::newRow("freed exactly at the interval end counts as residual")
         << QByteArrayList{"s a 10 10", "a 12 cpu s t 7 span=a", "f 20 cpu s t 7"} << "partial" << QString()
@@ -909,18 +904,27 @@ void TstMemoryProfile::nodeMetrics_data()
         << QByteArrayList{"s a 10 10", "s b 0 100", "a 30 cpu s t 7 span=a", "a 1 cpu u t 3 span=a", "f 10 cpu u t 3"}
         << "partial" << QString() << "a{d=10,p=0,r=0}";
     QTest::newRow("mapped ops get attributed bytes")
-        << QByteArrayList{"s child 0 100", "o child matmul f32 shape=2", "o child add f32 shape=3", "o child add f32 shape=4",
-                       "a 10 cpu s1 t 40 span=child op=matmul", "a 11 cpu s2 t 10 span=child op=add",
-                       "a 12 cpu s3 t 1 span=child"}
-        << "partial" << "child,0=n0;child,1=n1"
+        << QByteArrayList{"s child 0 100",
+                          "o child matmul f32 shape=2",
+                          "o child add f32 shape=3",
+                          "o child add f32 shape=4",
+                          "a 10 cpu s1 t 40 span=child op=matmul",
+                          "a 11 cpu s2 t 10 span=child op=add",
+                          "a 12 cpu s3 t 1 span=child"}
+        << "partial"
+        << "child,0=n0;child,1=n1"
         << "child{d=51,p=51,r=51}; child/op/2{o=16}; n0{d=40,o=8}; n1{d=10,o=12}";
     QTest::newRow("ambiguous op name attributes to the span only")
         << QByteArrayList{"s child 0 100", "o child add f32 shape=3", "o child add f32 shape=4",
-                       "a 11 cpu s2 t 10 span=child op=add"}
-        << "partial" << "child,0=n1;child,1=n2" << "child{d=10,p=10,r=10}; n1{o=12}; n2{o=16}";
+                          "a 11 cpu s2 t 10 span=child op=add"}
+        << "partial"
+        << "child,0=n1;child,1=n2"
+        << "child{d=10,p=10,r=10}; n1{o=12}; n2{o=16}";
     QTest::newRow("mapped id equal to a span id merges")
         << QByteArrayList{"s child 0 100", "s x 0 1", "o child add f32 shape=3", "a 11 cpu s2 t 10 span=child op=add"}
-        << "complete" << "child,0=x" << "child{d=10,p=10,r=10}; x{d=0,p=0,r=0,o=12}";
+        << "complete"
+        << "child,0=x"
+        << "child{d=10,p=10,r=10}; x{d=0,p=0,r=0,o=12}";
     QTest::newRow("no memory records: only op sizes")
         << QByteArrayList{"s child 0 100", "o child add f32 shape=3"} << "complete" << QString() << "child/op/0{o=12}";
 }

@@ -43,8 +43,8 @@ std::string record(const std::string &spec)
     std::string storage, category;
     std::uint64_t bytes = 0;
     in >> storage >> bytes >> category;
-    j = {{"kind", "memory"}, {"timestamp_ns", ts},  {"storage_id", storage}, {"tensor_id", "t"},
-         {"span_id", "s"},   {"device", device},     {"bytes", bytes},       {"action", kind == "a" ? "alloc" : "free"},
+    j = {{"kind", "memory"}, {"timestamp_ns", ts}, {"storage_id", storage}, {"tensor_id", "t"},
+         {"span_id", "s"},   {"device", device},   {"bytes", bytes},        {"action", kind == "a" ? "alloc" : "free"},
          {"dtype", "f32"}};
     if (!category.empty())
         j["category"] = category;
@@ -216,19 +216,18 @@ private Q_SLOTS:
         const QString sawtooth = QStringLiteral("a 10 cpu s1 40;a 20 cpu s2 70;f 30 cpu s1 0");
         QTest::newRow("whole range") << sawtooth << QString() << quint64(10) << quint64(31)
                                      << "10:40 20:40 20:110 30:110 30:70 31:70";
-        QTest::newRow("value carried into the window") << sawtooth << QString() << quint64(15) << quint64(25)
-                                                       << "15:40 20:40 20:110 25:110";
+        QTest::newRow("value carried into the window")
+            << sawtooth << QString() << quint64(15) << quint64(25) << "15:40 20:40 20:110 25:110";
         QTest::newRow("window before the data") << sawtooth << QString() << quint64(0) << quint64(5) << "";
         QTest::newRow("window after the data") << sawtooth << QString() << quint64(40) << quint64(50) << "40:70 50:70";
         QTest::newRow("free then alloc at one time: no spike")
             << "a 10 cpu s1 100;f 20 cpu s1 0;a 20 cpu s2 100" << QString() << quint64(0) << quint64(30)
             << "10:100 30:100";
-        QTest::newRow("one device of two")
-            << "a 10 cpu s1 40;a 20 cuda:0 s2 70;f 30 cpu s1 0;a 40 cuda:0 s3 1" << "cuda:0" << quint64(0) << quint64(50)
-            << "20:70 40:70 40:71 50:71";
+        QTest::newRow("one device of two") << "a 10 cpu s1 40;a 20 cuda:0 s2 70;f 30 cpu s1 0;a 40 cuda:0 s3 1"
+                                           << "cuda:0" << quint64(0) << quint64(50) << "20:70 40:70 40:71 50:71";
         QTest::newRow("all devices of two")
-            << "a 10 cpu s1 40;a 20 cuda:0 s2 70;f 30 cpu s1 0;a 40 cuda:0 s3 1" << QString() << quint64(0) << quint64(50)
-            << "10:40 20:40 20:110 30:110 30:70 40:70 40:71 50:71";
+            << "a 10 cpu s1 40;a 20 cuda:0 s2 70;f 30 cpu s1 0;a 40 cuda:0 s3 1" << QString() << quint64(0)
+            << quint64(50) << "10:40 20:40 20:110 30:110 30:70 40:70 40:71 50:71";
     }
     void steps()
     {
@@ -251,8 +250,8 @@ private Q_SLOTS:
 
     void stackedByCategory()
     {
-        const auto l = load({"a 10 cpu p 5 parameter", "a 20 cpu a 7 activation", "a 30 cpu o 11 optimizer",
-                             "f 40 cpu p 0"});
+        const auto l =
+            load({"a 10 cpu p 5 parameter", "a 20 cpu a 7 activation", "a 30 cpu o 11 optimizer", "f 40 cpu p 0"});
         QVERIFY(l);
         const LogicalChartData d = l->series.logical(MemorySeries::kAllDevices, {0, 50}, 100);
         QCOMPARE(d.categoryPresent, (std::array<bool, 5>{true, true, false, true, false}));
@@ -303,7 +302,8 @@ private Q_SLOTS:
                 if (device >= 0)
                     seriesDevice = deviceIndex(l->series, std::string(l->trace->str(p.devices()[std::size_t(device)])));
                 const LogicalChartData d = l->series.logical(seriesDevice, w, buckets);
-                const std::vector<Extremes> want = expectedBuckets(*l->trace, p, device, values[std::size_t(device + 1)], w, buckets);
+                const std::vector<Extremes> want =
+                    expectedBuckets(*l->trace, p, device, values[std::size_t(device + 1)], w, buckets);
                 std::vector<Extremes> got(static_cast<std::size_t>(buckets));
                 for (std::size_t c = 0; c + 1 < d.columns.size(); ++c) // the last column closes the window
                     got[std::size_t(bucketIndex(w, buckets, d.columns[c].timeNs))].add(d.columns[c].stack.back());
@@ -436,7 +436,8 @@ private Q_SLOTS:
         QFile f(QStringLiteral(TI_EXAMPLES_DIR "/07_terminal_too_early.jsonl"));
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QByteArray bytes = f.readAll();
-        ReadResult r = TraceReader::readBytes(std::string_view(bytes.constData(), std::size_t(bytes.size())), "07.jsonl");
+        ReadResult r =
+            TraceReader::readBytes(std::string_view(bytes.constData(), std::size_t(bytes.size())), "07.jsonl");
         QVERIFY(r.trace);
         const MemoryProfile profile = analyzeMemory(*r.trace);
         const MemorySeries series(*r.trace, profile);
@@ -454,7 +455,7 @@ private Q_SLOTS:
         QVERIFY(!l->series.logicalAt(MemorySeries::kAllDevices, 9)); // nothing yet: unknown, not zero
         QCOMPARE(l->series.logicalAt(MemorySeries::kAllDevices, 10)->stack.back(), std::uint64_t(4));
         const StackedColumn at22 = *l->series.logicalAt(gpu, 22);
-        QCOMPARE(at22.stack[0], std::uint64_t(4));  // parameter at the bottom
+        QCOMPARE(at22.stack[0], std::uint64_t(4)); // parameter at the bottom
         QCOMPARE(at22.stack.back(), std::uint64_t(12));
         QCOMPARE(l->series.logicalAt(MemorySeries::kAllDevices, 30)->stack.back(), std::uint64_t(24));
         QCOMPARE(l->series.logicalAt(gpu, 1000)->stack.back(), std::uint64_t(8));
@@ -468,7 +469,8 @@ private Q_SLOTS:
         QCOMPARE(at40.size(), std::size_t(1)); // the cpu has no samples
         QCOMPARE(at40[0].device, gpu);
         QCOMPARE(*at40[0].values[std::size_t(PhysicalMetric::Used)], (ChartPoint{35, 50}));
-        QCOMPARE(*at40[0].values[std::size_t(PhysicalMetric::Reserved)], (ChartPoint{15, 200})); // the latest reserved sample
+        QCOMPARE(*at40[0].values[std::size_t(PhysicalMetric::Reserved)],
+                 (ChartPoint{15, 200})); // the latest reserved sample
         QVERIFY(!at40[0].values[std::size_t(PhysicalMetric::Capacity)]);
     }
 
@@ -498,7 +500,8 @@ private Q_SLOTS:
             MemorySeries::liveLifetimesAt(*l->trace, l->profile, time, device.toStdString());
         QStringList ids;
         for (const std::uint32_t i : live)
-            ids << QString::fromStdString(std::string(l->trace->str(l->profile.logical->lifetime(*l->trace, i).storageId)));
+            ids << QString::fromStdString(
+                std::string(l->trace->str(l->profile.logical->lifetime(*l->trace, i).storageId)));
         QCOMPARE(ids.join(QLatin1Char(' ')), expected);
     }
 
@@ -508,8 +511,8 @@ private Q_SLOTS:
         std::vector<std::string> recs;
         std::mt19937_64 rng(9);
         for (int i = 0; i < 400; ++i) {
-            recs.push_back("a " + std::to_string(i * 10) + " gpu" + std::to_string(i % 3) + " s" + std::to_string(i) + " "
-                           + std::to_string(rng() % 1000 + 1));
+            recs.push_back("a " + std::to_string(i * 10) + " gpu" + std::to_string(i % 3) + " s" + std::to_string(i)
+                           + " " + std::to_string(rng() % 1000 + 1));
             if (i > 20 && rng() % 2)
                 recs.push_back("f " + std::to_string(i * 10 + 5) + " gpu" + std::to_string((i - 20) % 3) + " s"
                                + std::to_string(i - 20) + " 0");
@@ -526,8 +529,8 @@ private Q_SLOTS:
         std::mt19937_64 rng(5);
         const int n = 300000;
         for (int i = 0; i < n; ++i) {
-            recs.push_back("a " + std::to_string(i * 4) + " cuda:" + std::to_string(i % 2) + " s" + std::to_string(i) + " "
-                           + std::to_string(rng() % 100000) + " activation");
+            recs.push_back("a " + std::to_string(i * 4) + " cuda:" + std::to_string(i % 2) + " s" + std::to_string(i)
+                           + " " + std::to_string(rng() % 100000) + " activation");
             if (i >= 50)
                 recs.push_back("f " + std::to_string(i * 4 + 1) + " cuda:" + std::to_string((i - 50) % 2) + " s"
                                + std::to_string(i - 50) + " 0");
@@ -538,7 +541,10 @@ private Q_SLOTS:
         timer.start();
         const TimeWindow full = l->series.fullRange();
         for (int i = 0; i < 10; ++i)
-            QVERIFY(l->series.logical(i % 2 ? 1 : MemorySeries::kAllDevices, zoomWindow(full, full.begin + full.length() / 3, 1.0 / (i + 1), full), 1600).known);
+            QVERIFY(l->series
+                        .logical(i % 2 ? 1 : MemorySeries::kAllDevices,
+                                 zoomWindow(full, full.begin + full.length() / 3, 1.0 / (i + 1), full), 1600)
+                        .known);
         const qint64 ms = timer.elapsed();
         qInfo("10 re-bucketings over %zu changes: %lld ms", std::size_t(2 * n), ms);
         QVERIFY2(ms < 2000, "re-bucketing is too slow");

@@ -105,18 +105,22 @@ void TestMetadataModel::withoutMeta()
 {
     MetadataModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    ReadResult r = TraceReader::readBytes("{\"kind\":\"span_start\",\"id\":\"a\",\"name\":\"n\",\"start_ns\":0,\"span_kind\":\"function\"}\n",
-                                          "nometa.jsonl");
+    ReadResult r = TraceReader::readBytes(
+        "{\"kind\":\"span_start\",\"id\":\"a\",\"name\":\"n\",\"start_ns\":0,\"span_kind\":\"function\"}\n",
+        "nometa.jsonl");
     QVERIFY(r.trace);
     model.setTrace(r.trace);
     const QModelIndex run = model.groupIndex(QStringLiteral("Run"));
     QVERIFY(run.isValid());
     QCOMPARE(model.rowCount(run), 0);
-    QVERIFY(model.index(run.row(), MetadataModel::ValueColumn).data().toString().contains(QStringLiteral("No meta record")));
-    QVERIFY(model.index(model.groupIndex(QStringLiteral("Terminal")).row(), MetadataModel::ValueColumn)
+    QVERIFY(model.index(run.row(), MetadataModel::ValueColumn)
                 .data()
                 .toString()
-                .contains(QStringLiteral("No terminal record")));
+                .contains(QStringLiteral("No meta record")));
+    QVERIFY(model.index(model.groupIndex(QStringLiteral("Terminal")).row(), MetadataModel::ValueColumn)
+                            .data()
+                            .toString()
+                            .contains(QStringLiteral("No terminal record")));
     QVERIFY(!model.groupIndex(QStringLiteral("Tags")).isValid());
 }
 

@@ -27,7 +27,8 @@ std::shared_ptr<const Trace> opsTrace(const QByteArray &spec)
             continue;
         const QList<QByteArray> f = item.split(':');
         text += "{\"kind\":\"op\",\"span_id\":\"s\",\"op_name\":\"" + f[0]
-            + "\",\"shape\":[1],\"dtype\":\"f32\",\"device\":\"cpu\",\"duration_ns\":" + f[1] + ",\"input_dense_bytes\":0}\n";
+                + "\",\"shape\":[1],\"dtype\":\"f32\",\"device\":\"cpu\",\"duration_ns\":" + f[1]
+                + ",\"input_dense_bytes\":0}\n";
     }
     text += "{\"kind\":\"terminal\",\"outcome\":\"complete\",\"timestamp_ns\":18446744073709551615}\n";
     return TraceReader::readBytes(std::string_view(text.constData(), std::size_t(text.size())), "ops.jsonl").trace;
@@ -75,27 +76,33 @@ void tst_OpAggregateModel::numbers()
     QCOMPARE(model.columnCount(), int(OpAggregateModel::ColumnCount));
     // Total 10000 ns: matmul 6000, add 2000, copy 1750, softmax 250.
     QCOMPARE(column(model, OpAggregateModel::NameColumn),
-             (QStringList{QStringLiteral("matmul"), QStringLiteral("add"), QStringLiteral("copy"), QStringLiteral("softmax")}));
+             (QStringList{QStringLiteral("matmul"), QStringLiteral("add"), QStringLiteral("copy"),
+                                                                                          QStringLiteral("softmax")}));
     QCOMPARE(column(model, OpAggregateModel::CountColumn),
              (QStringList{QStringLiteral("3"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("1")}));
     QCOMPARE(column(model, OpAggregateModel::TotalColumn),
-             (QStringList{QStringLiteral("6.00 \u00B5s"), QStringLiteral("2.00 \u00B5s"), QStringLiteral("1.75 \u00B5s"),
-                          QStringLiteral("250 ns")}));
+             (QStringList{QStringLiteral("6.00 \u00B5s"), QStringLiteral("2.00 \u00B5s"),
+                                                                         QStringLiteral("1.75 \u00B5s"),
+                                                                                        QStringLiteral("250 ns")}));
     QCOMPARE(column(model, OpAggregateModel::MeanColumn),
-             (QStringList{QStringLiteral("2.00 \u00B5s"), QStringLiteral("1.00 \u00B5s"), QStringLiteral("1.75 \u00B5s"),
-                          QStringLiteral("250 ns")}));
+             (QStringList{QStringLiteral("2.00 \u00B5s"), QStringLiteral("1.00 \u00B5s"),
+                                                                         QStringLiteral("1.75 \u00B5s"),
+                                                                                        QStringLiteral("250 ns")}));
     QCOMPARE(column(model, OpAggregateModel::MinColumn),
-             (QStringList{QStringLiteral("1.00 \u00B5s"), QStringLiteral("500 ns"), QStringLiteral("1.75 \u00B5s"),
-                          QStringLiteral("250 ns")}));
+             (QStringList{QStringLiteral("1.00 \u00B5s"), QStringLiteral("500 ns"), QStringLiteral("1.75 \u00B5s"), QStringLiteral("250 ns")}));
     QCOMPARE(column(model, OpAggregateModel::MaxColumn),
-             (QStringList{QStringLiteral("3.00 \u00B5s"), QStringLiteral("1.50 \u00B5s"), QStringLiteral("1.75 \u00B5s"),
-                          QStringLiteral("250 ns")}));
+             (QStringList{QStringLiteral("3.00 \u00B5s"), QStringLiteral("1.50 \u00B5s"),
+                                                                         QStringLiteral("1.75 \u00B5s"),
+                                                                                        QStringLiteral("250 ns")}));
     QCOMPARE(column(model, OpAggregateModel::PercentColumn),
-             (QStringList{QStringLiteral("60.0%"), QStringLiteral("20.0%"), QStringLiteral("17.5%"), QStringLiteral("2.5%")}));
-    QCOMPARE(column(model, OpAggregateModel::MeanColumn, SortRole),
-             (QStringList{QStringLiteral("2000"), QStringLiteral("1000"), QStringLiteral("1750"), QStringLiteral("250")}));
-    QCOMPARE(column(model, OpAggregateModel::PercentColumn, SortRole),
-             (QStringList{QStringLiteral("0.6"), QStringLiteral("0.2"), QStringLiteral("0.175"), QStringLiteral("0.025")}));
+             (QStringList{QStringLiteral("60.0%"), QStringLiteral("20.0%"), QStringLiteral("17.5%"),
+                                                                                           QStringLiteral("2.5%")}));
+    QCOMPARE(
+        column(model, OpAggregateModel::MeanColumn, SortRole),
+        (QStringList{QStringLiteral("2000"), QStringLiteral("1000"), QStringLiteral("1750"), QStringLiteral("250")}));
+    QCOMPARE(
+        column(model, OpAggregateModel::PercentColumn, SortRole),
+        (QStringList{QStringLiteral("0.6"), QStringLiteral("0.2"), QStringLiteral("0.175"), QStringLiteral("0.025")}));
 }
 
 void tst_OpAggregateModel::roles()
@@ -124,11 +131,12 @@ void tst_OpAggregateModel::sortThroughProxy_data()
     QTest::addColumn<QStringList>("expected");
     const auto row = [](OpAggregateModel::Column c, Qt::SortOrder o, QStringList names) {
         const QByteArray name = QByteArray(QMetaEnum::fromType<OpAggregateModel::Column>().valueToKey(c))
-            + (o == Qt::AscendingOrder ? " ascending" : " descending");
+                                + (o == Qt::AscendingOrder ? " ascending" : " descending");
         QTest::newRow(name.constData()) << int(c) << int(o) << names;
     };
-    const QString mm = QStringLiteral("matmul"), add = QStringLiteral("add"), cp = QStringLiteral("copy"),
-                  sm = QStringLiteral("softmax");
+    const QString mm = QStringLiteral("matmul"),
+                                      add = QStringLiteral("add"), cp = QStringLiteral("copy"),
+                                                                                       sm = QStringLiteral("softmax");
     row(OpAggregateModel::NameColumn, Qt::AscendingOrder, {add, cp, mm, sm});
     row(OpAggregateModel::CountColumn, Qt::DescendingOrder, {mm, add, cp, sm});
     row(OpAggregateModel::TotalColumn, Qt::AscendingOrder, {sm, cp, add, mm});
@@ -163,7 +171,8 @@ void tst_OpAggregateModel::filterThroughProxy()
     QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
     proxy.setFilterFixedString(QStringLiteral("MA"));
     setOps(model, opsTrace(kSpec));
-    QCOMPARE(column(proxy, OpAggregateModel::NameColumn), (QStringList{QStringLiteral("matmul"), QStringLiteral("softmax")}));
+    QCOMPARE(column(proxy, OpAggregateModel::NameColumn),
+             (QStringList{QStringLiteral("matmul"), QStringLiteral("softmax")}));
 }
 
 void tst_OpAggregateModel::precomputedStatistics()
@@ -208,9 +217,11 @@ void tst_OpAggregateModel::costsSortLargestFirstAndUnits()
     for (int c = OpAggregateModel::ShapeColumn; c < OpAggregateModel::ColumnCount; ++c)
         QVERIFY(!proxy.headerData(c, Qt::Horizontal, Qt::InitialSortOrderRole).isValid());
     model.setTimeUnit(TimeUnit::Microseconds);
-    QCOMPARE(model.headerData(OpAggregateModel::TotalColumn, Qt::Horizontal).toString(), QStringLiteral("Total (\u00B5s)"));
+    QCOMPARE(model.headerData(OpAggregateModel::TotalColumn, Qt::Horizontal).toString(),
+             QStringLiteral("Total (\u00B5s)"));
     QCOMPARE(column(model, OpAggregateModel::TotalColumn),
-             (QStringList{QStringLiteral("6.000"), QStringLiteral("2.000"), QStringLiteral("1.750"), QStringLiteral("0.250")}));
+             (QStringList{QStringLiteral("6.000"), QStringLiteral("2.000"), QStringLiteral("1.750"),
+                                                                                           QStringLiteral("0.250")}));
 }
 
 QTEST_GUILESS_MAIN(tst_OpAggregateModel)

@@ -40,8 +40,9 @@ QByteArray opsJsonl(const QByteArray &spec)
         const QList<QByteArray> f = item.split(':');
         QByteArray shape = f[2];
         shape.replace('x', ',');
-        out += "{\"kind\":\"op\",\"span_id\":\"" + f[0] + "\",\"op_name\":\"" + f[1] + "\",\"shape\":[" + shape + "],\"dtype\":\""
-            + f[3] + "\",\"device\":\"" + f[4] + "\",\"duration_ns\":" + f[5] + ",\"input_dense_bytes\":" + f[6];
+        out += "{\"kind\":\"op\",\"span_id\":\"" + f[0] + "\",\"op_name\":\"" + f[1] + "\",\"shape\":[" + shape
+               + "],\"dtype\":\"" + f[3] + "\",\"device\":\"" + f[4] + "\",\"duration_ns\":" + f[5]
+               + ",\"input_dense_bytes\":" + f[6];
         if (f.size() > 7)
             out += ",\"output_dense_bytes\":" + f[7];
         out += "}\n";
@@ -71,8 +72,7 @@ void tst_OpEfficiency::grouping_data()
     QTest::addColumn<bool>("detailed");
     QTest::addColumn<QString>("expected");
     // name[/shape/dtype/device] count total bytes share(%)
-    QTest::newRow("by op") << false
-                           << "matmul 3 350 584 42 | gelu 2 50 64 10 | add 1 0 16 -";
+    QTest::newRow("by op") << false << "matmul 3 350 584 42 | gelu 2 50 64 10 | add 1 0 16 -";
     QTest::newRow("by op, shape, dtype, device") << true
                                                  << "matmul/4x8/f32/g1 1 200 128 50 | matmul/4x8/f32/g0 2 150 456 38 | "
                                                     "gelu/4/weird/g0 2 50 64 10 | add/2/f32/g0 1 0 16 -";
@@ -85,7 +85,8 @@ void tst_OpEfficiency::grouping()
     const auto trace = load(kSpans, kOps);
     QVERIFY(trace);
     const SpanTree tree = SpanTree::build(*trace);
-    const OpStatistics stats = OpStatistics::compute(*trace, detailed ? OpGrouping::NameShapeDtypeDevice : OpGrouping::Name, &tree);
+    const OpStatistics stats =
+        OpStatistics::compute(*trace, detailed ? OpGrouping::NameShapeDtypeDevice : OpGrouping::Name, &tree);
     QStringList rows;
     for (const OpNameStatistics &r : stats.rows()) {
         QString key = sv(trace->str(r.name));
@@ -97,11 +98,11 @@ void tst_OpEfficiency::grouping()
         }
         const auto share = r.meanParentShare();
         rows << QStringLiteral("%1 %2 %3 %4 %5")
-                    .arg(key)
-                    .arg(r.count)
-                    .arg(r.totalNs)
-                    .arg(r.bytesMoved)
-                    .arg(share ? QString::number(qRound(*share * 100)) : QStringLiteral("-"));
+                                   .arg(key)
+                                   .arg(r.count)
+                                   .arg(r.totalNs)
+                                   .arg(r.bytesMoved)
+                                   .arg(share ? QString::number(qRound(*share * 100)) : QStringLiteral("-"));
     }
     QCOMPARE(rows.join(QStringLiteral(" | ")), expected);
     // bytes per ns from the group's own totals
@@ -130,7 +131,9 @@ void tst_OpEfficiency::opTableColumns()
     QVERIFY(trace);
     OpTableModel model;
     model.setTrace(trace, std::make_shared<const SpanTree>(SpanTree::build(*trace)));
-    const auto cell = [&](int op, int column, int role = Qt::DisplayRole) { return model.index(op, column).data(role); };
+    const auto cell = [&](int op, int column, int role = Qt::DisplayRole) {
+        return model.index(op, column).data(role);
+    };
     // op 0: 100 in + 128 out (f32 [4,8]) in 50 ns of a 100 ns span
     QCOMPARE(cell(0, OpTableModel::BytesMovedColumn, SortRole).toULongLong(), 228ULL);
     QCOMPARE(cell(0, OpTableModel::BytesPerNsColumn, SortRole).toDouble(), 228.0 / 50.0);
@@ -189,7 +192,8 @@ void tst_OpEfficiency::aggregateModel()
     model.setGrouping(OpGrouping::NameShapeDtypeDevice);
     QVERIFY(model.isPending());
     QCOMPARE(model.rowCount(), 0);
-    model.setShapeStatistics(std::make_shared<const OpStatistics>(OpStatistics::compute(*trace, OpGrouping::NameShapeDtypeDevice, &tree)));
+    model.setShapeStatistics(
+        std::make_shared<const OpStatistics>(OpStatistics::compute(*trace, OpGrouping::NameShapeDtypeDevice, &tree)));
     QVERIFY(!model.isPending());
     QCOMPARE(model.rowCount(), 4);
     QCOMPARE(model.index(0, OpAggregateModel::ShapeColumn).data().toString(), QStringLiteral("[4, 8]"));
@@ -214,7 +218,8 @@ void tst_OpEfficiency::modelTesters()
     aggregate.setTrace(trace, std::make_shared<const OpStatistics>(OpStatistics::compute(*trace)));
     proxy.sort(OpAggregateModel::BytesPerNsColumn, Qt::DescendingOrder);
     aggregate.setGrouping(OpGrouping::NameShapeDtypeDevice);
-    aggregate.setShapeStatistics(std::make_shared<const OpStatistics>(OpStatistics::compute(*trace, OpGrouping::NameShapeDtypeDevice, tree.get())));
+    aggregate.setShapeStatistics(std::make_shared<const OpStatistics>(
+        OpStatistics::compute(*trace, OpGrouping::NameShapeDtypeDevice, tree.get())));
     proxy.sort(OpAggregateModel::ParentShareColumn, Qt::AscendingOrder);
     aggregate.setGrouping(OpGrouping::Name);
     aggregate.setTrace({}, {});

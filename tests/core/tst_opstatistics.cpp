@@ -22,8 +22,8 @@ std::shared_ptr<Trace> opsTrace(const QByteArray &spec)
             continue;
         const QList<QByteArray> f = item.split(':');
         text += "{\"kind\":\"op\",\"span_id\":\"s\",\"op_name\":\"" + f[0]
-            + "\",\"shape\":[1],\"dtype\":\"f32\",\"device\":\"cpu\",\"duration_ns\":" + f[1]
-            + ",\"input_dense_bytes\":0}\n";
+                + "\",\"shape\":[1],\"dtype\":\"f32\",\"device\":\"cpu\",\"duration_ns\":" + f[1]
+                + ",\"input_dense_bytes\":0}\n";
     }
     text += "{\"kind\":\"terminal\",\"outcome\":\"complete\",\"timestamp_ns\":18446744073709551615}\n";
     return TraceReader::readBytes(std::string_view(text.constData(), std::size_t(text.size())), "ops.jsonl").trace;
@@ -36,9 +36,9 @@ QByteArray dump(const Trace &trace, const OpStatistics &stats)
         const OpNameStatistics &r = stats.rows()[i];
         if (!out.isEmpty())
             out += ' ';
-        out += QByteArray(trace.str(r.name).data(), qsizetype(trace.str(r.name).size())) + '=' + QByteArray::number(r.count)
-            + '/' + QByteArray::number(r.totalNs) + '/' + QByteArray::number(r.minNs) + '/' + QByteArray::number(r.maxNs)
-            + '/' + QByteArray::number(r.meanNs, 'g', 10);
+        out += QByteArray(trace.str(r.name).data(), qsizetype(trace.str(r.name).size())) + '='
+               + QByteArray::number(r.count) + '/' + QByteArray::number(r.totalNs) + '/' + QByteArray::number(r.minNs)
+               + '/' + QByteArray::number(r.maxNs) + '/' + QByteArray::number(r.meanNs, 'g', 10);
     }
     return out;
 }

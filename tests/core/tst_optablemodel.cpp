@@ -28,15 +28,16 @@ using TestFixtures::kMeta;
 QByteArray opsJsonl(const QList<QByteArray> &ops)
 {
     QByteArray text = kMeta;
-    text += "{\"kind\":\"span_start\",\"id\":\"s-attn\",\"name\":\"attention\",\"start_ns\":0,\"span_kind\":\"module\"}\n";
+    text +=
+        "{\"kind\":\"span_start\",\"id\":\"s-attn\",\"name\":\"attention\",\"start_ns\":0,\"span_kind\":\"module\"}\n";
     text += "{\"kind\":\"span_start\",\"id\":\"s-mlp\",\"name\":\"mlp\",\"start_ns\":0,\"span_kind\":\"module\"}\n";
     for (const QByteArray &op : ops) {
         const QList<QByteArray> f = op.split('/');
         QByteArray shape = f[2];
         shape.replace('x', ',');
         text += "{\"kind\":\"op\",\"span_id\":\"" + f[1] + "\",\"op_name\":\"" + f[0] + "\",\"shape\":[" + shape
-            + "],\"dtype\":\"" + f[3] + "\",\"device\":\"" + f[4] + "\",\"timestamp_ns\":" + f[5]
-            + ",\"duration_ns\":" + f[6] + ",\"input_dense_bytes\":" + f[7];
+                + "],\"dtype\":\"" + f[3] + "\",\"device\":\"" + f[4] + "\",\"timestamp_ns\":" + f[5]
+                + ",\"duration_ns\":" + f[6] + ",\"input_dense_bytes\":" + f[7];
         if (f.size() > 8)
             text += ",\"output_dense_bytes\":" + f[8];
         text += "}\n";
@@ -51,12 +52,12 @@ std::shared_ptr<const Trace> load(const QByteArray &jsonl)
 }
 
 const QList<QByteArray> kOps = {
-    "matmul/s-attn/2x3/f32/cuda:0/100/50/48",       // 0: out 24
-    "softmax/s-attn/2x3/bf16/cuda:0/160/10/12",     // 1: out 12
-    "matmul/s-mlp/4/f32/cuda:1/200/70/32",          // 2: out 16
-    "add/s-mlp/2x3x4/F8E4M3/cpu/300/10/8",          // 3: unknown dtype, no output bytes
-    "copy/s-gone/1/u8/cpu/50/5/1/999",              // 4: unknown span, explicit output bytes
-    "Add/s-attn//i64/cuda:0/400/10/16",             // 5: scalar, out 8
+    "matmul/s-attn/2x3/f32/cuda:0/100/50/48",   // 0: out 24
+    "softmax/s-attn/2x3/bf16/cuda:0/160/10/12", // 1: out 12
+    "matmul/s-mlp/4/f32/cuda:1/200/70/32",      // 2: out 16
+    "add/s-mlp/2x3x4/F8E4M3/cpu/300/10/8",      // 3: unknown dtype, no output bytes
+    "copy/s-gone/1/u8/cpu/50/5/1/999",          // 4: unknown span, explicit output bytes
+    "Add/s-attn//i64/cuda:0/400/10/16",         // 5: scalar, out 8
 };
 
 void show(OpTableModel &model, const std::shared_ptr<const Trace> &trace, bool withTree = true)
@@ -93,7 +94,7 @@ QString checkSorted(const QAbstractItemModel &model, int column, Qt::SortOrder o
         if (order == Qt::DescendingOrder)
             c = -c;
         const bool tieOrdered = column == OpTableModel::ShapeColumn
-            || prev.data(OpIndexRole).toLongLong() < cur.data(OpIndexRole).toLongLong();
+                                || prev.data(OpIndexRole).toLongLong() < cur.data(OpIndexRole).toLongLong();
         if (c > 0 || (c == 0 && !tieOrdered))
             return QString::number(row);
     }
@@ -135,10 +136,12 @@ void tst_OpTableModel::exampleRow()
     QVERIFY(trace);
     show(model, trace);
     QCOMPARE(model.rowCount(), 1);
-    const QStringList expected = {QStringLiteral("matmul"),   QStringLiteral("span-matmul"), QStringLiteral("[2, 128, 768]"),
-                                  QStringLiteral("bf16"),     QStringLiteral("cuda:0"),      QStringLiteral("2.100 \u00B5s"),
-                                  QStringLiteral("11.5 \u00B5s"), QStringLiteral("1.50 MiB"), QStringLiteral("384 KiB"),
-                                  QStringLiteral("1.88 MiB"), QStringLiteral("171 B/ns"), QStringLiteral("95.8%")};
+    const QStringList expected =
+        {
+            QStringLiteral("matmul"),       QStringLiteral("span-matmul"), QStringLiteral("[2, 128, 768]"),
+                                                                                          QStringLiteral("bf16"),         QStringLiteral("cuda:0"),      QStringLiteral("2.100 \u00B5s"),
+                                                                                                                                                                        QStringLiteral("11.5 \u00B5s"), QStringLiteral("1.50 MiB"),    QStringLiteral("384 KiB"),
+                                                                                                                                                                                                                                                      QStringLiteral("1.88 MiB"),     QStringLiteral("171 B/ns"),    QStringLiteral("95.8%")};
     for (int c = 0; c < OpTableModel::ColumnCount; ++c)
         QCOMPARE(model.index(0, c).data().toString(), expected[c]);
     QCOMPARE(model.index(0, OpTableModel::OutputBytesColumn).data(SortRole).toULongLong(), 393216ULL);
@@ -155,22 +158,22 @@ void tst_OpTableModel::cells_data()
     QTest::addColumn<int>("column");
     QTest::addColumn<QString>("display");
     QTest::addColumn<QVariant>("sort");
-    QTest::newRow("unknown dtype: no output bytes") << 3 << int(OpTableModel::OutputBytesColumn) << QStringLiteral("n/a")
-                                                     << QVariant();
-    QTest::newRow("explicit output bytes kept") << 4 << int(OpTableModel::OutputBytesColumn) << QStringLiteral("999 B")
-                                                << QVariant::fromValue(quint64(999));
-    QTest::newRow("derived output bytes") << 2 << int(OpTableModel::OutputBytesColumn) << QStringLiteral("16 B")
-                                          << QVariant::fromValue(quint64(16));
-    QTest::newRow("scalar shape") << 5 << int(OpTableModel::ShapeColumn) << QStringLiteral("[]")
-                                  << QVariant::fromValue(quint64(1));
-    QTest::newRow("dtype text kept") << 3 << int(OpTableModel::DtypeColumn) << QStringLiteral("F8E4M3")
-                                     << QVariant(QStringLiteral("F8E4M3"));
-    QTest::newRow("start") << 2 << int(OpTableModel::StartColumn) << QStringLiteral("200 ns")
-                           << QVariant::fromValue(quint64(200));
-    QTest::newRow("duration") << 2 << int(OpTableModel::DurationColumn) << QStringLiteral("70 ns")
-                              << QVariant::fromValue(quint64(70));
-    QTest::newRow("input bytes") << 0 << int(OpTableModel::InputBytesColumn) << QStringLiteral("48 B")
-                                 << QVariant::fromValue(quint64(48));
+    QTest::newRow("unknown dtype: no output bytes")
+        << 3 << int(OpTableModel::OutputBytesColumn) << QStringLiteral("n/a") << QVariant();
+    QTest::newRow("explicit output bytes kept")
+        << 4 << int(OpTableModel::OutputBytesColumn) << QStringLiteral("999 B") << QVariant::fromValue(quint64(999));
+    QTest::newRow("derived output bytes")
+        << 2 << int(OpTableModel::OutputBytesColumn) << QStringLiteral("16 B") << QVariant::fromValue(quint64(16));
+    QTest::newRow("scalar shape") << 5 << int(OpTableModel::ShapeColumn)
+                                  << QStringLiteral("[]") << QVariant::fromValue(quint64(1));
+    QTest::newRow("dtype text kept") << 3 << int(OpTableModel::DtypeColumn)
+                                     << QStringLiteral("F8E4M3") << QVariant(QStringLiteral("F8E4M3"));
+    QTest::newRow("start") << 2 << int(OpTableModel::StartColumn)
+                           << QStringLiteral("200 ns") << QVariant::fromValue(quint64(200));
+    QTest::newRow("duration") << 2 << int(OpTableModel::DurationColumn)
+                              << QStringLiteral("70 ns") << QVariant::fromValue(quint64(70));
+    QTest::newRow("input bytes") << 0 << int(OpTableModel::InputBytesColumn)
+                                 << QStringLiteral("48 B") << QVariant::fromValue(quint64(48));
 }
 
 void tst_OpTableModel::cells()
@@ -231,7 +234,7 @@ void tst_OpTableModel::sortEveryColumn_data()
     QTest::addColumn<QList<qint64>>("expected");
     const auto row = [](OpTableModel::Column c, Qt::SortOrder o, QList<qint64> ops) {
         const QByteArray name = QByteArray(QMetaEnum::fromType<OpTableModel::Column>().valueToKey(c))
-            + (o == Qt::AscendingOrder ? " ascending" : " descending");
+                                + (o == Qt::AscendingOrder ? " ascending" : " descending");
         QTest::newRow(name.constData()) << int(c) << int(o) << ops;
     };
     // Byte-wise: "Add" < "add" < "copy" < "matmul" < "softmax".
@@ -405,12 +408,11 @@ void tst_OpTableModel::lateStartsReadApart()
     OpTableModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     show(model, load(opsJsonl({"a/s-attn/1/f32/cpu/13131852417/5/4", "b/s-attn/1/f32/cpu/13131852418/5/4",
-                                "c/s-attn/1/f32/cpu/13132000000/5/4"})));
+                               "c/s-attn/1/f32/cpu/13132000000/5/4"})));
     QStringList starts;
     for (int r = 0; r < model.rowCount(); ++r)
         starts << model.index(r, OpTableModel::StartColumn).data().toString().replace(QChar(0x202F), u' ');
-    QCOMPARE(starts, (QStringList{QStringLiteral("13.131 852 417 s"), QStringLiteral("13.131 852 418 s"),
-                                  QStringLiteral("13.132 000 000 s")}));
+    QCOMPARE(starts, (QStringList{QStringLiteral("13.131 852 417 s"), QStringLiteral("13.131 852 418 s"), QStringLiteral("13.132 000 000 s")}));
     model.setTimeUnit(TimeUnit::Microseconds);
     QCOMPARE(model.headerData(OpTableModel::StartColumn, Qt::Horizontal).toString(), QStringLiteral("Start (\u00B5s)"));
     QCOMPARE(model.index(0, OpTableModel::StartColumn).data().toString().replace(QChar(0x202F), u' '),
@@ -426,10 +428,12 @@ void tst_OpTableModel::largeTable()
     auto trace = std::make_shared<Trace>();
     const StringId names[] = {trace->strings.intern("matmul"), trace->strings.intern("softmax"),
                               trace->strings.intern("layer_norm"), trace->strings.intern("copy")};
-    const StringId devices[] = {trace->strings.intern("cuda:0"), trace->strings.intern("cuda:1"), trace->strings.intern("cpu")};
+    const StringId devices[] = {trace->strings.intern("cuda:0"), trace->strings.intern("cuda:1"),
+                                trace->strings.intern("cpu")};
     const StringId dtypes[] = {trace->strings.intern("bf16"), trace->strings.intern("f32")};
     const std::uint64_t dims[][3] = {{2, 128, 768}, {2, 128, 3072}, {768, 768, 1}};
-    const ShapeId shapes[] = {trace->shapes.intern(dims[0]), trace->shapes.intern(dims[1]), trace->shapes.intern(dims[2])};
+    const ShapeId shapes[] = {trace->shapes.intern(dims[0]), trace->shapes.intern(dims[1]),
+                              trace->shapes.intern(dims[2])};
     std::mt19937_64 rng(3);
     trace->ops.resize(kOpsCount);
     for (std::size_t i = 0; i < kOpsCount; ++i) {
@@ -479,7 +483,8 @@ void tst_OpTableModel::largeTable()
     // The efficiency columns come after it: sort by output bytes again to check that order.
     proxy.sort(OpTableModel::OutputBytesColumn, Qt::DescendingOrder);
     QCOMPARE(checkSorted(model, OpTableModel::OutputBytesColumn, Qt::DescendingOrder), QString());
-    for (const int c : {int(OpTableModel::BytesMovedColumn), int(OpTableModel::BytesPerNsColumn), int(OpTableModel::ParentShareColumn)}) {
+    for (const int c : {int(OpTableModel::BytesMovedColumn), int(OpTableModel::BytesPerNsColumn),
+                        int(OpTableModel::ParentShareColumn)}) {
         proxy.sort(c, Qt::DescendingOrder);
         QCOMPARE(checkSorted(model, c, Qt::DescendingOrder), QString());
     }

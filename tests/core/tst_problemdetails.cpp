@@ -46,22 +46,28 @@ void TestProblemDetails::tensorStatsReason_data()
 {
     QTest::addColumn<QByteArray>("fields"); // label, shape, elements, non_finite, rms, abs_max, mean
     QTest::addColumn<QString>("reason");
-    const auto row = [](const char *label, const char *shape, const char *elements, const char *nonFinite, const char *rms,
-                        const char *absMax, const char *mean) -> QByteArray {
+    const auto row = [](const char *label, const char *shape, const char *elements, const char *nonFinite,
+                        const char *rms, const char *absMax, const char *mean) -> QByteArray {
         return QByteArray(R"({"kind":"tensor_stats","span_id":"s","label":")") + label + R"(","shape":)" + shape
-            + R"(,"dtype":"bf16","elements":)" + elements + R"(,"non_finite":)" + nonFinite + R"(,"rms":)" + rms
-            + R"(,"abs_max":)" + absMax + R"(,"mean":)" + mean + "}";
+               + R"(,"dtype":"bf16","elements":)" + elements + R"(,"non_finite":)" + nonFinite + R"(,"rms":)" + rms
+               + R"(,"abs_max":)" + absMax + R"(,"mean":)" + mean + "}";
     };
     QTest::newRow("shape mismatch, the spec's example")
-        << row("q", "[2,128,768]", "196600", "0", "0.8125", "6.5", "0") << QStringLiteral("elements is 196600, but the shape [2, 128, 768] has 196608 elements");
-    QTest::newRow("blank label") << row(" \\t ", "[2]", "2", "0", "1", "1", "0") << QStringLiteral("label is empty after trimming whitespace");
-    QTest::newRow("scalar shape") << row("x", "[]", "2", "0", "1", "1", "0") << QStringLiteral("elements is 2, but the shape [] has 1 elements");
-    QTest::newRow("overflowing shape")
-        << row("x", "[4294967296,4294967296]", "0", "0", "1", "1", "0")
-        << QStringLiteral("the product of the shape [4294967296, 4294967296] overflows a 64-bit count");
-    QTest::newRow("non_finite above elements") << row("x", "[2]", "2", "3", "1", "1", "0") << QStringLiteral("non_finite is 3, more than elements (2)");
-    QTest::newRow("negative rms") << row("x", "[2]", "2", "0", "-0.5", "1", "0") << QStringLiteral("rms is -0.5; it must be finite and not negative");
-    QTest::newRow("negative abs_max") << row("x", "[2]", "2", "0", "1", "-2", "0") << QStringLiteral("abs_max is -2; it must be finite and not negative");
+        << row("q", "[2,128,768]", "196600", "0", "0.8125", "6.5", "0")
+        << QStringLiteral("elements is 196600, but the shape [2, 128, 768] has 196608 elements");
+    QTest::newRow("blank label") << row(" \\t ", "[2]", "2", "0", "1", "1", "0")
+                                 << QStringLiteral("label is empty after trimming whitespace");
+    QTest::newRow("scalar shape") << row("x", "[]", "2", "0", "1", "1", "0")
+                                  << QStringLiteral("elements is 2, but the shape [] has 1 elements");
+    QTest::newRow("overflowing shape") << row(
+        "x", "[4294967296,4294967296]", "0", "0", "1", "1",
+        "0") << QStringLiteral("the product of the shape [4294967296, 4294967296] overflows a 64-bit count");
+    QTest::newRow("non_finite above elements")
+        << row("x", "[2]", "2", "3", "1", "1", "0") << QStringLiteral("non_finite is 3, more than elements (2)");
+    QTest::newRow("negative rms") << row("x", "[2]", "2", "0", "-0.5", "1", "0")
+                                  << QStringLiteral("rms is -0.5; it must be finite and not negative");
+    QTest::newRow("negative abs_max") << row("x", "[2]", "2", "0", "1", "-2", "0")
+                                      << QStringLiteral("abs_max is -2; it must be finite and not negative");
     QTest::newRow("-0.0 passes") << row("x", "[2]", "2", "0", "-0.0", "1", "0") << QString();
     QTest::newRow("valid") << row("x", "[2]", "2", "0", "1", "1", "-3") << QString();
 }
@@ -83,7 +89,8 @@ void TestProblemDetails::example09()
     QFile f(path);
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QByteArray bytes = f.readAll();
-    const ReadResult r = TraceReader::readBytes(std::string_view(bytes.constData(), std::size_t(bytes.size())), "09.jsonl");
+    const ReadResult r =
+        TraceReader::readBytes(std::string_view(bytes.constData(), std::size_t(bytes.size())), "09.jsonl");
     QVERIFY(r.strictError);
     // The message stays upstream's; the reason is separate.
     QCOMPARE(QString::fromStdString(r.strictError->message), QStringLiteral("invalid tensor_stats event at index 3"));

@@ -44,8 +44,10 @@ void TestRawLine::readsOneLine_data()
     QTest::newRow("last without break") << QByteArray("a\nb\nc") << quint64(3) << true << QByteArray("c");
     QTest::newRow("blank lines count") << QByteArray("a\n\n\nd\n") << quint64(4) << true << QByteArray("d");
     QTest::newRow("a blank line") << QByteArray("a\n\nc\n") << quint64(2) << true << QByteArray();
-    QTest::newRow("CRLF: the CR goes with the break") << QByteArray("a\r\nb\r\n") << quint64(2) << true << QByteArray("b");
-    QTest::newRow("leading blanks kept") << QByteArray("  {\"x\":1}\n") << quint64(1) << true << QByteArray("  {\"x\":1}");
+    QTest::newRow("CRLF: the CR goes with the break")
+        << QByteArray("a\r\nb\r\n") << quint64(2) << true << QByteArray("b");
+    QTest::newRow("leading blanks kept") << QByteArray("  {\"x\":1}\n") << quint64(1) << true
+                                         << QByteArray("  {\"x\":1}");
     QTest::newRow("beyond the end") << QByteArray("a\nb\n") << quint64(3) << false << QByteArray();
     QTest::newRow("far beyond") << QByteArray("a\nb\n") << quint64(9) << false << QByteArray();
     QTest::newRow("line 0 is no line") << QByteArray("a\n") << quint64(0) << false << QByteArray();

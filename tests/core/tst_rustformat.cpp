@@ -138,7 +138,8 @@ void TestRustFormat::trim_data()
     QTest::newRow("ascii spaces") << QByteArray("  a b  ") << QByteArray("a b");
     QTest::newRow("ascii controls") << QByteArray("\t\n\x0b\x0c\r a\r\n") << QByteArray("a");
     QTest::newRow("NEL NBSP") << QByteArray("\xc2\x85\xc2\xa0x\xc2\xa0") << QByteArray("x");
-    QTest::newRow("ogham, en quad, hair space") << QByteArray("\xe1\x9a\x80\xe2\x80\x80\xe2\x80\x8ax") << QByteArray("x");
+    QTest::newRow("ogham, en quad, hair space")
+        << QByteArray("\xe1\x9a\x80\xe2\x80\x80\xe2\x80\x8ax") << QByteArray("x");
     QTest::newRow("line/paragraph separators") << QByteArray("\xe2\x80\xa8x\xe2\x80\xa9") << QByteArray("x");
     QTest::newRow("narrow nbsp, math space, ideographic")
         << QByteArray("\xe2\x80\xafx\xe2\x81\x9f\xe3\x80\x80") << QByteArray("x");
@@ -146,7 +147,10 @@ void TestRustFormat::trim_data()
     QTest::newRow("BOM is not whitespace") << QByteArray("\xef\xbb\xbf ") << QByteArray("\xef\xbb\xbf");
     QTest::newRow("ZWSP is not whitespace") << QByteArray(" \xe2\x80\x8b") << QByteArray("\xe2\x80\x8b");
     QTest::newRow("Mongolian vowel separator is not") << QByteArray("\xe1\xa0\x8e") << QByteArray("\xe1\xa0\x8e");
-    QTest::newRow("inner whitespace kept") << QByteArray("a\xe3\x80\x80" "b") << QByteArray("a\xe3\x80\x80" "b");
+    QTest::newRow("inner whitespace kept") << QByteArray("a\xe3\x80\x80"
+                                                         "b")
+                                           << QByteArray("a\xe3\x80\x80"
+                                                         "b");
     QTest::newRow("invalid byte is not whitespace") << QByteArray(" \xff ") << QByteArray("\xff");
     QTest::newRow("stray continuation byte") << QByteArray("\x80 ") << QByteArray("\x80");
 }

@@ -70,7 +70,8 @@ void tst_SerdeNumber::floats_data()
     row("5e200", 5.0 * 1e200, "4.9999999999999995e+200");
     row("4.911899340741448e161", 4911899340741448.0 * 1e146, "4.911899340741447e+161");
     row("2.2250738585072011e-308", static_cast<double>(22250738585072011ull) / 1e308 / 1e16, "2.2250738585072014e-308");
-    row("123456789012345678901234567890", static_cast<double>(12345678901234567890ull) * 1e10, "1.2345678901234568e+29");
+    row("123456789012345678901234567890", static_cast<double>(12345678901234567890ull) * 1e10,
+        "1.2345678901234568e+29");
     row("2e-324", 2.0 / 1e308 / 1e16, "0.0");
     row("4.9e-324", 49.0 / 1e308 / 1e17, "5e-324");
     row("1e-400", 1.0 / 1e308 / 1e92, "0.0");
@@ -122,7 +123,7 @@ void tst_SerdeNumber::floats()
     QCOMPARE(int(n.kind), int(SerdeNumber::Kind::Float));
     QVERIFY2(sameBits(n.floatValue, expected),
              qPrintable(QStringLiteral("%1 != %2").arg(QString::fromStdString(formatJsonFloat(n.floatValue)),
-                                                        QString::fromStdString(formatJsonFloat(expected)))));
+                                                       QString::fromStdString(formatJsonFloat(expected)))));
     QCOMPARE(QString::fromStdString(formatJsonFloat(n.floatValue)), written);
 }
 
@@ -133,16 +134,17 @@ void tst_SerdeNumber::integers_data()
     QTest::addColumn<std::uint64_t>("unsignedValue");
     QTest::addColumn<std::int64_t>("negativeValue");
     QTest::addColumn<double>("floatValue");
-    const int u = int(SerdeNumber::Kind::Unsigned), i = int(SerdeNumber::Kind::Negative), f = int(SerdeNumber::Kind::Float);
+    const int u = int(SerdeNumber::Kind::Unsigned), i = int(SerdeNumber::Kind::Negative),
+              f = int(SerdeNumber::Kind::Float);
     QTest::newRow("0") << "0" << u << std::uint64_t(0) << std::int64_t(0) << 0.0;
     QTest::newRow("u64 max") << "18446744073709551615" << u << kU64Max << std::int64_t(0) << 0.0;
     QTest::newRow("-1") << "-1" << i << std::uint64_t(0) << std::int64_t(-1) << 0.0;
-    QTest::newRow("-2^63 stays an integer") << "-9223372036854775808" << i << std::uint64_t(0)
-                                            << std::numeric_limits<std::int64_t>::min() << 0.0;
+    QTest::newRow("-2^63 stays an integer")
+        << "-9223372036854775808" << i << std::uint64_t(0) << std::numeric_limits<std::int64_t>::min() << 0.0;
     QTest::newRow("below -2^63 is a float") << "-9223372036854775809" << f << std::uint64_t(0) << std::int64_t(0)
                                             << -static_cast<double>(9223372036854775809ull);
-    QTest::newRow("-(2^64-1) is a float") << "-18446744073709551615" << f << std::uint64_t(0) << std::int64_t(0)
-                                          << -static_cast<double>(kU64Max);
+    QTest::newRow("-(2^64-1) is a float")
+        << "-18446744073709551615" << f << std::uint64_t(0) << std::int64_t(0) << -static_cast<double>(kU64Max);
     QTest::newRow("-0 is a float") << "-0" << f << std::uint64_t(0) << std::int64_t(0) << -0.0;
 }
 
@@ -172,7 +174,8 @@ void tst_SerdeNumber::errors_data()
     QTest::addColumn<QString>("text");
     QTest::addColumn<int>("error");
     QTest::addColumn<int>("column"); // 1-based; the text's length for EOF
-    const int invalid = int(NumberError::InvalidNumber), eof = int(NumberError::Eof), range = int(NumberError::OutOfRange);
+    const int invalid = int(NumberError::InvalidNumber), eof = int(NumberError::Eof),
+              range = int(NumberError::OutOfRange);
     // §5.6 grammar (§5.7 `invalid number`: the offending byte).
     QTest::newRow("01") << "01" << invalid << 2;
     QTest::newRow("-01") << "-01" << invalid << 3;

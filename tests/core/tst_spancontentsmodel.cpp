@@ -38,7 +38,7 @@ QString dump(const QAbstractItemModel &model)
     QStringList out;
     for (int row = 0; row < model.rowCount(); ++row)
         out << model.index(row, SpanContentsModel::KindColumn).data().toString() + u':'
-                + model.index(row, SpanContentsModel::NameColumn).data().toString();
+                   + model.index(row, SpanContentsModel::NameColumn).data().toString();
     return out.join(u' ');
 }
 
@@ -46,10 +46,12 @@ QString dump(const QAbstractItemModel &model)
 
 void tst_SpanContentsModel::initTestCase()
 {
-    const QByteArray memory = "{\"kind\":\"memory\",\"timestamp_ns\":25,\"storage_id\":\"st1\",\"tensor_id\":\"t1\",\"span_id\":\"p\","
-                              "\"device\":\"cpu\",\"bytes\":4096,\"action\":\"alloc\",\"dtype\":\"f32\"}\n";
-    m_f = loadFixture(traceJsonl("root:-:0:1000 p=parent:root:10:500 c2=second:p:300:50 c1=first:p:20:200 o=still_open:p:400:open",
-                                 opsJsonl("p:relu:250:30 p:add:230:10") + tensorsJsonl("p:t1 c1:t9") + memory));
+    const QByteArray memory =
+        "{\"kind\":\"memory\",\"timestamp_ns\":25,\"storage_id\":\"st1\",\"tensor_id\":\"t1\",\"span_id\":\"p\","
+        "\"device\":\"cpu\",\"bytes\":4096,\"action\":\"alloc\",\"dtype\":\"f32\"}\n";
+    m_f = loadFixture(
+        traceJsonl("root:-:0:1000 p=parent:root:10:500 c2=second:p:300:50 c1=first:p:20:200 o=still_open:p:400:open",
+                   opsJsonl("p:relu:250:30 p:add:230:10") + tensorsJsonl("p:t1 c1:t9") + memory));
     QVERIFY(m_f.trace);
 }
 
@@ -57,9 +59,7 @@ void tst_SpanContentsModel::contents_data()
 {
     QTest::addColumn<QString>("span");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("children by start, ops in stream order, tensors, memory")
-        << QStringLiteral("p")
-        << QStringLiteral("span:first span:second span:still_open op:relu op:add tensor:t1 alloc:st1 \u2192 t1");
+    QTest::newRow("children by start, ops in stream order, tensors, memory") << QStringLiteral("p") << QStringLiteral("span:first span:second span:still_open op:relu op:add tensor:t1 alloc:st1 \u2192 t1");
     QTest::newRow("leaf with a tensor") << QStringLiteral("c1") << QStringLiteral("tensor:t9");
     QTest::newRow("nothing inside") << QStringLiteral("c2") << QString();
 }

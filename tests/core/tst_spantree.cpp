@@ -38,19 +38,19 @@ QByteArray spansJsonl(const QByteArray &spec, const QByteArray &extraLines = {})
         starts += "{\"kind\":\"span_start\",\"id\":\"" + id + "\"";
         if (f[1] != "-")
             starts += ",\"parent_id\":\"" + f[1] + "\"";
-        starts += ",\"name\":\"" + id + "\",\"start_ns\":" + f[2] + ",\"span_kind\":\"function\",\"measured\":"
-            + (measured ? "true" : "false") + "}\n";
+        starts += ",\"name\":\"" + id + "\",\"start_ns\":" + f[2]
+                  + ",\"span_kind\":\"function\",\"measured\":" + (measured ? "true" : "false") + "}\n";
         if (f[3] != "open")
             ends += "{\"kind\":\"span_end\",\"id\":\"" + id + "\",\"duration_ns\":" + f[3] + "}\n";
     }
     return QByteArray(kMeta) + '\n' + starts + extraLines + ends
-        + "{\"kind\":\"terminal\",\"outcome\":\"complete\",\"timestamp_ns\":1000000000}\n";
+           + "{\"kind\":\"terminal\",\"outcome\":\"complete\",\"timestamp_ns\":1000000000}\n";
 }
 
 std::shared_ptr<Trace> load(const QByteArray &jsonl)
 {
-    ReadResult result = TraceReader::readBytes(std::string_view(jsonl.constData(), std::size_t(jsonl.size())),
-                                               "fixture.jsonl");
+    ReadResult result =
+        TraceReader::readBytes(std::string_view(jsonl.constData(), std::size_t(jsonl.size())), "fixture.jsonl");
     return result.trace;
 }
 
@@ -109,7 +109,8 @@ QByteArray checkInvariants(const Trace &trace, const SpanTree &tree)
         const auto siblings = tree.parent(u) == SpanTree::kNoParent ? tree.roots() : tree.children(tree.parent(u));
         if (tree.row(u) >= siblings.size() || siblings[tree.row(u)] != u)
             return "row of " + QByteArray::number(u);
-        if (tree.parent(u) == SpanTree::kNoParent ? tree.depth(u) != 0 : tree.depth(u) != tree.depth(tree.parent(u)) + 1)
+        if (tree.parent(u) == SpanTree::kNoParent ? tree.depth(u) != 0
+                                                  : tree.depth(u) != tree.depth(tree.parent(u)) + 1)
             return "depth of " + QByteArray::number(u);
         const auto kids = tree.children(u);
         for (std::size_t k = 0; k < kids.size(); ++k) {
@@ -166,10 +167,10 @@ void tst_SpanTree::examples_data()
     QTest::addColumn<QByteArray>("expected");
     QTest::addColumn<quint64>("total");
     QTest::addColumn<uint>("maxDepth");
-    QTest::newRow("01") << QStringLiteral("01_valid_trace10_forward.jsonl") << QByteArray("span-root[span-matmul]")
-                        << quint64(50000) << 1U;
-    QTest::newRow("02") << QStringLiteral("02_valid_trace9_train.jsonl") << QByteArray("s0[s1 s2 s3]")
-                        << quint64(260500) << 1U;
+    QTest::newRow("01") << QStringLiteral("01_valid_trace10_forward.jsonl")
+                                          << QByteArray("span-root[span-matmul]") << quint64(50000) << 1U;
+    QTest::newRow("02") << QStringLiteral("02_valid_trace9_train.jsonl")
+                                          << QByteArray("s0[s1 s2 s3]") << quint64(260500) << 1U;
 }
 
 void tst_SpanTree::examples()
@@ -197,27 +198,23 @@ void tst_SpanTree::shape_data()
     QTest::addColumn<int>("dangling");
     QTest::addColumn<int>("cycles");
 
-    QTest::newRow("children by start then id") << QByteArray("p:-:0:100 c:p:10:1 b:p:10:1 a:p:20:1 d:p:5:1")
-                                               << QByteArray("p[d b c a]") << 0 << 0;
+    QTest::newRow("children by start then id")
+        << QByteArray("p:-:0:100 c:p:10:1 b:p:10:1 a:p:20:1 d:p:5:1") << QByteArray("p[d b c a]") << 0 << 0;
     QTest::newRow("roots by start") << QByteArray("z:-:0:1 y:-:5:1 x:-:5:1") << QByteArray("z x y") << 0 << 0;
-    QTest::newRow("nested") << QByteArray("r:-:0:100 a:r:1:50 b:a:2:10 c:b:3:1 d:r:60:5")
-                            << QByteArray("r[a[b[c]] d]") << 0 << 0;
-    QTest::newRow("open spans stay") << QByteArray("r:-:0:open c:r:5:10 d:c:6:open")
-                                     << QByteArray("r?[c[d?]]") << 0 << 0;
-    QTest::newRow("dangling parent is a root") << QByteArray("a:ghost:5:10 r:-:0:100")
-                                               << QByteArray("r a!") << 1 << 0;
-    QTest::newRow("children of a dangling span") << QByteArray("a:ghost:0:10 b:a:1:5")
-                                                 << QByteArray("a![b]") << 1 << 0;
+    QTest::newRow("nested") << QByteArray("r:-:0:100 a:r:1:50 b:a:2:10 c:b:3:1 d:r:60:5") << QByteArray("r[a[b[c]] d]")
+                            << 0 << 0;
+    QTest::newRow("open spans stay") << QByteArray("r:-:0:open c:r:5:10 d:c:6:open") << QByteArray("r?[c[d?]]") << 0
+                                     << 0;
+    QTest::newRow("dangling parent is a root") << QByteArray("a:ghost:5:10 r:-:0:100") << QByteArray("r a!") << 1 << 0;
+    QTest::newRow("children of a dangling span") << QByteArray("a:ghost:0:10 b:a:1:5") << QByteArray("a![b]") << 1 << 0;
     QTest::newRow("self parent") << QByteArray("x:x:0:10") << QByteArray("x@~") << 0 << 1;
     QTest::newRow("two-cycle") << QByteArray("b:a:5:10 a:b:0:10") << QByteArray("a@~[b~]") << 0 << 1;
-    QTest::newRow("three-cycle with subtree")
-        << QByteArray("r:-:0:100 c1:c3:10:5 c2:c1:11:5 c3:c2:12:5 h:c2:13:1")
-        << QByteArray("r c1@~[c2~[c3~ h]]") << 0 << 1;
-    QTest::newRow("cycle reached through a tail") << QByteArray("t:m:0:1 m:n:1:1 n:m:2:1")
-                                                  << QByteArray("m@~[t n~]") << 0 << 1;
+    QTest::newRow("three-cycle with subtree") << QByteArray("r:-:0:100 c1:c3:10:5 c2:c1:11:5 c3:c2:12:5 h:c2:13:1")
+                                              << QByteArray("r c1@~[c2~[c3~ h]]") << 0 << 1;
+    QTest::newRow("cycle reached through a tail")
+        << QByteArray("t:m:0:1 m:n:1:1 n:m:2:1") << QByteArray("m@~[t n~]") << 0 << 1;
     QTest::newRow("two cycles and a dangling span")
-        << QByteArray("a:b:0:1 b:a:1:1 c:c:2:1 d:nope:3:1 e:-:4:1")
-        << QByteArray("a@~[b~] c@~ d! e") << 1 << 2;
+        << QByteArray("a:b:0:1 b:a:1:1 c:c:2:1 d:nope:3:1 e:-:4:1") << QByteArray("a@~[b~] c@~ d! e") << 1 << 2;
 }
 
 void tst_SpanTree::shape()
@@ -242,11 +239,11 @@ void tst_SpanTree::selfTime_data()
     QTest::addColumn<quint64>("self");
     QTest::newRow("leaf") << QByteArray("p:-:0:100") << QByteArray("p") << quint64(100);
     QTest::newRow("minus children") << QByteArray("p:-:0:100 a:p:10:30 b:p:50:20") << QByteArray("p") << quint64(50);
-    QTest::newRow("only direct children") << QByteArray("p:-:0:100 a:p:10:30 b:a:11:20") << QByteArray("p")
-                                          << quint64(70);
+    QTest::newRow("only direct children")
+        << QByteArray("p:-:0:100 a:p:10:30 b:a:11:20") << QByteArray("p") << quint64(70);
     QTest::newRow("clamped at zero") << QByteArray("p:-:0:10 a:p:0:8 b:p:1:8") << QByteArray("p") << quint64(0);
-    QTest::newRow("open child not subtracted") << QByteArray("p:-:0:100 a:p:10:open b:p:20:30") << QByteArray("p")
-                                               << quint64(70);
+    QTest::newRow("open child not subtracted")
+        << QByteArray("p:-:0:100 a:p:10:open b:p:20:30") << QByteArray("p") << quint64(70);
     QTest::newRow("huge children saturate")
         << QByteArray("p:-:0:100 a:p:1:18446744073709551615 b:p:2:18446744073709551615") << QByteArray("p")
         << quint64(0);
@@ -374,7 +371,8 @@ void tst_SpanTree::deepChain()
         spans[i].durationNs = kDepth - i;
         spans[i].closed = true;
     }
-    std::sort(spans.begin(), spans.end(), [&trace](const Span &x, const Span &y) { return trace.strings.less(x.id, y.id); });
+    std::sort(spans.begin(), spans.end(),
+              [&trace](const Span &x, const Span &y) { return trace.strings.less(x.id, y.id); });
     trace.spans = std::move(spans);
     const SpanTree tree = SpanTree::build(trace);
     QCOMPARE(tree.maxDepth(), kDepth - 1);
@@ -390,7 +388,8 @@ void tst_SpanTree::largeTree()
     Trace trace;
     std::vector<Span> spans(kSpans);
     std::mt19937_64 rng(7);
-    const StringId names[] = {trace.strings.intern("matmul"), trace.strings.intern("layer"), trace.strings.intern("softmax")};
+    const StringId names[] = {trace.strings.intern("matmul"), trace.strings.intern("layer"),
+                              trace.strings.intern("softmax")};
     for (std::uint32_t i = 0; i < kSpans; ++i) {
         spans[i].id = trace.strings.intern("s" + std::to_string(i));
         spans[i].name = names[i % 3];
@@ -399,12 +398,14 @@ void tst_SpanTree::largeTree()
         spans[i].durationNs = spans[i].closed ? 1000 + rng() % 10000 : 0;
         spans[i].measured = i == 0;
         if (i > 0)
-            spans[i].parentId = spans[std::size_t(rng() % std::min<std::uint64_t>(i, 50000) + (i > 50000 ? i - 50000 : 0))].id;
+            spans[i].parentId =
+                spans[std::size_t(rng() % std::min<std::uint64_t>(i, 50000) + (i > 50000 ? i - 50000 : 0))].id;
     }
     spans[kSpans - 1].parentId = trace.strings.intern("missing-parent");
     spans[10].parentId = spans[20].id; // 10 -> 20 -> ... -> 10 would need 20's chain to reach 10:
     spans[20].parentId = spans[10].id; // a two-cycle
-    std::sort(spans.begin(), spans.end(), [&trace](const Span &x, const Span &y) { return trace.strings.less(x.id, y.id); });
+    std::sort(spans.begin(), spans.end(),
+              [&trace](const Span &x, const Span &y) { return trace.strings.less(x.id, y.id); });
     trace.spans = std::move(spans);
 
     QElapsedTimer timer;

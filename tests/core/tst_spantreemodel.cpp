@@ -239,7 +239,9 @@ void tst_SpanTreeModel::indexForSpan()
         QCOMPARE(model.spanIndex(index), std::int64_t(i));
         // parent() and index() agree: the index is reachable from its parent at its row.
         QCOMPARE(model.index(index.row(), 0, index.parent()), index);
-        QCOMPARE(index.data(SpanIdRole).toString(), QString::fromUtf8(trace->str(trace->spans[i].id).data(), qsizetype(trace->str(trace->spans[i].id).size())));
+        QCOMPARE(
+            index.data(SpanIdRole).toString(),
+            QString::fromUtf8(trace->str(trace->spans[i].id).data(), qsizetype(trace->str(trace->spans[i].id).size())));
     }
     QVERIFY(!model.indexForSpan(-1).isValid());
     QVERIFY(!model.indexForSpan(std::int64_t(trace->spans.size())).isValid());
@@ -277,7 +279,8 @@ void tst_SpanTreeModel::initialSortOrder()
     SpanTreeModel model;
     SpanFilterProxyModel proxy;
     proxy.setSourceModel(&model);
-    for (const QAbstractItemModel *m : {static_cast<const QAbstractItemModel *>(&model), static_cast<const QAbstractItemModel *>(&proxy)}) {
+    for (const QAbstractItemModel *m :
+         {static_cast<const QAbstractItemModel *>(&model), static_cast<const QAbstractItemModel *>(&proxy)}) {
         const QVariant order = m->headerData(column, Qt::Horizontal, Qt::InitialSortOrderRole);
         QCOMPARE(order.isValid() && order.toInt() == int(Qt::DescendingOrder), descending);
     }
@@ -292,11 +295,15 @@ void tst_SpanTreeModel::timeUnitAndPrecision()
     proxy.setSourceModel(&model);
     show(model, load(spansJsonl("a:-:13131852417:1500 b:-:13131852418:2000000")));
     const auto cell = [&](const char *id, int column) {
-        return proxy.mapFromSource(model.indexForSpan(model.trace()->findSpan(std::string_view(id)), column)).data().toString();
+        return proxy.mapFromSource(model.indexForSpan(model.trace()->findSpan(std::string_view(id)), column))
+            .data()
+            .toString();
     };
     const QChar g(0x202F);
-    QCOMPARE(cell("a", SpanTreeModel::StartColumn), QStringLiteral("13.131") + g + QStringLiteral("852") + g + QStringLiteral("417 s"));
-    QCOMPARE(cell("b", SpanTreeModel::StartColumn), QStringLiteral("13.131") + g + QStringLiteral("852") + g + QStringLiteral("418 s"));
+    QCOMPARE(cell("a", SpanTreeModel::StartColumn),
+             QStringLiteral("13.131") + g + QStringLiteral("852") + g + QStringLiteral("417 s"));
+    QCOMPARE(cell("b", SpanTreeModel::StartColumn),
+             QStringLiteral("13.131") + g + QStringLiteral("852") + g + QStringLiteral("418 s"));
     QCOMPARE(cell("a", SpanTreeModel::DurationColumn), QStringLiteral("1.50 \u00B5s"));
     QSignalSpy headers(&proxy, &QAbstractItemModel::headerDataChanged);
     QSignalSpy layouts(&proxy, &QAbstractItemModel::layoutChanged);
@@ -304,8 +311,10 @@ void tst_SpanTreeModel::timeUnitAndPrecision()
     QCOMPARE(headers.count(), 1);
     QCOMPARE(layouts.count(), 0); // the order stays; only the text changes
     QCOMPARE(proxy.headerData(SpanTreeModel::StartColumn, Qt::Horizontal).toString(), QStringLiteral("Start (ms)"));
-    QCOMPARE(proxy.headerData(SpanTreeModel::DurationColumn, Qt::Horizontal).toString(), QStringLiteral("Duration (ms)"));
-    QCOMPARE(cell("a", SpanTreeModel::StartColumn), QStringLiteral("13") + g + QStringLiteral("131.852") + g + QStringLiteral("417"));
+    QCOMPARE(proxy.headerData(SpanTreeModel::DurationColumn, Qt::Horizontal).toString(),
+             QStringLiteral("Duration (ms)"));
+    QCOMPARE(cell("a", SpanTreeModel::StartColumn),
+             QStringLiteral("13") + g + QStringLiteral("131.852") + g + QStringLiteral("417"));
     QCOMPARE(cell("a", SpanTreeModel::DurationColumn), QStringLiteral("0.001") + g + QStringLiteral("500"));
     QCOMPARE(cell("b", SpanTreeModel::SelfColumn), QStringLiteral("2.000") + g + QStringLiteral("000"));
     model.setTimeUnit(TimeUnit::Auto);
@@ -322,7 +331,7 @@ void tst_SpanTreeModel::filterKeepsAncestors_data()
     QTest::newRow("case-insensitive, two branches") << QStringLiteral("MATMUL") << QStringLiteral("r[a[b] d]") << 2;
     QTest::newRow("children of a match are filtered too") << QStringLiteral("attention") << QStringLiteral("r[a]") << 1;
     QTest::newRow("matches name or id") << QStringLiteral("e") << QStringLiteral("r[a d[e]]")
-                                        << 2; // "Attention" by name, "e" by id
+                                                                                 << 2; // "Attention" by name, "e" by id
     QTest::newRow("dangling span matches") << QStringLiteral("ghost") << QStringLiteral("f") << 1;
     QTest::newRow("cycle span matches") << QStringLiteral("g") << QStringLiteral("f g") << 2;
     QTest::newRow("no match") << QStringLiteral("conv2d") << QString() << 0;
@@ -430,8 +439,7 @@ void tst_SpanTreeModel::sortEveryColumn()
         QStringList ids;
         for (int row = 0; row < proxy.rowCount(r); ++row)
             ids << proxy.index(row, 0, r).data(SpanIdRole).toString();
-        QCOMPARE(ids, (QStringList{QStringLiteral("c"), QStringLiteral("d"), QStringLiteral("b"), QStringLiteral("e"),
-                                   QStringLiteral("a")}));
+        QCOMPARE(ids, (QStringList{QStringLiteral("c"), QStringLiteral("d"), QStringLiteral("b"), QStringLiteral("e"), QStringLiteral("a")}));
     }
     proxy.sort(-1);
     QCOMPARE(dump(proxy), QStringLiteral("r[d e a[f g h] b c]"));
@@ -491,7 +499,8 @@ void tst_SpanTreeModel::mappingAndSiblings()
     const QModelIndex d = proxy.index(0, SpanTreeModel::StartColumn, r);
     QCOMPARE(d.sibling(1, 0).data(SpanIdRole).toString(), QStringLiteral("a"));
     QCOMPARE(d.siblingAtColumn(0).data().toString(), QStringLiteral("MatMul"));
-    QCOMPARE(proxy.mapToSource(d), model.indexForSpan(trace->findSpan(std::string_view("d")), SpanTreeModel::StartColumn));
+    QCOMPARE(proxy.mapToSource(d),
+             model.indexForSpan(trace->findSpan(std::string_view("d")), SpanTreeModel::StartColumn));
     QCOMPARE(proxy.mapFromSource(proxy.mapToSource(d)), d);
     proxy.setFilterText(QStringLiteral("ghost"));
     QVERIFY(!proxy.mapFromSource(model.indexForSpan(trace->findSpan(std::string_view("d")))).isValid());

@@ -55,13 +55,15 @@ std::string record(const QString &spec)
         parent = s.mid(gt + 1);
         s.truncate(gt);
     }
-    j = {{"kind", "span_start"}, {"id", s.toStdString()}, {"name", "n"}, {"start_ns", 0}, {"span_kind", "function"},
-         {"measured", measured}};
+    j = {{"kind", "span_start"}, {"id", s.toStdString()},   {"name", "n"},
+         {"start_ns", 0},        {"span_kind", "function"}, {"measured", measured}};
     if (!parent.isEmpty())
         j["parent_id"] = parent.toStdString();
     std::string out = j.dump();
     if (duration != QLatin1String("open"))
-        out += "\n" + nlohmann::json{{"kind", "span_end"}, {"id", s.toStdString()}, {"duration_ns", duration.toULongLong()}}.dump();
+        out += "\n"
+               + nlohmann::json{{"kind", "span_end"}, {"id", s.toStdString()}, {"duration_ns", duration.toULongLong()}}
+                     .dump();
     return out;
 }
 
@@ -125,20 +127,34 @@ private Q_SLOTS:
         QTest::addColumn<QString>("spans");
         QTest::addColumn<QString>("depths"); // per span in id order
         QTest::addColumn<int>("maxDepth");
-        QTest::newRow("no spans") << "" << "" << 0;
-        QTest::newRow("root") << "a" << "0" << 0;
-        QTest::newRow("child") << "a, b>a" << "0 1" << 1;
-        QTest::newRow("chain") << "a, b>a, c>b, d>c" << "0 1 2 3" << 3;
-        QTest::newRow("chain listed backwards") << "d>c, c>b, b>a, a" << "0 1 2 3" << 3;
-        QTest::newRow("missing parent") << "a>ghost" << "1" << 1;
-        QTest::newRow("child of a child of a missing parent") << "a>ghost, b>a" << "1 2" << 2;
-        QTest::newRow("self parent") << "a>a" << "1" << 1;
-        QTest::newRow("two-span cycle") << "a>b, b>a" << "2 2" << 2;
-        QTest::newRow("three-span cycle") << "a>c, b>a, c>b" << "3 3 3" << 3;
-        QTest::newRow("tail into a cycle") << "a>b, b>a, c>a, d>c" << "2 2 2 3" << 3;
-        QTest::newRow("tail into a self loop") << "a>a, b>a, c>b" << "1 1 2" << 2;
-        QTest::newRow("two trees") << "a, b>a, x, y>x, z>y" << "0 1 0 1 2" << 2;
-        QTest::newRow("siblings share an ancestor") << "a, b>a, c>a, d>b, e>b" << "0 1 1 2 2" << 2;
+        QTest::newRow("no spans") << ""
+                                  << "" << 0;
+        QTest::newRow("root") << "a"
+                              << "0" << 0;
+        QTest::newRow("child") << "a, b>a"
+                               << "0 1" << 1;
+        QTest::newRow("chain") << "a, b>a, c>b, d>c"
+                               << "0 1 2 3" << 3;
+        QTest::newRow("chain listed backwards") << "d>c, c>b, b>a, a"
+                                                << "0 1 2 3" << 3;
+        QTest::newRow("missing parent") << "a>ghost"
+                                        << "1" << 1;
+        QTest::newRow("child of a child of a missing parent") << "a>ghost, b>a"
+                                                              << "1 2" << 2;
+        QTest::newRow("self parent") << "a>a"
+                                     << "1" << 1;
+        QTest::newRow("two-span cycle") << "a>b, b>a"
+                                        << "2 2" << 2;
+        QTest::newRow("three-span cycle") << "a>c, b>a, c>b"
+                                          << "3 3 3" << 3;
+        QTest::newRow("tail into a cycle") << "a>b, b>a, c>a, d>c"
+                                           << "2 2 2 3" << 3;
+        QTest::newRow("tail into a self loop") << "a>a, b>a, c>b"
+                                               << "1 1 2" << 2;
+        QTest::newRow("two trees") << "a, b>a, x, y>x, z>y"
+                                   << "0 1 0 1 2" << 2;
+        QTest::newRow("siblings share an ancestor") << "a, b>a, c>a, d>b, e>b"
+                                                    << "0 1 1 2 2" << 2;
     }
     void depth()
     {
@@ -160,8 +176,11 @@ private Q_SLOTS:
         std::string text = kMeta + "\n";
         const int count = 200000;
         for (int i = 0; i < count; ++i) {
-            nlohmann::json j = {{"kind", "span_start"}, {"id", "s" + std::to_string(i)}, {"name", "n"},
-                                {"start_ns", 0},        {"span_kind", "function"}};
+            nlohmann::json j = {{"kind", "span_start"},
+                                {"id", "s" + std::to_string(i)},
+                                {"name", "n"},
+                                {"start_ns", 0},
+                                {"span_kind", "function"}};
             if (i > 0)
                 j["parent_id"] = "s" + std::to_string(i - 1);
             text += j.dump() + "\n";

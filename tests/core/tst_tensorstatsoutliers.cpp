@@ -32,12 +32,13 @@ namespace {
 QByteArray statsTrace(const QList<QByteArray> &records)
 {
     QByteArray text = TestFixtures::kMeta;
-    text += "{\"kind\":\"span_start\",\"id\":\"s\",\"name\":\"s\",\"start_ns\":0,\"span_kind\":\"function\",\"measured\":true}\n";
+    text +=
+        "{\"kind\":\"span_start\",\"id\":\"s\",\"name\":\"s\",\"start_ns\":0,\"span_kind\":\"function\",\"measured\":true}\n";
     for (const QByteArray &r : records) {
         const QList<QByteArray> f = r.split('/');
-        text += "{\"kind\":\"tensor_stats\",\"span_id\":\"s\",\"label\":\"" + f[0] + "\",\"shape\":[" + f[2] + "],\"dtype\":\""
-            + f[1] + "\",\"elements\":" + f[2] + ",\"non_finite\":" + f[3] + ",\"rms\":" + f[4] + ",\"abs_max\":" + f[5]
-            + ",\"mean\":" + f[6] + "}\n";
+        text += "{\"kind\":\"tensor_stats\",\"span_id\":\"s\",\"label\":\"" + f[0] + "\",\"shape\":[" + f[2]
+                + "],\"dtype\":\"" + f[1] + "\",\"elements\":" + f[2] + ",\"non_finite\":" + f[3] + ",\"rms\":" + f[4]
+                + ",\"abs_max\":" + f[5] + ",\"mean\":" + f[6] + "}\n";
     }
     text += "{\"kind\":\"span_end\",\"id\":\"s\",\"duration_ns\":100}\n";
     text += "{\"kind\":\"terminal\",\"outcome\":\"complete\",\"timestamp_ns\":1000}\n";
@@ -95,9 +96,10 @@ void TestTensorStatsOutliers::rules_data()
     QTest::addColumn<QStringList>("flags");
     QTest::addColumn<QList<bool>>("hasZ");
 
-    QTest::newRow("clean single record") << QList<QByteArray>{"a/f32/4/0/1.0/2.0/0.1"} << QStringList{u"-"_s} << QList<bool>{false};
-    QTest::newRow("any non-finite value flags")
-        << QList<QByteArray>{"a/f32/4/1/1.0/2.0/0.1", "b/f32/4/4/0/0/0"} << QStringList{u"N"_s, u"N"_s} << QList<bool>{false, false};
+    QTest::newRow("clean single record") << QList<QByteArray>{"a/f32/4/0/1.0/2.0/0.1"} << QStringList{u"-"_s}
+                                         << QList<bool>{false};
+    QTest::newRow("any non-finite value flags") << QList<QByteArray>{"a/f32/4/1/1.0/2.0/0.1", "b/f32/4/4/0/0/0"}
+                                                << QStringList{u"N"_s, u"N"_s} << QList<bool>{false, false};
     QTest::newRow("f16 abs_max within 4x of 65504 flags")
         << QList<QByteArray>{"a/f16/4/0/1.0/16375/0", "b/f16/4/0/1.0/16376/0", "c/f16/4/0/1.0/65504/0"}
         << QStringList{u"-"_s, u"R"_s, u"R"_s} << QList<bool>{false, false, false};
@@ -110,8 +112,8 @@ void TestTensorStatsOutliers::rules_data()
     QTest::newRow("integer dtypes have no range rule")
         << QList<QByteArray>{"a/i64/1/0/1e300/1e300/1e300"} << QStringList{u"-"_s} << QList<bool>{false};
     QTest::newRow("three records of a label are too few for a z-score")
-        << QList<QByteArray>{"a/f32/4/0/1.0/1/0", "a/f32/4/0/1.1/1/0", "a/f32/4/0/50/50/0"} << QStringList{u"-"_s, u"-"_s, u"-"_s}
-        << QList<bool>{false, false, false};
+        << QList<QByteArray>{"a/f32/4/0/1.0/1/0", "a/f32/4/0/1.1/1/0", "a/f32/4/0/50/50/0"}
+        << QStringList{u"-"_s, u"-"_s, u"-"_s} << QList<bool>{false, false, false};
     QTest::newRow("an exploding rms among its label")
         << QList<QByteArray>{"a/f32/4/0/1.0/1/0", "a/f32/4/0/1.1/1/0", "a/f32/4/0/0.9/1/0", "a/f32/4/0/1.05/1/0",
                              "a/f32/4/0/50/50/0"}
@@ -121,19 +123,20 @@ void TestTensorStatsOutliers::rules_data()
                              "a/f32/4/0/0.0/0/0"}
         << QStringList{u"-"_s, u"-"_s, u"-"_s, u"-"_s, u"Z"_s} << QList<bool>{true, true, true, true, true};
     QTest::newRow("labels are compared only with themselves")
-        << QList<QByteArray>{"a/f32/4/0/1/1/0", "a/f32/4/0/1.1/1/0", "b/f32/4/0/50/50/0", "a/f32/4/0/0.95/1/0",
-                             "a/f32/4/0/1.05/1/0", "b/f32/4/0/51/51/0"}
-        << QStringList{u"-"_s, u"-"_s, u"-"_s, u"-"_s, u"-"_s, u"-"_s} << QList<bool>{true, true, false, true, true, false};
+        << QList<QByteArray>{"a/f32/4/0/1/1/0",    "a/f32/4/0/1.1/1/0",  "b/f32/4/0/50/50/0",
+                             "a/f32/4/0/0.95/1/0", "a/f32/4/0/1.05/1/0", "b/f32/4/0/51/51/0"}
+        << QStringList{u"-"_s, u"-"_s, u"-"_s, u"-"_s, u"-"_s, u"-"_s}
+        << QList<bool>{true, true, false, true, true, false};
     QTest::newRow("equal values have no spread and no z")
         << QList<QByteArray>{"a/f32/4/0/2/2/0", "a/f32/4/0/2/2/0", "a/f32/4/0/2/2/0", "a/f32/4/0/2/2/0"}
         << QStringList{u"-"_s, u"-"_s, u"-"_s, u"-"_s} << QList<bool>{false, false, false, false};
     QTest::newRow("one differing value among equal ones is infinitely far")
         << QList<QByteArray>{"a/f32/4/0/2/2/0", "a/f32/4/0/2/2/0", "a/f32/4/0/2/2/0", "a/f32/4/0/3/3/0"}
         << QStringList{u"-"_s, u"-"_s, u"-"_s, u"Z"_s} << QList<bool>{true, true, true, true};
-    QTest::newRow("flags combine")
-        << QList<QByteArray>{"a/f16/4/0/1.0/1/0", "a/f16/4/0/1.1/1/0", "a/f16/4/0/0.9/1/0", "a/f16/4/0/1.05/1/0",
-                             "a/f16/4/2/3000/60000/0"}
-        << QStringList{u"-"_s, u"-"_s, u"-"_s, u"-"_s, u"NRZ"_s} << QList<bool>{true, true, true, true, true};
+    QTest::newRow("flags combine") << QList<QByteArray>{"a/f16/4/0/1.0/1/0", "a/f16/4/0/1.1/1/0", "a/f16/4/0/0.9/1/0",
+                                                        "a/f16/4/0/1.05/1/0", "a/f16/4/2/3000/60000/0"}
+                                   << QStringList{u"-"_s, u"-"_s, u"-"_s, u"-"_s, u"NRZ"_s}
+                                   << QList<bool>{true, true, true, true, true};
 }
 
 void TestTensorStatsOutliers::rules()
@@ -148,8 +151,9 @@ void TestTensorStatsOutliers::rules()
     QCOMPARE(verdicts.size(), trace->tensorStats.size());
     for (qsizetype i = 0; i < records.size(); ++i) {
         const TensorStatsVerdict &v = verdicts[std::size_t(i)];
-        QVERIFY2(flagString(v.flags) == flags[i],
-                 qPrintable(QStringLiteral("record %1: flags %2, expected %3").arg(i).arg(flagString(v.flags), flags[i])));
+        QVERIFY2(
+            flagString(v.flags) == flags[i],
+            qPrintable(QStringLiteral("record %1: flags %2, expected %3").arg(i).arg(flagString(v.flags), flags[i])));
         QVERIFY2(v.rmsZ.has_value() == hasZ[i], qPrintable(QStringLiteral("record %1: z-score presence").arg(i)));
         QVERIFY(v.score >= 0);
         QCOMPARE(v.flags != 0, v.score >= 1.0);
@@ -159,8 +163,9 @@ void TestTensorStatsOutliers::rules()
 void TestTensorStatsOutliers::scoreOrdersFlags()
 {
     // Non-finite outranks near-range, which outranks an rms outlier, which outranks clean.
-    const auto trace = load(statsTrace({"a/f32/4/0/1.0/1/0", "a/f32/4/0/1.1/1/0", "a/f32/4/0/0.9/1/0", "a/f32/4/0/1.05/1/0",
-                                        "a/f32/4/0/50/50/0", "r/f16/4/0/1/60000/0", "n/f32/4/1/1/1/0", "c/f32/4/0/1/1/0"}));
+    const auto trace =
+        load(statsTrace({"a/f32/4/0/1.0/1/0", "a/f32/4/0/1.1/1/0", "a/f32/4/0/0.9/1/0", "a/f32/4/0/1.05/1/0",
+                         "a/f32/4/0/50/50/0", "r/f16/4/0/1/60000/0", "n/f32/4/1/1/1/0", "c/f32/4/0/1/1/0"}));
     QVERIFY(trace);
     const auto v = evaluateTensorStats(*trace);
     QVERIFY(v[6].score > v[5].score);

@@ -39,7 +39,8 @@ private Q_SLOTS:
         QTest::newRow("more buckets than ns") << TimeWindow{0, 3} << 10 << 4 << quint64(1);
         QTest::newRow("clamped below") << TimeWindow{5, 9} << 4 << -3 << quint64(5);
         QTest::newRow("clamped above") << TimeWindow{5, 9} << 4 << 7 << quint64(9);
-        QTest::newRow("huge window no overflow") << TimeWindow{0, kMax} << 1000 << 999 << quint64(18428297329635842063ull);
+        QTest::newRow("huge window no overflow")
+            << TimeWindow{0, kMax} << 1000 << 999 << quint64(18428297329635842063ull);
         QTest::newRow("empty window") << TimeWindow{7, 7} << 4 << 2 << quint64(7);
         QTest::newRow("no buckets") << TimeWindow{7, 9} << 0 << 0 << quint64(7);
     }
@@ -159,21 +160,20 @@ private Q_SLOTS:
             << TimeWindow{0, 1000} << quint64(100) << 0.5 << TimeWindow{0, 1000} << quint64(1) << TimeWindow{50, 550};
         QTest::newRow("in at the left edge")
             << TimeWindow{0, 1000} << quint64(0) << 0.1 << TimeWindow{0, 1000} << quint64(1) << TimeWindow{0, 100};
-        QTest::newRow("in at the right edge")
-            << TimeWindow{0, 1000} << quint64(1000) << 0.1 << TimeWindow{0, 1000} << quint64(1) << TimeWindow{900, 1000};
-        QTest::newRow("out is clamped to the limits")
-            << TimeWindow{200, 400} << quint64(300) << 100.0 << TimeWindow{0, 1000} << quint64(1) << TimeWindow{0, 1000};
-        QTest::newRow("out near an edge shifts inside")
-            << TimeWindow{800, 1000} << quint64(900) << 2.0 << TimeWindow{0, 1000} << quint64(1) << TimeWindow{600, 1000};
+        QTest::newRow("in at the right edge") << TimeWindow{0, 1000} << quint64(1000) << 0.1 << TimeWindow{0, 1000}
+                                              << quint64(1) << TimeWindow{900, 1000};
+        QTest::newRow("out is clamped to the limits") << TimeWindow{200, 400} << quint64(300) << 100.0
+                                                      << TimeWindow{0, 1000} << quint64(1) << TimeWindow{0, 1000};
+        QTest::newRow("out near an edge shifts inside") << TimeWindow{800, 1000} << quint64(900) << 2.0
+                                                        << TimeWindow{0, 1000} << quint64(1) << TimeWindow{600, 1000};
         QTest::newRow("not below the minimum length")
             << TimeWindow{0, 100} << quint64(50) << 0.001 << TimeWindow{0, 1000} << quint64(10) << TimeWindow{45, 55};
         QTest::newRow("minimum longer than the limits")
             << TimeWindow{0, 5} << quint64(2) << 0.5 << TimeWindow{0, 5} << quint64(10) << TimeWindow{0, 5};
-        QTest::newRow("bad factor resets")
-            << TimeWindow{10, 20} << quint64(15) << std::nan("") << TimeWindow{0, 100} << quint64(1) << TimeWindow{0, 100};
-        QTest::newRow("near u64 max")
-            << TimeWindow{kMax - 1000, kMax} << quint64(kMax) << 0.5 << TimeWindow{kMax - 1000, kMax} << quint64(1)
-            << TimeWindow{kMax - 500, kMax};
+        QTest::newRow("bad factor resets") << TimeWindow{10, 20} << quint64(15) << std::nan("") << TimeWindow{0, 100}
+                                           << quint64(1) << TimeWindow{0, 100};
+        QTest::newRow("near u64 max") << TimeWindow{kMax - 1000, kMax} << quint64(kMax) << 0.5
+                                      << TimeWindow{kMax - 1000, kMax} << quint64(1) << TimeWindow{kMax - 500, kMax};
         QTest::newRow("empty limits") << TimeWindow{0, 10} << quint64(5) << 0.5 << TimeWindow{3, 3} << quint64(1)
                                       << TimeWindow{3, 3};
     }
@@ -217,16 +217,16 @@ private Q_SLOTS:
         QTest::addColumn<TimeWindow>("expected");
         QTest::newRow("later") << TimeWindow{100, 200} << qint64(50) << TimeWindow{0, 1000} << TimeWindow{150, 250};
         QTest::newRow("earlier") << TimeWindow{100, 200} << qint64(-50) << TimeWindow{0, 1000} << TimeWindow{50, 150};
-        QTest::newRow("stops at the start") << TimeWindow{100, 200} << qint64(-500) << TimeWindow{0, 1000}
-                                            << TimeWindow{0, 100};
-        QTest::newRow("stops at the end") << TimeWindow{900, 1000} << qint64(500) << TimeWindow{0, 1000}
-                                          << TimeWindow{900, 1000};
-        QTest::newRow("most negative delta") << TimeWindow{100, 200} << std::numeric_limits<qint64>::min()
-                                             << TimeWindow{0, 1000} << TimeWindow{0, 100};
-        QTest::newRow("window larger than limits") << TimeWindow{0, 5000} << qint64(10) << TimeWindow{0, 1000}
-                                                   << TimeWindow{0, 1000};
-        QTest::newRow("window before the limits") << TimeWindow{0, 10} << qint64(-3) << TimeWindow{100, 1000}
-                                                  << TimeWindow{100, 110};
+        QTest::newRow("stops at the start")
+            << TimeWindow{100, 200} << qint64(-500) << TimeWindow{0, 1000} << TimeWindow{0, 100};
+        QTest::newRow("stops at the end")
+            << TimeWindow{900, 1000} << qint64(500) << TimeWindow{0, 1000} << TimeWindow{900, 1000};
+        QTest::newRow("most negative delta")
+            << TimeWindow{100, 200} << std::numeric_limits<qint64>::min() << TimeWindow{0, 1000} << TimeWindow{0, 100};
+        QTest::newRow("window larger than limits")
+            << TimeWindow{0, 5000} << qint64(10) << TimeWindow{0, 1000} << TimeWindow{0, 1000};
+        QTest::newRow("window before the limits")
+            << TimeWindow{0, 10} << qint64(-3) << TimeWindow{100, 1000} << TimeWindow{100, 110};
     }
     void panWindow()
     {

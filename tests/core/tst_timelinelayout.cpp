@@ -39,8 +39,9 @@ namespace {
 QByteArray itemText(const Trace &trace, const SpanTree &tree, TimelineItem item)
 {
     if (item.kind == TimelineItemKind::Op)
-        return '#' + QByteArray(trace.str(trace.ops[item.index].opName).data(),
-                                qsizetype(trace.str(trace.ops[item.index].opName).size()));
+        return '#'
+               + QByteArray(trace.str(trace.ops[item.index].opName).data(),
+                            qsizetype(trace.str(trace.ops[item.index].opName).size()));
     if (item.kind == TimelineItemKind::DeviceInterval)
         return '@' + QByteArray::number(item.index);
     const auto id = trace.str(trace.spans[item.index].id);
@@ -73,7 +74,7 @@ QByteArray dumpMarks(const std::vector<TimelineMark> &marks)
         if (!out.isEmpty())
             out += ' ';
         out += QByteArray::number(m.x0, 'g', 6) + '-' + QByteArray::number(m.x1, 'g', 6) + ':'
-            + QByteArray::number(m.count);
+               + QByteArray::number(m.count);
     }
     return out;
 }
@@ -118,8 +119,7 @@ void tst_TimelineLayout::hostLevels_data()
     QTest::newRow("ops of a span with children share the children's level")
         << QByteArray("a:-:0:100 b:a:10:30") << QByteArray("a:mm:50:5") << QByteArray("d0:a d1:b,#mm");
     QTest::newRow("overlapping siblings get a second track")
-        << QByteArray("a:-:0:100 b:a:10:50 c:a:30:40 d:a:70:5") << QByteArray()
-        << QByteArray("d0:a d1:b,d|c");
+        << QByteArray("a:-:0:100 b:a:10:50 c:a:30:40 d:a:70:5") << QByteArray() << QByteArray("d0:a d1:b,d|c");
     QTest::newRow("open child runs over later siblings")
         << QByteArray("a:-:0:100 b:a:10:open c:a:50:10") << QByteArray() << QByteArray("d0:a d1:b?|c");
     QTest::newRow("op without a span gets its own level")
@@ -197,9 +197,10 @@ void tst_TimelineLayout::deviceLanes()
     QCOMPARE(lanes.size(), std::size_t(3));
     auto laneText = [&](const TimelineLayout::DeviceLane &l) -> QByteArray {
         return QByteArray(t.str(l.clock).data(), qsizetype(t.str(l.clock).size())) + '/'
-            + QByteArray(t.str(l.device).data(), qsizetype(t.str(l.device).size())) + '/'
-            + QByteArray(t.str(l.stream).data(), qsizetype(t.str(l.stream).size())) + '='
-            + QByteArray::number(qulonglong(l.intervalCount)) + 'x' + QByteArray::number(qulonglong(l.tracks.size()));
+               + QByteArray(t.str(l.device).data(), qsizetype(t.str(l.device).size())) + '/'
+               + QByteArray(t.str(l.stream).data(), qsizetype(t.str(l.stream).size())) + '='
+               + QByteArray::number(qulonglong(l.intervalCount)) + 'x'
+               + QByteArray::number(qulonglong(l.tracks.size()));
     };
     // Streams in natural order ("7" before "14"), grouped by clock.
     QCOMPARE(laneText(lanes[0]), QByteArray("clkA/cuda:0/7=2x2"));
@@ -235,7 +236,8 @@ void tst_TimelineLayout::locateEveryItem()
     for (std::uint32_t i = 0; i < f.trace->spans.size(); ++i) {
         const auto loc = layout.locate(*f.trace, *f.tree, {TimelineItemKind::Span, i});
         QVERIFY(loc);
-        QCOMPARE(layout.itemAt(false, loc->group, loc->track, loc->position), (TimelineItem{TimelineItemKind::Span, i}));
+        QCOMPARE(layout.itemAt(false, loc->group, loc->track, loc->position),
+                 (TimelineItem{TimelineItemKind::Span, i}));
         QCOMPARE(layout.hostLevels()[loc->group].depth, f.tree->depth(i));
     }
     for (std::uint32_t i = 0; i < f.trace->ops.size(); ++i) {
@@ -258,8 +260,8 @@ void tst_TimelineLayout::marks_data()
     S tenPerPixel;
     for (quint64 i = 0; i < 40; ++i)
         tenPerPixel.append({i * 10, i * 10 + 1});
-    QTest::newRow("ten 1 ns slices per 100 ns pixel") << tenPerPixel << quint64(0) << quint64(400) << 4.0
-                                                       << QByteArray("0-1:10 1-2:10 2-3:10 3-4:10");
+    QTest::newRow("ten 1 ns slices per 100 ns pixel")
+        << tenPerPixel << quint64(0) << quint64(400) << 4.0 << QByteArray("0-1:10 1-2:10 2-3:10 3-4:10");
     QTest::newRow("wide slices one by one") << S{{0, 100}, {100, 250}, {300, 400}} << quint64(0) << quint64(400) << 4.0
                                             << QByteArray("0-1:1 1-2.5:1 3-4:1");
     S narrowThenWide;
@@ -268,8 +270,8 @@ void tst_TimelineLayout::marks_data()
     narrowThenWide.append({95, 500});
     QTest::newRow("wide slice leaving a merged column stays whole")
         << narrowThenWide << quint64(0) << quint64(1000) << 10.0 << QByteArray("0-1:10 0.95-5:1");
-    QTest::newRow("a lone sub-pixel slice is itself") << S{{50, 51}} << quint64(0) << quint64(1000) << 10.0
-                                                      << QByteArray("0.5-0.51:1");
+    QTest::newRow("a lone sub-pixel slice is itself")
+        << S{{50, 51}} << quint64(0) << quint64(1000) << 10.0 << QByteArray("0.5-0.51:1");
     QTest::newRow("window cuts slices") << S{{0, 1000}, {1000, 1001}, {1500, 3000}} << quint64(500) << quint64(2000)
                                         << 15.0 << QByteArray("-5-5:1 5-5.01:1 10-25:1");
     QTest::newRow("slices left and right of the window are skipped")
@@ -352,12 +354,12 @@ void tst_TimelineLayout::marksInvariants()
             const bool touches = track.start(i) < window.end && track.end(i) >= window.begin;
             if (touches != (seen[i] == 1))
                 QFAIL(qPrintable(QStringLiteral("slice %1 [%2, %3) seen %4 times in [%5, %6)")
-                                     .arg(i)
-                                     .arg(track.start(i))
-                                     .arg(track.end(i))
-                                     .arg(seen[i])
-                                     .arg(window.begin)
-                                     .arg(window.end)));
+                                                    .arg(i)
+                                                    .arg(track.start(i))
+                                                    .arg(track.end(i))
+                                                    .arg(seen[i])
+                                                    .arg(window.begin)
+                                                    .arg(window.end)));
         }
         // Marks stay proportional to the pixels on a track without overlaps.
         if (!overlapping)
@@ -430,7 +432,8 @@ void tst_TimelineLayout::cancelled()
 
 void tst_TimelineLayout::emptyTrace()
 {
-    const auto f = loadFixture(QByteArray(kMeta) + "{\"kind\":\"terminal\",\"outcome\":\"complete\",\"timestamp_ns\":0}\n");
+    const auto f =
+        loadFixture(QByteArray(kMeta) + "{\"kind\":\"terminal\",\"outcome\":\"complete\",\"timestamp_ns\":0}\n");
     QVERIFY(f.trace);
     const TimelineLayout layout = TimelineLayout::build(*f.trace, *f.tree);
     QVERIFY(layout.hostLevels().empty());

@@ -38,7 +38,9 @@ std::uint64_t parseLabel(const std::string &label)
     const qsizetype space = s.lastIndexOf(u' ');
     const QString unit = s.mid(space + 1);
     s.truncate(space);
-    const std::uint64_t per = unit == u"s" ? 1000000000 : unit == u"ms" ? 1000000 : unit == QStringLiteral("\u00B5s") ? 1000 : 1;
+    const std::uint64_t per = unit == u"s"    ? 1000000000
+                              : unit == u"ms" ? 1000000
+                                              : unit == QStringLiteral("\u00B5s") ? 1000 : 1;
     const qsizetype dot = s.indexOf(u'.');
     std::uint64_t whole = (dot < 0 ? s : s.left(dot)).toULongLong();
     std::uint64_t frac = 0;
@@ -64,13 +66,14 @@ void tst_TimelineRuler::label_data()
     QTest::newRow("0 ns") << quint64(0) << int(RulerUnit::Nanoseconds) << 0 << QStringLiteral("0 ns");
     QTest::newRow("ns") << quint64(750) << int(RulerUnit::Nanoseconds) << 0 << QStringLiteral("750 ns");
     QTest::newRow("µs whole") << quint64(51000) << int(RulerUnit::Microseconds) << 0 << QStringLiteral("51 \u00B5s");
-    QTest::newRow("µs to 10 ns") << quint64(51230) << int(RulerUnit::Microseconds) << 2 << QStringLiteral("51.23 \u00B5s");
+    QTest::newRow("µs to 10 ns") << quint64(51230) << int(RulerUnit::Microseconds) << 2
+                                 << QStringLiteral("51.23 \u00B5s");
     QTest::newRow("ms to 1 ns") << quint64(12300004) << int(RulerUnit::Milliseconds) << 6
                                 << QStringLiteral("12.300_004 ms");
-    QTest::newRow("late in 13 s to 1 ns") << quint64(12345678912) << int(RulerUnit::Seconds) << 9
-                                          << QStringLiteral("12.345_678_912 s");
-    QTest::newRow("late in 13 s to 10 ns") << quint64(12345678910) << int(RulerUnit::Seconds) << 8
-                                           << QStringLiteral("12.345_678_91 s");
+    QTest::newRow("late in 13 s to 1 ns")
+        << quint64(12345678912) << int(RulerUnit::Seconds) << 9 << QStringLiteral("12.345_678_912 s");
+    QTest::newRow("late in 13 s to 10 ns")
+        << quint64(12345678910) << int(RulerUnit::Seconds) << 8 << QStringLiteral("12.345_678_91 s");
     QTest::newRow("seconds whole") << quint64(13000000000) << int(RulerUnit::Seconds) << 0 << QStringLiteral("13 s");
     QTest::newRow("leading zeros kept") << quint64(1000000005) << int(RulerUnit::Seconds) << 9
                                         << QStringLiteral("1.000_000_005 s");
@@ -99,13 +102,13 @@ void tst_TimelineRuler::scale_data()
                                     << QStringLiteral("0 s|1 s|2 s");
     QTest::newRow("one micro-batch, 20 ms at 12 s") << quint64(12000000000) << quint64(12020000000) << 1000.0
                                                     << quint64(2000000) << QStringLiteral("12.000 s|12.002 s|12.004 s");
-    QTest::newRow("one op, 1 µs at 12.345 s") << quint64(12345678000) << quint64(12345679000) << 1000.0
-                                              << quint64(200) << QStringLiteral("12.345_678_0 s|12.345_678_2 s|12.345_678_4 s");
+    QTest::newRow("one op, 1 µs at 12.345 s") << quint64(12345678000) << quint64(12345679000) << 1000.0 << quint64(200)
+                                              << QStringLiteral("12.345_678_0 s|12.345_678_2 s|12.345_678_4 s");
     QTest::newRow("100 ns late in 13 s") << quint64(12999999900) << quint64(13000000000) << 1000.0 << quint64(20)
                                          << QStringLiteral("12.999_999_90 s|12.999_999_92 s|12.999_999_94 s");
-    QTest::newRow("20 ns late in 13 s, single ns") << quint64(12999999980) << quint64(13000000000) << 1600.0
-                                                   << quint64(2)
-                                                   << QStringLiteral("12.999_999_980 s|12.999_999_982 s|12.999_999_984 s");
+    QTest::newRow("20 ns late in 13 s, single ns")
+        << quint64(12999999980) << quint64(13000000000) << 1600.0 << quint64(2)
+        << QStringLiteral("12.999_999_980 s|12.999_999_982 s|12.999_999_984 s");
     QTest::newRow("microseconds near 0") << quint64(0) << quint64(500000) << 1000.0 << quint64(50000)
                                          << QStringLiteral("0 \u00B5s|50 \u00B5s|100 \u00B5s");
     QTest::newRow("nanoseconds near 0") << quint64(0) << quint64(100) << 1000.0 << quint64(10)
@@ -160,7 +163,8 @@ void tst_TimelineRuler::neighboursAlwaysDiffer()
             QCOMPARE(parseLabel(label), t - origin);
             QVERIFY(label != previous);
             // Labels fit between ticks.
-            QVERIFY(double(s.stepNs) * width / double(length) >= double(QString::fromStdString(label).size()) * charWidth);
+            QVERIFY(double(s.stepNs) * width / double(length)
+                    >= double(QString::fromStdString(label).size()) * charWidth);
             previous = label;
         }
     }
@@ -171,7 +175,8 @@ void tst_TimelineRuler::rangeLabel_data()
     QTest::addColumn<quint64>("begin");
     QTest::addColumn<quint64>("end");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("issue example") << quint64(12300000) << quint64(14910000) << QStringLiteral("12.300-14.910 ms, 2.61 ms");
+    QTest::newRow("issue example") << quint64(12300000) << quint64(14910000)
+                                   << QStringLiteral("12.300-14.910 ms, 2.61 ms");
     QTest::newRow("ns") << quint64(100) << quint64(350) << QStringLiteral("100-350 ns, 250 ns");
     QTest::newRow("short range late in a run keeps ns")
         << quint64(12345678901) << quint64(12345679153) << QStringLiteral("12.345_678_901-12.345_679_153 s, 252 ns");

@@ -63,8 +63,8 @@ Run load(const QByteArray &spec, const QByteArray &ops = {}, const QByteArray &l
 QByteArray op(const char *span, const char *name, int duration, const char *shape = "[2]", const char *device = "cpu")
 {
     return QByteArray("{\"kind\":\"op\",\"span_id\":\"") + span + "\",\"op_name\":\"" + name
-        + "\",\"inputs\":[],\"output\":\"t\",\"shape\":" + shape + ",\"dtype\":\"f32\",\"device\":\"" + device
-        + "\",\"duration_ns\":" + QByteArray::number(duration) + ",\"timestamp_ns\":1,\"input_dense_bytes\":0}\n";
+           + "\",\"inputs\":[],\"output\":\"t\",\"shape\":" + shape + ",\"dtype\":\"f32\",\"device\":\"" + device
+           + "\",\"duration_ns\":" + QByteArray::number(duration) + ",\"timestamp_ns\":1,\"input_dense_bytes\":0}\n";
 }
 
 } // namespace
@@ -90,7 +90,8 @@ void tst_TraceDiff::matching_data()
                                      << QByteArray("r=step*:-:0:100") << 1ull << 3ull << 0ull;
     // Repeated names pair by occurrence in start order: the third mb has no partner.
     QTest::newRow("repeated siblings") << QByteArray("r=step*:-:0:100 a=mb:r:0:10 b=mb:r:20:10 c=mb:r:40:10")
-                                       << QByteArray("r=step*:-:0:100 x=mb:r:0:10 y=mb:r:20:10") << 3ull << 1ull << 0ull;
+                                       << QByteArray("r=step*:-:0:100 x=mb:r:0:10 y=mb:r:20:10") << 3ull << 1ull
+                                       << 0ull;
     QTest::newRow("renamed root") << QByteArray("r=step*:-:0:100 a=fwd:r:0:50")
                                   << QByteArray("r=train*:-:0:100 a=fwd:r:0:50") << 0ull << 2ull << 2ull;
 }
@@ -149,8 +150,8 @@ void tst_TraceDiff::deltas()
 
 void tst_TraceDiff::opGroups()
 {
-    const Run b = load("r=step*:-:0:100 a=fwd:r:0:50",
-                       op("a", "matmul", 10) + op("a", "matmul", 10) + op("a", "add", 5, "[3]"));
+    const Run b =
+        load("r=step*:-:0:100 a=fwd:r:0:50", op("a", "matmul", 10) + op("a", "matmul", 10) + op("a", "add", 5, "[3]"));
     const Run c = load("r=step*:-:0:100 a=fwd:r:0:50",
                        op("a", "matmul", 30) + op("a", "add", 5, "[3]") + op("a", "relu", 7, "[3]", "cuda:0"));
     const TraceDiff d = TraceDiff::compute(*b.trace, b.tree, *c.trace, c.tree);
@@ -201,28 +202,27 @@ void tst_TraceDiff::semanticLabels_data()
     // `fwd` (with its child) moved under a new wrapper `mb` in the candidate.
     const QByteArray base("r=step*:-:0:100 a=fwd:r:0:50 k=kernel:a:0:10");
     const QByteArray moved("r=step*:-:0:100 w=mb:r:0:60 a=fwd:w:0:50 k=kernel:a:0:10");
-    QTest::newRow("no labels: moved span unmatched") << base << QByteArray() << moved << QByteArray() << 1ull << 0ull
-                                                    << 2ull << 3ull << QByteArray("r>r");
+    QTest::newRow("no labels: moved span unmatched")
+        << base << QByteArray() << moved << QByteArray() << 1ull << 0ull << 2ull << 3ull << QByteArray("r>r");
     QTest::newRow("candidate declares the label") << base << QByteArray() << moved << QByteArray("fwd") << 3ull << 1ull
                                                   << 0ull << 1ull << QByteArray("r>r a>a k>k");
     QTest::newRow("baseline declares the label") << base << QByteArray("fwd") << moved << QByteArray() << 3ull << 1ull
                                                  << 0ull << 1ull << QByteArray("r>r a>a k>k");
     // The same label declared by both runs is tried once.
-    QTest::newRow("both declare it") << base << QByteArray("fwd,step") << moved << QByteArray("step,fwd") << 3ull << 1ull
-                                     << 0ull << 1ull << QByteArray("r>r a>a k>k");
+    QTest::newRow("both declare it") << base << QByteArray("fwd,step") << moved << QByteArray("step,fwd") << 3ull
+                                     << 1ull << 0ull << 1ull << QByteArray("r>r a>a k>k");
     // Path matching wins: a span already matched by path is not re-paired by its label.
     QTest::newRow("path match first") << QByteArray("r=step*:-:0:100 a=fwd:r:0:50") << QByteArray("fwd")
                                       << QByteArray("r=step*:-:0:100 a=fwd:r:0:50") << QByteArray("fwd") << 2ull << 0ull
                                       << 0ull << 0ull << QByteArray("r>r a>a");
     // A label must name exactly one span in each run: two `fwd` in the candidate, no fallback.
-    QTest::newRow("label not unique")
-        << base << QByteArray("fwd") << QByteArray("r=step*:-:0:100 w=mb:r:0:60 a=fwd:w:0:50 b=fwd:w:50:5")
-        << QByteArray("fwd") << 1ull << 0ull << 2ull << 3ull << QByteArray("r>r");
+    QTest::newRow("label not unique") << base << QByteArray("fwd")
+                                      << QByteArray("r=step*:-:0:100 w=mb:r:0:60 a=fwd:w:0:50 b=fwd:w:50:5")
+                                      << QByteArray("fwd") << 1ull << 0ull << 2ull << 3ull << QByteArray("r>r");
     // A renamed root matches nothing by path; the label pairs the moved inner span.
     QTest::newRow("renamed root, labelled child")
-        << QByteArray("r=step*:-:0:100 a=fwd:r:0:50") << QByteArray()
-        << QByteArray("r=train*:-:0:100 a=fwd:r:0:50") << QByteArray("fwd") << 1ull << 1ull << 1ull << 1ull
-        << QByteArray("a>a");
+        << QByteArray("r=step*:-:0:100 a=fwd:r:0:50") << QByteArray() << QByteArray("r=train*:-:0:100 a=fwd:r:0:50")
+        << QByteArray("fwd") << 1ull << 1ull << 1ull << 1ull << QByteArray("a>a");
     // Under the label pair, repeated children pair by occurrence again.
     QTest::newRow("repeated children under a labelled span")
         << QByteArray("r=step*:-:0:100 a=fwd:r:0:50 x=mm:a:0:5 y=mm:a:10:5") << QByteArray()

@@ -68,8 +68,11 @@ void TestTraceLoader::initTestCase()
     QVERIFY(m_dir.isValid());
     QVERIFY2(QFile::exists(example("01_valid_trace10_forward.jsonl")), "spec examples not found");
     m_bigTrace = m_dir.filePath(QStringLiteral("big.jsonl"));
-    TI_GENERATE({QStringLiteral("--events"), QStringLiteral("1000000"), QStringLiteral("--seed"), QStringLiteral("11"),
-                 QStringLiteral("--quiet"), QStringLiteral("--out"), m_bigTrace});
+    TI_GENERATE({QStringLiteral("--events"),
+        QStringLiteral("1000000"), QStringLiteral("--seed"), QStringLiteral("11"),
+                                                                            QStringLiteral("--quiet"),
+                                                                                           QStringLiteral("--out"),
+                                                                                                          m_bigTrace});
     QVERIFY(QFileInfo(m_bigTrace).size() > 100'000'000);
 }
 
@@ -173,7 +176,8 @@ void TestTraceLoader::failsWithReason()
 {
     QFETCH(QByteArray, content);
     QFETCH(QString, reason);
-    const QString path = writeFile(QString::fromLatin1(QTest::currentDataTag()).replace(u' ', u'_') + QStringLiteral(".jsonl"), content);
+    const QString path =
+        writeFile(QString::fromLatin1(QTest::currentDataTag()).replace(u' ', u'_') + QStringLiteral(".jsonl"), content);
     QVERIFY(!path.isEmpty());
 
     TraceLoader loader;
@@ -222,7 +226,8 @@ void TestTraceLoader::progressIsMonotonic()
         QVERIFY2(permille >= last, qPrintable(QStringLiteral("%1 after %2").arg(permille).arg(last)));
         QVERIFY(permille <= 1000);
         QVERIFY(!phase.isEmpty());
-        sawReading = sawReading || (phase.startsWith(QStringLiteral("Reading ")) && phase.contains(QStringLiteral(" of ")));
+        sawReading =
+            sawReading || (phase.startsWith(QStringLiteral("Reading ")) && phase.contains(QStringLiteral(" of ")));
         last = permille;
     }
     QVERIFY(sawReading);
@@ -276,8 +281,8 @@ void TestTraceLoader::cancelStopsBigLoad()
 
     const quint64 generation = loader.load(m_bigTrace);
     // Wait until the reader is inside the file, then cancel.
-    QTRY_VERIFY_WITH_TIMEOUT(!progress.isEmpty() && progress.last().at(2).toString().startsWith(QStringLiteral("Reading ")),
-                             60000);
+    QTRY_VERIFY_WITH_TIMEOUT(!progress.isEmpty()
+                             && progress.last().at(2).toString().startsWith(QStringLiteral("Reading ")), 60000);
     loader.cancel();
     QCOMPARE(cancelled.count(), 1);
     QCOMPARE(generationOf(cancelled.at(0)), generation);

@@ -60,7 +60,8 @@ const std::string kMeta =
     R"("timestamp":"t","capture_step":1,"warmup_steps":0,"device":"cpu","timing_mode":"host","capture_contract":)"
     R"({"measurement_scope":"profiled_work","operations":"complete","logical_memory":"none","physical_memory":"none",)"
     R"("device_timing":"none"},"tags":{}})";
-const std::string kRoot = R"({"kind":"span_start","id":"root","name":"n","start_ns":0,"span_kind":"function","measured":true})";
+const std::string kRoot =
+    R"({"kind":"span_start","id":"root","name":"n","start_ns":0,"span_kind":"function","measured":true})";
 const std::string kRootEnd = R"({"kind":"span_end","id":"root","duration_ns":100})";
 const std::string kTerminal = R"({"kind":"terminal","outcome":"complete","timestamp_ns":1000})";
 
@@ -104,7 +105,8 @@ void TestTraceReader::examples()
     // A parse error names the file as the reference printed it (the bare name); a reader given
     // another path prints that path (Appendix A).
     const QString bare = QFileInfo(file).fileName();
-    expected.replace(QStringLiteral(" from ") + bare + QStringLiteral(": "), QStringLiteral(" from ") + file + QStringLiteral(": "));
+    expected.replace(QStringLiteral(" from ") + bare
+                                    + QStringLiteral(": "), QStringLiteral(" from ") + file + QStringLiteral(": "));
     const ReadResult r = TraceReader::readFile(file.toStdString());
     QVERIFY(r.trace);
     QCOMPARE(strictMessage(r), expected);
@@ -130,7 +132,8 @@ void TestTraceReader::examples()
 
 void TestTraceReader::exampleContents()
 {
-    const ReadResult r = TraceReader::readFile(QString(examplesDir() + QStringLiteral("/01_valid_trace10_forward.jsonl")).toStdString());
+    const ReadResult r =
+        TraceReader::readFile(QString(examplesDir() + QStringLiteral("/01_valid_trace10_forward.jsonl")).toStdString());
     QVERIFY(r.accepted());
     const Trace &t = *r.trace;
     QCOMPARE(t.spans.size(), std::size_t(2));
@@ -154,7 +157,8 @@ void TestTraceReader::exampleContents()
     QCOMPARE(t.meta->captureContract.requiredSemanticLabels.size(), std::size_t(1));
     QCOMPARE(t.lineCount, std::uint64_t(16));
 
-    const ReadResult r2 = TraceReader::readFile(QString(examplesDir() + QStringLiteral("/02_valid_trace9_train.jsonl")).toStdString());
+    const ReadResult r2 =
+        TraceReader::readFile(QString(examplesDir() + QStringLiteral("/02_valid_trace9_train.jsonl")).toStdString());
     QVERIFY(r2.accepted());
     QVERIFY(r2.trace->meta->comparisonIdentity);
     QCOMPARE(r2.trace->meta->comparisonIdentity->physicalBatch, std::uint64_t(4));
@@ -172,66 +176,106 @@ void TestTraceReader::decoding_data()
     auto row = [](const char *name, const std::string &line, bool ok, const char *cause = "") {
         QTest::newRow(name) << QByteArray::fromStdString(line) << ok << QString::fromUtf8(cause);
     };
-    const std::string op = R"("kind":"op","span_id":"root","op_name":"m","shape":[2,3],"dtype":"f32","device":"cpu","duration_ns":1,"input_dense_bytes":0)";
+    const std::string op =
+        R"("kind":"op","span_id":"root","op_name":"m","shape":[2,3],"dtype":"f32","device":"cpu","duration_ns":1,"input_dense_bytes":0)";
     row("plain op", "{" + op + "}", true);
-    row("kind last", R"({"span_id":"root","op_name":"m","shape":[],"dtype":"f32","device":"cpu","duration_ns":1,"input_dense_bytes":0,"kind":"op"})", true);
+    row("kind last",
+        R"({"span_id":"root","op_name":"m","shape":[],"dtype":"f32","device":"cpu","duration_ns":1,"input_dense_bytes":0,"kind":"op"})",
+        true);
     row("unknown member ignored", "{" + op + R"(,"extra":{"a":[1,2,{"b":null}]}})", true);
-    row("escaped key", R"({"kind":"op","span_\u0069d":"root","op_name":"m","shape":[],"dtype":"f32","device":"cpu","duration_ns":1,"input_dense_bytes":0})", true);
+    row("escaped key",
+        R"({"kind":"op","span_\u0069d":"root","op_name":"m","shape":[],"dtype":"f32","device":"cpu","duration_ns":1,"input_dense_bytes":0})",
+        true);
     row("null optional", "{" + op + R"(,"output":null,"output_dense_bytes":null})", true);
-    row("missing field", R"({"kind":"op","span_id":"root","op_name":"m","shape":[],"dtype":"f32","device":"cpu","duration_ns":1})", false, "missing field `input_dense_bytes`");
+    row("missing field",
+        R"({"kind":"op","span_id":"root","op_name":"m","shape":[],"dtype":"f32","device":"cpu","duration_ns":1})",
+        false, "missing field `input_dense_bytes`");
     row("missing kind", R"({"span_id":"root"})", false, "missing field `kind`");
     row("unknown kind", R"({"kind":"heartbeat"})", false, "unknown variant `heartbeat`, expected one of `meta`");
-    row("wrong type", "{" + std::string(R"("kind":"span_end","id":"root","duration_ns":"5")") + "}", false, "invalid type: string \"5\", expected u64");
-    row("negative", R"({"kind":"span_end","id":"root","duration_ns":-1})", false, "invalid value: integer `-1`, expected u64");
-    row("fraction in u64", R"({"kind":"span_end","id":"root","duration_ns":1.0})", false, "invalid type: floating point `1.0`, expected u64");
-    row("exponent in u64", R"({"kind":"span_end","id":"root","duration_ns":1e3})", false, "invalid type: floating point");
-    row("u64 overflow", R"({"kind":"span_end","id":"root","duration_ns":18446744073709551616})", false, "floating point");
+    row("wrong type", "{" + std::string(R"("kind":"span_end","id":"root","duration_ns":"5")") + "}", false,
+        "invalid type: string \"5\", expected u64");
+    row("negative", R"({"kind":"span_end","id":"root","duration_ns":-1})", false,
+        "invalid value: integer `-1`, expected u64");
+    row("fraction in u64", R"({"kind":"span_end","id":"root","duration_ns":1.0})", false,
+        "invalid type: floating point `1.0`, expected u64");
+    row("exponent in u64", R"({"kind":"span_end","id":"root","duration_ns":1e3})", false,
+        "invalid type: floating point");
+    row("u64 overflow", R"({"kind":"span_end","id":"root","duration_ns":18446744073709551616})", false,
+        "floating point");
     row("u64 max", R"({"kind":"span_end","id":"root","duration_ns":18446744073709551615})", true);
-    row("null for default", R"({"kind":"span_end","id":"root","duration_ns":null})", false, "invalid type: null, expected u64");
-    row("null for defaulted bool", R"({"kind":"span_start","id":"x","name":"n","start_ns":0,"span_kind":"op","measured":null})", false, "invalid type: null, expected a boolean");
+    row("null for default", R"({"kind":"span_end","id":"root","duration_ns":null})", false,
+        "invalid type: null, expected u64");
+    row("null for defaulted bool",
+        R"({"kind":"span_start","id":"x","name":"n","start_ns":0,"span_kind":"op","measured":null})", false,
+        "invalid type: null, expected a boolean");
     row("null inputs", "{" + op + R"(,"inputs":null})", false, "invalid type: null, expected a sequence");
     row("duplicate member", R"({"kind":"span_end","id":"root","id":"root"})", false, "duplicate field `id`");
     row("duplicate kind", R"({"kind":"span_end","kind":"span_end","id":"root"})", false, "duplicate field `kind`");
     row("not an object", R"(5)", false, "expected internally tagged enum TraceEvent");
-    row("array with a non-string tag", R"([1,2])", false, "invalid type: integer `1`, expected variant identifier at line 1 column 2");
+    row("array with a non-string tag", R"([1,2])", false,
+        "invalid type: integer `1`, expected variant identifier at line 1 column 2");
     row("array record", R"(["span_end","root",100])", true);
-    row("enum casing", R"({"kind":"span_start","id":"x","name":"n","start_ns":0,"span_kind":"Function"})", false, "unknown variant `Function`");
+    row("enum casing", R"({"kind":"span_start","id":"x","name":"n","start_ns":0,"span_kind":"Function"})", false,
+        "unknown variant `Function`");
     row("trailing characters", R"({"kind":"span_end","id":"root"} x)", false, "trailing characters");
-    row("two values", R"({"kind":"span_end","id":"root"}{"kind":"span_end","id":"root"})", false, "trailing characters");
+    row("two values", R"({"kind":"span_end","id":"root"}{"kind":"span_end","id":"root"})", false,
+        "trailing characters");
     row("truncated", R"({"kind":"span_end","id":"ro)", false, "EOF while parsing");
     row("raw control char", "{\"kind\":\"span_end\",\"id\":\"a\tb\"}", false, "");
     row("bom", "\xEF\xBB\xBF{\"kind\":\"span_end\",\"id\":\"root\"}", false, "expected value at line 1 column 1");
-    row("number out of f64 range", R"({"kind":"gradient","event_id":"g","root":"r","key":"k","state":"present","norm":1e400})", false, "number out of range");
-    row("integer in f64", R"({"kind":"gradient","event_id":"g","root":"r","key":"k","state":"present","norm":1})", true);
-    row("param_key alias gone", R"({"kind":"gradient","event_id":"g","root":"r","param_key":"k","state":"present"})", false, "missing field `key`");
-    row("edge without edge_kind", R"({"kind":"edge","from_span":"a","to_span":"b","host_duration_ns":1})", false, "missing field `edge_kind`");
-    row("edge bad edge_kind", R"({"kind":"edge","edge_kind":"x","from_span":"a","to_span":"b","host_duration_ns":1})", false, "unknown variant `x`, expected `call` or `data`");
+    row("number out of f64 range",
+        R"({"kind":"gradient","event_id":"g","root":"r","key":"k","state":"present","norm":1e400})", false,
+        "number out of range");
+    row("integer in f64", R"({"kind":"gradient","event_id":"g","root":"r","key":"k","state":"present","norm":1})",
+        true);
+    row("param_key alias gone", R"({"kind":"gradient","event_id":"g","root":"r","param_key":"k","state":"present"})",
+        false, "missing field `key`");
+    row("edge without edge_kind", R"({"kind":"edge","from_span":"a","to_span":"b","host_duration_ns":1})", false,
+        "missing field `edge_kind`");
+    row("edge bad edge_kind", R"({"kind":"edge","edge_kind":"x","from_span":"a","to_span":"b","host_duration_ns":1})",
+        false, "unknown variant `x`, expected `call` or `data`");
     row("data edge", R"({"kind":"edge","edge_kind":"data","from_tensor":"a","to_tensor":"b"})", true);
     row("deep unknown ok", "{" + op + ",\"deep\":" + std::string(100, '[') + std::string(100, ']') + "}", true);
-    row("too deep unknown", "{" + op + ",\"deep\":" + std::string(130, '[') + std::string(130, ']') + "}", false, "recursion limit exceeded");
+    row("too deep unknown", "{" + op + ",\"deep\":" + std::string(130, '[') + std::string(130, ']') + "}", false,
+        "recursion limit exceeded");
     row("bad literal in unknown", "{" + op + ",\"x\":tru}", false, "");
     row("bad number in unknown", "{" + op + ",\"x\":01}", false, "");
     row("missing comma", R"({"kind":"span_end" "id":"root"})", false, "");
-    row("shape element type", R"({"kind":"tensor","span_id":"root","tensor_id":"t","shape":[1,"2"],"dtype":"f32","device":"cpu"})", false, "expected usize");
+    row("shape element type",
+        R"({"kind":"tensor","span_id":"root","tensor_id":"t","shape":[1,"2"],"dtype":"f32","device":"cpu"})", false,
+        "expected usize");
     row("tags value not string", "", false, "");
     row("spaced layout", R"({ "kind" : "span_end" , "id" : "root" , "duration_ns" : 100 })", true);
     row("kind in the middle", R"({"id":"root","kind":"span_end","duration_ns":100})", true);
-    row("edge_kind not second", R"({"kind":"edge","from_span":"a","to_span":"b","host_duration_ns":1,"edge_kind":"call"})", true);
+    row("edge_kind not second",
+        R"({"kind":"edge","from_span":"a","to_span":"b","host_duration_ns":1,"edge_kind":"call"})", true);
     row("edge_kind first", R"({"edge_kind":"data","kind":"edge","from_tensor":"a","to_tensor":"b"})", true);
-    row("edge nested decoy", R"({"kind":"edge","x":{"edge_kind":"data"},"edge_kind":"call","from_span":"a","to_span":"b","host_duration_ns":1})", true);
-    row("edge duplicate edge_kind", R"({"kind":"edge","edge_kind":"data","edge_kind":"data","from_tensor":"a","to_tensor":"b"})", false, "duplicate field `edge_kind`");
-    row("call edge other variant member ignored", R"({"kind":"edge","edge_kind":"call","from_span":"a","to_span":"b","host_duration_ns":1,"from_tensor":7})", true);
-    row("escapes and surrogate pair", R"({"kind":"span_end","id":"r\u00e9\ud83d\ude00\n\"\\\/","duration_ns":1})", true);
+    row("edge nested decoy",
+        R"({"kind":"edge","x":{"edge_kind":"data"},"edge_kind":"call","from_span":"a","to_span":"b","host_duration_ns":1})",
+        true);
+    row("edge duplicate edge_kind",
+        R"({"kind":"edge","edge_kind":"data","edge_kind":"data","from_tensor":"a","to_tensor":"b"})", false,
+        "duplicate field `edge_kind`");
+    row("call edge other variant member ignored",
+        R"({"kind":"edge","edge_kind":"call","from_span":"a","to_span":"b","host_duration_ns":1,"from_tensor":7})",
+        true);
+    row("escapes and surrogate pair", R"({"kind":"span_end","id":"r\u00e9\ud83d\ude00\n\"\\\/","duration_ns":1})",
+        true);
     row("lone low surrogate", R"({"kind":"span_end","id":"\udc00"})", false, "surrogate");
     row("lone high surrogate", R"({"kind":"span_end","id":"\ud800x"})", false, "unexpected end of hex escape");
     row("bad escape", R"({"kind":"span_end","id":"\q"})", false, "invalid escape");
     row("syntax beats earlier type error", R"({"kind":"span_end","id":5,"x":tru})", false, "expected ident");
-    row("type error beats trailing text", R"({"kind":"span_end","id":5} x)", false, "invalid type: integer `5`, expected a string");
+    row("type error beats trailing text", R"({"kind":"span_end","id":5} x)", false,
+        "invalid type: integer `5`, expected a string");
     row("unknown kind beats later syntax", R"({"kind":"heartbeat","x":tru})", false, "unknown variant `heartbeat`");
-    row("first semantic error wins", R"({"kind":"span_end","duration_ns":"x","id":5})", false, "invalid type: string \"x\", expected u64");
-    row("missing after type", R"({"kind":"op","span_id":"root","op_name":5})", false, "invalid type: integer `5`, expected a string");
-    row("tiny float is zero", R"({"kind":"gradient","event_id":"g","root":"r","key":"k","state":"zero","norm":1e-400})", true);
-    row("negative zero float", R"({"kind":"gradient","event_id":"g","root":"r","key":"k","state":"present","norm":-0})", true);
+    row("first semantic error wins", R"({"kind":"span_end","duration_ns":"x","id":5})", false,
+        "invalid type: string \"x\", expected u64");
+    row("missing after type", R"({"kind":"op","span_id":"root","op_name":5})", false,
+        "invalid type: integer `5`, expected a string");
+    row("tiny float is zero", R"({"kind":"gradient","event_id":"g","root":"r","key":"k","state":"zero","norm":1e-400})",
+        true);
+    row("negative zero float", R"({"kind":"gradient","event_id":"g","root":"r","key":"k","state":"present","norm":-0})",
+        true);
     row("negative zero in u64", R"({"kind":"span_end","id":"root","duration_ns":-0})", false, "floating point `-0.0`");
     row("leading zero", R"({"kind":"span_end","id":"root","duration_ns":01})", false, "invalid number");
     row("empty object", R"({})", false, "missing field `kind`");
@@ -241,7 +285,8 @@ void TestTraceReader::decoding_data()
     row("unclosed object", R"({"kind":"span_end","id":"root")", false, "EOF while parsing an object");
     row("key not string", R"({"kind":"span_end",id:"root"})", false, "key must be a string");
     row("missing colon", R"({"kind":"span_end","id" "root"})", false, "expected `:`");
-    row("unicode whitespace trimmed", "\xC2\xA0{\"kind\":\"span_end\",\"id\":\"root\",\"duration_ns\":100}\xE3\x80\x80", true);
+    row("unicode whitespace trimmed", "\xC2\xA0{\"kind\":\"span_end\",\"id\":\"root\",\"duration_ns\":100}\xE3\x80\x80",
+        true);
 }
 void TestTraceReader::decoding()
 {
@@ -268,7 +313,10 @@ void TestTraceReader::decoding()
     }
     QCOMPARE(!decodeError, accepted);
     if (!accepted) {
-        QVERIFY2(message.rfind(line.isEmpty() ? "parse trace JSONL line 1 from case.jsonl: " : "parse trace JSONL line 3 from case.jsonl: ", 0) == 0
+        QVERIFY2(message.rfind(line.isEmpty() ? "parse trace JSONL line 1 from case.jsonl: "
+                                              : "parse trace JSONL line 3 from case.jsonl: ",
+                               0)
+                         == 0
                      || message.rfind("read trace JSONL line 3", 0) == 0,
                  message.c_str());
         QVERIFY2(message.find(cause.toStdString()) != std::string::npos, message.c_str());
@@ -281,8 +329,9 @@ void TestTraceReader::lineFraming()
     // CRLF, blank lines, no final newline; record indices count non-blank lines only.
     std::string text = "\r\n" + kMeta + "\r\n\r\n" + kRoot + "\r\n" + kRootEnd + "\r\n   \r\n" + kTerminal;
     ReadResult r = TraceReader::readBytes(text, "crlf.jsonl");
-    QCOMPARE(strictMessage(r), QStringLiteral("meta event must be the first non-empty trace record, found at index 0").left(0)
-                                   + QStringLiteral("VALID"));
+    QCOMPARE(strictMessage(r),
+             QStringLiteral("meta event must be the first non-empty trace record, found at index 0").left(0)
+                            + QStringLiteral("VALID"));
     QCOMPARE(r.trace->lineCount, std::uint64_t(7));
     QCOMPARE(r.trace->metaLine, 2u);
     QCOMPARE(r.trace->terminal->line, 7u);
@@ -292,7 +341,8 @@ void TestTraceReader::lineFraming()
     r = TraceReader::readBytes(bad, "utf8.jsonl");
     QVERIFY(r.strictError);
     QCOMPARE(r.strictError->ruleId, std::string("E-LINE-READ"));
-    QCOMPARE(r.strictError->message, std::string("read trace JSONL line 2 from utf8.jsonl: stream did not contain valid UTF-8"));
+    QCOMPARE(r.strictError->message,
+             std::string("read trace JSONL line 2 from utf8.jsonl: stream did not contain valid UTF-8"));
 }
 
 // §6: every hard rule, strict message and tolerant behaviour.
@@ -303,47 +353,95 @@ void TestTraceReader::hardRules_data()
     QTest::addColumn<QString>("rule");
     QTest::addColumn<int>("line");
     auto row = [](const char *name, const std::string &text, const char *msg, const char *rule, int line) {
-        QTest::newRow(name) << QString::fromStdString(text) << QString::fromUtf8(msg) << QString::fromUtf8(rule) << line;
+        QTest::newRow(name) << QString::fromStdString(text) << QString::fromUtf8(msg) << QString::fromUtf8(rule)
+                            << line;
     };
     row("valid", wrap(""), "VALID", "", 0);
-    row("after terminal", wrap("") + kTerminal + "\n", "terminal event must be the final trace record; found another event at index 4", "E-AFTER-TERMINAL", 5);
-    row("meta not first", kRoot + "\n" + kMeta + "\n" + kRootEnd + "\n" + kTerminal + "\n", "meta event must be the first non-empty trace record, found at index 1", "E-META-FIRST", 2);
-    row("second meta", kMeta + "\n" + kMeta + "\n" + kRoot + "\n" + kRootEnd + "\n" + kTerminal + "\n", "meta event must be the first non-empty trace record, found at index 1", "E-META-FIRST", 2);
+    row("after terminal", wrap("") + kTerminal + "\n",
+        "terminal event must be the final trace record; found another event at index 4", "E-AFTER-TERMINAL", 5);
+    row("meta not first", kRoot + "\n" + kMeta + "\n" + kRootEnd + "\n" + kTerminal + "\n",
+        "meta event must be the first non-empty trace record, found at index 1", "E-META-FIRST", 2);
+    row("second meta", kMeta + "\n" + kMeta + "\n" + kRoot + "\n" + kRootEnd + "\n" + kTerminal + "\n",
+        "meta event must be the first non-empty trace record, found at index 1", "E-META-FIRST", 2);
     row("span start dup", wrap(kRoot), "duplicate span_start id `root` at index 2", "E-SPAN-START-DUP", 3);
-    row("span end unknown", wrap(R"({"kind":"span_end","id":"nope"})"), "span_end for unknown span `nope` at index 2", "E-SPAN-END-UNKNOWN", 3);
-    row("span end before start", kMeta + "\n" + kRootEnd + "\n" + kRoot + "\n" + kTerminal + "\n", "span_end for unknown span `root` at index 1", "E-SPAN-END-UNKNOWN", 2);
+    row("span end unknown", wrap(R"({"kind":"span_end","id":"nope"})"), "span_end for unknown span `nope` at index 2",
+        "E-SPAN-END-UNKNOWN", 3);
+    row("span end before start", kMeta + "\n" + kRootEnd + "\n" + kRoot + "\n" + kTerminal + "\n",
+        "span_end for unknown span `root` at index 1", "E-SPAN-END-UNKNOWN", 2);
     row("span end dup", wrap(kRootEnd), "duplicate span_end for `root` at index 3", "E-SPAN-END-DUP", 4);
-    row("tstats elements", wrap(R"({"kind":"tensor_stats","span_id":"root","label":"l","shape":[2,3],"dtype":"f32","elements":5,"non_finite":0,"rms":1,"abs_max":1,"mean":0})"), "invalid tensor_stats event at index 2", "E-TSTATS-INVALID", 3);
-    row("tstats blank label", wrap(R"({"kind":"tensor_stats","span_id":"root","label":" \t","shape":[],"dtype":"f32","elements":1,"non_finite":0,"rms":1,"abs_max":1,"mean":0})"), "invalid tensor_stats event at index 2", "E-TSTATS-INVALID", 3);
-    row("tstats non_finite", wrap(R"({"kind":"tensor_stats","span_id":"root","label":"l","shape":[],"dtype":"f32","elements":1,"non_finite":2,"rms":1,"abs_max":1,"mean":0})"), "invalid tensor_stats event at index 2", "E-TSTATS-INVALID", 3);
-    row("tstats negative rms", wrap(R"({"kind":"tensor_stats","span_id":"root","label":"l","shape":[],"dtype":"f32","elements":1,"non_finite":0,"rms":-1,"abs_max":1,"mean":0})"), "invalid tensor_stats event at index 2", "E-TSTATS-INVALID", 3);
-    row("tstats overflow", wrap(R"({"kind":"tensor_stats","span_id":"root","label":"l","shape":[4294967296,4294967296],"dtype":"f32","elements":0,"non_finite":0,"rms":1,"abs_max":1,"mean":0})"), "invalid tensor_stats event at index 2", "E-TSTATS-INVALID", 3);
-    row("tstats negative zero ok", wrap(R"({"kind":"tensor_stats","span_id":"root","label":"l","shape":[0],"dtype":"f32","elements":0,"non_finite":0,"rms":-0.0,"abs_max":-0,"mean":-5})"), "VALID", "", 0);
-    row("meta missing", kRoot + "\n" + kRootEnd + "\n" + kTerminal + "\n", "trace stream is missing a meta event with run metadata", "E-META-MISSING", 0);
+    row("tstats elements",
+        wrap(
+            R"({"kind":"tensor_stats","span_id":"root","label":"l","shape":[2,3],"dtype":"f32","elements":5,"non_finite":0,"rms":1,"abs_max":1,"mean":0})"),
+        "invalid tensor_stats event at index 2", "E-TSTATS-INVALID", 3);
+    row("tstats blank label",
+        wrap(
+            R"({"kind":"tensor_stats","span_id":"root","label":" \t","shape":[],"dtype":"f32","elements":1,"non_finite":0,"rms":1,"abs_max":1,"mean":0})"),
+        "invalid tensor_stats event at index 2", "E-TSTATS-INVALID", 3);
+    row("tstats non_finite",
+        wrap(
+            R"({"kind":"tensor_stats","span_id":"root","label":"l","shape":[],"dtype":"f32","elements":1,"non_finite":2,"rms":1,"abs_max":1,"mean":0})"),
+        "invalid tensor_stats event at index 2", "E-TSTATS-INVALID", 3);
+    row("tstats negative rms",
+        wrap(
+            R"({"kind":"tensor_stats","span_id":"root","label":"l","shape":[],"dtype":"f32","elements":1,"non_finite":0,"rms":-1,"abs_max":1,"mean":0})"),
+        "invalid tensor_stats event at index 2", "E-TSTATS-INVALID", 3);
+    row("tstats overflow",
+        wrap(
+            R"({"kind":"tensor_stats","span_id":"root","label":"l","shape":[4294967296,4294967296],"dtype":"f32","elements":0,"non_finite":0,"rms":1,"abs_max":1,"mean":0})"),
+        "invalid tensor_stats event at index 2", "E-TSTATS-INVALID", 3);
+    row("tstats negative zero ok",
+        wrap(
+            R"({"kind":"tensor_stats","span_id":"root","label":"l","shape":[0],"dtype":"f32","elements":0,"non_finite":0,"rms":-0.0,"abs_max":-0,"mean":-5})"),
+        "VALID", "", 0);
+    row("meta missing", kRoot + "\n" + kRootEnd + "\n" + kTerminal + "\n",
+        "trace stream is missing a meta event with run metadata", "E-META-MISSING", 0);
     row("empty file", "\n\n", "trace stream is missing a meta event with run metadata", "E-META-MISSING", 0);
-    row("terminal missing", kMeta + "\n" + kRoot + "\n" + kRootEnd + "\n", "trace stream is missing its terminal event", "E-TERMINAL-MISSING", 0);
+    row("terminal missing", kMeta + "\n" + kRoot + "\n" + kRootEnd + "\n", "trace stream is missing its terminal event",
+        "E-TERMINAL-MISSING", 0);
     {
         std::string t = wrap("");
         t.replace(t.find("trace/10"), 8, "trace/8");
-        row("schema unsupported", t, "unsupported trace schema \"candle-graph/trace/8\"; expected \"candle-graph/trace/10\" or \"candle-graph/trace/9\"", "E-SCHEMA-UNSUPPORTED", 1);
-        std::string t9 = wrap(R"({"kind":"tensor_stats","span_id":"root","label":"l","shape":[],"dtype":"f32","elements":1,"non_finite":0,"rms":1,"abs_max":1,"mean":0})");
+        row("schema unsupported", t,
+            "unsupported trace schema \"candle-graph/trace/8\"; expected \"candle-graph/trace/10\" or \"candle-graph/trace/9\"",
+            "E-SCHEMA-UNSUPPORTED", 1);
+        std::string t9 = wrap(
+            R"({"kind":"tensor_stats","span_id":"root","label":"l","shape":[],"dtype":"f32","elements":1,"non_finite":0,"rms":1,"abs_max":1,"mean":0})");
         t9.replace(t9.find("trace/10"), 8, "trace/9");
-        row("schema9 tstats", t9, "trace schema \"candle-graph/trace/9\" does not define tensor_stats events; producers emitting tensor statistics must declare \"candle-graph/trace/10\"", "E-SCHEMA9-TSTATS", 3);
+        row("schema9 tstats", t9,
+            "trace schema \"candle-graph/trace/9\" does not define tensor_stats events; producers emitting tensor statistics must declare \"candle-graph/trace/10\"",
+            "E-SCHEMA9-TSTATS", 3);
     }
     auto withTerminal = [](const std::string &terminal) {
         return kMeta + "\n" + kRoot + "\n" + kRootEnd + "\n" + terminal + "\n";
     };
-    row("complete with reason", withTerminal(R"({"kind":"terminal","outcome":"complete","timestamp_ns":1000,"reason":""})"), "complete terminal event cannot contain a failure reason", "E-TERMINAL-COMPLETE-REASON", 4);
-    row("complete with null reason", withTerminal(R"({"kind":"terminal","outcome":"complete","timestamp_ns":1000,"reason":null})"), "VALID", "", 0);
-    row("failed without reason", withTerminal(R"({"kind":"terminal","outcome":"failed","timestamp_ns":1000})"), "failed terminal event requires a non-empty reason", "E-TERMINAL-FAILED-NO-REASON", 4);
-    row("failed blank reason", withTerminal(R"({"kind":"terminal","outcome":"failed","timestamp_ns":1000,"reason":"\u3000 "})"), "failed terminal event requires a non-empty reason", "E-TERMINAL-FAILED-NO-REASON", 4);
-    row("failed with reason", withTerminal(R"({"kind":"terminal","outcome":"failed","timestamp_ns":1000,"reason":"oom"})"), "VALID", "", 0);
-    row("terminal early span", withTerminal(R"({"kind":"terminal","outcome":"complete","timestamp_ns":99})"), "terminal timestamp 99 precedes host evidence ending at 100", "E-TERMINAL-EARLY", 4);
-    row("terminal equal ok", withTerminal(R"({"kind":"terminal","outcome":"complete","timestamp_ns":100})"), "VALID", "", 0);
-    row("terminal early op", kMeta + "\n" + kRoot + "\n" + kRootEnd + "\n" + R"({"kind":"op","span_id":"root","op_name":"m","shape":[],"dtype":"f32","device":"cpu","duration_ns":50,"timestamp_ns":1000,"input_dense_bytes":0})" + "\n" + kTerminal + "\n",
+    row("complete with reason",
+        withTerminal(R"({"kind":"terminal","outcome":"complete","timestamp_ns":1000,"reason":""})"),
+        "complete terminal event cannot contain a failure reason", "E-TERMINAL-COMPLETE-REASON", 4);
+    row("complete with null reason",
+        withTerminal(R"({"kind":"terminal","outcome":"complete","timestamp_ns":1000,"reason":null})"), "VALID", "", 0);
+    row("failed without reason", withTerminal(R"({"kind":"terminal","outcome":"failed","timestamp_ns":1000})"),
+        "failed terminal event requires a non-empty reason", "E-TERMINAL-FAILED-NO-REASON", 4);
+    row("failed blank reason",
+        withTerminal(R"({"kind":"terminal","outcome":"failed","timestamp_ns":1000,"reason":"\u3000 "})"),
+        "failed terminal event requires a non-empty reason", "E-TERMINAL-FAILED-NO-REASON", 4);
+    row("failed with reason",
+        withTerminal(R"({"kind":"terminal","outcome":"failed","timestamp_ns":1000,"reason":"oom"})"), "VALID", "", 0);
+    row("terminal early span", withTerminal(R"({"kind":"terminal","outcome":"complete","timestamp_ns":99})"),
+        "terminal timestamp 99 precedes host evidence ending at 100", "E-TERMINAL-EARLY", 4);
+    row("terminal equal ok", withTerminal(R"({"kind":"terminal","outcome":"complete","timestamp_ns":100})"), "VALID",
+        "", 0);
+    row("terminal early op",
+        kMeta + "\n" + kRoot + "\n" + kRootEnd + "\n"
+            + R"({"kind":"op","span_id":"root","op_name":"m","shape":[],"dtype":"f32","device":"cpu","duration_ns":50,"timestamp_ns":1000,"input_dense_bytes":0})"
+            + "\n" + kTerminal + "\n",
         "terminal timestamp 1000 precedes host evidence ending at 1050", "E-TERMINAL-EARLY", 5);
-    row("device interval not host evidence", wrap(R"({"kind":"device_interval","span_id":"root","device":"d","stream_id":"s","clock_id":"c","backend":"b","start_ns":5000,"duration_ns":9})"), "VALID", "", 0);
-    row("open span counts start", kMeta + "\n" + R"({"kind":"span_start","id":"a","name":"n","start_ns":2000,"span_kind":"op"})" + "\n" + kTerminal + "\n",
+    row("device interval not host evidence",
+        wrap(
+            R"({"kind":"device_interval","span_id":"root","device":"d","stream_id":"s","clock_id":"c","backend":"b","start_ns":5000,"duration_ns":9})"),
+        "VALID", "", 0);
+    row("open span counts start",
+        kMeta + "\n" + R"({"kind":"span_start","id":"a","name":"n","start_ns":2000,"span_kind":"op"})" + "\n"
+            + kTerminal + "\n",
         "terminal timestamp 1000 precedes host evidence ending at 2000", "E-TERMINAL-EARLY", 3);
 }
 void TestTraceReader::hardRules()
@@ -365,7 +463,8 @@ void TestTraceReader::hardRules()
 void TestTraceReader::decodeErrorWinsOverStreamRule()
 {
     // A stream rule broken on line 2 loses against a malformed line 4 (§1 stage 1).
-    const std::string text = kMeta + "\n" + R"({"kind":"span_end","id":"x"})" + "\n" + kRoot + "\n{oops\n" + kTerminal + "\n";
+    const std::string text =
+        kMeta + "\n" + R"({"kind":"span_end","id":"x"})" + "\n" + kRoot + "\n{oops\n" + kTerminal + "\n";
     const ReadResult r = TraceReader::readBytes(text, "p.jsonl");
     QVERIFY(r.strictError);
     QCOMPARE(r.strictError->ruleId, std::string("E-LINE-PARSE"));
@@ -379,16 +478,17 @@ void TestTraceReader::messagesCarryEveryByte_data()
 {
     QTest::addColumn<QByteArray>("middle");
     QTest::addColumn<QByteArray>("message");
-    QTest::newRow("NUL in a span id (E-SPAN-END-UNKNOWN)")
-        << QByteArray(R"({"kind":"span_end","id":"a\u0000b"})")
-        << bytesOf("span_end for unknown span `a\0b` at index 2");
+    QTest::newRow("NUL in a span id (E-SPAN-END-UNKNOWN)") << QByteArray(R"({"kind":"span_end","id":"a\u0000b"})")
+                                                           << bytesOf("span_end for unknown span `a\0b` at index 2");
     QTest::newRow("newline in a span id (E-SPAN-START-DUP)")
-        << QByteArray(R"({"kind":"span_start","id":"x\ny","name":"n","start_ns":0,"span_kind":"op"})" "\n"
+        << QByteArray(R"({"kind":"span_start","id":"x\ny","name":"n","start_ns":0,"span_kind":"op"})"
+                      "\n"
                       R"({"kind":"span_start","id":"x\ny","name":"n","start_ns":0,"span_kind":"op"})")
         << QByteArray("duplicate span_start id `x\ny` at index 3");
     QTest::newRow("newline and NUL in an unknown variant (E-LINE-PARSE)")
         << QByteArray(R"({"kind":"span_start","id":"x","name":"n","start_ns":0,"span_kind":"a\nb\u0000"})")
-        << bytesOf("parse trace JSONL line 3 from m.jsonl: unknown variant `a\nb\0`, expected one of `function`, `op`, `module`");
+        << bytesOf(
+               "parse trace JSONL line 3 from m.jsonl: unknown variant `a\nb\0`, expected one of `function`, `op`, `module`");
     QTest::newRow("NUL in a string of a type error is debug-quoted")
         << QByteArray(R"({"kind":"span_end","id":"root","duration_ns":"\u0000"})")
         << QByteArray(R"(parse trace JSONL line 3 from m.jsonl: invalid type: string "\0", expected u64)");
@@ -397,7 +497,8 @@ void TestTraceReader::messagesCarryEveryByte()
 {
     QFETCH(QByteArray, middle);
     QFETCH(QByteArray, message);
-    const std::string text = kMeta + "\n" + kRoot + "\n" + middle.toStdString() + "\n" + kRootEnd + "\n" + kTerminal + "\n";
+    const std::string text =
+        kMeta + "\n" + kRoot + "\n" + middle.toStdString() + "\n" + kRootEnd + "\n" + kTerminal + "\n";
     const ReadResult r = TraceReader::readBytes(text, "m.jsonl");
     QVERIFY(r.strictError);
     QCOMPARE(QByteArray::fromStdString(r.strictError->message), message);
@@ -409,14 +510,16 @@ void TestTraceReader::problemColumnCountsTrimmedBytes()
     const std::string text = kMeta + "\n\t[ ]\n" + kTerminal + "\n";
     const ReadResult r = TraceReader::readBytes(text, "t.jsonl");
     QVERIFY(r.strictError);
-    QCOMPARE(r.strictError->message, std::string("parse trace JSONL line 2 from t.jsonl: missing field `kind` at line 1 column 3"));
+    QCOMPARE(r.strictError->message,
+             std::string("parse trace JSONL line 2 from t.jsonl: missing field `kind` at line 1 column 3"));
     QCOMPARE(r.strictError->column, 4u);
 }
 
 void TestTraceReader::tolerantKeepsValidRecords()
 {
-    std::string text = wrap(std::string(R"({"kind":"span_start","id":"c","parent_id":"root","name":"c","start_ns":1,"span_kind":"op"})") + "\n" + "garbage\n"
-                            + R"({"kind":"span_end","id":"c","duration_ns":5})" + "\n" + kRoot);
+    std::string text = wrap(
+        std::string(R"({"kind":"span_start","id":"c","parent_id":"root","name":"c","start_ns":1,"span_kind":"op"})")
+        + "\n" + "garbage\n" + R"({"kind":"span_end","id":"c","duration_ns":5})" + "\n" + kRoot);
     const ReadResult r = TraceReader::readBytes(text, "t.jsonl");
     QCOMPARE(r.problems.size(), std::size_t(2));
     QCOMPARE(r.trace->spans.size(), std::size_t(2));
@@ -430,7 +533,8 @@ void TestTraceReader::missingFile()
     QVERIFY(!r.trace);
     QVERIFY(r.strictError);
     QCOMPARE(r.strictError->ruleId, std::string("E-FILE-OPEN"));
-    QVERIFY(r.strictError->message.rfind("open trace file /nonexistent/dir/trace.jsonl: No such file or directory", 0) == 0);
+    QVERIFY(r.strictError->message.rfind("open trace file /nonexistent/dir/trace.jsonl: No such file or directory", 0)
+            == 0);
 }
 
 void TestTraceReader::smallChunksMatchOneBuffer()
@@ -453,9 +557,15 @@ void TestTraceReader::corruptedGeneratedTrace()
     QVERIFY(dir.isValid());
     const QString out = dir.filePath(QStringLiteral("c.jsonl"));
     const QString log = dir.filePath(QStringLiteral("faults.jsonl"));
-    TI_GENERATE({QStringLiteral("--events"), QStringLiteral("20000"), QStringLiteral("--seed"), QStringLiteral("3"),
-                 QStringLiteral("--corrupt"), QStringLiteral("0.004"), QStringLiteral("--fault-log"), log,
-                 QStringLiteral("--out"), out, QStringLiteral("--quiet")});
+    TI_GENERATE({QStringLiteral("--events"),
+        QStringLiteral("20000"),
+            QStringLiteral("--seed"),
+                           QStringLiteral("3"),
+                                          QStringLiteral("--corrupt"),
+                                                         QStringLiteral("0.004"),
+                                                                        QStringLiteral("--fault-log"), log,
+                                                                                       QStringLiteral("--out"), out,
+                                                                                           QStringLiteral("--quiet")});
     std::set<std::uint64_t> faultLines;
     std::ifstream logIn(log.toStdString());
     for (std::string l; std::getline(logIn, l);) {
@@ -479,7 +589,9 @@ void TestTraceReader::corruptedGeneratedTrace()
     for (const Problem &p : r.problems) {
         decodeFailures += (p.ruleId == "E-LINE-PARSE") ? 1 : 0;
         dropped += (p.ruleId == "E-SPAN-START-DUP" || p.ruleId == "E-SPAN-END-UNKNOWN" || p.ruleId == "E-SPAN-END-DUP"
-                    || p.ruleId == "E-TSTATS-INVALID") ? 1 : 0;
+                    || p.ruleId == "E-TSTATS-INVALID")
+                       ? 1
+                       : 0;
     }
     QVERIFY(decodeFailures > 0);
     const Trace &t = *r.trace;
@@ -487,8 +599,8 @@ void TestTraceReader::corruptedGeneratedTrace()
     for (const Span &s : t.spans)
         closed += s.closed ? 1 : 0;
     const std::uint64_t kept = t.spans.size() + closed + t.ops.size() + t.tensors.size() + t.tensorStats.size()
-        + t.memory.size() + t.deviceMemory.size() + t.deviceIntervals.size() + t.gradients.size() + t.edges.size()
-        + (t.meta ? 1 : 0) + (t.terminal ? 1 : 0);
+                               + t.memory.size() + t.deviceMemory.size() + t.deviceIntervals.size() + t.gradients.size()
+                               + t.edges.size() + (t.meta ? 1 : 0) + (t.terminal ? 1 : 0);
     QCOMPARE(kept + dropped, t.recordCount - decodeFailures);
 }
 
@@ -498,8 +610,12 @@ void TestTraceReader::segmentsMatchSingleThread()
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString out = dir.filePath(QStringLiteral("s.jsonl"));
-    TI_GENERATE({QStringLiteral("--events"), QStringLiteral("30000"), QStringLiteral("--seed"), QStringLiteral("5"),
-                 QStringLiteral("--corrupt"), QStringLiteral("0.002"), QStringLiteral("--out"), out, QStringLiteral("--quiet")});
+    TI_GENERATE({QStringLiteral("--events"),
+        QStringLiteral("30000"), QStringLiteral("--seed"),
+                                     QStringLiteral("5"), QStringLiteral("--corrupt"),
+                                                              QStringLiteral("0.002"),
+                                                                             QStringLiteral("--out"), out,
+                                                                                            QStringLiteral("--quiet")});
     ReadOptions one;
     one.maxThreads = 1;
     ReadOptions many;
@@ -570,9 +686,11 @@ void TestTraceReader::spanRulesAcrossSegments()
     std::string body;
     auto start = [&](const std::string &id, const std::string &name) {
         body += R"({"kind":"span_start","id":")" + id + R"(","name":")" + name
-            + R"(","start_ns":1,"span_kind":"function","parent_id":"root"})" + "\n";
+                + R"(","start_ns":1,"span_kind":"function","parent_id":"root"})" + "\n";
     };
-    auto end = [&](const std::string &id) { body += R"({"kind":"span_end","id":")" + id + R"(","duration_ns":2})" + "\n"; };
+    auto end = [&](const std::string &id) {
+        body += R"({"kind":"span_end","id":")" + id + R"(","duration_ns":2})" + "\n";
+    };
     // More unknown ends than a rule lists, spread over the file, so that the ones whose
     // text is kept and the counted rest fall into every segment.
     for (int i = 0; i < 12000; ++i) {
@@ -581,9 +699,9 @@ void TestTraceReader::spanRulesAcrossSegments()
             start("s" + k, "n" + k);
             start("s" + k, "dup" + k); // a duplicate in the same segment
         }
-        end("u" + k);                                  // never started
+        end("u" + k); // never started
         if (i % 5 == 0)
-            end("late" + k), start("late" + k, "l");   // ended before it starts
+            end("late" + k), start("late" + k, "l"); // ended before it starts
         if (i >= 3000 && i % 7 == 0)
             end("s" + std::to_string(i - 2999 - (i - 2999) % 3)); // started far earlier, often in another segment
         if (i >= 3000 && i % 11 == 0)
@@ -637,7 +755,8 @@ void TestTraceReader::spanRulesAcrossSegments()
     for (const Problem &p : a.problems) {
         if (p.ruleId == "E-SPAN-END-UNKNOWN") {
             ++unknownListed;
-            QVERIFY2(p.message.find("span_end for unknown span `" + p.relatedId + "` at index ") == 0, p.message.c_str());
+            QVERIFY2(p.message.find("span_end for unknown span `" + p.relatedId + "` at index ") == 0,
+                     p.message.c_str());
         }
     }
     QCOMPARE(unknownListed, ProblemLimiter::kMaxPerRule);

@@ -30,15 +30,15 @@ QString dump(const Trace &trace, const SearchResult &result)
     for (const SearchMatch &m : result.matches) {
         switch (m.kind) {
         case SearchMatch::Kind::Span:
-            out << u"span:" + QString::fromUtf8(trace.str(trace.spans[m.index].id).data(),
-                                                   qsizetype(trace.str(trace.spans[m.index].id).size()));
+            out << u"span:"
+                       + QString::fromUtf8(trace.str(trace.spans[m.index].id).data(),
+                                           qsizetype(trace.str(trace.spans[m.index].id).size()));
             break;
-        case SearchMatch::Kind::Op:
-            out << u"op:" + QString::number(m.index);
-            break;
+        case SearchMatch::Kind::Op: out << u"op:" + QString::number(m.index); break;
         case SearchMatch::Kind::Tensor:
-            out << u"tensor:" + QString::fromUtf8(trace.str(trace.tensors[m.index].tensorId).data(),
-                                                     qsizetype(trace.str(trace.tensors[m.index].tensorId).size()));
+            out << u"tensor:"
+                       + QString::fromUtf8(trace.str(trace.tensors[m.index].tensorId).data(),
+                                           qsizetype(trace.str(trace.tensors[m.index].tensorId).size()));
             break;
         }
     }
@@ -68,21 +68,21 @@ void tst_TraceSearch::search_data()
 
     const int all = SearchQuery::AllScopes;
     // op 1 starts with span s4: at the same time spans come first.
-    QTest::newRow("substring, any case, time order") << QStringLiteral("matmul") << false << false << all
-                                                     << QStringLiteral("op:0 span:s4 op:1");
+    QTest::newRow("substring, any case, time order")
+        << QStringLiteral("matmul") << false << false << all << QStringLiteral("op:0 span:s4 op:1");
     QTest::newRow("case-sensitive") << QStringLiteral("MatMul") << true << false << all << QStringLiteral("op:1");
     QTest::newRow("span ids") << QStringLiteral("s2") << false << false << all << QStringLiteral("span:s2");
     QTest::newRow("span names only") << QStringLiteral("s") << false << false << int(SearchQuery::SpanNames)
-                                     << QStringLiteral("span:s1");
-    QTest::newRow("tensor ids, unknown span last") << QStringLiteral("t-") << false << false
-                                                   << int(SearchQuery::TensorIds)
-                                                   << QStringLiteral("tensor:t-attn tensor:t-mlp tensor:t-lost");
-    QTest::newRow("regex anchors") << QStringLiteral("^(add|mlp)$") << false << true << all
-                                   << QStringLiteral("op:2 span:s5");
-    QTest::newRow("regex any case") << QStringLiteral("^MAT") << false << true << all
-                                    << QStringLiteral("op:0 span:s4 op:1");
-    QTest::newRow("regex case-sensitive") << QStringLiteral("^Mat") << true << true << all
-                                          << QStringLiteral("span:s4 op:1");
+                                                            << QStringLiteral("span:s1");
+    QTest::newRow("tensor ids, unknown span last")
+        << QStringLiteral("t-") << false << false << int(SearchQuery::TensorIds)
+                                << QStringLiteral("tensor:t-attn tensor:t-mlp tensor:t-lost");
+    QTest::newRow("regex anchors") << QStringLiteral("^(add|mlp)$")
+                                                     << false << true << all << QStringLiteral("op:2 span:s5");
+    QTest::newRow("regex any case") << QStringLiteral("^MAT")
+                                                      << false << true << all << QStringLiteral("op:0 span:s4 op:1");
+    QTest::newRow("regex case-sensitive") << QStringLiteral("^Mat")
+                                                            << true << true << all << QStringLiteral("span:s4 op:1");
     QTest::newRow("empty text matches nothing") << QString() << false << false << all << QString();
     QTest::newRow("no match") << QStringLiteral("conv") << false << false << all << QString();
 }

@@ -67,7 +67,8 @@ std::string readAll(const QString &path)
 bool writeAll(const QString &path, const std::string &bytes)
 {
     QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes.data(), qint64(bytes.size())) == qint64(bytes.size());
+    return f.open(QIODevice::WriteOnly | QIODevice::Truncate)
+           && f.write(bytes.data(), qint64(bytes.size())) == qint64(bytes.size());
 }
 
 bool writeFd(int fd, std::string_view bytes)
@@ -96,13 +97,15 @@ std::string fingerprint(const ReadResult &r)
 {
     std::string out = r.accepted() ? "accepted\n" : "rejected\n";
     if (r.strictError)
-        out += "strict " + r.strictError->ruleId + " " + std::to_string(r.strictError->line) + " " + r.strictError->message + "\n";
+        out += "strict " + r.strictError->ruleId + " " + std::to_string(r.strictError->line) + " "
+               + r.strictError->message + "\n";
     for (const Problem &p : r.problems)
         out += std::to_string(p.line) + ":" + std::to_string(p.column) + " " + p.ruleId + " " + p.message + "\n";
     for (const OmittedProblems &o : r.omittedProblems)
         out += "omitted " + o.ruleId + " " + std::to_string(o.count) + "\n";
     if (r.trace)
-        out += "lines " + std::to_string(r.trace->lineCount) + " records " + std::to_string(r.trace->recordCount) + "\n";
+        out +=
+            "lines " + std::to_string(r.trace->lineCount) + " records " + std::to_string(r.trace->recordCount) + "\n";
     return out;
 }
 
@@ -200,7 +203,8 @@ void TestTraceSource::fifoWithWriterIsReadToItsEnd()
 void TestTraceSource::pipeMatchesFile_data()
 {
     QTest::addColumn<QString>("file");
-    const QStringList files = QDir(QStringLiteral(TI_EXAMPLES_DIR)).entryList({QStringLiteral("*.jsonl")}, QDir::Files, QDir::Name);
+    const QStringList files =
+        QDir(QStringLiteral(TI_EXAMPLES_DIR)).entryList({QStringLiteral("*.jsonl")}, QDir::Files, QDir::Name);
     QVERIFY(!files.isEmpty());
     for (const QString &f : files)
         QTest::newRow(qPrintable(f)) << QStringLiteral(TI_EXAMPLES_DIR "/") + f;
@@ -329,9 +333,13 @@ void TestTraceSource::fileChangedWhileRead()
     // 20 000 spans opened, then closed: a cut anywhere leaves span_ends of spans never seen.
     std::string bytes = kMeta;
     for (int i = 0; i < 20000; ++i)
-        bytes += R"({"kind":"span_start","id":"s)" + std::to_string(i) + R"(","name":"n","start_ns":0,"span_kind":"function"})" "\n";
+        bytes += R"({"kind":"span_start","id":"s)" + std::to_string(i)
+                 + R"(","name":"n","start_ns":0,"span_kind":"function"})"
+                   "\n";
     for (int i = 0; i < 20000; ++i)
-        bytes += R"({"kind":"span_end","id":"s)" + std::to_string(i) + R"(","duration_ns":5})" "\n";
+        bytes += R"({"kind":"span_end","id":"s)" + std::to_string(i)
+                 + R"(","duration_ns":5})"
+                   "\n";
     bytes += kTerminal;
     const QString path = m_dir->filePath(QStringLiteral("changing.jsonl"));
     QVERIFY(writeAll(path, bytes));
@@ -403,14 +411,21 @@ void TestTraceSource::hostileContent_data()
 {
     QTest::addColumn<QByteArray>("line");
     QTest::addColumn<QString>("rule");
-    QTest::newRow("NUL byte") << QByteArray("{\"kind\":\"span_end\",\"id\":\"a\0b\"}", 31) << QStringLiteral("E-LINE-PARSE");
-    QTest::newRow("overlong UTF-8 slash") << QByteArray("{\"kind\":\"span_end\",\"id\":\"\xC0\xAF\"}") << QStringLiteral("E-LINE-READ");
-    QTest::newRow("overlong UTF-8 NUL") << QByteArray("{\"kind\":\"span_end\",\"id\":\"\xE0\x80\x80\"}") << QStringLiteral("E-LINE-READ");
-    QTest::newRow("lone surrogate escape") << QByteArray("{\"kind\":\"span_end\",\"id\":\"\\ud800\"}") << QStringLiteral("E-LINE-PARSE");
+    QTest::newRow("NUL byte") << QByteArray("{\"kind\":\"span_end\",\"id\":\"a\0b\"}", 31)
+                              << QStringLiteral("E-LINE-PARSE");
+    QTest::newRow("overlong UTF-8 slash")
+        << QByteArray("{\"kind\":\"span_end\",\"id\":\"\xC0\xAF\"}") << QStringLiteral("E-LINE-READ");
+    QTest::newRow("overlong UTF-8 NUL") << QByteArray("{\"kind\":\"span_end\",\"id\":\"\xE0\x80\x80\"}")
+                                        << QStringLiteral("E-LINE-READ");
+    QTest::newRow("lone surrogate escape")
+        << QByteArray("{\"kind\":\"span_end\",\"id\":\"\\ud800\"}") << QStringLiteral("E-LINE-PARSE");
     QTest::newRow("million-deep arrays") << QByteArray(1000000, '[') << QStringLiteral("E-LINE-PARSE");
-    QTest::newRow("million-deep objects") << QByteArray("{\"kind\":") + QByteArray(1000000, '{') << QStringLiteral("E-LINE-PARSE");
-    QTest::newRow("1e999999") << QByteArray("{\"kind\":\"span_end\",\"id\":\"a\",\"duration_ns\":1e999999}") << QStringLiteral("E-LINE-PARSE");
-    QTest::newRow("100k-digit integer") << QByteArray("{\"kind\":\"span_end\",\"id\":\"a\",\"duration_ns\":") + QByteArray(100000, '7') + "}"
+    QTest::newRow("million-deep objects")
+        << QByteArray("{\"kind\":") + QByteArray(1000000, '{') << QStringLiteral("E-LINE-PARSE");
+    QTest::newRow("1e999999") << QByteArray("{\"kind\":\"span_end\",\"id\":\"a\",\"duration_ns\":1e999999}")
+                              << QStringLiteral("E-LINE-PARSE");
+    QTest::newRow("100k-digit integer") << QByteArray("{\"kind\":\"span_end\",\"id\":\"a\",\"duration_ns\":")
+                                               + QByteArray(100000, '7') + "}"
                                         << QStringLiteral("E-LINE-PARSE");
 }
 
@@ -459,7 +474,9 @@ void TestTraceSource::problemsAreLimitedPerRule()
         else if (kind == QLatin1StringView("utf8"))
             bytes += "\xff\n";
         else
-            bytes += R"({"kind":"span_end","id":"u)" + std::to_string(i) + R"("})" "\n";
+            bytes += R"({"kind":"span_end","id":"u)" + std::to_string(i)
+                     + R"("})"
+                       "\n";
     }
     bytes += kTerminal;
     const QString path = m_dir->filePath(QStringLiteral("many.jsonl"));
@@ -488,7 +505,9 @@ void TestTraceSource::healthFindingsAreLimited()
     const std::uint64_t n = ProblemLimiter::kMaxPerRule * 2 + 3;
     std::string bytes = kMeta;
     for (std::uint64_t i = 0; i < n; ++i)
-        bytes += R"({"kind":"span_start","id":"s)" + std::to_string(i) + R"(","name":"n","start_ns":0,"span_kind":"function"})" "\n";
+        bytes += R"({"kind":"span_start","id":"s)" + std::to_string(i)
+                 + R"(","name":"n","start_ns":0,"span_kind":"function"})"
+                   "\n";
     bytes += kTerminal;
     const ReadResult r = TraceReader::readBytes(bytes, "open.jsonl");
     QVERIFY(r.accepted());
@@ -517,7 +536,11 @@ void TestTraceSource::longLineInRegularFile()
 {
     const std::string name(20 << 20, 'n'); // 20 MB span name
     const std::string bytes = kMeta + R"({"kind":"span_start","id":"s","name":")" + name
-        + R"(","start_ns":0,"span_kind":"function"})" "\n" R"({"kind":"span_end","id":"s","duration_ns":5})" "\n" + kTerminal;
+                              + R"(","start_ns":0,"span_kind":"function"})"
+                                "\n"
+                                R"({"kind":"span_end","id":"s","duration_ns":5})"
+                                "\n"
+                              + kTerminal;
     const QString path = m_dir->filePath(QStringLiteral("longline.jsonl"));
     QVERIFY(writeAll(path, bytes));
     ReadOptions options;

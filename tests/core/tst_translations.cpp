@@ -90,13 +90,20 @@ void TestTranslations::pluralsPickTheForm_data()
     QTest::addColumn<QString>("source");
     QTest::addColumn<int>("n");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("one op") << "TraceInspector::MainWindow" << "%1 op(s)" << 1 << "%1 op";
-    QTest::newRow("no ops") << "TraceInspector::MainWindow" << "%1 op(s)" << 0 << "%1 ops";
-    QTest::newRow("two ops") << "TraceInspector::MainWindow" << "%1 op(s)" << 2 << "%1 ops";
-    QTest::newRow("one line") << "RawLine" << "the file has only %n line(s)" << 1 << "the file has only 1 line";
-    QTest::newRow("lines") << "RawLine" << "the file has only %n line(s)" << 7 << "the file has only 7 lines";
-    QTest::newRow("families") << "TraceInspector::MetadataModel" << "%n family(ies)" << 3 << "3 families";
-    QTest::newRow("family") << "TraceInspector::MetadataModel" << "%n family(ies)" << 1 << "1 family";
+    QTest::newRow("one op") << "TraceInspector::MainWindow"
+                            << "%1 op(s)" << 1 << "%1 op";
+    QTest::newRow("no ops") << "TraceInspector::MainWindow"
+                            << "%1 op(s)" << 0 << "%1 ops";
+    QTest::newRow("two ops") << "TraceInspector::MainWindow"
+                             << "%1 op(s)" << 2 << "%1 ops";
+    QTest::newRow("one line") << "RawLine"
+                              << "the file has only %n line(s)" << 1 << "the file has only 1 line";
+    QTest::newRow("lines") << "RawLine"
+                           << "the file has only %n line(s)" << 7 << "the file has only 7 lines";
+    QTest::newRow("families") << "TraceInspector::MetadataModel"
+                              << "%n family(ies)" << 3 << "3 families";
+    QTest::newRow("family") << "TraceInspector::MetadataModel"
+                            << "%n family(ies)" << 1 << "1 family";
 }
 
 void TestTranslations::pluralsPickTheForm()
@@ -105,7 +112,8 @@ void TestTranslations::pluralsPickTheForm()
     QFETCH(QString, source);
     QFETCH(int, n);
     QFETCH(QString, expected);
-    QCOMPARE(QCoreApplication::translate(context.toUtf8().constData(), source.toUtf8().constData(), nullptr, n), expected);
+    QCOMPARE(QCoreApplication::translate(context.toUtf8().constData(), source.toUtf8().constData(), nullptr, n),
+             expected);
 }
 
 void TestTranslations::everyPluralIsFinished()
@@ -146,10 +154,19 @@ void TestTranslations::catalogueMatchesTheSources()
     QProcess lupdate;
     lupdate.setWorkingDirectory(QStringLiteral(TI_SOURCE_DIR));
     lupdate.start(QStringLiteral(TI_LUPDATE),
-                  {QStringLiteral("-I"), QStringLiteral("."), QStringLiteral("-pluralonly"), QStringLiteral("-locations"),
-                   QStringLiteral("none"), QStringLiteral("-no-obsolete"), QStringLiteral("-silent"),
-                   QStringLiteral("ui"), QStringLiteral("core/loading"), QStringLiteral("core/itemmodels"),
-                   QStringLiteral("core/display"), QStringLiteral("app/gui"), QStringLiteral("-ts"), fresh});
+        {QStringLiteral("-I"), QStringLiteral("."),
+                                   QStringLiteral("-pluralonly"),
+                                       QStringLiteral("-locations"),
+                                           QStringLiteral("none"),
+                                               QStringLiteral("-no-obsolete"),
+                                                   QStringLiteral("-silent"),
+                                                       QStringLiteral("ui"),
+                                                           QStringLiteral("core/loading"),
+                                                               QStringLiteral("core/itemmodels"),
+                                                                   QStringLiteral("core/display"),
+                                                                                  QStringLiteral("app/gui"),
+                                                                                                 QStringLiteral("-ts"),
+                                                                                                                fresh});
     QVERIFY2(lupdate.waitForFinished(120000), qPrintable(lupdate.errorString()));
     QCOMPARE(lupdate.exitCode(), 0);
     const auto key = [](const Plural &p) -> QString { return p.context + u'\x1f' + p.source; };
@@ -161,7 +178,7 @@ void TestTranslations::catalogueMatchesTheSources()
         current << key(p);
         QVERIFY2(p.finished, qPrintable(QStringLiteral("new plural %1: %2 — run the update_translations target, then "
                                                        "tools/fill_english_plurals.py")
-                                            .arg(p.context, p.source)));
+                                                           .arg(p.context, p.source)));
     }
     committed.sort();
     current.sort();

@@ -28,7 +28,8 @@ std::shared_ptr<const std::vector<Problem>> reader(const QString &path)
     return std::make_shared<const std::vector<Problem>>(std::vector<Problem>{
         problem(4, Severity::Error, "E-LINE-PARSE", "parse trace JSONL line 4 from " + p + ": missing field `key`"),
         problem(7, Severity::Error, "E-SPAN-END-UNKNOWN", "span_end for unknown span `zz` at index 5"),
-        problem(9, Severity::Error, "E-LINE-PARSE", "parse trace JSONL line 9 from " + p + ": EOF while parsing an object"),
+        problem(9, Severity::Error, "E-LINE-PARSE",
+                "parse trace JSONL line 9 from " + p + ": EOF while parsing an object"),
         problem(12, Severity::Error, "E-LINE-PARSE", "parse trace JSONL line 12 from " + p),
     });
 }
@@ -73,8 +74,11 @@ void TestValidationGroupModel::groupsByRuleWithCounts()
     issues.setProblems(reader(QStringLiteral("/data/run.jsonl")), nullptr);
     QCOMPARE(groups(groups_), (QStringList{QStringLiteral("E-LINE-PARSE 3"), QStringLiteral("E-SPAN-END-UNKNOWN 1")}));
     issues.setHealthFindings(health());
-    QCOMPARE(groups(groups_), (QStringList{QStringLiteral("E-LINE-PARSE 3"), QStringLiteral("E-SPAN-END-UNKNOWN 1"),
-                                           QStringLiteral("H-SPAN-UNCLOSED 2"), QStringLiteral("W-TENSORS-ABSENT 1")}));
+    QCOMPARE(groups(groups_),
+             (QStringList{QStringLiteral("E-LINE-PARSE 3"),
+                                         QStringLiteral("E-SPAN-END-UNKNOWN 1"),
+                                                        QStringLiteral("H-SPAN-UNCLOSED 2"),
+                                                                       QStringLiteral("W-TENSORS-ABSENT 1")}));
     const QModelIndex unclosed = groups_.index(2, 0);
     QCOMPARE(groups_.index(2, ValidationIssueModel::MessageColumn).data().toString(), QStringLiteral("2 findings"));
     QCOMPARE(unclosed.data(SeverityRole).toInt(), int(Severity::Error)); // the worst of the group
@@ -110,7 +114,8 @@ void TestValidationGroupModel::followsFilterAndSort()
     filter.setText(QString());
     groups_.sort(ValidationIssueModel::LineColumn, Qt::DescendingOrder);
     // Whole-file findings sort after every line, so first when descending; then line 12.
-    QCOMPARE(groups(groups_).mid(0, 2), (QStringList{QStringLiteral("W-TENSORS-ABSENT 1"), QStringLiteral("E-LINE-PARSE 3")}));
+    QCOMPARE(groups(groups_).mid(0, 2),
+             (QStringList{QStringLiteral("W-TENSORS-ABSENT 1"), QStringLiteral("E-LINE-PARSE 3")}));
 }
 
 void TestValidationGroupModel::pathShownOnceAndReasons()
@@ -120,7 +125,9 @@ void TestValidationGroupModel::pathShownOnceAndReasons()
     const QString path = QStringLiteral("/very/long/path/to/the/trace/run.jsonl");
     issues.setProblems(reader(path), nullptr);
     issues.setTracePath(path);
-    const auto message = [&](int row) { return issues.index(row, ValidationIssueModel::MessageColumn).data().toString(); };
+    const auto message = [&](int row) {
+        return issues.index(row, ValidationIssueModel::MessageColumn).data().toString();
+    };
     QCOMPARE(message(0), QStringLiteral("parse trace JSONL line 4: missing field `key`"));
     QCOMPARE(message(3), QStringLiteral("parse trace JSONL line 12"));
     QCOMPARE(message(1), QStringLiteral("span_end for unknown span `zz` at index 5"));
@@ -132,7 +139,10 @@ void TestValidationGroupModel::pathShownOnceAndReasons()
     issues.setReason(1, QStringLiteral("because"));
     QCOMPARE(changed.count(), 1);
     QCOMPARE(message(1), QStringLiteral("span_end for unknown span `zz` at index 5 \u2014 because"));
-    QVERIFY(issues.index(1, ValidationIssueModel::MessageColumn).data(Qt::ToolTipRole).toString().endsWith(QStringLiteral("because")));
+    QVERIFY(issues.index(1, ValidationIssueModel::MessageColumn)
+                .data(Qt::ToolTipRole)
+                .toString()
+                .endsWith(QStringLiteral("because")));
     issues.setProblems(reader(path), nullptr);
     QCOMPARE(issues.reason(1), QString()); // reasons belong to the problems they were given for
 }

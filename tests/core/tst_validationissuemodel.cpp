@@ -30,7 +30,8 @@ std::shared_ptr<const std::vector<Problem>> readerProblems()
 {
     return std::make_shared<const std::vector<Problem>>(std::vector<Problem>{
         problem(4, Severity::Error, "E-LINE-PARSE", "", "parse trace JSONL line 4 from t.jsonl: missing field `key`"),
-        problem(9, Severity::Error, "E-SPAN-END-UNKNOWN", "", "span_end for unknown span `zz` at index 7", RelatedKind::Span, "zz"),
+        problem(9, Severity::Error, "E-SPAN-END-UNKNOWN", "", "span_end for unknown span `zz` at index 7",
+                RelatedKind::Span, "zz"),
     });
 }
 
@@ -44,7 +45,8 @@ std::shared_ptr<const std::vector<Problem>> healthFindings()
 }
 
 // A small trace: root `a` (closed), child `b` (open), one op in `a` on line 5.
-const char *kTrace = R"({"kind":"meta","schema":"candle-graph/trace/10","run_id":"r","correlation_id":"c","entrypoint":"e","phase":"infer","timestamp":"t","capture_step":1,"warmup_steps":0,"device":"cpu","timing_mode":"host","capture_contract":{"measurement_scope":"profiled_work","operations":"complete","logical_memory":"none","physical_memory":"none","device_timing":"none"},"tags":{}}
+const char *kTrace =
+    R"({"kind":"meta","schema":"candle-graph/trace/10","run_id":"r","correlation_id":"c","entrypoint":"e","phase":"infer","timestamp":"t","capture_step":1,"warmup_steps":0,"device":"cpu","timing_mode":"host","capture_contract":{"measurement_scope":"profiled_work","operations":"complete","logical_memory":"none","physical_memory":"none","device_timing":"none"},"tags":{}}
 {"kind":"span_start","id":"a","name":"root","start_ns":0,"span_kind":"function","measured":true}
 {"kind":"span_start","id":"b","parent_id":"a","name":"child","start_ns":10,"span_kind":"module"}
 {"kind":"span_end","id":"a","duration_ns":100}
@@ -107,7 +109,9 @@ void TestValidationIssueModel::rowsAndRoles()
     QCOMPARE(model.errorCount(), 4);
     QCOMPARE(model.warningCount(), 1);
 
-    const auto cell = [&](int row, int column, int role = Qt::DisplayRole) { return model.index(row, column).data(role); };
+    const auto cell = [&](int row, int column, int role = Qt::DisplayRole) {
+        return model.index(row, column).data(role);
+    };
     QCOMPARE(cell(0, ValidationIssueModel::SeverityColumn).toString(), QStringLiteral("Error"));
     QCOMPARE(cell(0, ValidationIssueModel::LineColumn).toString(), QStringLiteral("4"));
     QCOMPARE(cell(0, ValidationIssueModel::RuleColumn).toString(), QStringLiteral("E-LINE-PARSE"));
@@ -123,7 +127,8 @@ void TestValidationIssueModel::rowsAndRoles()
     QCOMPARE(model.sourceAt(2), ValidationIssueModel::Source::Health);
     QVERIFY(!model.problemAt(5));
     QVERIFY(!model.problemAt(-1));
-    QCOMPARE(model.headerData(ValidationIssueModel::MessageColumn, Qt::Horizontal).toString(), QStringLiteral("Message"));
+    QCOMPARE(model.headerData(ValidationIssueModel::MessageColumn, Qt::Horizontal).toString(),
+             QStringLiteral("Message"));
 }
 
 void TestValidationIssueModel::healthStageAppends()
@@ -148,7 +153,8 @@ void TestValidationIssueModel::proxyFilters_data()
 
     using F = ValidationFilterProxyModel::SeverityFilter;
     QTest::newRow("all") << int(F::All) << QString()
-                         << L({"E-LINE-PARSE", "E-SPAN-END-UNKNOWN", "H-ROOT-COUNT", "H-SPAN-UNCLOSED", "W-TENSORS-ABSENT"});
+                         << L({"E-LINE-PARSE", "E-SPAN-END-UNKNOWN", "H-ROOT-COUNT", "H-SPAN-UNCLOSED",
+                               "W-TENSORS-ABSENT"});
     QTest::newRow("errors") << int(F::Errors) << QString()
                             << L({"E-LINE-PARSE", "E-SPAN-END-UNKNOWN", "H-ROOT-COUNT", "H-SPAN-UNCLOSED"});
     QTest::newRow("warnings") << int(F::Warnings) << QString() << L({"W-TENSORS-ABSENT"});
@@ -156,8 +162,8 @@ void TestValidationIssueModel::proxyFilters_data()
     QTest::newRow("text in code") << int(F::All) << QStringLiteral("root_count") << L({"H-ROOT-COUNT"});
     QTest::newRow("text in rule") << int(F::All) << QStringLiteral("E-SPAN") << L({"E-SPAN-END-UNKNOWN"});
     QTest::newRow("text and severity") << int(F::Warnings) << QStringLiteral("span") << QStringList{};
-    QTest::newRow("surrounding blanks ignored") << int(F::All) << QStringLiteral("  tensors_absent ")
-                                               << L({"W-TENSORS-ABSENT"});
+    QTest::newRow("surrounding blanks ignored")
+        << int(F::All) << QStringLiteral("  tensors_absent ") << L({"W-TENSORS-ABSENT"});
 }
 
 void TestValidationIssueModel::proxyFilters()
@@ -203,15 +209,24 @@ void TestValidationIssueModel::locatesProblems_data()
     QTest::addColumn<qint64>("opIndex");
 
     // Spans are sorted by id: a = 0, b = 1.
-    QTest::newRow("span by id") << int(RelatedKind::Span) << QStringLiteral("b") << qint64(-1) << quint64(0) << qint64(1) << qint64(-1);
-    QTest::newRow("span by index") << int(RelatedKind::Span) << QString() << qint64(0) << quint64(0) << qint64(0) << qint64(-1);
-    QTest::newRow("op by index") << int(RelatedKind::Op) << QString() << qint64(0) << quint64(0) << qint64(0) << qint64(0);
-    QTest::newRow("op by line") << int(RelatedKind::None) << QString() << qint64(-1) << quint64(5) << qint64(0) << qint64(0);
-    QTest::newRow("span_start line") << int(RelatedKind::None) << QString() << qint64(-1) << quint64(3) << qint64(1) << qint64(-1);
-    QTest::newRow("span_end line") << int(RelatedKind::None) << QString() << qint64(-1) << quint64(4) << qint64(0) << qint64(-1);
-    QTest::newRow("unknown span id") << int(RelatedKind::Span) << QStringLiteral("zz") << qint64(-1) << quint64(0) << qint64(-1) << qint64(-1);
-    QTest::newRow("index out of range") << int(RelatedKind::Op) << QString() << qint64(99) << quint64(0) << qint64(-1) << qint64(-1);
-    QTest::newRow("meta line") << int(RelatedKind::None) << QString() << qint64(-1) << quint64(1) << qint64(-1) << qint64(-1);
+    QTest::newRow("span by id") << int(RelatedKind::Span)
+                                << QStringLiteral("b") << qint64(-1) << quint64(0) << qint64(1) << qint64(-1);
+    QTest::newRow("span by index") << int(RelatedKind::Span) << QString() << qint64(0) << quint64(0) << qint64(0)
+                                   << qint64(-1);
+    QTest::newRow("op by index") << int(RelatedKind::Op) << QString() << qint64(0) << quint64(0) << qint64(0)
+                                 << qint64(0);
+    QTest::newRow("op by line") << int(RelatedKind::None) << QString() << qint64(-1) << quint64(5) << qint64(0)
+                                << qint64(0);
+    QTest::newRow("span_start line") << int(RelatedKind::None) << QString() << qint64(-1) << quint64(3) << qint64(1)
+                                     << qint64(-1);
+    QTest::newRow("span_end line") << int(RelatedKind::None) << QString() << qint64(-1) << quint64(4) << qint64(0)
+                                   << qint64(-1);
+    QTest::newRow("unknown span id") << int(RelatedKind::Span)
+                                     << QStringLiteral("zz") << qint64(-1) << quint64(0) << qint64(-1) << qint64(-1);
+    QTest::newRow("index out of range") << int(RelatedKind::Op) << QString() << qint64(99) << quint64(0) << qint64(-1)
+                                        << qint64(-1);
+    QTest::newRow("meta line") << int(RelatedKind::None) << QString() << qint64(-1) << quint64(1) << qint64(-1)
+                               << qint64(-1);
 }
 
 void TestValidationIssueModel::locatesProblems()

@@ -46,16 +46,16 @@ const std::string kPath = "fuzz.jsonl";
     while (at < a.size() && at < b.size() && a[at] == b[at])
         ++at;
     const std::size_t from = at > 200 ? at - 200 : 0;
-    std::fprintf(stderr, "\nfuzz check failed: %s\nfirst difference at byte %zu\n--- expected:\n%s\n--- got:\n%s\n", what, at,
-                 a.substr(from, 600).c_str(), b.substr(from, 600).c_str());
+    std::fprintf(stderr, "\nfuzz check failed: %s\nfirst difference at byte %zu\n--- expected:\n%s\n--- got:\n%s\n",
+                 what, at, a.substr(from, 600).c_str(), b.substr(from, 600).c_str());
     std::abort();
 }
 
 void describeProblem(std::string &out, const Problem &p)
 {
     out += std::to_string(p.line) + ":" + std::to_string(p.column) + " " + severityName(p.severity) + " " + p.ruleId
-        + " [" + p.code + "] " + p.message + " {" + std::to_string(int(p.relatedKind)) + " " + p.relatedId + " "
-        + std::to_string(p.relatedIndex) + "}\n";
+           + " [" + p.code + "] " + p.message + " {" + std::to_string(int(p.relatedKind)) + " " + p.relatedId + " "
+           + std::to_string(p.relatedIndex) + "}\n";
 }
 
 std::string normalized(const Trace &trace)
@@ -83,15 +83,15 @@ std::string fingerprint(const ReadResult &r)
         return out;
     const Trace &t = *r.trace;
     out += "lines " + std::to_string(t.lineCount) + " records " + std::to_string(t.recordCount) + " bytes "
-        + std::to_string(t.fileBytes) + "\n";
+           + std::to_string(t.fileBytes) + "\n";
     out += "spans " + std::to_string(t.spans.size()) + " ops " + std::to_string(t.ops.size()) + " tensors "
-        + std::to_string(t.tensors.size()) + " stats " + std::to_string(t.tensorStats.size()) + " memory "
-        + std::to_string(t.memory.size()) + " device " + std::to_string(t.deviceMemory.size()) + " intervals "
-        + std::to_string(t.deviceIntervals.size()) + " gradients " + std::to_string(t.gradients.size()) + " edges "
-        + std::to_string(t.edges.size()) + "\n";
+           + std::to_string(t.tensors.size()) + " stats " + std::to_string(t.tensorStats.size()) + " memory "
+           + std::to_string(t.memory.size()) + " device " + std::to_string(t.deviceMemory.size()) + " intervals "
+           + std::to_string(t.deviceIntervals.size()) + " gradients " + std::to_string(t.gradients.size()) + " edges "
+           + std::to_string(t.edges.size()) + "\n";
     for (const Span &s : t.spans) {
         out += std::string(t.str(s.id)) + " " + std::to_string(s.startLine) + "-" + std::to_string(s.endLine) + " "
-            + std::to_string(s.durationNs) + "\n";
+               + std::to_string(s.durationNs) + "\n";
     }
     if (r.accepted())
         out += normalized(t);

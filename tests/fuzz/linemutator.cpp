@@ -43,10 +43,36 @@ const char *const kTemplates[] = {
 };
 
 const char *const kValues[] = {
-    "0", "-1", "18446744073709551615", "18446744073709551616", "1e999999", "-0.0", "4.911899340741448e161",
-    "0.30000000000000004", "1.5e-300", "5e200", "null", "true", "[]", "{}", "\"\"", "\" \"", "\"\\u0000\"",
-    "\"\\ud800\"", "\"\\u00e9\"", "\"a\"", "\"b\"", "\"t3\"", "[1,2,3]", "{\"value\":null}", "{\"function\":{}}",
-    "\"cuda:0\"", "\"f32\"", "\"bf16\"", "\"u8\"", "[18446744073709551615,2]",
+    "0",
+    "-1",
+    "18446744073709551615",
+    "18446744073709551616",
+    "1e999999",
+    "-0.0",
+    "4.911899340741448e161",
+    "0.30000000000000004",
+    "1.5e-300",
+    "5e200",
+    "null",
+    "true",
+    "[]",
+    "{}",
+    "\"\"",
+    "\" \"",
+    "\"\\u0000\"",
+    "\"\\ud800\"",
+    "\"\\u00e9\"",
+    "\"a\"",
+    "\"b\"",
+    "\"t3\"",
+    "[1,2,3]",
+    "{\"value\":null}",
+    "{\"function\":{}}",
+    "\"cuda:0\"",
+    "\"f32\"",
+    "\"bf16\"",
+    "\"u8\"",
+    "[18446744073709551615,2]",
 };
 
 std::vector<std::string> splitLines(const std::uint8_t *data, std::size_t size)
@@ -134,35 +160,26 @@ extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t *data, std::size_t s
         line.assign(reinterpret_cast<const char *>(buf.data()), n);
         break;
     }
-    case 1:
-        lines.insert(lines.begin() + std::ptrdiff_t(i), lines[i]);
-        break;
-    case 2:
-        lines.erase(lines.begin() + std::ptrdiff_t(i));
-        break;
-    case 3:
-        std::swap(lines[i], lines[rng() % lines.size()]);
-        break;
+    case 1: lines.insert(lines.begin() + std::ptrdiff_t(i), lines[i]); break;
+    case 2: lines.erase(lines.begin() + std::ptrdiff_t(i)); break;
+    case 3: std::swap(lines[i], lines[rng() % lines.size()]); break;
     case 4:
         lines.insert(lines.begin() + std::ptrdiff_t(i), kTemplates[rng() % (sizeof kTemplates / sizeof *kTemplates)]);
         break;
-    case 5:
-        replaceValue(lines[i], rng);
-        break;
+    case 5: replaceValue(lines[i], rng); break;
     case 6: // a blank line, CRLF or trailing whitespace: framing (§2)
         lines[i] += (rng() % 2) ? "\r" : " \t";
         if (rng() % 2)
             lines.insert(lines.begin() + std::ptrdiff_t(i), std::string());
         break;
-    default:
-        break;
+    default: break;
     }
     return joinLines(lines, data, maxSize);
 }
 
-extern "C" std::size_t LLVMFuzzerCustomCrossOver(const std::uint8_t *data1, std::size_t size1, const std::uint8_t *data2,
-                                                 std::size_t size2, std::uint8_t *out, std::size_t maxOutSize,
-                                                 unsigned int seed)
+extern "C" std::size_t LLVMFuzzerCustomCrossOver(const std::uint8_t *data1, std::size_t size1,
+                                                 const std::uint8_t *data2, std::size_t size2, std::uint8_t *out,
+                                                 std::size_t maxOutSize, unsigned int seed)
 {
     // Splice: a prefix of one trace's lines, then a suffix of the other's.
     std::mt19937 rng(seed);

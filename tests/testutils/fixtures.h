@@ -42,11 +42,13 @@ inline QByteArray spansJsonl(const QByteArray &spec)
         if (f.size() > 4 && !f[4].isEmpty())
             starts += ",\"step\":\"" + f[4] + "\"";
         starts += ",\"name\":\"" + name + "\",\"start_ns\":" + f[2] + ",\"span_kind\":\""
-            + (f.size() > 5 ? f[5] : QByteArray("function")) + "\",\"measured\":" + (measured ? "true" : "false") + "}\n";
+                  + (f.size() > 5 ? f[5] : QByteArray("function")) + "\",\"measured\":" + (measured ? "true" : "false")
+                  + "}\n";
         if (f[3] != "open")
             ends += "{\"kind\":\"span_end\",\"id\":\"" + id + "\",\"duration_ns\":" + f[3] + "}\n";
     }
-    return QByteArray(kMeta) + starts + ends + "{\"kind\":\"terminal\",\"outcome\":\"complete\",\"timestamp_ns\":1000000000}\n";
+    return QByteArray(kMeta) + starts + ends
+           + "{\"kind\":\"terminal\",\"outcome\":\"complete\",\"timestamp_ns\":1000000000}\n";
 }
 
 } // namespace TraceInspector::TestFixtures

@@ -34,17 +34,17 @@ inline QString runGenerator(const QStringList &args, int timeoutMs = 300000)
 } // namespace TraceInspector::TestFixtures
 
 /// Skips the calling test, with the reason, when python3 was not found at configure time.
-#define TI_REQUIRE_PYTHON()                                                                        \
-    do {                                                                                           \
-        if (!TraceInspector::TestFixtures::havePython())                                           \
-            QSKIP("python3 was not found when the build was configured; this test needs it to "    \
-                  "run tools/gen_trace.py");                                                       \
+#define TI_REQUIRE_PYTHON()                                                                                            \
+    do {                                                                                                               \
+        if (!TraceInspector::TestFixtures::havePython())                                                               \
+            QSKIP("python3 was not found when the build was configured; this test needs it to "                        \
+                  "run tools/gen_trace.py");                                                                           \
     } while (false)
 
 /// Runs the generator and fails the calling test with the reason when it does not succeed.
-#define TI_GENERATE(...)                                                                           \
-    do {                                                                                           \
-        TI_REQUIRE_PYTHON();                                                                       \
-        const QString tiGenError = TraceInspector::TestFixtures::runGenerator(__VA_ARGS__);        \
-        QVERIFY2(tiGenError.isEmpty(), qPrintable(tiGenError));                                    \
+#define TI_GENERATE(...)                                                                                               \
+    do {                                                                                                               \
+        TI_REQUIRE_PYTHON();                                                                                           \
+        const QString tiGenError = TraceInspector::TestFixtures::runGenerator(__VA_ARGS__);                            \
+        QVERIFY2(tiGenError.isEmpty(), qPrintable(tiGenError));                                                        \
     } while (false)

@@ -26,8 +26,8 @@ inline QByteArray opsJsonl(const QByteArray &spec)
             continue;
         const QList<QByteArray> f = item.split(':');
         out += "{\"kind\":\"op\",\"span_id\":\"" + f[0] + "\",\"op_name\":\"" + f[1]
-            + "\",\"inputs\":[],\"shape\":[2,3],\"dtype\":\"f32\",\"device\":\"cpu\",\"duration_ns\":" + f[3]
-            + ",\"timestamp_ns\":" + f[2] + ",\"input_dense_bytes\":64}\n";
+               + "\",\"inputs\":[],\"shape\":[2,3],\"dtype\":\"f32\",\"device\":\"cpu\",\"duration_ns\":" + f[3]
+               + ",\"timestamp_ns\":" + f[2] + ",\"input_dense_bytes\":64}\n";
     }
     return out;
 }
@@ -42,8 +42,8 @@ inline QByteArray intervalsJsonl(const QByteArray &spec)
             continue;
         const QList<QByteArray> f = item.split(',');
         out += "{\"kind\":\"device_interval\",\"span_id\":\"" + f[0] + "\",\"device\":\"" + f[1] + "\",\"stream_id\":\""
-            + f[2] + "\",\"clock_id\":\"" + f[3] + "\",\"backend\":\"cuda\",\"start_ns\":" + f[4] + ",\"duration_ns\":"
-            + f[5] + "}\n";
+               + f[2] + "\",\"clock_id\":\"" + f[3] + "\",\"backend\":\"cuda\",\"start_ns\":" + f[4]
+               + ",\"duration_ns\":" + f[5] + "}\n";
     }
     return out;
 }
@@ -57,7 +57,7 @@ inline QByteArray tensorsJsonl(const QByteArray &spec)
             continue;
         const QList<QByteArray> f = item.split(':');
         out += "{\"kind\":\"tensor\",\"span_id\":\"" + f[0] + "\",\"tensor_id\":\"" + f[1]
-            + "\",\"shape\":[4],\"dtype\":\"f32\",\"device\":\"cpu\",\"category\":\"activation\"}\n";
+               + "\",\"shape\":[4],\"dtype\":\"f32\",\"device\":\"cpu\",\"category\":\"activation\"}\n";
     }
     return out;
 }

@@ -26,7 +26,8 @@ ReadResult readJsonl(const QByteArray &jsonl, const QString &name = QStringLiter
 std::shared_ptr<const Trace> traceFrom(const QByteArray &jsonl, const QString &name = QStringLiteral("fixture.jsonl"));
 
 /// The trace of \a jsonl when the strict rules accept it; else null, with the reason logged.
-std::shared_ptr<const Trace> acceptedTraceFrom(const QByteArray &jsonl, const QString &name = QStringLiteral("fixture.jsonl"));
+std::shared_ptr<const Trace> acceptedTraceFrom(const QByteArray &jsonl,
+                                               const QString &name = QStringLiteral("fixture.jsonl"));
 /// \a trace (a fixture ending in its terminal line) with \a records inserted before the terminal.
 QByteArray withRecords(QByteArray trace, const QByteArray &records);
 

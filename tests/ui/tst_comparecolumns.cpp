@@ -86,9 +86,9 @@ QModelIndex rowOf(const SpanTreePanel *panel, const char *id, int column)
 QByteArray op(const char *name, int duration, int bytes)
 {
     return QByteArray("{\"kind\":\"op\",\"span_id\":\"a\",\"op_name\":\"") + name
-        + "\",\"inputs\":[],\"output\":\"t\",\"shape\":[4],\"dtype\":\"f32\",\"device\":\"cpu\",\"duration_ns\":"
-        + QByteArray::number(duration) + ",\"timestamp_ns\":1,\"input_dense_bytes\":0,\"output_dense_bytes\":"
-        + QByteArray::number(bytes) + "}\n";
+           + "\",\"inputs\":[],\"output\":\"t\",\"shape\":[4],\"dtype\":\"f32\",\"device\":\"cpu\",\"duration_ns\":"
+           + QByteArray::number(duration)
+           + ",\"timestamp_ns\":1,\"input_dense_bytes\":0,\"output_dense_bytes\":" + QByteArray::number(bytes) + "}\n";
 }
 
 QByteArray withOps(const QByteArray &spec, const QByteArray &ops)
@@ -135,12 +135,10 @@ void tst_CompareColumns::columns_data()
     QTest::addColumn<QByteArray>("span");
     QTest::addColumn<QStringList>("cells"); // baseline, Δ, Δ% duration; baseline, Δ, Δ% self
 
-    QTest::newRow("slower") << QByteArray("b")
-                            << list({"50 ns", "+60 ns", "+120 %", "50 ns", "+60 ns", "+120 %"});
+    QTest::newRow("slower") << QByteArray("b") << list({"50 ns", "+60 ns", "+120 %", "50 ns", "+60 ns", "+120 %"});
     QTest::newRow("faster") << QByteArray("a") << list({"50 ns", "−10 ns", "−20 %", "50 ns", "−10 ns", "−20 %"});
     // The step's own time grew from 0: no percentage of nothing.
-    QTest::newRow("from zero self") << QByteArray("r")
-                                    << list({"100 ns", "+60 ns", "+60 %", "0 ns", "+5 ns", "—"});
+    QTest::newRow("from zero self") << QByteArray("r") << list({"100 ns", "+60 ns", "+60 %", "0 ns", "+5 ns", "—"});
     QTest::newRow("only in candidate") << QByteArray("n") << list({"—", "—", "—", "—", "—", "—"});
 }
 
@@ -155,14 +153,14 @@ void tst_CompareColumns::columns()
     QAbstractItemModelTester modelTester(tree->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     QAbstractItemModelTester proxyTester(tree->proxyModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     QVERIFY(compare(window, write(QStringLiteral("base.jsonl"), TestFixtures::spansJsonl(kBaseline)),
-                    write(QStringLiteral("cand.jsonl"), TestFixtures::spansJsonl(kCandidate))));
+                                  write(QStringLiteral("cand.jsonl"), TestFixtures::spansJsonl(kCandidate))));
     QTRY_COMPARE(tree->proxyModel()->columnCount(), int(SpanTreeModel::ComparisonColumnCount));
     QCOMPARE(tree->view()->header()->count(), int(SpanTreeModel::ComparisonColumnCount));
     QCOMPARE(tree->proxyModel()->headerData(SpanTreeModel::DeltaSelfColumn, Qt::Horizontal).toString(),
              QStringLiteral("Δ self"));
-    const int columns[] = {SpanTreeModel::BaselineTotalColumn, SpanTreeModel::DeltaTotalColumn,
+    const int columns[] = {SpanTreeModel::BaselineTotalColumn,     SpanTreeModel::DeltaTotalColumn,
                            SpanTreeModel::DeltaTotalPercentColumn, SpanTreeModel::BaselineSelfColumn,
-                           SpanTreeModel::DeltaSelfColumn, SpanTreeModel::DeltaSelfPercentColumn};
+                           SpanTreeModel::DeltaSelfColumn,         SpanTreeModel::DeltaSelfPercentColumn};
     QStringList got;
     for (const int c : columns)
         got << text(tree, span.constData(), c);
@@ -175,7 +173,7 @@ void tst_CompareColumns::columns()
     const QModelIndex delta = rowOf(tree, span.constData(), SpanTreeModel::DeltaSelfColumn);
     probe.initStyleOption(&o, delta);
     const QString shown = delta.data().toString();
-    const QColor want = shown.startsWith(u'+')          ? DeltaPalette::slower(tree->view()->palette())
+    const QColor want = shown.startsWith(u'+')            ? DeltaPalette::slower(tree->view()->palette())
                         : shown.startsWith(QChar(0x2212)) ? DeltaPalette::faster(tree->view()->palette())
                                                           : tree->view()->palette().color(QPalette::Text);
     QCOMPARE(o.palette.color(QPalette::Text), want);
@@ -198,7 +196,7 @@ void tst_CompareColumns::sortByDelta()
     window.show();
     SpanTreePanel *tree = window.spanTreePanel();
     QVERIFY(compare(window, write(QStringLiteral("sort-base.jsonl"), TestFixtures::spansJsonl(kBaseline)),
-                    write(QStringLiteral("sort-cand.jsonl"), TestFixtures::spansJsonl(kCandidate))));
+                                  write(QStringLiteral("sort-cand.jsonl"), TestFixtures::spansJsonl(kCandidate))));
     QTRY_COMPARE(tree->proxyModel()->columnCount(), int(SpanTreeModel::ComparisonColumnCount));
     SpanFilterProxyModel *proxy = tree->proxyModel();
     const QModelIndex root = proxy->index(0, 0);
@@ -236,7 +234,7 @@ void tst_CompareColumns::closeRemovesColumns()
     QAbstractItemModelTester modelTester(tree->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     QAbstractItemModelTester proxyTester(tree->proxyModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     QVERIFY(compare(window, write(QStringLiteral("close-base.jsonl"), TestFixtures::spansJsonl(kBaseline)),
-                    write(QStringLiteral("close-cand.jsonl"), TestFixtures::spansJsonl(kCandidate))));
+                                  write(QStringLiteral("close-cand.jsonl"), TestFixtures::spansJsonl(kCandidate))));
     QTRY_COMPARE(tree->proxyModel()->columnCount(), int(SpanTreeModel::ComparisonColumnCount));
     // Sorted by a comparison column when it goes: the tree falls back to tree order.
     tree->view()->sortByColumn(SpanTreeModel::DeltaSelfColumn, Qt::DescendingOrder);
@@ -269,11 +267,11 @@ void tst_CompareColumns::opAggregate()
     window.show();
     OpAggregateModel *model = window.opTablePanel()->aggregateModel();
     QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    QVERIFY(compare(window,
-                    write(QStringLiteral("ops-base.jsonl"),
-                          withOps(spec, op("softmax", 100, 16) + op("matmul", 50, 32))),
-                    write(QStringLiteral("ops-cand.jsonl"),
-                          withOps(spec, op("softmax", 300, 32) + op("matmul", 50, 32) + op("gelu", 7, 16)))));
+    QVERIFY(compare(
+        window,
+        write(QStringLiteral("ops-base.jsonl"), withOps(spec, op("softmax", 100, 16) + op("matmul", 50, 32))),
+              write(QStringLiteral("ops-cand.jsonl"),
+                                   withOps(spec, op("softmax", 300, 32) + op("matmul", 50, 32) + op("gelu", 7, 16)))));
     QTRY_COMPARE(model->columnCount(), int(OpAggregateModel::ComparisonColumnCount));
     if (byShape) {
         window.opTablePanel()->setGrouping(OpGrouping::NameShapeDtypeDevice);

@@ -86,9 +86,9 @@ QByteArray withMeta(const QByteArray &spec, const QByteArray &from = {}, const Q
 QByteArray op(const char *span, const char *name, int duration, int bytes)
 {
     return QByteArray("{\"kind\":\"op\",\"span_id\":\"") + span + "\",\"op_name\":\"" + name
-        + "\",\"inputs\":[],\"output\":\"t\",\"shape\":[4],\"dtype\":\"f32\",\"device\":\"cpu\",\"duration_ns\":"
-        + QByteArray::number(duration) + ",\"timestamp_ns\":1,\"input_dense_bytes\":0,\"output_dense_bytes\":"
-        + QByteArray::number(bytes) + "}\n";
+           + "\",\"inputs\":[],\"output\":\"t\",\"shape\":[4],\"dtype\":\"f32\",\"device\":\"cpu\",\"duration_ns\":"
+           + QByteArray::number(duration)
+           + ",\"timestamp_ns\":1,\"input_dense_bytes\":0,\"output_dense_bytes\":" + QByteArray::number(bytes) + "}\n";
 }
 
 QString cell(const QAbstractItemModel *model, int row, int column, int role = Qt::DisplayRole)
@@ -123,7 +123,7 @@ void tst_ComparePanel::diffColumns_data()
     QTest::addColumn<QByteArray>("baseline");
     QTest::addColumn<QByteArray>("candidate");
     QTest::addColumn<QString>("summary");
-    QTest::addColumn<QString>("topPath");   // sorted by Δ self, largest slowdown first
+    QTest::addColumn<QString>("topPath"); // sorted by Δ self, largest slowdown first
     QTest::addColumn<QString>("topDelta");
     QTest::addColumn<QString>("topPercent");
     QTest::addColumn<QString>("bottomPath");
@@ -132,16 +132,14 @@ void tst_ComparePanel::diffColumns_data()
     // Self times: step 0 -> 10, fwd 50 -> 40, bwd 50 -> 110.
     QTest::newRow("backward slower") << QByteArray("r=step*:-:0:100 a=fwd:r:0:50 b=bwd:r:50:50")
                                      << QByteArray("r=step*:-:0:160 a=fwd:r:0:40 b=bwd:r:50:110")
-                                     << QStringLiteral("3 of 3 spans matched")
-                                     << QStringLiteral("step/bwd") << QStringLiteral("+60 ns") << QStringLiteral("+120 %")
-                                     << QStringLiteral("step/fwd") << QStringLiteral("−10 ns");
+                                     << QStringLiteral("3 of 3 spans matched") << QStringLiteral("step/bwd")
+                                            << QStringLiteral("+60 ns") << QStringLiteral("+120 %") << QStringLiteral("step/fwd") << QStringLiteral("−10 ns");
     // Repeated siblings match by occurrence; the second microbatch got faster, so the step's
     // own time grew (self 90 -> 160).
     QTest::newRow("second microbatch faster")
         << QByteArray("r=step*:-:0:300 a=mb:r:0:100 b=mb:r:100:100 c=new:r:250:10")
         << QByteArray("r=step*:-:0:300 a=mb:r:0:100 b=mb:r:100:40")
-        << QStringLiteral("3 of 3 spans matched; 1 only in baseline") << QStringLiteral("step")
-        << QStringLiteral("+70 ns") << QStringLiteral("+78 %") << QStringLiteral("step/mb[1]") << QStringLiteral("−60 ns");
+        << QStringLiteral("3 of 3 spans matched; 1 only in baseline") << QStringLiteral("step") << QStringLiteral("+70 ns") << QStringLiteral("+78 %") << QStringLiteral("step/mb[1]") << QStringLiteral("−60 ns");
 }
 
 void tst_ComparePanel::diffColumns()
@@ -158,7 +156,7 @@ void tst_ComparePanel::diffColumns()
     MainWindow window;
     window.show();
     QVERIFY(compare(window, write(QStringLiteral("base.jsonl"), withMeta(baseline)),
-                    write(QStringLiteral("cand.jsonl"), withMeta(candidate))));
+                                  write(QStringLiteral("cand.jsonl"), withMeta(candidate))));
     ComparePanel *panel = window.comparePanel();
     QVERIFY(panel->isVisible()); // the Compare tab came to the front
     QVERIFY2(panel->summaryLabel()->text().startsWith(summary), qPrintable(panel->summaryLabel()->text()));
@@ -185,7 +183,7 @@ void tst_ComparePanel::diffColumns()
     QVERIFY(m->index(0, SpanDiffModel::DeltaSelfColumn).data(DeltaRole).toLongLong() > 0);
     QCOMPARE(textColor(0), DeltaPalette::slower(view->palette()));
     QCOMPARE(textColor(last), bottomDelta.startsWith(QChar(0x2212)) ? DeltaPalette::faster(view->palette())
-                                                                     : view->palette().color(QPalette::Text));
+                                                                    : view->palette().color(QPalette::Text));
 
     // Sorting by Δ the other way puts the largest improvement first.
     view->sortByColumn(SpanDiffModel::DeltaSelfColumn, Qt::AscendingOrder);
@@ -207,27 +205,27 @@ void tst_ComparePanel::fairnessBanner_data()
     const QString missing = QStringLiteral("Upstream's comparison: “%1”").arg(QLatin1String(kIdentityMissingReason));
     QTest::newRow("same run facts") << QByteArray() << QByteArray() << false << QStringList{missing};
     QTest::newRow("device") << QByteArray("\"device\":\"cpu\"") << QByteArray("\"device\":\"cuda:0\"") << true
-                            << QStringList{QStringLiteral("device: baseline cpu, candidate cuda:0"), semantics, missing};
+                            << QStringList{QStringLiteral("device: baseline cpu, candidate cuda:0"), semantics,
+                                                          missing};
     QTest::newRow("phase") << QByteArray("\"phase\":\"infer\"") << QByteArray("\"phase\":\"train\"") << true
                            << QStringList{QStringLiteral("phase: baseline infer, candidate train"), semantics, missing};
-    QTest::newRow("timing mode") << QByteArray("\"timing_mode\":\"host\"")
-                                 << QByteArray("\"timing_mode\":\"device_synchronized\"") << true
-                                 << QStringList{QStringLiteral("timing_mode: baseline host, candidate device_synchronized"),
-                                                semantics, missing};
+    QTest::newRow("timing mode")
+        << QByteArray("\"timing_mode\":\"host\"") << QByteArray("\"timing_mode\":\"device_synchronized\"") << true
+        << QStringList{QStringLiteral("timing_mode: baseline host, candidate device_synchronized"), semantics, missing};
     QTest::newRow("warm-up and capture step")
         << QByteArray("\"capture_step\":1,\"warmup_steps\":0") << QByteArray("\"capture_step\":3,\"warmup_steps\":2")
         << true
         << QStringList{QStringLiteral("warmup_steps: baseline 0, candidate 2"),
-                       QStringLiteral("capture_step: baseline 1, candidate 3"), semantics, missing};
+                                      QStringLiteral("capture_step: baseline 1, candidate 3"), semantics, missing};
     QTest::newRow("capture contract") << QByteArray("\"measurement_scope\":\"profiled_work\"")
                                       << QByteArray("\"measurement_scope\":\"production_equivalent\"") << true
                                       << QStringList{QStringLiteral("capture_contract.measurement_scope: baseline "
                                                                     "profiled_work, candidate production_equivalent"),
-                                                     semantics, missing};
+                                                                    semantics, missing};
     QTest::newRow("entrypoint") << QByteArray("\"entrypoint\":\"e\"") << QByteArray("\"entrypoint\":\"model::train\"")
                                 << true
-                                << QStringList{QStringLiteral("entrypoint: baseline e, candidate model::train"), semantics,
-                                               missing};
+                                << QStringList{QStringLiteral("entrypoint: baseline e, candidate model::train"),
+                                                              semantics, missing};
 }
 
 void tst_ComparePanel::fairnessBanner()
@@ -241,7 +239,7 @@ void tst_ComparePanel::fairnessBanner()
     MainWindow window;
     window.show();
     QVERIFY(compare(window, write(QStringLiteral("fair-base.jsonl"), withMeta(spec)),
-                    write(QStringLiteral("fair-cand.jsonl"), withMeta(spec, from, to))));
+                                  write(QStringLiteral("fair-cand.jsonl"), withMeta(spec, from, to))));
     MessageBanner *banner = window.comparePanel()->fairnessBanner();
     QVERIFY(banner->isVisible());
     QCOMPARE(banner->tone(), differs ? MessageBanner::Tone::Warning : MessageBanner::Tone::Information);
@@ -261,7 +259,7 @@ void tst_ComparePanel::invalidIdentityBanner()
     MainWindow window;
     window.show();
     QVERIFY(compare(window, write(QStringLiteral("invalid-base.jsonl"), text),
-                    write(QStringLiteral("invalid-cand.jsonl"), text)));
+                                  write(QStringLiteral("invalid-cand.jsonl"), text)));
     MessageBanner *banner = window.comparePanel()->fairnessBanner();
     QVERIFY(banner->isVisible());
     QCOMPARE(banner->tone(), MessageBanner::Tone::Information);
@@ -277,10 +275,12 @@ void tst_ComparePanel::opGroupsAndOnlyIn()
     const QByteArray candOps = op("a", "softmax", 300, 16) + op("a", "matmul", 50, 32) + op("a", "gelu", 7, 16);
     MainWindow window;
     window.show();
-    QVERIFY(compare(window,
-                    write(QStringLiteral("ops-base.jsonl"),
-                          withMeta("r=step*:-:0:1000 a=fwd:r:0:500 x=extra:r:600:100 y=inner:x:600:10", {}, {}, baseOps)),
-                    write(QStringLiteral("ops-cand.jsonl"), withMeta("r=step*:-:0:1000 a=fwd:r:0:500", {}, {}, candOps))));
+    QVERIFY(compare(
+        window,
+        write(QStringLiteral("ops-base.jsonl"),
+                             withMeta("r=step*:-:0:1000 a=fwd:r:0:500 x=extra:r:600:100 y=inner:x:600:10", {}, {},
+                                      baseOps)),
+              write(QStringLiteral("ops-cand.jsonl"), withMeta("r=step*:-:0:1000 a=fwd:r:0:500", {}, {}, candOps))));
     ComparePanel *panel = window.comparePanel();
     QAbstractItemModelTester opTester(panel->opGroupModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     QAbstractItemModelTester onlyTester(panel->onlyInModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -312,12 +312,15 @@ void tst_ComparePanel::backgroundSort_data()
     QTest::addColumn<bool>("spans"); // the span table, else the op group table
     QTest::addColumn<int>("column");
     QTest::addColumn<Qt::SortOrder>("order");
-    QTest::newRow("spans by Δ total, descending") << true << int(SpanDiffModel::DeltaTotalColumn) << Qt::DescendingOrder;
+    QTest::newRow("spans by Δ total, descending")
+        << true << int(SpanDiffModel::DeltaTotalColumn) << Qt::DescendingOrder;
     QTest::newRow("spans by Δ total, ascending") << true << int(SpanDiffModel::DeltaTotalColumn) << Qt::AscendingOrder;
     QTest::newRow("spans by Δ self, ascending") << true << int(SpanDiffModel::DeltaSelfColumn) << Qt::AscendingOrder;
-    QTest::newRow("spans by Δ% self, descending") << true << int(SpanDiffModel::DeltaSelfPercentColumn) << Qt::DescendingOrder;
+    QTest::newRow("spans by Δ% self, descending")
+        << true << int(SpanDiffModel::DeltaSelfPercentColumn) << Qt::DescendingOrder;
     QTest::newRow("spans by path") << true << int(SpanDiffModel::PathColumn) << Qt::AscendingOrder;
-    QTest::newRow("op groups by Δ total, ascending") << false << int(OpGroupDiffModel::DeltaTotalColumn) << Qt::AscendingOrder;
+    QTest::newRow("op groups by Δ total, ascending")
+        << false << int(OpGroupDiffModel::DeltaTotalColumn) << Qt::AscendingOrder;
     QTest::newRow("op groups by name") << false << int(OpGroupDiffModel::NameColumn) << Qt::AscendingOrder;
 }
 
@@ -329,17 +332,18 @@ void tst_ComparePanel::backgroundSort()
     QFETCH(int, column);
     QFETCH(Qt::SortOrder, order);
     const QByteArray baseOps = op("a", "softmax", 100, 16) + op("a", "matmul", 50, 32) + op("b", "add", 9, 8);
-    const QByteArray candOps = op("a", "softmax", 300, 16) + op("a", "matmul", 40, 32) + op("b", "add", 9, 8)
-        + op("b", "gelu", 7, 16);
+    const QByteArray candOps =
+        op("a", "softmax", 300, 16) + op("a", "matmul", 40, 32) + op("b", "add", 9, 8) + op("b", "gelu", 7, 16);
     MainWindow window;
     window.show();
-    QVERIFY(compare(window,
-                    write(QStringLiteral("bg-base.jsonl"),
-                          withMeta("r=step*:-:0:1000 a=fwd:r:0:500 b=bwd:r:500:300 c=mb:a:0:100 d=mb:a:100:100", {}, {},
-                                   baseOps)),
-                    write(QStringLiteral("bg-cand.jsonl"),
-                          withMeta("r=step*:-:0:900 a=fwd:r:0:450 b=bwd:r:500:350 c=mb:a:0:60 d=mb:a:100:120", {}, {},
-                                   candOps))));
+    QVERIFY(compare(
+        window,
+        write(QStringLiteral("bg-base.jsonl"),
+                             withMeta("r=step*:-:0:1000 a=fwd:r:0:500 b=bwd:r:500:300 c=mb:a:0:100 d=mb:a:100:100", {},
+                                      {}, baseOps)),
+              write(QStringLiteral("bg-cand.jsonl"),
+                                   withMeta("r=step*:-:0:900 a=fwd:r:0:450 b=bwd:r:500:350 c=mb:a:0:60 d=mb:a:100:120",
+                                            {}, {}, candOps))));
     ComparePanel *panel = window.comparePanel();
     QTableView *view = spans ? panel->spanView() : panel->opGroupView();
     FlatTableModel *model = spans ? static_cast<FlatTableModel *>(panel->spanModel())
@@ -355,7 +359,8 @@ void tst_ComparePanel::backgroundSort()
         OpGroupDiffModel opModel;
         spanModel.setComparison(comparison);
         opModel.setComparison(comparison);
-        FlatTableModel *sync = spans ? static_cast<FlatTableModel *>(&spanModel) : static_cast<FlatTableModel *>(&opModel);
+        FlatTableModel *sync =
+            spans ? static_cast<FlatTableModel *>(&spanModel) : static_cast<FlatTableModel *>(&opModel);
         sync->sort(column, order);
         for (int row = 0; row < sync->rowCount(); ++row)
             expected.push_back(sync->recordAt(row));
@@ -414,7 +419,7 @@ void tst_ComparePanel::unreadableBaseline()
     MainWindow window;
     window.show();
     QVERIFY(!compare(window, m_dir.filePath(QStringLiteral("missing.jsonl")),
-                     write(QStringLiteral("ok.jsonl"), withMeta("r=step*:-:0:100"))));
+                                            write(QStringLiteral("ok.jsonl"), withMeta("r=step*:-:0:100"))));
     auto *banner = window.comparePanel()->findChild<MessageBanner *>(QStringLiteral("compareErrorBanner"));
     QVERIFY(banner);
     // A missing baseline fails before the window's own load of the candidate ends; the views

@@ -51,12 +51,12 @@ constexpr int kLightness = 190; // of 255: lighter than any dark-theme surface
 constexpr double kMaxLightShare = 0.015;
 
 const QStringList kViews{
-    QStringLiteral("rejectionBanner"), QStringLiteral("timelineView"),  QStringLiteral("memoryChartPanel"),
-    QStringLiteral("spanTreePanel"),   QStringLiteral("detailsPane"),   QStringLiteral("searchBar"),
-    QStringLiteral("opTablePanel"),    QStringLiteral("graphPanel"),    QStringLiteral("comparePanel"),
-    QStringLiteral("validationPanel"), QStringLiteral("metadataPanel"), QStringLiteral("tensorsPanel"),
-    QStringLiteral("tensorStatsPanel"), QStringLiteral("gradientsPanel"), QStringLiteral("evidencePanel"),
-};
+    QStringLiteral("rejectionBanner"),  QStringLiteral("timelineView"),   QStringLiteral("memoryChartPanel"),
+                                                                                         QStringLiteral("spanTreePanel"),    QStringLiteral("detailsPane"),    QStringLiteral("searchBar"),
+                                                                                                                                                                              QStringLiteral("opTablePanel"),     QStringLiteral("graphPanel"),     QStringLiteral("comparePanel"),
+                                                                                                                                                                                                                                                                   QStringLiteral("validationPanel"),  QStringLiteral("metadataPanel"),  QStringLiteral("tensorsPanel"),
+                                                                                                                                                                                                                                                                                                                                                        QStringLiteral("tensorStatsPanel"), QStringLiteral("gradientsPanel"), QStringLiteral("evidencePanel"),
+                                                                                                                                                                                                                                                                                                                                                                                            };
 
 } // namespace
 
@@ -83,7 +83,8 @@ double TestDarkPalette::lightSurfaceShare(const QImage &source)
             const int n = at(x + kBlock, y + kBlock) - at(x, y + kBlock) - at(x + kBlock, y) + at(x, y);
             if (n == kBlock * kBlock) {
                 for (int dy = 0; dy < kBlock; ++dy)
-                    std::fill_n(covered.begin() + std::ptrdiff_t(std::size_t(y + dy) * std::size_t(w) + std::size_t(x)), kBlock, 1);
+                    std::fill_n(covered.begin() + std::ptrdiff_t(std::size_t(y + dy) * std::size_t(w) + std::size_t(x)),
+                                kBlock, 1);
             }
         }
     }
@@ -97,8 +98,12 @@ void TestDarkPalette::initTestCase()
     QVERIFY(m_dir.isValid());
     // Every record kind, a few corrupted lines: a rejected trace shows its banner and findings.
     const QString path = m_dir.filePath(QStringLiteral("run.jsonl"));
-    TI_GENERATE({QStringLiteral("--events"), QStringLiteral("6000"), QStringLiteral("--seed"), QStringLiteral("5"),
-                 QStringLiteral("--corrupt"), QStringLiteral("0.002"), QStringLiteral("--out"), path, QStringLiteral("--quiet")});
+    TI_GENERATE({QStringLiteral("--events"),
+        QStringLiteral("6000"), QStringLiteral("--seed"),
+                                    QStringLiteral("5"), QStringLiteral("--corrupt"),
+                                                             QStringLiteral("0.002"),
+                                                                            QStringLiteral("--out"), path,
+                                                                                           QStringLiteral("--quiet")});
     m_window = std::make_unique<MainWindow>();
     m_window->resize(1500, 1000);
     m_window->show();
@@ -158,7 +163,9 @@ void TestDarkPalette::viewHasNoLightSurface()
         image.save(m_dir.filePath(name + QStringLiteral(".png")));
     QVERIFY2(share <= kMaxLightShare,
              qPrintable(QStringLiteral("%1: %2 % of it is light surface with a dark palette (at most %3 %)")
-                            .arg(name).arg(share * 100, 0, 'f', 1).arg(kMaxLightShare * 100, 0, 'f', 1)));
+                                           .arg(name)
+                                           .arg(share * 100, 0, 'f', 1)
+                                           .arg(kMaxLightShare * 100, 0, 'f', 1)));
 }
 
 void TestDarkPalette::lightPaletteIsCaught()
@@ -166,11 +173,12 @@ void TestDarkPalette::lightPaletteIsCaught()
     // The control: Fusion's own light palette, the same views, the same measure.
     QApplication::setPalette(QStyleFactory::create(QStringLiteral("Fusion"))->standardPalette());
     QCoreApplication::processEvents();
-    for (const QString &name : {QStringLiteral("spanTreePanel"), QStringLiteral("validationPanel"),
-                                QStringLiteral("rejectionBanner")}) {
+    for (const QString &name :
+         {QStringLiteral("spanTreePanel"), QStringLiteral("validationPanel"), QStringLiteral("rejectionBanner")}) {
         const double share = lightSurfaceShare(grabView(name));
-        QVERIFY2(share > 0.3, qPrintable(QStringLiteral("%1: only %2 % light surface with the light palette")
-                                             .arg(name).arg(share * 100, 0, 'f', 1)));
+        QVERIFY2(share > 0.3,
+                 qPrintable(QStringLiteral("%1: only %2 % light surface with the light palette") .arg(name).arg(
+                     share * 100, 0, 'f', 1)));
     }
     QApplication::setPalette(darkPalette());
 }

@@ -56,8 +56,7 @@ void tst_DetailsPane::initTestCase()
 {
     QVERIFY(m_dir.isValid());
     const QByteArray text = traceJsonl("root:-:0:1000 fwd=forward:root:10:500 mm=matmul:fwd:20:100 late:root:900:open",
-                                       opsJsonl("mm:matmul:30:50 fwd:add:200:10")
-                                           + tensorsJsonl("mm:t1 fwd:t2")
+                                       opsJsonl("mm:matmul:30:50 fwd:add:200:10") + tensorsJsonl("mm:t1 fwd:t2")
                                            + intervalsJsonl("mm,cuda:0,7,cupti:cuda:0,5000,40"));
     m_path = m_dir.filePath(QStringLiteral("details.jsonl"));
     QFile file(m_path);
@@ -77,16 +76,20 @@ void tst_DetailsPane::rawLine_data()
     QTest::addColumn<QString>("id");
     QTest::addColumn<QString>("expectedStart"); // what the raw text starts with
     QTest::addColumn<int>("lineCount");
-    QTest::newRow("span: start and end lines") << int(Selection::Kind::Span) << QStringLiteral("mm")
-                                               << QStringLiteral("{\"kind\":\"span_start\",\"id\":\"mm\"") << 2;
-    QTest::newRow("open span: start line only") << int(Selection::Kind::Span) << QStringLiteral("late")
-                                                << QStringLiteral("{\"kind\":\"span_start\",\"id\":\"late\"") << 1;
-    QTest::newRow("op") << int(Selection::Kind::Op) << QStringLiteral("1")
-                        << QStringLiteral("{\"kind\":\"op\",\"span_id\":\"fwd\",\"op_name\":\"add\"") << 1;
-    QTest::newRow("tensor") << int(Selection::Kind::Tensor) << QStringLiteral("0")
-                            << QStringLiteral("{\"kind\":\"tensor\",\"span_id\":\"mm\",\"tensor_id\":\"t1\"") << 1;
-    QTest::newRow("device interval") << int(Selection::Kind::DeviceInterval) << QStringLiteral("0")
-                                     << QStringLiteral("{\"kind\":\"device_interval\"") << 1;
+    QTest::newRow("span: start and end lines")
+        << int(Selection::Kind::Span)
+        << QStringLiteral("mm") << QStringLiteral("{\"kind\":\"span_start\",\"id\":\"mm\"") << 2;
+    QTest::newRow("open span: start line only")
+        << int(Selection::Kind::Span)
+        << QStringLiteral("late") << QStringLiteral("{\"kind\":\"span_start\",\"id\":\"late\"") << 1;
+    QTest::newRow("op") << int(Selection::Kind::Op)
+                        << QStringLiteral("1")
+                                          << QStringLiteral("{\"kind\":\"op\",\"span_id\":\"fwd\",\"op_name\":\"add\"")
+                                                            << 1;
+    QTest::newRow("tensor") << int(Selection::Kind::Tensor)
+                            << QStringLiteral("0") << QStringLiteral("{\"kind\":\"tensor\",\"span_id\":\"mm\",\"tensor_id\":\"t1\"") << 1;
+    QTest::newRow("device interval") << int(Selection::Kind::DeviceInterval)
+                                     << QStringLiteral("0") << QStringLiteral("{\"kind\":\"device_interval\"") << 1;
 }
 
 void tst_DetailsPane::rawLine()
@@ -113,15 +116,9 @@ void tst_DetailsPane::rawLine()
         QCOMPARE(lines.size() == 2 ? lines.at(1).toUtf8() : QByteArray(),
                  lines.size() == 2 ? line(int(m_trace->spans[std::size_t(s.index)].endLine)) : QByteArray());
         break;
-    case Selection::Kind::Op:
-        first = m_trace->ops[std::size_t(s.index)].line;
-        break;
-    case Selection::Kind::Tensor:
-        first = m_trace->tensors[std::size_t(s.index)].line;
-        break;
-    default:
-        first = m_trace->deviceIntervals[std::size_t(s.index)].line;
-        break;
+    case Selection::Kind::Op: first = m_trace->ops[std::size_t(s.index)].line; break;
+    case Selection::Kind::Tensor: first = m_trace->tensors[std::size_t(s.index)].line; break;
+    default: first = m_trace->deviceIntervals[std::size_t(s.index)].line; break;
     }
     QCOMPARE(lines.front().toUtf8(), line(int(first)));
     QVERIFY(pane.copyLineButton()->isEnabled());
@@ -138,7 +135,8 @@ void tst_DetailsPane::fieldsAndDerivedValues()
     QCOMPARE(fields->value(QStringLiteral("Record"), QStringLiteral("id")), QStringLiteral("mm"));
     QCOMPARE(fields->value(QStringLiteral("Record"), QStringLiteral("parent_id")), QStringLiteral("fwd"));
     QCOMPARE(fields->value(QStringLiteral("Record"), QStringLiteral("start_ns")), QStringLiteral("20 (20 ns)"));
-    QCOMPARE(fields->value(QStringLiteral("Derived"), QStringLiteral("self")), QStringLiteral("100 (100 ns)")); // ops are not child spans
+    QCOMPARE(fields->value(QStringLiteral("Derived"), QStringLiteral("self")),
+                           QStringLiteral("100 (100 ns)")); // ops are not child spans
     QCOMPARE(fields->value(QStringLiteral("Derived"), QStringLiteral("% of parent")), QStringLiteral("20.0%"));
     QCOMPARE(fields->value(QStringLiteral("Derived"), QStringLiteral("depth")), QStringLiteral("2"));
     QCOMPARE(fields->value(QStringLiteral("Derived"), QStringLiteral("ops")), QStringLiteral("1"));
@@ -154,11 +152,13 @@ void tst_DetailsPane::fieldsAndDerivedValues()
     QCOMPARE(fields->value(QStringLiteral("Derived"), QStringLiteral("bytes per ns")), QStringLiteral("1.76 B/ns"));
 
     pane.setSelection(Selection::span(span("late")));
-    QCOMPARE(fields->value(QStringLiteral("Record"), QStringLiteral("duration_ns")), QStringLiteral("\u2014 (open: no span_end)"));
+    QCOMPARE(fields->value(QStringLiteral("Record"), QStringLiteral("duration_ns")),
+                           QStringLiteral("\u2014 (open: no span_end)"));
     QCOMPARE(fields->value(QStringLiteral("Derived"), QStringLiteral("self")), QStringLiteral("unknown (open)"));
 
     pane.setSelection(Selection::deviceInterval(0));
-    QVERIFY(fields->value(QStringLiteral("Derived"), QStringLiteral("clock")).contains(u"not comparable with host times"));
+    QVERIFY(
+        fields->value(QStringLiteral("Derived"), QStringLiteral("clock")).contains(u"not comparable with host times"));
 
     pane.setSelection({});
     QCOMPARE(fields->rowCount(), 0);
@@ -251,8 +251,9 @@ void tst_DetailsPane::findingSelectionShowsTheFinding()
     pane.setSelection(Selection::findingOnly(0));
     QCOMPARE(pane.title(), QStringLiteral("finding W-DEVICE-TIMING-ABSENT"));
     QCOMPARE(pane.fieldsModel()->value(QStringLiteral("Finding"), QStringLiteral("message")),
-             QStringLiteral("no device timing intervals were captured"));
-    QCOMPARE(pane.fieldsModel()->value(QStringLiteral("Finding"), QStringLiteral("line")), QStringLiteral("\u2014 (whole file)"));
+                                       QStringLiteral("no device timing intervals were captured"));
+    QCOMPARE(pane.fieldsModel()->value(QStringLiteral("Finding"), QStringLiteral("line")),
+                                       QStringLiteral("\u2014 (whole file)"));
     QCOMPARE(pane.findingCount(), 1);
     QVERIFY(pane.rawText().isEmpty());
     QVERIFY(!pane.copyLineButton()->isEnabled());

@@ -198,8 +198,8 @@ QByteArray intervalsJsonl(const QByteArray &spec)
             continue;
         const QList<QByteArray> f = item.split(':');
         out += "{\"kind\":\"device_interval\",\"span_id\":\"" + f[0] + "\",\"device\":\"" + f[1] + "\",\"stream_id\":\""
-            + f[2] + "\",\"clock_id\":\"" + f[3] + "\",\"backend\":\"cuda\",\"start_ns\":" + f[4] + ",\"duration_ns\":" + f[5]
-            + "}\n";
+               + f[2] + "\",\"clock_id\":\"" + f[3] + "\",\"backend\":\"cuda\",\"start_ns\":" + f[4]
+               + ",\"duration_ns\":" + f[5] + "}\n";
     }
     return out;
 }
@@ -218,8 +218,8 @@ void TestEvidencePanels::outsideDeviceWorkIsShown_data()
     QTest::newRow("overlapping and per lane")
         << QByteArray("ghost:cuda:0:c:0:20 ghost:cuda:0:c:10:20 other:cuda:1:c:0:7 a:cuda:0:c:0:1000")
         << QStringList{u"cuda|0|c|2|30 ns"_s, u"cuda|1|c|1|7 ns"_s};
-    QTest::newRow("another clock is another lane")
-        << QByteArray("ghost:cuda:0:c1:0:20 ghost:cuda:0:c2:0:20") << QStringList{u"cuda|0|c1|1|20 ns"_s, u"cuda|0|c2|1|20 ns"_s};
+    QTest::newRow("another clock is another lane") << QByteArray("ghost:cuda:0:c1:0:20 ghost:cuda:0:c2:0:20")
+                                                   << QStringList{u"cuda|0|c1|1|20 ns"_s, u"cuda|0|c2|1|20 ns"_s};
 }
 
 void TestEvidencePanels::outsideDeviceWorkIsShown()

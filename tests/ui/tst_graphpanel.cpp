@@ -44,8 +44,9 @@ using Loaded = TestFixtures::Analysed;
 
 QByteArray memoryAlloc(const QByteArray &span, const QByteArray &storage, int bytes)
 {
-    return "{\"kind\":\"memory\",\"timestamp_ns\":1,\"storage_id\":\"" + storage + "\",\"tensor_id\":\"t\",\"span_id\":\"" + span
-        + "\",\"device\":\"cpu\",\"bytes\":" + QByteArray::number(bytes) + ",\"action\":\"alloc\",\"dtype\":\"f32\"}\n";
+    return "{\"kind\":\"memory\",\"timestamp_ns\":1,\"storage_id\":\"" + storage
+           + "\",\"tensor_id\":\"t\",\"span_id\":\"" + span + "\",\"device\":\"cpu\",\"bytes\":"
+           + QByteArray::number(bytes) + ",\"action\":\"alloc\",\"dtype\":\"f32\"}\n";
 }
 
 Loaded load(const QByteArray &spans, const QByteArray &records = {})
@@ -171,7 +172,7 @@ void tst_GraphPanel::heatSwitchRecolours()
     const QColor bSelf = fillOf(panel, b);
     panel.heatBox()->setCurrentIndex(panel.heatBox()->findData(int(GraphHeat::Memory)));
     QCOMPARE(panel.heat(), GraphHeat::Memory);
-    QVERIFY(!panel.isBusy());            // recoloured, not laid out again
+    QVERIFY(!panel.isBusy()); // recoloured, not laid out again
     QCOMPARE(panel.drawing(), before);
     QVERIFY(fillOf(panel, a) != aSelf);
     QVERIFY(fillOf(panel, b) != bSelf);
@@ -188,7 +189,8 @@ void tst_GraphPanel::capIsStated()
     panel.setTrace(loaded.trace, loaded.tree);
     QVERIFY(waitForGraph(panel));
     QCOMPARE(panel.drawing()->graph.nodes.size(), std::size_t(3));
-    QVERIFY2(panel.messageLabel()->text().contains(QStringLiteral("Capped at 3 nodes")), qPrintable(panel.messageLabel()->text()));
+    QVERIFY2(panel.messageLabel()->text().contains(QStringLiteral("Capped at 3 nodes")),
+                                                   qPrintable(panel.messageLabel()->text()));
     QVERIFY(panel.messageLabel()->text().contains(QStringLiteral("4 of 7")));
     panel.setNodeCap(100);
     QVERIFY(waitForGraph(panel));

@@ -294,7 +294,8 @@ void tst_LinkedViews::findingSelectsWhatItNames()
             row = r;
     QVERIFY(row >= 0);
     // A click on the row.
-    QModelIndex index = validation->proxyModel()->mapFromSource(issues->index(row, ValidationIssueModel::MessageColumn));
+    QModelIndex index =
+        validation->proxyModel()->mapFromSource(issues->index(row, ValidationIssueModel::MessageColumn));
     if (validation->isGrouped())
         index = validation->groupModel()->mapFromSource(index);
     QTreeView *view = validation->view();
@@ -385,7 +386,9 @@ void tst_LinkedViews::timeRangeFiltersTheLists()
     const TimeWindow range{s.startNs, spanEnd(s)};
     std::size_t opsIn = 0;
     for (const Op &o : trace.ops)
-        opsIn += (o.timestampNs < range.end && std::max(o.timestampNs + o.durationNs, o.timestampNs + 1) > range.begin) ? 1 : 0;
+        opsIn += (o.timestampNs < range.end && std::max(o.timestampNs + o.durationNs, o.timestampNs + 1) > range.begin)
+                     ? 1
+                     : 0;
     std::size_t spansIn = 0;
     for (const Span &x : trace.spans)
         spansIn += (x.startNs < range.end && (!x.closed || std::max(spanEnd(x), x.startNs + 1) > range.begin)) ? 1 : 0;
@@ -548,7 +551,8 @@ void tst_LinkedViews::modelTesterOnRangeFilteredModels()
 {
     OpTablePanel *ops = m_window->opTablePanel();
     QAbstractItemModelTester opTester(ops->opProxyModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-    QAbstractItemModelTester aggregateTester(ops->aggregateModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester aggregateTester(ops->aggregateModel(),
+                                             QAbstractItemModelTester::FailureReportingMode::QtTest);
     QAbstractItemModelTester spanTester(m_window->spanTreePanel()->proxyModel(),
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
     const Span &s = m_loaded->trace->spans[std::size_t(spanWithOps())];

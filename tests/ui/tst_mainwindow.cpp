@@ -87,7 +87,8 @@ void answerNextMessageBox(QMessageBox::StandardButton button, bool *seen)
 
 // Root `a` (measured, closed), child `b` never closed, an op in the unknown span `ghost`, and a
 // span_end for an unknown span, which makes the strict rules reject the trace.
-const char *kProblemTrace = R"({"kind":"meta","schema":"candle-graph/trace/10","run_id":"r","correlation_id":"c","entrypoint":"e","phase":"infer","timestamp":"t","capture_step":1,"warmup_steps":0,"device":"cpu","timing_mode":"host","capture_contract":{"measurement_scope":"profiled_work","operations":"complete","logical_memory":"none","physical_memory":"none","device_timing":"none"},"tags":{}}
+const char *kProblemTrace =
+    R"({"kind":"meta","schema":"candle-graph/trace/10","run_id":"r","correlation_id":"c","entrypoint":"e","phase":"infer","timestamp":"t","capture_step":1,"warmup_steps":0,"device":"cpu","timing_mode":"host","capture_contract":{"measurement_scope":"profiled_work","operations":"complete","logical_memory":"none","physical_memory":"none","device_timing":"none"},"tags":{}}
 {"kind":"span_start","id":"a","name":"root","start_ns":0,"span_kind":"function","measured":true}
 {"kind":"span_start","id":"b","parent_id":"a","name":"child","start_ns":10,"span_kind":"module"}
 {"kind":"op","span_id":"a","op_name":"matmul","shape":[2,2],"dtype":"f32","device":"cpu","duration_ns":5,"timestamp_ns":20,"input_dense_bytes":32}
@@ -148,8 +149,11 @@ void TestMainWindow::initTestCase()
     QVERIFY(m_dir.isValid());
 
     m_bigTrace = m_dir.filePath(QStringLiteral("big.jsonl"));
-    TI_GENERATE({QStringLiteral("--events"), QStringLiteral("1000000"), QStringLiteral("--seed"), QStringLiteral("5"),
-                 QStringLiteral("--quiet"), QStringLiteral("--out"), m_bigTrace});
+    TI_GENERATE({QStringLiteral("--events"),
+        QStringLiteral("1000000"), QStringLiteral("--seed"), QStringLiteral("5"),
+                                                                            QStringLiteral("--quiet"),
+                                                                                           QStringLiteral("--out"),
+                                                                                                          m_bigTrace});
 }
 
 void TestMainWindow::cleanupTestCase()
@@ -184,7 +188,8 @@ void TestMainWindow::opensByApi()
     QVERIFY(window.messageBanner()->isHidden());
     QCOMPARE(window.validationPanel()->issueModel()->rowCount(), 0);
     const QString summary = window.summaryText();
-    QVERIFY2(summary.contains(QStringLiteral("1 op")) && summary.contains(QStringLiteral("2 spans")), qPrintable(summary));
+    QVERIFY2(summary.contains(QStringLiteral("1 op"))
+                              && summary.contains(QStringLiteral("2 spans")), qPrintable(summary));
     QVERIFY2(summary.contains(QStringLiteral("measured 50.0 µs")), qPrintable(summary));
     QVERIFY2(summary.contains(QStringLiteral("logical peak 384 KiB")), qPrintable(summary));
     QVERIFY2(summary.contains(QStringLiteral("0 errors, 0 warnings")), qPrintable(summary));
@@ -231,8 +236,9 @@ void TestMainWindow::rejectedTraceShowsBanner()
     QVERIFY(window.rejectionBanner()->isVisible());
     QVERIFY(window.rejectionBanner()->title().contains(QStringLiteral("Rejected by the strict rules")));
     QVERIFY(window.rejectionBanner()->title().contains(QStringLiteral("everything valid is still shown")));
-    QVERIFY2(window.rejectionBanner()->text().contains(QStringLiteral("span_end for unknown span `span-matmul-0` at index 3")),
-             qPrintable(window.rejectionBanner()->text()));
+    QVERIFY2(window.rejectionBanner()->text().contains(
+        QStringLiteral("span_end for unknown span `span-matmul-0` at index 3")),
+        qPrintable(window.rejectionBanner()->text()));
     QVERIFY(window.summaryText().contains(QStringLiteral("rejected")));
     // Everything valid is still there.
     QVERIFY(!window.loadedTrace()->trace->spans.empty());
@@ -245,12 +251,13 @@ void TestMainWindow::unopenableFileShowsMessage_data()
     QTest::addColumn<QByteArray>("content"); // written when not empty
     QTest::addColumn<QString>("expected");
 
-    QTest::newRow("missing") << QStringLiteral("missing.jsonl") << QByteArray()
-                             << QStringLiteral("No such file or directory");
-    QTest::newRow("csv") << QStringLiteral("table.csv") << QByteArray("a,b\n1,2\n")
-                         << QStringLiteral("Not a candle-graph trace: line 1 is not JSON");
+    QTest::newRow("missing") << QStringLiteral("missing.jsonl")
+                                               << QByteArray() << QStringLiteral("No such file or directory");
+    QTest::newRow("csv") << QStringLiteral("table.csv")
+                                           << QByteArray("a,b\n1,2\n")
+                                           << QStringLiteral("Not a candle-graph trace: line 1 is not JSON");
     QTest::newRow("json document") << QStringLiteral("doc.json") << QByteArray("{\n  \"kind\": \"meta\"\n}\n")
-                                   << QStringLiteral("Not a candle-graph trace");
+                                                                 << QStringLiteral("Not a candle-graph trace");
 }
 
 void TestMainWindow::unopenableFileShowsMessage()
@@ -379,7 +386,8 @@ void TestMainWindow::exportWritesNormalized()
     QVERIFY(!window.messageBanner()->isHidden());
     QVERIFY(window.messageBanner()->text().contains(target));
     // No temporary file is left next to the target.
-    QCOMPARE(QDir(QFileInfo(target).absolutePath()).entryList(QDir::Files), QStringList{QStringLiteral("normalized.jsonl")});
+    QCOMPARE(QDir(QFileInfo(target).absolutePath()).entryList(QDir::Files),
+             QStringList{QStringLiteral("normalized.jsonl")});
 }
 
 void TestMainWindow::exportRefusedWhenRejected()
@@ -394,7 +402,8 @@ void TestMainWindow::exportRefusedWhenRejected()
     const auto outcome = exported.at(0).at(0).value<ExportOutcome>();
     QCOMPARE(outcome.status, ExportOutcome::Status::Refused);
     QVERIFY2(outcome.message.contains(QStringLiteral("rejected by the strict rules")), qPrintable(outcome.message));
-    QVERIFY(outcome.message.contains(QStringLiteral("meta event must be the first non-empty trace record, found at index 1")));
+    QVERIFY(outcome.message.contains(
+        QStringLiteral("meta event must be the first non-empty trace record, found at index 1")));
     QVERIFY(!QFileInfo::exists(target));
     QVERIFY(!window.messageBanner()->isHidden());
     QCOMPARE(window.messageBanner()->title(), QStringLiteral("Export refused"));
@@ -467,7 +476,8 @@ void TestMainWindow::cancelStopsLoading()
         }
     }
     QVERIFY(shown);
-    QTRY_VERIFY_WITH_TIMEOUT(!progress.isEmpty() && progress.last().at(2).toString().contains(QStringLiteral(" of ")), 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(!progress.isEmpty()
+                             && progress.last().at(2).toString().contains(QStringLiteral(" of ")), 60000);
     QVERIFY(shown->phase().contains(QStringLiteral(" of ")));
 
     // The window stays responsive while loading: the Cancel button is a real click.
@@ -543,7 +553,8 @@ void TestMainWindow::screenshotOption()
     const QString exe = QStringLiteral(TI_BINARY_DIR "/app/gui/candle-trace-inspector");
     if (!QFileInfo(exe).isExecutable())
         QSKIP("candle-trace-inspector is not built");
-    const QString png = m_dir.filePath(QStringLiteral("shot-%1.png").arg(QString::fromLatin1(QTest::currentDataTag()).replace(u' ', u'-')));
+    const QString png = m_dir.filePath(
+        QStringLiteral("shot-%1.png").arg(QString::fromLatin1(QTest::currentDataTag()).replace(u' ', u'-')));
 
     QProcess app;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -639,8 +650,8 @@ void TestMainWindow::measuredTimeUnknownNeverZero()
     const QString summary = window.summaryText();
     QVERIFY2(summary.contains(QStringLiteral("measured time unknown (no measured span)")), qPrintable(summary));
     QVERIFY(!summary.contains(QStringLiteral("measured 0 ns")));
-    QVERIFY(window.spanTreePanel()->findChild<QLabel *>(QStringLiteral("spanStatus"))->text().contains(
-        QStringLiteral("measured time unknown (no measured span)")));
+    QVERIFY(window.spanTreePanel()->findChild<QLabel *>(
+        QStringLiteral("spanStatus"))->text().contains(QStringLiteral("measured time unknown (no measured span)")));
 }
 
 void TestMainWindow::timeUnitAppliesEverywhereAndPersists()
@@ -650,14 +661,17 @@ void TestMainWindow::timeUnitAppliesEverywhereAndPersists()
         window.show();
         QVERIFY(openAndWait(window, example("01_valid_trace10_forward.jsonl")));
         window.setTimeUnit(TimeUnit::Milliseconds);
-        QCOMPARE(window.opTablePanel()->opView()->model()->headerData(OpTableModel::StartColumn, Qt::Horizontal).toString(),
-                 QStringLiteral("Start (ms)"));
+        QCOMPARE(
+            window.opTablePanel()->opView()->model()->headerData(OpTableModel::StartColumn, Qt::Horizontal).toString(),
+            QStringLiteral("Start (ms)"));
         QCOMPARE(window.opTablePanel()->opView()->model()->index(0, OpTableModel::StartColumn).data().toString(),
                  QString(QStringLiteral("0.002") + QChar(0x202F) + QStringLiteral("100")));
-        QCOMPARE(window.spanTreePanel()->view()->model()->headerData(SpanTreeModel::StartColumn, Qt::Horizontal).toString(),
-                 QStringLiteral("Start (ms)"));
+        QCOMPARE(
+            window.spanTreePanel()->view()->model()->headerData(SpanTreeModel::StartColumn, Qt::Horizontal).toString(),
+            QStringLiteral("Start (ms)"));
         QTRY_VERIFY(window.memoryChartPanel()->drawnState().ready);
-        QTRY_COMPARE(window.memoryChartPanel()->drawnState().timeAxisTitle, QStringLiteral("Time since run start (ms)"));
+        QTRY_COMPARE(window.memoryChartPanel()->drawnState().timeAxisTitle,
+                     QStringLiteral("Time since run start (ms)"));
     }
     MainWindow again;
     QCOMPARE(again.timeUnit(), TimeUnit::Milliseconds);
@@ -669,7 +683,8 @@ void TestMainWindow::progressTextAndBarAgree()
 {
     // The widget shows one step at a time: its name and detail, and a bar for that step.
     LoadProgressWidget widget;
-    widget.setProgress(LoadProgress{1, 4, QStringLiteral("Reading big.jsonl"), 545, QStringLiteral("545 MB of 1.0 GB"), 463});
+    widget.setProgress(
+        LoadProgress{1, 4, QStringLiteral("Reading big.jsonl"), 545, QStringLiteral("545 MB of 1.0 GB"), 463});
     QCOMPARE(widget.phase(), QStringLiteral("Step 1 of 4 \u00B7 Reading big.jsonl: 545 MB of 1.0 GB"));
     QCOMPARE(widget.permille(), 545);
     widget.setProgress(LoadProgress{3, 4, QStringLiteral("Checking health"), -1, QString(), 880});
@@ -695,8 +710,10 @@ void TestMainWindow::progressTextAndBarAgree()
             QVERIFY(p.stepPermille >= 0 && p.stepPermille <= 1000);
         }
     }
-    QCOMPARE(names, (QStringList{QStringLiteral("Reading big.jsonl"), QStringLiteral("Building the span tree"),
-                                 QStringLiteral("Checking health"), QStringLiteral("Analysing memory")}));
+    QCOMPARE(names, (QStringList{QStringLiteral("Reading big.jsonl"),
+                                                QStringLiteral("Building the span tree"),
+                                                               QStringLiteral("Checking health"),
+                                                                              QStringLiteral("Analysing memory")}));
 }
 
 void TestMainWindow::helpMenu()
@@ -706,7 +723,8 @@ void TestMainWindow::helpMenu()
     FormatReferenceWindow *reference = window.showFormatReference();
     QVERIFY(reference && reference->isVisible());
     const QString text = reference->browser()->toPlainText();
-    QVERIFY2(text.contains(QStringLiteral("candle-graph execution trace: wire format and validation")), qPrintable(text.left(200)));
+    QVERIFY2(text.contains(QStringLiteral("candle-graph execution trace: wire format and validation")),
+                           qPrintable(text.left(200)));
     // The whole document: its last section and what comes after `array<string>` types.
     QVERIFY(text.contains(QStringLiteral("E-TSTATS-INVALID")));
     QVERIFY(text.contains(QStringLiteral("Appendix A. Example traces")));
@@ -720,7 +738,8 @@ void TestMainWindow::helpMenu()
     QVERIFY(dialog);
     const QStringList rows = dialog->rows();
     QVERIFY2(rows.contains(QStringLiteral("File menu (Alt+F)|Open|Ctrl+O")), qPrintable(rows.join(u'\n')));
-    QVERIFY(rows.contains(QStringLiteral("Edit menu (Alt+E)|Next Match|F3 or Ctrl+G")) || rows.contains(QStringLiteral("Edit menu (Alt+E)|Next Match|F3")));
+    QVERIFY(rows.contains(QStringLiteral("Edit menu (Alt+E)|Next Match|F3 or Ctrl+G"))
+                          || rows.contains(QStringLiteral("Edit menu (Alt+E)|Next Match|F3")));
     QVERIFY(rows.contains(QStringLiteral("Help menu (Alt+H)|Trace Format Reference|F1")));
     dialog->close();
 }
@@ -745,7 +764,8 @@ void TestMainWindow::everyActionReachableByKeyboard()
                 if (!a->text().contains(u'&') && a->shortcut().isEmpty() && a->isEnabled() && a->isVisible())
                     unreachable << a->text();
                 for (const QKeySequence &k : a->shortcuts()) {
-                    QVERIFY2(!keys.contains(k.toString()), qPrintable(QStringLiteral("%1 used twice").arg(k.toString())));
+                    QVERIFY2(!keys.contains(k.toString()),
+                             qPrintable(QStringLiteral("%1 used twice").arg(k.toString())));
                     keys.insert(k.toString());
                 }
             }

@@ -120,7 +120,7 @@ void TestMainWindowInputs::changedFileOffersReload()
     QByteArray bytes = valid.left(valid.indexOf('\n') + 1);
     for (int i = 0; i < 200000; ++i)
         bytes += "{\"kind\":\"span_start\",\"id\":\"s" + QByteArray::number(i)
-            + "\",\"name\":\"n\",\"start_ns\":0,\"span_kind\":\"function\"}\n";
+                 + "\",\"name\":\"n\",\"start_ns\":0,\"span_kind\":\"function\"}\n";
     QVERIFY(writeAll(path, bytes));
     std::atomic<bool> stop{false};
     std::atomic<int> appended{0};
@@ -208,7 +208,8 @@ void TestMainWindowInputs::exportAsksBeforeReplacingReadOnlyFile()
     QVERIFY(writeAll(target, "keep me\n"));
     QVERIFY(QFile::setPermissions(target, QFileDevice::ReadOwner | QFileDevice::ReadGroup | QFileDevice::ReadOther));
 
-    QCOMPARE(ExportController::exportTo(*window.loadedTrace(), target).status, ExportOutcome::Status::NeedsConfirmation);
+    QCOMPARE(ExportController::exportTo(*window.loadedTrace(), target).status,
+             ExportOutcome::Status::NeedsConfirmation);
     QCOMPARE(readAll(target), QByteArray("keep me\n"));
 
     QSignalSpy exported(&window, &MainWindow::exportFinished);
@@ -227,7 +228,8 @@ void TestMainWindowInputs::exportAsksBeforeReplacingReadOnlyFile()
     QVERIFY(!asked.isEmpty());
     QCOMPARE(exported.at(1).at(0).value<ExportOutcome>().status, ExportOutcome::Status::Written);
     QCOMPARE(readAll(target), readAll(example("01_valid_trace10_forward.normalized")));
-    QCOMPARE(QFileInfo(target).permissions() & (QFileDevice::WriteOwner | QFileDevice::WriteGroup | QFileDevice::WriteOther),
+    QCOMPARE(QFileInfo(target).permissions()
+                 & (QFileDevice::WriteOwner | QFileDevice::WriteGroup | QFileDevice::WriteOther),
              QFileDevice::Permissions());
 }
 

@@ -36,7 +36,8 @@ private:
 
 namespace {
 
-bool show(MemoryChartPanel &panel, const std::shared_ptr<const Trace> &trace, const std::shared_ptr<const MemoryProfile> &profile)
+bool show(MemoryChartPanel &panel, const std::shared_ptr<const Trace> &trace,
+          const std::shared_ptr<const MemoryProfile> &profile)
 {
     QSignalSpy ready(&panel, &MemoryChartPanel::chartReady);
     panel.setTrace(trace, profile);
@@ -56,8 +57,10 @@ void tst_MemoryChartAsync::initTestCase()
 {
     QVERIFY(m_dir.isValid());
     const QString path = m_dir.filePath(QStringLiteral("gen.jsonl"));
-    TI_GENERATE({QStringLiteral("--events"), QStringLiteral("20000"), QStringLiteral("--seed"), QStringLiteral("5"),
-                 QStringLiteral("--out"), path, QStringLiteral("--quiet")});
+    TI_GENERATE({QStringLiteral("--events"),
+        QStringLiteral("20000"), QStringLiteral("--seed"), QStringLiteral("5"),
+                                                                          QStringLiteral("--out"), path,
+                                                                                         QStringLiteral("--quiet")});
     ReadResult r = TraceReader::readFile(path.toStdString());
     QVERIFY(r.trace);
     m_trace = r.trace;

@@ -93,8 +93,9 @@ private Q_SLOTS:
         // Alloc at 13600, free at 50500, window closed at the run's end (terminal 51200 + 1): a step.
         QCOMPARE(s.layerPointCounts, QList<int>{4});
         QVERIFY(!s.downsampled);
-        QCOMPARE(s.physicalLines, (QStringList{QStringLiteral("used cuda:0"), QStringLiteral("reserved cuda:0"),
-                                               QStringLiteral("capacity cuda:0")}));
+        QCOMPARE(s.physicalLines,
+                 (QStringList{QStringLiteral("used cuda:0"), QStringLiteral("reserved cuda:0"),
+                                                                            QStringLiteral("capacity cuda:0")}));
         QCOMPARE(s.physicalPointCounts, (QList<int>{2, 2, 2}));
         QCOMPARE(s.markersShown, 0);
         QCOMPARE(s.peakTimeNs, std::optional<std::uint64_t>(13600));
@@ -173,19 +174,22 @@ private Q_SLOTS:
         MemoryChartPanel::DrawnState s = panel.drawnState();
         QCOMPARE(s.logicalAxisTitle, QStringLiteral("Logical"));
         QCOMPARE(s.physicalAxisTitle, QStringLiteral("Device"));
-        QVERIFY2(s.logicalAxisMax >= 384 && s.logicalAxisMax <= 1024, qPrintable(QString::number(s.logicalAxisMax))); // KiB
+        QVERIFY2(s.logicalAxisMax >= 384 && s.logicalAxisMax <= 1024,
+                 qPrintable(QString::number(s.logicalAxisMax))); // KiB
         // Aligned to the pixel (the margins that align them are whole pixels).
         QVERIFY2(std::abs(s.logicalPlot.left() - s.physicalPlot.left()) < 1.0,
                  qPrintable(QStringLiteral("%1 %2").arg(s.logicalPlot.left()).arg(s.physicalPlot.left())));
         QVERIFY(std::abs(s.logicalPlot.right() - s.physicalPlot.right()) < 1.0);
         auto *logicalView = panel.findChild<QWidget *>(QStringLiteral("logicalChartView"));
         auto *physicalView = panel.findChild<QWidget *>(QStringLiteral("physicalChartView"));
-        QVERIFY(logicalView->mapTo(&panel, QPoint(0, logicalView->height())).y() <= physicalView->mapTo(&panel, QPoint(0, 0)).y());
+        QVERIFY(logicalView->mapTo(&panel, QPoint(0, logicalView->height())).y()
+                <= physicalView->mapTo(&panel, QPoint(0, 0)).y());
         QCOMPARE(logicalView->mapTo(&panel, QPoint(0, 0)).x(), physicalView->mapTo(&panel, QPoint(0, 0)).x());
         // Capacity (140 GiB) starts hidden so used and reserved (2 GiB) fill the plot; shown,
         // the axis grows to hold it.
         QCOMPARE(s.hiddenSeries, QStringList{QStringLiteral("cuda:0 capacity")});
-        QVERIFY2(s.physicalAxisMax >= 2.25 && s.physicalAxisMax <= 4, qPrintable(QString::number(s.physicalAxisMax))); // GiB
+        QVERIFY2(s.physicalAxisMax >= 2.25 && s.physicalAxisMax <= 4,
+                 qPrintable(QString::number(s.physicalAxisMax))); // GiB
         QVERIFY(panel.setSeriesVisible(QStringLiteral("cuda:0 capacity"), true));
         s = panel.drawnState();
         QVERIFY(s.hiddenSeries.isEmpty());
@@ -204,8 +208,9 @@ private Q_SLOTS:
         QVERIFY(showTrace(panel, l));
         QTRY_VERIFY(panel.drawnState().buckets > 0);
         MemoryChartPanel::DrawnState s = panel.drawnState();
-        QCOMPARE(s.legend, (QStringList{QStringLiteral("activation"), QStringLiteral("cuda:0 used"), QStringLiteral("cuda:0 reserved"),
-                                        QStringLiteral("cuda:0 capacity")}));
+        QCOMPARE(s.legend,
+                 (QStringList{QStringLiteral("activation"), QStringLiteral("cuda:0 used"), QStringLiteral("cuda:0 reserved"),
+                                                                                  QStringLiteral("cuda:0 capacity")}));
         QVERIFY(panel.setSeriesVisible(QStringLiteral("activation"), false));
         s = panel.drawnState();
         QCOMPARE(s.hiddenSeries, (QStringList{QStringLiteral("activation"), QStringLiteral("cuda:0 capacity")}));
@@ -219,8 +224,10 @@ private Q_SLOTS:
         TI_REQUIRE_PYTHON();
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("gen.jsonl"));
-        TI_GENERATE({QStringLiteral("--events"), QStringLiteral("30000"), QStringLiteral("--seed"), QStringLiteral("4"),
-                     QStringLiteral("--out"), path, QStringLiteral("--quiet")});
+        TI_GENERATE({QStringLiteral("--events"),
+            QStringLiteral("30000"), QStringLiteral("--seed"),
+                                                    QStringLiteral("4"), QStringLiteral("--out"), path,
+                                                                                        QStringLiteral("--quiet")});
         const Loaded l = loadFile(path);
         QVERIFY(l.trace);
         for (const QSize size : {QSize(1400, 800), QSize(700, 420)}) {
@@ -269,7 +276,8 @@ private Q_SLOTS:
         QTRY_VERIFY(panel.drawnState().logicalPlot.width() > 100);
         QAbstractItemModel *model = peakTableModel(panel);
         QCOMPARE(panel.tableInstant(), std::optional<std::uint64_t>(13600));
-        QVERIFY(panel.tableTitle().startsWith(QStringLiteral("Allocations live at the logical peak (384 KiB at 13.600 \u00B5s)")));
+        QVERIFY(panel.tableTitle().startsWith(
+            QStringLiteral("Allocations live at the logical peak (384 KiB at 13.600 \u00B5s)")));
 
         // Before the alloc nothing is live; after the free neither.
         QSignalSpy shown(&panel, &MemoryChartPanel::allocationsShown);
@@ -312,8 +320,8 @@ private Q_SLOTS:
         QByteArray text = QByteArray(TestFixtures::kMeta);
         for (int i = 0; i < 20000; ++i)
             text += QByteArrayLiteral("{\"kind\":\"device_memory\",\"timestamp_ns\":") + QByteArray::number(i * 100)
-                + QByteArrayLiteral(",\"device\":\"cuda:0\",\"used_bytes\":") + QByteArray::number(i == 12345 ? 1 << 30 : 1000 + i % 13)
-                + QByteArrayLiteral("}\n");
+                    + QByteArrayLiteral(",\"device\":\"cuda:0\",\"used_bytes\":")
+                    + QByteArray::number(i == 12345 ? 1 << 30 : 1000 + i % 13) + QByteArrayLiteral("}\n");
         text += "{\"kind\":\"terminal\",\"outcome\":\"complete\",\"timestamp_ns\":2000000}\n";
         const Loaded l = loadBytes(text, QStringLiteral("dense.jsonl"));
         QVERIFY(l.trace);
@@ -360,7 +368,8 @@ private Q_SLOTS:
         const QByteArray text = f.readAll();
         QVERIFY(text.contains("<svg"));
         QVERIFY(text.contains("peak 384 KiB"));
-        QVERIFY(!panel.exportImage(dir.filePath(QStringLiteral("no/such/dir/x.png")), MemoryChartPanel::ImageFormat::Png).isEmpty());
+        QVERIFY(!panel.exportImage(
+            dir.filePath(QStringLiteral("no/such/dir/x.png")), MemoryChartPanel::ImageFormat::Png).isEmpty());
         MemoryChartPanel empty;
         QVERIFY(!empty.exportImage(png, MemoryChartPanel::ImageFormat::Png).isEmpty());
     }
@@ -420,8 +429,10 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const QString path = dir.filePath(QStringLiteral("gen.jsonl"));
-        TI_GENERATE({QStringLiteral("--events"), QStringLiteral("30000"), QStringLiteral("--seed"), QStringLiteral("3"),
-                     QStringLiteral("--out"), path, QStringLiteral("--quiet")});
+        TI_GENERATE({QStringLiteral("--events"),
+            QStringLiteral("30000"), QStringLiteral("--seed"),
+                                                    QStringLiteral("3"), QStringLiteral("--out"), path,
+                                                                                        QStringLiteral("--quiet")});
         const Loaded l = loadFile(path);
         QVERIFY(l.trace);
         QVERIFY(l.profile->logical && l.profile->logical->peak());
@@ -479,8 +490,8 @@ private Q_SLOTS:
             for (const QString &line : s.physicalLines)
                 QVERIFY(line.endsWith(devices[pick]));
             QTRY_COMPARE(panel.tableInstant(), stats.peakTimestampNs);
-            const std::vector<std::uint32_t> live =
-                MemorySeries::liveLifetimesAt(*l.trace, *l.profile, *stats.peakTimestampNs, devices[pick].toStdString());
+            const std::vector<std::uint32_t> live = MemorySeries::liveLifetimesAt(
+                *l.trace, *l.profile, *stats.peakTimestampNs, devices[pick].toStdString());
             QCOMPARE(model->rowCount(), int(live.size()));
             quint64 sum = 0;
             for (int r = 0; r < model->rowCount(); ++r) {
@@ -512,7 +523,8 @@ private Q_SLOTS:
             QTest::addRow("ends at the alloc, %s", how) << quint64(0) << quint64(13600) << background << 0;
             QTest::addRow("covers the alloc, %s", how) << quint64(0) << quint64(13601) << background << 1;
             QTest::addRow("inside the lifetime, %s", how) << quint64(20000) << quint64(30000) << background << 1;
-            QTest::addRow("the last ns before the free, %s", how) << quint64(50499) << quint64(50500) << background << 1;
+            QTest::addRow("the last ns before the free, %s", how)
+                << quint64(50499) << quint64(50500) << background << 1;
             QTest::addRow("from the free on, %s", how) << quint64(50500) << quint64(60000) << background << 0;
         }
     }
@@ -548,7 +560,8 @@ private Q_SLOTS:
         QCOMPARE(model->liveCount(), std::size_t(1));
         QCOMPARE(model->totalBytes(), rows == 1 ? 393216ull : 0ull);
         if (begin != end)
-            QVERIFY2(panel.tableTitle().contains(QStringLiteral("of 1 alive in the time range")), qPrintable(panel.tableTitle()));
+            QVERIFY2(panel.tableTitle().contains(QStringLiteral("of 1 alive in the time range")),
+                                                 qPrintable(panel.tableTitle()));
         // A new instant keeps the range; clearing the range shows every live storage again.
         panel.selectInstant(30000);
         QTRY_COMPARE(panel.tableInstant(), std::optional<std::uint64_t>(30000));
@@ -576,11 +589,14 @@ private Q_SLOTS:
         // Bytes are a cost: the first click sorts them largest first.
         QCOMPARE(model.headerData(LiveAllocationsModel::BytesColumn, Qt::Horizontal, Qt::InitialSortOrderRole).toInt(),
                  int(Qt::DescendingOrder));
-        QVERIFY(!model.headerData(LiveAllocationsModel::StorageColumn, Qt::Horizontal, Qt::InitialSortOrderRole).isValid());
+        QVERIFY(
+            !model.headerData(LiveAllocationsModel::StorageColumn, Qt::Horizontal, Qt::InitialSortOrderRole).isValid());
         // A chosen unit moves from the cells to the header, with every digit.
         model.setTimeUnit(TimeUnit::Milliseconds);
-        QCOMPARE(model.headerData(LiveAllocationsModel::StartColumn, Qt::Horizontal).toString(), QStringLiteral("Allocated (ms)"));
-        QCOMPARE(model.index(0, LiveAllocationsModel::StartColumn).data().toString(), QString(QStringLiteral("0.013") + QChar(0x202F) + QStringLiteral("600")));
+        QCOMPARE(model.headerData(LiveAllocationsModel::StartColumn, Qt::Horizontal).toString(),
+                 QStringLiteral("Allocated (ms)"));
+        QCOMPARE(model.index(0, LiveAllocationsModel::StartColumn).data().toString(),
+                 QString(QStringLiteral("0.013") + QChar(0x202F) + QStringLiteral("600")));
         model.setAllocations(one.trace, one.profile, 30000, {0});
         QCOMPARE(model.timeNs(), 30000ull);
         QCOMPARE(model.rowCount(), 1);

@@ -37,14 +37,15 @@ using TestFixtures::kMeta;
 QByteArray opsJsonl(const QList<QByteArray> &ops)
 {
     QByteArray text = kMeta;
-    text += "{\"kind\":\"span_start\",\"id\":\"s-attn\",\"name\":\"attention\",\"start_ns\":0,\"span_kind\":\"module\"}\n";
+    text +=
+        "{\"kind\":\"span_start\",\"id\":\"s-attn\",\"name\":\"attention\",\"start_ns\":0,\"span_kind\":\"module\"}\n";
     text += "{\"kind\":\"span_start\",\"id\":\"s-mlp\",\"name\":\"mlp\",\"start_ns\":0,\"span_kind\":\"module\"}\n";
     qint64 t = 0;
     for (const QByteArray &op : ops) {
         const QList<QByteArray> f = op.split('/');
         text += "{\"kind\":\"op\",\"span_id\":\"" + f[1] + "\",\"op_name\":\"" + f[0]
-            + "\",\"shape\":[2,3],\"dtype\":\"f32\",\"device\":\"" + f[2] + "\",\"timestamp_ns\":" + QByteArray::number(t += 10)
-            + ",\"duration_ns\":" + f[3] + ",\"input_dense_bytes\":24}\n";
+                + "\",\"shape\":[2,3],\"dtype\":\"f32\",\"device\":\"" + f[2] + "\",\"timestamp_ns\":"
+                + QByteArray::number(t += 10) + ",\"duration_ns\":" + f[3] + ",\"input_dense_bytes\":24}\n";
     }
     text += "{\"kind\":\"terminal\",\"outcome\":\"complete\",\"timestamp_ns\":1000000000}\n";
     return text;
@@ -60,12 +61,12 @@ Loaded load(const QList<QByteArray> &ops)
 }
 
 const QList<QByteArray> kOps = {
-    "matmul/s-attn/cuda:0/50", // 0
+    "matmul/s-attn/cuda:0/50",  // 0
     "softmax/s-attn/cuda:0/10", // 1
-    "matmul/s-mlp/cuda:1/70", // 2
-    "add/s-mlp/cpu/20", // 3
-    "copy/s-gone/cpu/5", // 4: unknown span
-    "matmul/s-attn/cuda:0/30", // 5
+    "matmul/s-mlp/cuda:1/70",   // 2
+    "add/s-mlp/cpu/20",         // 3
+    "copy/s-gone/cpu/5",        // 4: unknown span
+    "matmul/s-attn/cuda:0/30",  // 5
 };
 
 QList<qint64> shownOps(const QTableView &view)
@@ -121,7 +122,8 @@ void tst_OpTablePanel::showsBothTabs()
 {
     OpTablePanel panel;
     QAbstractItemModelTester opTester(panel.opView()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-    QAbstractItemModelTester aggTester(panel.aggregateView()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester aggTester(panel.aggregateView()->model(),
+                                       QAbstractItemModelTester::FailureReportingMode::QtTest);
     const Loaded loaded = load(kOps);
     panel.setTrace(loaded.trace, loaded.tree, loaded.stats);
     panel.show();
@@ -129,7 +131,8 @@ void tst_OpTablePanel::showsBothTabs()
     QCOMPARE(panel.tabs()->count(), 2);
     QCOMPARE(shownOps(*panel.opView()), (QList<qint64>{0, 1, 2, 3, 4, 5}));
     QCOMPARE(shownNames(*panel.aggregateView()),
-             (QStringList{QStringLiteral("matmul"), QStringLiteral("add"), QStringLiteral("softmax"), QStringLiteral("copy")}));
+             (QStringList{QStringLiteral("matmul"), QStringLiteral("add"), QStringLiteral("softmax"),
+                                                                                          QStringLiteral("copy")}));
     QCOMPARE(panel.findChild<QLabel *>(QStringLiteral("opStatus"))->text(), QStringLiteral("6 ops"));
     QCOMPARE(panel.opView()->verticalHeader()->sectionResizeMode(0), QHeaderView::Fixed);
 }
@@ -176,7 +179,8 @@ void tst_OpTablePanel::sortByHeaderClick()
     panel.tabs()->setCurrentIndex(OpTablePanel::ByNameTab);
     clickHeader(panel.aggregateView(), OpAggregateModel::CountColumn);
     const QStringList names = shownNames(*panel.aggregateView());
-    QVERIFY2(names.first() == QStringLiteral("matmul") || names.last() == QStringLiteral("matmul"), qPrintable(names.join(u',')));
+    QVERIFY2(names.first()
+             == QStringLiteral("matmul") || names.last() == QStringLiteral("matmul"), qPrintable(names.join(u',')));
 }
 
 void tst_OpTablePanel::selectionSignals()
@@ -321,7 +325,8 @@ void tst_OpTablePanel::millionRowsScroll()
 {
     constexpr std::size_t kCount = 1000000;
     auto trace = std::make_shared<Trace>();
-    const StringId names[] = {trace->strings.intern("matmul"), trace->strings.intern("softmax"), trace->strings.intern("add")};
+    const StringId names[] = {trace->strings.intern("matmul"), trace->strings.intern("softmax"),
+                              trace->strings.intern("add")};
     const StringId device = trace->strings.intern("cuda:0");
     const StringId dtype = trace->strings.intern("bf16");
     const std::uint64_t dims[] = {2, 128, 768};
@@ -370,10 +375,10 @@ void tst_OpTablePanel::firstClickSortsCostsDescending_data()
     QTest::addColumn<int>("column");
     QTest::addColumn<int>("order");
     QTest::addColumn<QList<qint64>>("expected");
-    QTest::newRow("duration: longest first") << int(OpTableModel::DurationColumn) << int(Qt::DescendingOrder)
-                                             << QList<qint64>{2, 0, 5, 3, 1, 4};
-    QTest::newRow("start: earliest first") << int(OpTableModel::StartColumn) << int(Qt::AscendingOrder)
-                                           << QList<qint64>{0, 1, 2, 3, 4, 5};
+    QTest::newRow("duration: longest first")
+        << int(OpTableModel::DurationColumn) << int(Qt::DescendingOrder) << QList<qint64>{2, 0, 5, 3, 1, 4};
+    QTest::newRow("start: earliest first")
+        << int(OpTableModel::StartColumn) << int(Qt::AscendingOrder) << QList<qint64>{0, 1, 2, 3, 4, 5};
 }
 
 void tst_OpTablePanel::firstClickSortsCostsDescending()
@@ -409,7 +414,8 @@ void tst_OpTablePanel::spanIdsNeverElide()
     QHeaderView *header = panel.opView()->horizontalHeader();
     // The widest span id fits (its op is the last row, so it is measured from the trace, not
     // from the rows sampled), and the column cannot be dragged narrower.
-    const int idWidth = panel.opView()->fontMetrics().horizontalAdvance(QStringLiteral("span-with-a-long-id-0123456789-abcdefghijklmnop"));
+    const int idWidth = panel.opView()->fontMetrics().horizontalAdvance(
+        QStringLiteral("span-with-a-long-id-0123456789-abcdefghijklmnop"));
     QTRY_VERIFY(header->sectionSize(OpTableModel::SpanColumn) >= idWidth);
     header->resizeSection(OpTableModel::SpanColumn, 30);
     QTRY_VERIFY(header->sectionSize(OpTableModel::SpanColumn) >= idWidth);
@@ -453,8 +459,11 @@ void tst_OpTablePanel::csvExportOfTheFilteredRows()
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QList<QByteArray> lines = f.readAll().split('\n');
     QCOMPARE(lines.size(), 5); // header, three matmuls, the empty rest after the last CRLF
-    QCOMPARE(lines.at(0), QByteArray("Op,Span,Shape,Dtype,Device,Start,Duration,In bytes,Out bytes,Bytes moved,Bytes/ns,% of span\r"));
-    QCOMPARE(lines.at(1), QByteArray("matmul,s-attn,\"[2, 3]\",f32,cuda:0,10 ns,50 ns,24 B,24 B,48 B,0.960 B/ns,n/a\r"));
+    QCOMPARE(
+        lines.at(0),
+        QByteArray("Op,Span,Shape,Dtype,Device,Start,Duration,In bytes,Out bytes,Bytes moved,Bytes/ns,% of span\r"));
+    QCOMPARE(lines.at(1),
+             QByteArray("matmul,s-attn,\"[2, 3]\",f32,cuda:0,10 ns,50 ns,24 B,24 B,48 B,0.960 B/ns,n/a\r"));
 }
 
 void tst_OpTablePanel::resetView()
@@ -480,7 +489,8 @@ void tst_OpTablePanel::aggregatesInBackgroundWhenNotGiven()
     // Without the loader's statistics the panel must not walk every op on the GUI thread
     // (0.8 M at 1 GB): the aggregate is computed in the background and says so meanwhile.
     OpTablePanel panel;
-    QAbstractItemModelTester aggTester(panel.aggregateView()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester aggTester(panel.aggregateView()->model(),
+                                       QAbstractItemModelTester::FailureReportingMode::QtTest);
     const Loaded loaded = load(kOps);
     QSignalSpy applied(&panel, &OpTablePanel::timeRangeApplied);
     panel.setTrace(loaded.trace, loaded.tree);
@@ -488,7 +498,8 @@ void tst_OpTablePanel::aggregatesInBackgroundWhenNotGiven()
     QCOMPARE(panel.findChild<QLabel *>(QStringLiteral("opStatus"))->text(), QStringLiteral("6 ops (aggregating…)"));
     QVERIFY(applied.wait());
     QCOMPARE(shownNames(*panel.aggregateView()),
-             (QStringList{QStringLiteral("matmul"), QStringLiteral("add"), QStringLiteral("softmax"), QStringLiteral("copy")}));
+             (QStringList{QStringLiteral("matmul"), QStringLiteral("add"), QStringLiteral("softmax"),
+                                                                                          QStringLiteral("copy")}));
     QCOMPARE(panel.findChild<QLabel *>(QStringLiteral("opStatus"))->text(), QStringLiteral("6 ops"));
 }
 

@@ -45,23 +45,24 @@ std::string tst_ReplicatedCompare::traceText(const std::string &runId, std::uint
                                              const char *implementation)
 {
     return "{\"kind\":\"meta\",\"schema\":\"candle-graph/trace/10\",\"run_id\":\"" + runId
-        + "\",\"correlation_id\":\"c\",\"entrypoint\":\"demo::infer\",\"phase\":\"infer\",\"timestamp\":\"t\","
-          "\"capture_step\":6,\"warmup_steps\":5,\"device\":\"cpu\",\"timing_mode\":\"host\",\"capture_contract\":"
-          "{\"measurement_scope\":\"production_equivalent\",\"operations\":\"none\",\"logical_memory\":\"none\","
-          "\"physical_memory\":\"none\",\"device_timing\":\"none\"},\"comparison_identity\":{\"implementation_id\":\""
-        + implementation
-        + "\",\"workload_id\":\"w\",\"model_id\":\"m\",\"config_id\":\"c\",\"data_id\":\"d\",\"seed_policy\":\"fixed\","
-          "\"physical_batch\":8,\"accumulation_steps\":1,\"precision\":\"f32\",\"device_state\":\"exclusive\"},\"tags\":{}}\n"
-          "{\"kind\":\"span_start\",\"id\":\"root\",\"name\":\"infer\",\"start_ns\":0,\"span_kind\":\"function\",\"measured\":true}\n"
-          "{\"kind\":\"span_end\",\"id\":\"root\",\"duration_ns\":"
-        + std::to_string(durationNs) + "}\n{\"kind\":\"terminal\",\"outcome\":\"complete\",\"timestamp_ns\":"
-        + std::to_string(durationNs) + "}\n";
+           + "\",\"correlation_id\":\"c\",\"entrypoint\":\"demo::infer\",\"phase\":\"infer\",\"timestamp\":\"t\","
+             "\"capture_step\":6,\"warmup_steps\":5,\"device\":\"cpu\",\"timing_mode\":\"host\",\"capture_contract\":"
+             "{\"measurement_scope\":\"production_equivalent\",\"operations\":\"none\",\"logical_memory\":\"none\","
+             "\"physical_memory\":\"none\",\"device_timing\":\"none\"},\"comparison_identity\":{\"implementation_id\":\""
+           + implementation
+           + "\",\"workload_id\":\"w\",\"model_id\":\"m\",\"config_id\":\"c\",\"data_id\":\"d\",\"seed_policy\":\"fixed\","
+             "\"physical_batch\":8,\"accumulation_steps\":1,\"precision\":\"f32\",\"device_state\":\"exclusive\"},\"tags\":{}}\n"
+             "{\"kind\":\"span_start\",\"id\":\"root\",\"name\":\"infer\",\"start_ns\":0,\"span_kind\":\"function\",\"measured\":true}\n"
+             "{\"kind\":\"span_end\",\"id\":\"root\",\"duration_ns\":"
+           + std::to_string(durationNs) + "}\n{\"kind\":\"terminal\",\"outcome\":\"complete\",\"timestamp_ns\":"
+           + std::to_string(durationNs) + "}\n";
 }
 
 QString tst_ReplicatedCompare::writeTrace(const QString &name, std::uint64_t durationNs, const char *implementation)
 {
     const QString path = m_dir.filePath(name);
-    return TestFixtures::writeFile(path, QByteArray::fromStdString(traceText(name.toStdString(), durationNs, implementation)));
+    return TestFixtures::writeFile(
+        path, QByteArray::fromStdString(traceText(name.toStdString(), durationNs, implementation)));
 }
 
 QString tst_ReplicatedCompare::writeBundle(const QString &name, std::uint64_t durationNs, const char *implementation)
@@ -76,8 +77,9 @@ QString tst_ReplicatedCompare::writeBundle(const QString &name, std::uint64_t du
         qFatal("cannot write the trace of %s", qPrintable(root));
     t.close();
     const std::string manifest = "{\n  \"schema\": \"candle-graph/bundle/1\",\n  \"run_id\": \"" + name.toStdString()
-        + "\",\n  \"files\": [\n    {\n      \"path\": \"trace.jsonl\",\n      \"bytes\": " + std::to_string(trace.size())
-        + ",\n      \"sha256\": \"" + Sha256::hexOf(trace) + "\"\n    }\n  ]\n}\n";
+                                 + "\",\n  \"files\": [\n    {\n      \"path\": \"trace.jsonl\",\n      \"bytes\": "
+                                 + std::to_string(trace.size()) + ",\n      \"sha256\": \"" + Sha256::hexOf(trace)
+                                 + "\"\n    }\n  ]\n}\n";
     QFile m(root + QStringLiteral("/bundle.json"));
     if (!m.open(QIODevice::WriteOnly) || m.write(manifest.data(), qint64(manifest.size())) != qint64(manifest.size()))
         qFatal("cannot write the manifest of %s", qPrintable(root));
@@ -110,9 +112,11 @@ void tst_ReplicatedCompare::rawTraces()
     QCOMPARE(dialog.reasonsLabel()->text(),
              QStringLiteral("• unverified raw trace inputs are diagnostic only; finalized verified bundles are "
                             "required for an eligible comparison"));
-    QVERIFY2(dialog.statisticsLabel()->text().contains(QStringLiteral("Baseline: 5 runs, median 120 ns, p95 138 ns, MAD 10 ns")),
-             qPrintable(dialog.statisticsLabel()->text()));
-    QVERIFY(dialog.intervalLabel()->text().startsWith(QStringLiteral("Median delta (candidate − baseline): +100 ns (+83.33 %)")));
+    QVERIFY2(dialog.statisticsLabel()->text().contains(
+        QStringLiteral("Baseline: 5 runs, median 120 ns, p95 138 ns, MAD 10 ns")),
+        qPrintable(dialog.statisticsLabel()->text()));
+    QVERIFY(dialog.intervalLabel()->text().startsWith(
+        QStringLiteral("Median delta (candidate − baseline): +100 ns (+83.33 %)")));
     QVERIFY(dialog.intervalLabel()->text().contains(QStringLiteral("No interval")));
     QVERIFY(!dialog.plot()->isEmpty());
     QCOMPARE(dialog.plot()->axisRange().first < 100.0, true);
@@ -137,7 +141,7 @@ void tst_ReplicatedCompare::verifiedBundles()
     QCOMPARE(dialog.reasonsLabel()->text(), QStringLiteral("Eligible: every upstream check passed."));
     QCOMPARE(dialog.verdictLabel()->text(), QStringLiteral("Candidate slower"));
     QVERIFY2(dialog.intervalLabel()->text().contains(QStringLiteral("95 % interval of the median delta: [+")),
-             qPrintable(dialog.intervalLabel()->text()));
+                                                     qPrintable(dialog.intervalLabel()->text()));
     QVERIFY(dialog.intervalLabel()->text().contains(QStringLiteral("unpaired bootstrap, 5 runs per side")));
     QVERIFY(dialog.statisticsLabel()->text().contains(QStringLiteral("implementation a")));
 }
@@ -156,7 +160,7 @@ void tst_ReplicatedCompare::traceWithoutRawFlag()
     QVERIFY(dialog.errorLabel()->isVisible());
     QCOMPARE(dialog.errorLabel()->text(), QStringLiteral("error: verify baseline bundle 1 at %1: bundle directory does "
                                                          "not exist: %1")
-                                              .arg(trace));
+                                                             .arg(trace));
     QVERIFY(dialog.plot()->isEmpty());
 }
 

@@ -33,8 +33,9 @@ private:
 void tst_SearchBar::initTestCase()
 {
     // Spans at 0, 10, 20, 200; ops at 30 (matmul), 200 (MatMul), 220 (add).
-    m_f = loadFixture(traceJsonl("s1=train:-:0:1000 s2=forward:s1:10:500 s3=attention:s2:20:100 s4=Matmul_block:s2:200:100",
-                                 opsJsonl("s3:matmul:30:5 s4:MatMul:200:5 s4:add:220:5") + tensorsJsonl("s3:t-matmul-out")));
+    m_f = loadFixture(
+        traceJsonl("s1=train:-:0:1000 s2=forward:s1:10:500 s3=attention:s2:20:100 s4=Matmul_block:s2:200:100",
+                   opsJsonl("s3:matmul:30:5 s4:MatMul:200:5 s4:add:220:5") + tensorsJsonl("s3:t-matmul-out")));
     QVERIFY(m_f.trace);
 }
 

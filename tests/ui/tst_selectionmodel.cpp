@@ -34,21 +34,11 @@ void apply(SelectionModel &model, const QString &ops)
 {
     for (const QString &op : ops.split(u' ', Qt::SkipEmptyParts)) {
         switch (op.at(0).unicode()) {
-        case 's':
-            model.select(Selection::span(op.mid(1).toLongLong()));
-            break;
-        case 'o':
-            model.select(Selection::op(op.mid(1).toLongLong()));
-            break;
-        case 'c':
-            model.clearSelection();
-            break;
-        case 'b':
-            model.back();
-            break;
-        case 'f':
-            model.forward();
-            break;
+        case 's': model.select(Selection::span(op.mid(1).toLongLong())); break;
+        case 'o': model.select(Selection::op(op.mid(1).toLongLong())); break;
+        case 'c': model.clearSelection(); break;
+        case 'b': model.back(); break;
+        case 'f': model.forward(); break;
         }
     }
 }
@@ -56,14 +46,10 @@ void apply(SelectionModel &model, const QString &ops)
 QString text(const Selection &s)
 {
     switch (s.kind) {
-    case Selection::Kind::Span:
-        return u's' + QString::number(s.index);
-    case Selection::Kind::Op:
-        return u'o' + QString::number(s.index);
-    case Selection::Kind::None:
-        return QStringLiteral("-");
-    default:
-        return QStringLiteral("?");
+    case Selection::Kind::Span: return u's' + QString::number(s.index);
+    case Selection::Kind::Op: return u'o' + QString::number(s.index);
+    case Selection::Kind::None: return QStringLiteral("-");
+    default: return QStringLiteral("?");
     }
 }
 
@@ -79,19 +65,21 @@ void tst_SelectionModel::history_data()
 
     QTest::newRow("nothing") << QString() << QStringLiteral("-") << QString() << false << false;
     QTest::newRow("one") << QStringLiteral("s1") << QStringLiteral("s1") << QStringLiteral("s1") << false << false;
-    QTest::newRow("back") << QStringLiteral("s1 o2 s3 b") << QStringLiteral("o2") << QStringLiteral("s1 o2 s3") << true << true;
-    QTest::newRow("back twice, forward") << QStringLiteral("s1 o2 s3 b b f") << QStringLiteral("o2")
-                                         << QStringLiteral("s1 o2 s3") << true << true;
+    QTest::newRow("back") << QStringLiteral("s1 o2 s3 b") << QStringLiteral("o2") << QStringLiteral("s1 o2 s3")
+                                                                                                    << true << true;
+    QTest::newRow("back twice, forward") << QStringLiteral("s1 o2 s3 b b f")
+                                                           << QStringLiteral("o2") << QStringLiteral("s1 o2 s3")
+                                                                                                     << true << true;
     QTest::newRow("select after back drops the forward part")
         << QStringLiteral("s1 o2 s3 b b s4") << QStringLiteral("s4") << QStringLiteral("s1 s4") << true << false;
-    QTest::newRow("same selection twice is one entry") << QStringLiteral("s1 s1 s2 s2") << QStringLiteral("s2")
-                                                       << QStringLiteral("s1 s2") << true << false;
+    QTest::newRow("same selection twice is one entry")
+        << QStringLiteral("s1 s1 s2 s2") << QStringLiteral("s2") << QStringLiteral("s1 s2") << true << false;
     QTest::newRow("clear keeps history; back returns to the last")
         << QStringLiteral("s1 s2 c b") << QStringLiteral("s2") << QStringLiteral("s1 s2") << true << false;
-    QTest::newRow("back at the start stays") << QStringLiteral("s1 s2 b b b") << QStringLiteral("s1")
-                                             << QStringLiteral("s1 s2") << false << true;
-    QTest::newRow("forward at the end stays") << QStringLiteral("s1 s2 f f") << QStringLiteral("s2")
-                                              << QStringLiteral("s1 s2") << true << false;
+    QTest::newRow("back at the start stays")
+        << QStringLiteral("s1 s2 b b b") << QStringLiteral("s1") << QStringLiteral("s1 s2") << false << true;
+    QTest::newRow("forward at the end stays")
+        << QStringLiteral("s1 s2 f f") << QStringLiteral("s2") << QStringLiteral("s1 s2") << true << false;
 }
 
 void tst_SelectionModel::history()
@@ -225,11 +213,14 @@ void tst_SelectionModel::fromProblem_data()
 
     QTest::newRow("span by index") << int(RelatedKind::Span) << QString() << qint64(1) << int(Selection::Kind::Span)
                                    << QStringLiteral("b");
-    QTest::newRow("span by id") << int(RelatedKind::Span) << QStringLiteral("a") << qint64(-1) << int(Selection::Kind::Span)
-                                << QStringLiteral("a");
-    QTest::newRow("unknown span id names the finding") << int(RelatedKind::Span) << QStringLiteral("zz") << qint64(-1)
-                                                       << int(Selection::Kind::Finding) << QStringLiteral("7");
-    QTest::newRow("op") << int(RelatedKind::Op) << QString() << qint64(0) << int(Selection::Kind::Op) << QStringLiteral("0");
+    QTest::newRow("span by id") << int(RelatedKind::Span)
+                                << QStringLiteral("a")
+                                                  << qint64(-1) << int(Selection::Kind::Span) << QStringLiteral("a");
+    QTest::newRow("unknown span id names the finding")
+        << int(RelatedKind::Span)
+        << QStringLiteral("zz") << qint64(-1) << int(Selection::Kind::Finding) << QStringLiteral("7");
+    QTest::newRow("op") << int(RelatedKind::Op) << QString() << qint64(0) << int(Selection::Kind::Op)
+                        << QStringLiteral("0");
     QTest::newRow("op out of range") << int(RelatedKind::Op) << QString() << qint64(9) << int(Selection::Kind::Finding)
                                      << QStringLiteral("7");
     QTest::newRow("whole file") << int(RelatedKind::None) << QString() << qint64(-1) << int(Selection::Kind::Finding)
@@ -253,16 +244,17 @@ void tst_SelectionModel::fromProblem()
     QCOMPARE(int(s.kind), expectedKind);
     QCOMPARE(s.finding, qint64(7));
     if (s.kind == Selection::Kind::Span)
-        QCOMPARE(QString::fromStdString(std::string(f.trace->str(f.trace->spans[std::size_t(s.index)].id))), expectedSpanId);
+        QCOMPARE(QString::fromStdString(std::string(f.trace->str(f.trace->spans[std::size_t(s.index)].id))),
+                 expectedSpanId);
     else
         QCOMPARE(QString::number(s.index), expectedSpanId);
 }
 
 void tst_SelectionModel::spanIndex()
 {
-    const auto f = loadFixture(traceJsonl("a:-:0:100 b:a:10:20",
-                                          opsJsonl("b:mm:12:3 zz:orphan:1:1") + tensorsJsonl("b:t1")
-                                              + intervalsJsonl("a,cuda:0,7,c,5,5")));
+    const auto f =
+        loadFixture(traceJsonl("a:-:0:100 b:a:10:20", opsJsonl("b:mm:12:3 zz:orphan:1:1") + tensorsJsonl("b:t1")
+                                                          + intervalsJsonl("a,cuda:0,7,c,5,5")));
     QVERIFY(f.trace);
     const qint64 b = f.trace->findSpan(std::string_view("b"));
     const qint64 a = f.trace->findSpan(std::string_view("a"));

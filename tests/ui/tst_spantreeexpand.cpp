@@ -46,7 +46,8 @@ Shape wideTree(int fanout, int leaves)
 {
     auto trace = std::make_shared<Trace>();
     const StringId name = trace->strings.intern("work");
-    const auto add = [&](const std::string &id, const std::string &parent, std::uint64_t start, std::uint64_t duration) {
+    const auto add = [&](const std::string &id, const std::string &parent, std::uint64_t start,
+                         std::uint64_t duration) {
         Span s;
         s.id = trace->strings.intern(id);
         s.parentId = parent.empty() ? kNoString : trace->strings.intern(parent);
@@ -144,7 +145,8 @@ void tst_SpanTreeExpand::stopsAtTheRowLimitInLevelOrder()
         QCOMPARE(view->isExpanded(rowOf(panel, shape, id)), i < opened);
     }
     // The status says where it stopped and how to go on.
-    QVERIFY(panel.findChild<QLabel *>(QStringLiteral("spanStatus"))->text().contains(QStringLiteral("Expand All Below")));
+    QVERIFY(
+        panel.findChild<QLabel *>(QStringLiteral("spanStatus"))->text().contains(QStringLiteral("Expand All Below")));
 }
 
 void tst_SpanTreeExpand::stopKeepsWhatIsOpen()
@@ -214,7 +216,8 @@ void tst_SpanTreeExpand::backgroundSortKeepsExpandedRows()
     QVERIFY(!panel.findChild<QLabel *>(QStringLiteral("spanStatus"))->text().contains(QStringLiteral("sorting")));
     // Shortest first: the last child comes first now, and everything open stays open.
     const QModelIndex root = rowOf(panel, shape, "r");
-    QCOMPARE(panel.proxyModel()->index(0, 0, root).internalId(), quintptr(shape.trace->findSpan(std::string_view("c00049"))));
+    QCOMPARE(panel.proxyModel()->index(0, 0, root).internalId(),
+             quintptr(shape.trace->findSpan(std::string_view("c00049"))));
     for (int i = 0; i < 50; ++i) {
         char id[32];
         std::snprintf(id, sizeof id, "c%05d", i);
@@ -230,8 +233,8 @@ void tst_SpanTreeExpand::filterAndRangeOfASortedTreeInBackground_data()
     QTest::addColumn<quint64>("rangeEnd"); // begin == end: no range
     QTest::addColumn<QString>("status");
     QTest::addColumn<int>("children"); // of the root, once laid out
-    QTest::newRow("filter") << QStringLiteral("c00010") << quint64(0) << quint64(0) << QStringLiteral("4 of 201 spans match")
-                            << 1;
+    QTest::newRow("filter") << QStringLiteral("c00010") << quint64(0) << quint64(0)
+                                                        << QStringLiteral("4 of 201 spans match") << 1;
     QTest::newRow("time range") << QString() << quint64(10000) << quint64(12000)
                                 << QStringLiteral("19 of 201 spans in the time range") << 12;
 }
@@ -269,7 +272,9 @@ void tst_SpanTreeExpand::filterAndRangeOfASortedTreeInBackground()
     QCOMPARE(panel.proxyModel()->rowCount(root), children);
     // Still sorted by duration, shortest first, within what is kept.
     for (int row = 1; row < children; ++row) {
-        const auto duration = [&](int r) { return shape.tree->durationNs(panel.proxyModel()->index(r, 0, root).internalId()); };
+        const auto duration = [&](int r) {
+            return shape.tree->durationNs(panel.proxyModel()->index(r, 0, root).internalId());
+        };
         QVERIFY(duration(row - 1) <= duration(row));
     }
 

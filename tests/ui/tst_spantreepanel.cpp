@@ -248,7 +248,8 @@ void tst_SpanTreePanel::sortByHeaderClick()
     QVERIFY(QTest::qWaitForWindowExposed(&panel));
     QHeaderView *header = panel.view()->header();
     QCOMPARE(panel.proxyModel()->sortColumn(), -1);
-    const int x = header->sectionViewportPosition(SpanTreeModel::DurationColumn) + header->sectionSize(SpanTreeModel::DurationColumn) / 2;
+    const int x = header->sectionViewportPosition(SpanTreeModel::DurationColumn)
+                  + header->sectionSize(SpanTreeModel::DurationColumn) / 2;
     QTest::mouseClick(header->viewport(), Qt::LeftButton, {}, QPoint(x, header->height() / 2));
     QCOMPARE(panel.proxyModel()->sortColumn(), int(SpanTreeModel::DurationColumn));
     const Qt::SortOrder first = panel.proxyModel()->sortOrder();
@@ -287,7 +288,7 @@ void tst_SpanTreePanel::delegateMarksSpans()
 
     delegate.setFilterActive(true);
     panel.setFilterText(QStringLiteral("matmul"));
-    QVERIFY(optionFor("b").font.bold()); // the match
+    QVERIFY(optionFor("b").font.bold());  // the match
     QVERIFY(!optionFor("a").font.bold()); // a kept ancestor
 }
 
@@ -366,8 +367,8 @@ void tst_SpanTreePanel::manyMatchesOpenProgressively()
             const QByteArray parent = "p" + QByteArray::number(g) + "_" + QByteArray::number(p);
             spec += " " + parent + ":g" + QByteArray::number(g) + ":" + QByteArray::number(g * 1000 + p * 10) + ":5";
             for (int l = 0; l < 10; ++l)
-                spec += " leaf" + QByteArray::number(g) + "_" + QByteArray::number(p) + "_" + QByteArray::number(l) + "=matmul:"
-                    + parent + ":" + QByteArray::number(g * 1000 + p * 10 + l) + ":1";
+                spec += " leaf" + QByteArray::number(g) + "_" + QByteArray::number(p) + "_" + QByteArray::number(l)
+                        + "=matmul:" + parent + ":" + QByteArray::number(g * 1000 + p * 10 + l) + ":1";
         }
     }
     SpanTreePanel panel;
@@ -387,7 +388,8 @@ void tst_SpanTreePanel::manyMatchesOpenProgressively()
     QCOMPARE(panel.expandedMatchCount(), std::size_t(3000));
     // Every match is reachable in the view: all its ancestors are open.
     QTreeView *view = panel.view();
-    const QModelIndex last = panel.proxyModel()->mapFromSource(panel.model()->indexForSpan(spanIndex(loaded, "leaf29_9_9")));
+    const QModelIndex last =
+        panel.proxyModel()->mapFromSource(panel.model()->indexForSpan(spanIndex(loaded, "leaf29_9_9")));
     for (QModelIndex p = last.parent(); p.isValid(); p = p.parent())
         QVERIFY(view->isExpanded(p));
     QVERIFY(!panel.findChild<QLabel *>(QStringLiteral("spanStatus"))->text().contains(QStringLiteral("opening")));
@@ -414,11 +416,12 @@ void tst_SpanTreePanel::nextAndPreviousMatch()
         QVERIFY2(status.contains(QStringLiteral("match %1 of %2").arg(i + 1).arg(matches)), qPrintable(status));
     }
     QCOMPARE(order.removeDuplicates(), 0); // every match once, in the order shown
-    panel.nextMatch(); // wraps around
+    panel.nextMatch();                     // wraps around
     QCOMPARE(panel.view()->currentIndex().data(SpanIdRole).toString(), order.constFirst());
     panel.previousMatch();
     QCOMPARE(panel.view()->currentIndex().data(SpanIdRole).toString(), order.constLast());
-    QVERIFY(panel.findChild<QLabel *>(QStringLiteral("spanStatus"))->text().contains(QStringLiteral("match %1 of").arg(matches)));
+    QVERIFY(panel.findChild<QLabel *>(
+        QStringLiteral("spanStatus"))->text().contains(QStringLiteral("match %1 of").arg(matches)));
     // F3 works from the filter field as well.
     panel.filterEdit()->setFocus();
     QTest::keyClick(panel.filterEdit(), Qt::Key_F3);
@@ -430,11 +433,15 @@ void tst_SpanTreePanel::measuredTimeUnknownNeverZero()
     SpanTreePanel panel;
     const Loaded loaded = load("a:-:0:100 b:a:10:5");
     panel.setTrace(loaded.trace, loaded.tree);
-    QVERIFY2(panel.findChild<QLabel *>(QStringLiteral("spanStatus"))->text().contains(QStringLiteral("measured time unknown (no measured span)")),
-             qPrintable(panel.findChild<QLabel *>(QStringLiteral("spanStatus"))->text()));
+    QVERIFY2(panel.findChild<QLabel *>(
+        QStringLiteral("spanStatus"))
+            ->text()
+            .contains(QStringLiteral("measured time unknown (no measured span)")),
+                      qPrintable(panel.findChild<QLabel *>(QStringLiteral("spanStatus"))->text()));
     const Loaded measured = load(kTree);
     panel.setTrace(measured.trace, measured.tree);
-    QVERIFY(panel.findChild<QLabel *>(QStringLiteral("spanStatus"))->text().contains(QStringLiteral("measured 1.00 \u00B5s")));
+    QVERIFY(panel.findChild<QLabel *>(
+        QStringLiteral("spanStatus"))->text().contains(QStringLiteral("measured 1.00 \u00B5s")));
 }
 
 void tst_SpanTreePanel::resetView()

@@ -155,11 +155,13 @@ void tst_TimelineRender::sampleTrace()
         QVERIFY(target >= 0);
         view.setSelection(Selection::span(target));
         view.zoomToSelection();
-        view.setTimeRange({f.trace->spans[std::size_t(target)].startNs,
-                           f.trace->spans[std::size_t(target)].startNs + f.trace->spans[std::size_t(target)].durationNs / 3});
+        view.setTimeRange(
+            {f.trace->spans[std::size_t(target)].startNs,
+             f.trace->spans[std::size_t(target)].startNs + f.trace->spans[std::size_t(target)].durationNs / 3});
     }
     const QImage image = view.grab().toImage();
-    save(image, QStringLiteral("timeline-sample-%1-%2").arg(zoom, dark ? QStringLiteral("dark") : QStringLiteral("light")));
+    save(image,
+         QStringLiteral("timeline-sample-%1-%2").arg(zoom, dark ? QStringLiteral("dark") : QStringLiteral("light")));
     QVERIFY2(distinctColours(image) > 20, "the picture is nearly flat");
     const double lightness = meanLightness(image);
     if (dark)
@@ -182,9 +184,12 @@ void tst_TimelineRender::multiDevice()
     QFETCH(bool, dark);
     if (m_multiPath.isEmpty()) {
         m_multiPath = m_dir.filePath(QStringLiteral("multi.jsonl"));
-        TI_GENERATE({QStringLiteral("--events"), QStringLiteral("40000"), QStringLiteral("--devices"), QStringLiteral("4"),
-                     QStringLiteral("--seed"), QStringLiteral("5"), QStringLiteral("--out"), m_multiPath,
-                     QStringLiteral("--quiet")});
+        TI_GENERATE({QStringLiteral("--events"),
+            QStringLiteral("40000"),
+                QStringLiteral("--devices"),
+                    QStringLiteral("4"), QStringLiteral("--seed"),
+                                                        QStringLiteral("5"), QStringLiteral("--out"), m_multiPath,
+                                                                                            QStringLiteral("--quiet")});
     }
     const Loaded f = load(m_multiPath);
     QVERIFY(f.trace);
@@ -199,7 +204,8 @@ void tst_TimelineRender::multiDevice()
     QVERIFY(QTest::qWaitForWindowExposed(&view));
     QVERIFY(view.layoutData()->clockDomains().size() >= 2);
     const QImage whole = view.grab().toImage();
-    save(whole, QStringLiteral("timeline-multidevice-all-%1").arg(dark ? QStringLiteral("dark") : QStringLiteral("light")));
+    save(whole,
+         QStringLiteral("timeline-multidevice-all-%1").arg(dark ? QStringLiteral("dark") : QStringLiteral("light")));
     QVERIFY(distinctColours(whole) > 20);
     // Zoomed on an op: its span, the op and (on its clock's axis) its device interval.
     qint64 op = -1;
@@ -209,9 +215,11 @@ void tst_TimelineRender::multiDevice()
     }
     QVERIFY(op >= 0);
     view.setSelection(Selection::span(Selection::op(op).spanIndex(*f.trace, *f.tree)));
-    view.setVisibleWindow({f.trace->ops[std::size_t(op)].timestampNs - 20000, f.trace->ops[std::size_t(op)].timestampNs + 40000});
+    view.setVisibleWindow(
+        {f.trace->ops[std::size_t(op)].timestampNs - 20000, f.trace->ops[std::size_t(op)].timestampNs + 40000});
     const QImage zoomed = view.grab().toImage();
-    save(zoomed, QStringLiteral("timeline-multidevice-op-%1").arg(dark ? QStringLiteral("dark") : QStringLiteral("light")));
+    save(zoomed,
+         QStringLiteral("timeline-multidevice-op-%1").arg(dark ? QStringLiteral("dark") : QStringLiteral("light")));
     QVERIFY(distinctColours(zoomed) > 20);
 }
 

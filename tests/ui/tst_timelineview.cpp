@@ -54,11 +54,12 @@ private:
 // Device intervals on two clocks.
 static QByteArray fixtureText()
 {
-    return traceJsonl("root:-:0:100000 fwd=forward:root:1000:59000 mm=matmul_span:fwd:2000:20000 "
-                      "add=add_span:fwd:30000:20000 bwd=backward:root:60000:39000 late:root:99000:open",
-                      opsJsonl("mm:matmul:3000:15000 add:add:31000:10000 bwd:grad:61000:30000")
-                          + intervalsJsonl("mm,cuda:0,7,cupti:cuda:0,500000,15000 add,cuda:0,7,cupti:cuda:0,520000,9000 "
-                                           "bwd,cuda:1,7,cupti:cuda:1,90000000,20000"));
+    return traceJsonl(
+        "root:-:0:100000 fwd=forward:root:1000:59000 mm=matmul_span:fwd:2000:20000 "
+        "add=add_span:fwd:30000:20000 bwd=backward:root:60000:39000 late:root:99000:open",
+        opsJsonl("mm:matmul:3000:15000 add:add:31000:10000 bwd:grad:61000:30000")
+            + intervalsJsonl("mm,cuda:0,7,cupti:cuda:0,500000,15000 add,cuda:0,7,cupti:cuda:0,520000,9000 "
+                             "bwd,cuda:1,7,cupti:cuda:1,90000000,20000"));
 }
 
 void tst_TimelineView::init()
@@ -147,7 +148,8 @@ void tst_TimelineView::clickOnMergedMarkSelectsNothing()
     const auto f = loadFixture(traceJsonl("a:-:0:100000", opsJsonl(ops)));
     TimelineView view;
     view.resize(500, 200);
-    view.setLayoutData(f.trace, f.tree, std::make_shared<const TimelineLayout>(TimelineLayout::build(*f.trace, *f.tree)));
+    view.setLayoutData(f.trace, f.tree,
+                       std::make_shared<const TimelineLayout>(TimelineLayout::build(*f.trace, *f.tree)));
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
     view.setVisibleWindow({0, 100000});
@@ -225,7 +227,8 @@ void tst_TimelineView::wheelZoomKeepsTheTimeUnderTheCursor()
     const TimeWindow w = m_view->visibleWindow();
     QVERIFY(w.length() < 100000);
     const std::uint64_t after = xToTime(w, m_view->viewport()->width(), at.x());
-    QVERIFY2(after + 200 >= before && after <= before + 200, qPrintable(QStringLiteral("%1 vs %2").arg(after).arg(before)));
+    QVERIFY2(after + 200 >= before && after <= before + 200,
+             qPrintable(QStringLiteral("%1 vs %2").arg(after).arg(before)));
 }
 
 void tst_TimelineView::dragPans()
@@ -330,13 +333,14 @@ void tst_TimelineView::deviceAxesAreSeparate()
     m_view->setVisibleWindow({0, 50000});
     QCOMPARE(m_view->clockWindow(0), clock0);
     const auto &rows = m_view->rows().rows();
-    const auto header = std::find_if(rows.begin(), rows.end(), [](const TimelineRow &r) { return r.type == TimelineRow::Type::ClockHeader; });
+    const auto header = std::find_if(rows.begin(), rows.end(),
+                                     [](const TimelineRow &r) { return r.type == TimelineRow::Type::ClockHeader; });
     QVERIFY(header != rows.end());
     QCOMPARE((header + 1)->type, TimelineRow::Type::Title);
     QCOMPARE((header + 2)->type, TimelineRow::Type::DeviceTrack);
     const QPoint onDeviceLane(500, m_view->rulerHeight() + (header + 2)->y + 5);
-    QWheelEvent wheel(onDeviceLane, m_view->viewport()->mapToGlobal(onDeviceLane), QPoint(), QPoint(0, 240), Qt::NoButton,
-                      Qt::NoModifier, Qt::NoScrollPhase, false);
+    QWheelEvent wheel(onDeviceLane, m_view->viewport()->mapToGlobal(onDeviceLane), QPoint(), QPoint(0, 240),
+                      Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
     QApplication::sendEvent(m_view->viewport(), &wheel);
     QVERIFY(m_view->clockWindow(0).length() < clock0.length());
     QCOMPARE(m_view->visibleWindow(), (TimeWindow{0, 50000}));
@@ -356,7 +360,8 @@ void tst_TimelineView::tooltips()
                  && opTip.contains(u"in 64 B"),
              qPrintable(opTip));
     const QString spanTip = m_view->toolTipAt(centre(Selection::span(span("fwd"))));
-    QVERIFY2(spanTip.contains(u"forward") && spanTip.contains(u"self") && spanTip.contains(u"start"), qPrintable(spanTip));
+    QVERIFY2(spanTip.contains(u"forward") && spanTip.contains(u"self") && spanTip.contains(u"start"),
+             qPrintable(spanTip));
     const QString openTip = m_view->toolTipAt(centre(Selection::span(span("late"))));
     QVERIFY2(openTip.contains(u"open"), qPrintable(openTip));
     const QString intervalTip = m_view->toolTipAt(centre(Selection::deviceInterval(0)));

@@ -29,7 +29,8 @@ namespace {
 // Root `a` (closed, measured), child `b` never closed (H-SPAN-UNCLOSED), an op in `a` and an
 // op in the unknown span `ghost` (H-UNKNOWN-SPAN), a span_end for an unknown span (rejected:
 // E-SPAN-END-UNKNOWN) and a line that is not JSON (E-LINE-PARSE).
-const char *kTrace = R"({"kind":"meta","schema":"candle-graph/trace/10","run_id":"r","correlation_id":"c","entrypoint":"e","phase":"infer","timestamp":"t","capture_step":1,"warmup_steps":0,"device":"cpu","timing_mode":"host","capture_contract":{"measurement_scope":"profiled_work","operations":"complete","logical_memory":"none","physical_memory":"none","device_timing":"none"},"tags":{}}
+const char *kTrace =
+    R"({"kind":"meta","schema":"candle-graph/trace/10","run_id":"r","correlation_id":"c","entrypoint":"e","phase":"infer","timestamp":"t","capture_step":1,"warmup_steps":0,"device":"cpu","timing_mode":"host","capture_contract":{"measurement_scope":"profiled_work","operations":"complete","logical_memory":"none","physical_memory":"none","device_timing":"none"},"tags":{}}
 {"kind":"span_start","id":"a","name":"root","start_ns":0,"span_kind":"function","measured":true}
 {"kind":"span_start","id":"b","parent_id":"a","name":"child","start_ns":10,"span_kind":"module"}
 {"kind":"op","span_id":"a","op_name":"matmul","shape":[2,2],"dtype":"f32","device":"cpu","duration_ns":5,"timestamp_ns":20,"input_dense_bytes":32}
@@ -40,9 +41,11 @@ this is not json
 {"kind":"terminal","outcome":"complete","timestamp_ns":200}
 )";
 
-LoadedTracePtr load(bool withHealth, const QString &path = QStringLiteral("panel.jsonl"), const QByteArray &text = kTrace)
+LoadedTracePtr load(bool withHealth, const QString &path = QStringLiteral("panel.jsonl"),
+                                                                          const QByteArray &text = kTrace)
 {
-    ReadResult r = TraceReader::readBytes(std::string_view(text.constData(), std::size_t(text.size())), path.toStdString());
+    ReadResult r =
+        TraceReader::readBytes(std::string_view(text.constData(), std::size_t(text.size())), path.toStdString());
     auto loaded = std::make_shared<LoadedTrace>();
     loaded->generation = 1;
     loaded->path = path;
@@ -203,10 +206,12 @@ void TestValidationPanel::pathOnceAndFilteredCount()
     ValidationPanel panel;
     panel.setLoadedTrace(load(true, path));
     // The path is named once, above the list; the E-LINE-PARSE row shows its line and cause only.
-    QCOMPARE(panel.findChild<QLabel *>(QStringLiteral("validationFile"))->text(), QStringLiteral("Findings in ") + path);
+    QCOMPARE(panel.findChild<QLabel *>(QStringLiteral("validationFile"))->text(),
+                                       QStringLiteral("Findings in ") + path);
     const int parse = findRow(panel.proxyModel(), QStringLiteral("E-LINE-PARSE"));
     const QString message = panel.proxyModel()->index(parse, ValidationIssueModel::MessageColumn).data().toString();
-    QVERIFY2(!message.contains(path) && message.startsWith(QStringLiteral("parse trace JSONL line 8: ")), qPrintable(message));
+    QVERIFY2(!message.contains(path)
+             && message.startsWith(QStringLiteral("parse trace JSONL line 8: ")), qPrintable(message));
     // The count follows the filter.
     const int errors = panel.issueModel()->errorCount();
     const int warnings = panel.issueModel()->warningCount();
@@ -285,10 +290,12 @@ void TestValidationPanel::detailShowsTheLineFromTheFile()
     QVERIFY(detail.contains(path)); // the exact message, path included
     // Any finding with a line: the unknown span_end, with what its index counts.
     shown.clear();
-    panel.view()->setCurrentIndex(panel.proxyModel()->index(findRow(panel.proxyModel(), QStringLiteral("E-SPAN-END-UNKNOWN")), 0));
+    panel.view()->setCurrentIndex(
+        panel.proxyModel()->index(findRow(panel.proxyModel(), QStringLiteral("E-SPAN-END-UNKNOWN")), 0));
     QVERIFY(shown.wait(10000));
     QVERIFY(panel.detailText().contains(QStringLiteral("{\"kind\":\"span_end\",\"id\":\"nope\",\"duration_ns\":1}")));
-    QVERIFY(panel.detailText().contains(QStringLiteral("The index counts records (non-blank lines) from 0; this record is on line 6.")));
+    QVERIFY(panel.detailText().contains(
+        QStringLiteral("The index counts records (non-blank lines) from 0; this record is on line 6.")));
 }
 
 void TestValidationPanel::tensorStatsSaysWhy()
@@ -301,10 +308,13 @@ void TestValidationPanel::tensorStatsSaysWhy()
     const int row = findRow(panel.issueModel(), QStringLiteral("E-TSTATS-INVALID"));
     QVERIFY(row >= 0);
     // Worked out from the line in the background, then shown after upstream's message.
-    QTRY_COMPARE(panel.issueModel()->reason(row), QStringLiteral("elements is 196600, but the shape [2, 128, 768] has 196608 elements"));
-    QCOMPARE(panel.issueModel()->index(row, ValidationIssueModel::MessageColumn).data().toString(),
-             QStringLiteral("invalid tensor_stats event at index 3 \u2014 elements is 196600, but the shape [2, 128, 768] has 196608 elements"));
-    QCOMPARE(QString::fromStdString(panel.issueModel()->problemAt(row)->message), QStringLiteral("invalid tensor_stats event at index 3"));
+    QTRY_COMPARE(panel.issueModel()->reason(row),
+                 QStringLiteral("elements is 196600, but the shape [2, 128, 768] has 196608 elements"));
+    QCOMPARE(
+        panel.issueModel()->index(row, ValidationIssueModel::MessageColumn).data().toString(),
+        QStringLiteral("invalid tensor_stats event at index 3 \u2014 elements is 196600, but the shape [2, 128, 768] has 196608 elements"));
+    QCOMPARE(QString::fromStdString(panel.issueModel()->problemAt(row)->message),
+             QStringLiteral("invalid tensor_stats event at index 3"));
 }
 
 void TestValidationPanel::resetView()
@@ -339,7 +349,8 @@ void TestValidationPanel::copyAndContextMenu()
     QCOMPARE(lines.size(), 2);
     // Header in the order shown; code and column are exported although the list hides them.
     QCOMPARE(lines.at(0), QStringLiteral("Severity\tLine\tRule\tMessage\tCode\tColumn"));
-    QVERIFY(lines.at(1).startsWith(QStringLiteral("Error\t6\tE-SPAN-END-UNKNOWN\tspan_end for unknown span `nope` at index 5")));
+    QVERIFY(lines.at(1).startsWith(
+        QStringLiteral("Error\t6\tE-SPAN-END-UNKNOWN\tspan_end for unknown span `nope` at index 5")));
 }
 
 QTEST_MAIN(TestValidationPanel)

@@ -62,11 +62,12 @@ void CompareController::setCandidate(LoadedTracePtr candidate)
     if (candidate == m_candidate)
         return;
     const bool sameTrace = candidate && m_candidate && candidate->generation == m_candidate->generation
-        && candidate->path == m_candidate->path;
+                           && candidate->path == m_candidate->path;
     m_candidate = std::move(candidate);
     if (!sameTrace)
         dropComparison();
-    if (m_baseline && (m_state == State::Ready || m_state == State::Computing || m_state == State::WaitingForCandidate)) {
+    if (m_baseline
+        && (m_state == State::Ready || m_state == State::Computing || m_state == State::WaitingForCandidate)) {
         if (!sameTrace || m_state != State::Ready)
             setState(State::WaitingForCandidate);
         startIfReady();
@@ -127,7 +128,8 @@ void CompareController::startIfReady()
     });
     watcher->setFuture(QtConcurrent::run([baseline = m_baseline, candidate = m_candidate] {
         TraceComparisonPtr comparison = TraceComparison::compute(baseline, candidate);
-        std::vector<std::uint32_t> order = SpanDiffModel::presortedOrder(*comparison, initialSpanColumn(), kInitialOrder);
+        std::vector<std::uint32_t> order =
+            SpanDiffModel::presortedOrder(*comparison, initialSpanColumn(), kInitialOrder);
         return Result(std::move(comparison), std::move(order));
     }));
 }

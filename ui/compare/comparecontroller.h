@@ -36,7 +36,8 @@ public:
     State state() const { return m_state; }
     bool isBusy() const
     {
-        return m_state == State::LoadingBaseline || m_state == State::WaitingForCandidate || m_state == State::Computing;
+        return m_state == State::LoadingBaseline || m_state == State::WaitingForCandidate
+               || m_state == State::Computing;
     }
     QString baselinePath() const { return m_baselinePath; }
     LoadedTracePtr baseline() const { return m_baseline; }

@@ -76,14 +76,14 @@ ComparePanel::ComparePanel(CompareController *controller, QWidget *parent)
     , m_views(new QTabWidget(this))
     , m_timeline(new StackedTimeline(this))
     , m_spanView(makeTable(QStringLiteral("compareSpanView"), this))
-    , m_opView(makeTable(QStringLiteral("compareOpGroupView"), this))
-    , m_onlyView(makeTable(QStringLiteral("compareOnlyInView"), this))
-    , m_memoryChart(new MemoryDiffChart(this))
-    , m_categories(new QTableWidget(this))
-    , m_spanModel(new SpanDiffModel(this))
-    , m_opModel(new OpGroupDiffModel(this))
-    , m_onlyModel(new OnlyInRunModel(this))
-    , m_onlyProxy(new QSortFilterProxyModel(this))
+                 , m_opView(makeTable(QStringLiteral("compareOpGroupView"), this))
+                            , m_onlyView(makeTable(QStringLiteral("compareOnlyInView"), this))
+                                         , m_memoryChart(new MemoryDiffChart(this))
+                                         , m_categories(new QTableWidget(this))
+                                         , m_spanModel(new SpanDiffModel(this))
+                                         , m_opModel(new OpGroupDiffModel(this))
+                                         , m_onlyModel(new OnlyInRunModel(this))
+                                         , m_onlyProxy(new QSortFilterProxyModel(this))
 {
     setObjectName(QStringLiteral("comparePanel"));
     m_title->setObjectName(QStringLiteral("compareTitle"));
@@ -177,8 +177,10 @@ ComparePanel::ComparePanel(CompareController *controller, QWidget *parent)
     // word on the tab until the order lands; the view keeps showing the previous order.
     m_spanModel->setBackgroundSorting(true);
     m_opModel->setBackgroundSorting(true);
-    connect(m_spanModel, &FlatTableModel::sortingChanged, this, [this](bool sorting) { showSorting(m_spanView, 0, sorting); });
-    connect(m_opModel, &FlatTableModel::sortingChanged, this, [this](bool sorting) { showSorting(m_opView, 1, sorting); });
+    connect(m_spanModel, &FlatTableModel::sortingChanged, this,
+            [this](bool sorting) { showSorting(m_spanView, 0, sorting); });
+    connect(m_opModel, &FlatTableModel::sortingChanged, this,
+            [this](bool sorting) { showSorting(m_opView, 1, sorting); });
 
     for (QTableView *view : {m_spanView, m_onlyView}) {
         connect(view, &QAbstractItemView::activated, this, [this](const QModelIndex &index) {
@@ -217,7 +219,8 @@ void ComparePanel::showSorting(QTableView *view, int tab, bool sorting)
 void ComparePanel::onStateChanged(CompareController::State state)
 {
     using State = CompareController::State;
-    const bool busy = state == State::LoadingBaseline || state == State::WaitingForCandidate || state == State::Computing;
+    const bool busy =
+        state == State::LoadingBaseline || state == State::WaitingForCandidate || state == State::Computing;
     m_progressRow->setVisible(busy);
     m_cancel->setEnabled(state == State::LoadingBaseline || state == State::Computing);
     m_close->setVisible(state == State::Ready || state == State::Failed);
@@ -257,7 +260,8 @@ QString ComparePanel::matchSummary(const TraceDiff &diff, std::size_t candidateS
 {
     QString text = tr("%L1 of %L2 spans matched").arg(diff.spans.matched).arg(quint64(candidateSpans));
     if (diff.spans.matchedByLabel > 0)
-        text += tr(" (%Ln by semantic label)", nullptr, int(std::min<std::uint64_t>(diff.spans.matchedByLabel, INT_MAX)));
+        text +=
+            tr(" (%Ln by semantic label)", nullptr, int(std::min<std::uint64_t>(diff.spans.matchedByLabel, INT_MAX)));
     if (diff.spans.baselineOnly > 0)
         text += tr("; %L1 only in baseline").arg(diff.spans.baselineOnly);
     if (diff.spans.candidateOnly > 0)
@@ -291,9 +295,9 @@ void ComparePanel::showComparison(const TraceComparisonPtr &comparison)
     QElapsedTimer clock;
     clock.start();
     m_error->dismiss();
-    m_title->setText(tr("Baseline %1 ▸ candidate %2 (this window's trace)")
-                         .arg(QFileInfo(comparison->baseline->path).fileName(),
-                              QFileInfo(comparison->candidate->path).fileName()));
+    m_title->setText(
+        tr("Baseline %1 ▸ candidate %2 (this window's trace)")
+            .arg(QFileInfo(comparison->baseline->path).fileName(), QFileInfo(comparison->candidate->path).fileName()));
     m_summary->setText(matchSummary(comparison->diff, comparison->candidate->trace->spans.size()));
     m_summary->show();
     m_indicative->setText(tr("Indicative — one run each. A verdict needs replicated runs: upstream requires at least "
@@ -302,10 +306,10 @@ void ComparePanel::showComparison(const TraceComparisonPtr &comparison)
     m_indicative->show();
     const FairnessCheck &fair = comparison->fairness;
     if (!fair.differences.empty()) {
-        m_fairness->showMessage(MessageBanner::Tone::Warning,
-                                tr("The runs differ in %n thing(s) that make a comparison fair", nullptr,
-                                   int(fair.differences.size())),
-                                fairnessText(fair));
+        m_fairness->showMessage(
+            MessageBanner::Tone::Warning,
+            tr("The runs differ in %n thing(s) that make a comparison fair", nullptr, int(fair.differences.size())),
+            fairnessText(fair));
     } else if (!fair.reasons.empty()) {
         m_fairness->showMessage(MessageBanner::Tone::Information, tr("The runs cannot be shown to be comparable"),
                                 fairnessText(fair));
@@ -331,7 +335,8 @@ void ComparePanel::showComparison(const TraceComparisonPtr &comparison)
     m_shown = comparison;
     m_timeline->setComparison({});
     showTimelineIfOpen();
-    qCInfo(lcCompare) << "comparison shown after" << clock.elapsed() << "ms (computed in" << comparison->computeMs << "ms)";
+    qCInfo(lcCompare) << "comparison shown after" << clock.elapsed() << "ms (computed in" << comparison->computeMs
+                      << "ms)";
 }
 
 void ComparePanel::fillCategories(const MemoryDiff &memory)
@@ -349,13 +354,18 @@ void ComparePanel::fillCategories(const MemoryDiff &memory)
     for (int k = 0; k <= kMemoryCategoryCount; ++k) {
         const bool total = k == kMemoryCategoryCount;
         const auto category = MemoryCategory(total ? 0 : k);
-        const std::uint64_t b = !memory.baseline ? 0 : total ? memory.baseline->peakBytes : memory.baseline->peakByCategory[std::size_t(k)];
-        const std::uint64_t c = !memory.candidate ? 0 : total ? memory.candidate->peakBytes : memory.candidate->peakByCategory[std::size_t(k)];
+        const std::uint64_t b = !memory.baseline ? 0
+                                : total          ? memory.baseline->peakBytes
+                                                 : memory.baseline->peakByCategory[std::size_t(k)];
+        const std::uint64_t c = !memory.candidate ? 0
+                                : total           ? memory.candidate->peakBytes
+                                                  : memory.candidate->peakByCategory[std::size_t(k)];
         const std::optional<std::int64_t> d = total ? memory.peakDeltaBytes() : memory.categoryDeltaBytes(category);
         m_categories->setItem(k, 0, cell(total ? tr("Peak") : QString::fromUtf8(memoryCategoryName(category).data())));
         m_categories->setItem(k, 1, cell(bytes(memory.baseline, b)));
         m_categories->setItem(k, 2, cell(bytes(memory.candidate, c)));
-        m_categories->setItem(k, 3, d ? cell(formatDeltaBytes(*d), QVariant::fromValue<qint64>(*d)) : cell(QStringLiteral("—")));
+        m_categories->setItem(
+            k, 3, d ? cell(formatDeltaBytes(*d), QVariant::fromValue<qint64>(*d)) : cell(QStringLiteral("—")));
     }
 }
 

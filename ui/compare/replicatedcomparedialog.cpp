@@ -219,15 +219,16 @@ void ReplicatedCompareDialog::run()
         Q_EMIT finished(outcome.result.has_value());
     });
     const bool raw = m_raw->isChecked();
-    watcher->setFuture(QtConcurrent::run([baseline = paths(baselineInputs()), candidate = paths(candidateInputs()), raw] {
-        Outcome outcome;
-        const CohortLoad load = loadCohorts(baseline, candidate, raw);
-        if (!load.ok())
-            outcome.error = QString::fromStdString(load.error);
-        else
-            outcome.result = compareCohorts(load, raw);
-        return outcome;
-    }));
+    watcher->setFuture(
+        QtConcurrent::run([baseline = paths(baselineInputs()), candidate = paths(candidateInputs()), raw] {
+            Outcome outcome;
+            const CohortLoad load = loadCohorts(baseline, candidate, raw);
+            if (!load.ok())
+                outcome.error = QString::fromStdString(load.error);
+            else
+                outcome.result = compareCohorts(load, raw);
+            return outcome;
+        }));
 }
 
 QString ReplicatedCompareDialog::verdictText(ComparisonVerdict verdict)
@@ -250,11 +251,12 @@ QString ReplicatedCompareDialog::intervalText(const ReplicatedComparison &r)
         text += tr(" (%1%2 %)").arg(sign).arg(std::fabs(p), 0, 'f', 2);
     }
     if (r.confidenceInterval) {
-        text += u'\n'
+        text +=
+            u'\n'
             + tr("%1 % interval of the median delta: [%2, %3] (%4 bootstrap, %5)")
                   .arg(r.confidenceInterval->level * 100, 0, 'f', 0)
-                  .arg(signedDuration(r.confidenceInterval->lowerDeltaNs), signedDuration(r.confidenceInterval->upperDeltaNs),
-                       r.paired ? tr("paired") : tr("unpaired"),
+                  .arg(signedDuration(r.confidenceInterval->lowerDeltaNs),
+                       signedDuration(r.confidenceInterval->upperDeltaNs), r.paired ? tr("paired") : tr("unpaired"),
                        runsText(std::min(r.baseline.samplesNs.size(), r.candidate.samplesNs.size())) + tr(" per side"));
     } else {
         text += u'\n' + tr("No interval: the comparison is ineligible (see the reasons).");
@@ -273,7 +275,8 @@ void ReplicatedCompareDialog::showResult(const ReplicatedComparison &r)
     const auto side = [](const QString &name, const SampleStatistics &s, const std::optional<std::string> &id) {
         return tr("%1: %2, median %3, p95 %4, MAD %5%6")
             .arg(name, runsText(s.samplesNs.size()), formatDuration(std::uint64_t(std::llround(s.medianNs))),
-                 formatDuration(std::uint64_t(std::llround(s.p95Ns))), formatDuration(std::uint64_t(std::llround(s.madNs))),
+                 formatDuration(std::uint64_t(std::llround(s.p95Ns))),
+                 formatDuration(std::uint64_t(std::llround(s.madNs))),
                  id ? tr(" · implementation %1").arg(qs(*id)) : QString());
     };
     m_statistics->setText(side(tr("Baseline"), r.baseline, r.baselineImplementationId) + u'\n'

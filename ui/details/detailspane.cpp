@@ -30,18 +30,12 @@ namespace {
 RelatedKind relatedKindOf(Selection::Kind kind)
 {
     switch (kind) {
-    case Selection::Kind::Span:
-        return RelatedKind::Span;
-    case Selection::Kind::Op:
-        return RelatedKind::Op;
-    case Selection::Kind::DeviceInterval:
-        return RelatedKind::DeviceInterval;
-    case Selection::Kind::Tensor:
-        return RelatedKind::Tensor;
-    case Selection::Kind::MemoryEvent:
-        return RelatedKind::Storage;
-    default:
-        return RelatedKind::None;
+    case Selection::Kind::Span: return RelatedKind::Span;
+    case Selection::Kind::Op: return RelatedKind::Op;
+    case Selection::Kind::DeviceInterval: return RelatedKind::DeviceInterval;
+    case Selection::Kind::Tensor: return RelatedKind::Tensor;
+    case Selection::Kind::MemoryEvent: return RelatedKind::Storage;
+    default: return RelatedKind::None;
     }
 }
 
@@ -92,8 +86,9 @@ DetailsPane::DetailsPane(QWidget *parent)
     const QFontMetrics fm = m_contentsView->fontMetrics();
     header->setSectionResizeMode(QHeaderView::Interactive);
     header->resizeSection(SpanContentsModel::KindColumn, fm.horizontalAdvance(QStringLiteral("tensor__")) + 12);
-    for (int c : {int(SpanContentsModel::StartColumn), int(SpanContentsModel::DurationColumn), int(SpanContentsModel::SelfColumn),
-                  int(SpanContentsModel::ShareColumn), int(SpanContentsModel::BytesColumn)})
+    for (int c :
+         {int(SpanContentsModel::StartColumn), int(SpanContentsModel::DurationColumn),
+          int(SpanContentsModel::SelfColumn), int(SpanContentsModel::ShareColumn), int(SpanContentsModel::BytesColumn)})
         header->resizeSection(c, fm.horizontalAdvance(QStringLiteral("12.345 678 s")) + 12);
     header->setSectionResizeMode(SpanContentsModel::NameColumn, QHeaderView::Stretch);
     m_contentsView->setWordWrap(false);
@@ -139,7 +134,8 @@ DetailsPane::DetailsPane(QWidget *parent)
     connect(m_reader, &RawLineReader::linesRead, this, &DetailsPane::onLinesRead);
     // The contents of a big trace's span grow once the tensor and memory index lands.
     connect(m_contents, &QAbstractItemModel::modelReset, this, [this] {
-        m_tabs->setTabText(0, m_contents->span() >= 0 ? tr("Contents of the span (%1)").arg(m_contents->rowCount()) : tr("Contents"));
+        m_tabs->setTabText(0, m_contents->span() >= 0 ? tr("Contents of the span (%1)").arg(m_contents->rowCount())
+                                                      : tr("Contents"));
     });
     connect(m_copyLine, &QPushButton::clicked, this, &DetailsPane::copyRawLine);
     connect(m_copyFields, &QPushButton::clicked, this, &DetailsPane::copyFields);
@@ -245,8 +241,7 @@ QList<quint64> DetailsPane::linesOf(const Selection &s) const
         if (i < t.memory.size())
             return {t.memory[i].line};
         break;
-    default:
-        break;
+    default: break;
     }
     return {};
 }
@@ -257,8 +252,8 @@ void DetailsPane::setSelection(const Selection &selection)
         return;
     m_selection = selection;
     const Problem *finding = m_findings && selection.finding >= 0 && std::size_t(selection.finding) < m_findings->size()
-        ? &(*m_findings)[std::size_t(selection.finding)]
-        : nullptr;
+                                 ? &(*m_findings)[std::size_t(selection.finding)]
+                                 : nullptr;
     const RelatedKind kind = relatedKindOf(selection.kind);
     if (finding)
         m_fields->setProblem(*finding, kind, selection.index);
@@ -279,7 +274,8 @@ void DetailsPane::setSelection(const Selection &selection)
     m_raw->clear();
     m_pendingRequest = 0;
     if (lines.isEmpty()) {
-        m_raw->setPlaceholderText(selection.isValid() ? tr("This selection has no line of its own") : tr("The raw JSONL line of the selected record"));
+        m_raw->setPlaceholderText(selection.isValid() ? tr("This selection has no line of its own")
+                                                      : tr("The raw JSONL line of the selected record"));
         m_copyLine->setEnabled(false);
         return;
     }
@@ -305,7 +301,8 @@ void DetailsPane::onLinesRead(quint64 requestId, const QList<SourceLine> &lines,
             text += u'\n';
         text += QString::fromUtf8(line.text);
         if (line.truncated)
-            text += tr(" \u2026 (line %1 is longer than %2 bytes; cut)").arg(line.number).arg(RawLineReader::kMaxLineBytes);
+            text +=
+                tr(" \u2026 (line %1 is longer than %2 bytes; cut)").arg(line.number).arg(RawLineReader::kMaxLineBytes);
     }
     if (!error.isEmpty())
         text += (text.isEmpty() ? QString() : QStringLiteral("\n")) + error;
@@ -313,7 +310,8 @@ void DetailsPane::onLinesRead(quint64 requestId, const QList<SourceLine> &lines,
     QStringList numbers;
     for (const SourceLine &line : lines)
         numbers << QString::number(line.number);
-    m_raw->setToolTip(numbers.isEmpty() ? QString() : tr("Line %1 of %2").arg(numbers.join(QStringLiteral(", ")), m_reader->path()));
+    m_raw->setToolTip(
+        numbers.isEmpty() ? QString() : tr("Line %1 of %2").arg(numbers.join(QStringLiteral(", ")), m_reader->path()));
     m_copyLine->setEnabled(!lines.isEmpty());
     Q_EMIT rawLineShown();
 }
@@ -326,8 +324,8 @@ void DetailsPane::updateFindings()
         const Selection &s = m_selection;
         const RelatedKind kind = relatedKindOf(s.kind);
         const std::string spanId = s.kind == Selection::Kind::Span && std::size_t(s.index) < m_trace->spans.size()
-            ? std::string(m_trace->str(m_trace->spans[std::size_t(s.index)].id))
-            : std::string();
+                                       ? std::string(m_trace->str(m_trace->spans[std::size_t(s.index)].id))
+                                       : std::string();
         for (std::size_t f = 0; f < m_findings->size(); ++f) {
             const Problem &p = (*m_findings)[f];
             bool names = qint64(f) == s.finding;
@@ -339,9 +337,9 @@ void DetailsPane::updateFindings()
                 continue;
             auto *item = new QListWidgetItem(SeverityPalette::icon(p.severity),
                                              QStringLiteral("%1 \u00B7 line %2 \u00B7 %3")
-                                                 .arg(QString::fromStdString(p.ruleId))
-                                                 .arg(p.line)
-                                                 .arg(QString::fromStdString(p.message)));
+                                                                .arg(QString::fromStdString(p.ruleId))
+                                                                .arg(p.line)
+                                                                .arg(QString::fromStdString(p.message)));
             m_findingsView->addItem(item);
             m_findingRows.push_back(qint64(f));
         }
@@ -357,16 +355,11 @@ Selection DetailsPane::selectionOfContentsRow(const QModelIndex &proxyIndex) con
     const auto kind = RelatedKind(source.data(SpanContentsModel::RecordKindRole).toInt());
     const qint64 index = source.data(SpanContentsModel::RecordIndexRole).toLongLong();
     switch (kind) {
-    case RelatedKind::Span:
-        return Selection::span(index);
-    case RelatedKind::Op:
-        return Selection::op(index);
-    case RelatedKind::Tensor:
-        return Selection::tensor(index);
-    case RelatedKind::Storage:
-        return Selection::memoryEvent(index);
-    default:
-        return {};
+    case RelatedKind::Span: return Selection::span(index);
+    case RelatedKind::Op: return Selection::op(index);
+    case RelatedKind::Tensor: return Selection::tensor(index);
+    case RelatedKind::Storage: return Selection::memoryEvent(index);
+    default: return {};
     }
 }
 

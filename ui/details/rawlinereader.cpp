@@ -97,7 +97,8 @@ QList<SourceLine> readIndexed(QFile &file, const LineIndex &index, const QList<q
     QList<SourceLine> out;
     QStringList missing;
     for (quint64 number : std::as_const(sorted)) {
-        const std::size_t slot = number == 0 ? index.offsets.size() : std::size_t((number - 1) / RawLineReader::kIndexStride);
+        const std::size_t slot =
+            number == 0 ? index.offsets.size() : std::size_t((number - 1) / RawLineReader::kIndexStride);
         bool found = false;
         if (slot < index.offsets.size()) {
             file.seek(index.offsets[slot]);
@@ -211,7 +212,7 @@ QString RawLineReader::path() const
 }
 
 QList<SourceLine> RawLineReader::readLines(const QString &path, quint64 expectedBytes, const QList<quint64> &lines,
-                                        QString *error)
+                                           QString *error)
 {
     QString message;
     QList<SourceLine> out;

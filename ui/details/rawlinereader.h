@@ -13,8 +13,8 @@ namespace TraceInspector {
 
 /// One physical line of a trace file, as read back for the details pane.
 struct SourceLine {
-    quint64 number = 0; ///< 1-based
-    QByteArray text;    ///< without the line break
+    quint64 number = 0;     ///< 1-based
+    QByteArray text;        ///< without the line break
     bool truncated = false; ///< cut at RawLineReader::kMaxLineBytes
 };
 
@@ -52,7 +52,8 @@ public:
     quint64 request(const QList<quint64> &lines);
 
     /// The blocking read behind request(): for tests and tools.
-    static QList<SourceLine> readLines(const QString &path, quint64 expectedBytes, const QList<quint64> &lines, QString *error);
+    static QList<SourceLine> readLines(const QString &path, quint64 expectedBytes, const QList<quint64> &lines,
+                                       QString *error);
 
 Q_SIGNALS:
     /// \a error is empty on success; lines past the end of the file are left out and named

@@ -12,13 +12,13 @@ struct GraphLayoutRequest {
     struct Node {
         double widthPt = 72;
         double heightPt = 36;
-        bool ellipse = false; // tensors are ellipses, spans boxes
+        bool ellipse = false;   // tensors are ellipses, spans boxes
         std::uint32_t rank = 0; // layer hint; nodes of one rank share a column when possible
     };
     struct Edge {
         std::uint32_t from = 0;
         std::uint32_t to = 0;
-        std::string label; // UTF-8; empty = none
+        std::string label;      // UTF-8; empty = none
         bool constraint = true; // false: does not push `to` into a later layer
     };
     std::vector<Node> nodes;

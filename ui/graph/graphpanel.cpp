@@ -114,7 +114,8 @@ GraphPanel::GraphPanel(QWidget *parent)
             Q_EMIT spanActivated(qint64(n.span));
         }
     });
-    connect(&m_watcher, &QFutureWatcher<std::shared_ptr<const GraphDrawing>>::finished, this, &GraphPanel::onJobFinished);
+    connect(&m_watcher, &QFutureWatcher<std::shared_ptr<const GraphDrawing>>::finished, this,
+            &GraphPanel::onJobFinished);
     updateMessage();
 }
 
@@ -235,7 +236,8 @@ void GraphPanel::startJob()
     const QFontMetricsF metrics(font());
     GraphTextMetrics text;
     // Widest common glyphs rather than the average: a node too wide beats clipped text.
-    text.charWidth = metrics.horizontalAdvance(QStringLiteral("abcdefghijklmnopqrstuvwxyz0123456789 ._:")) / 40.0 * 1.08;
+    text.charWidth =
+        metrics.horizontalAdvance(QStringLiteral("abcdefghijklmnopqrstuvwxyz0123456789 ._:")) / 40.0 * 1.08;
     text.lineHeight = metrics.lineSpacing();
     auto trace = m_trace;
     auto tree = m_tree;
@@ -320,7 +322,8 @@ void GraphPanel::updateMessage()
         text = tr("The graph could not be laid out: %1").arg(QString::fromStdString(m_drawing->layout.error));
     } else if (m_drawing) {
         const CallGraph &g = m_drawing->graph;
-        const QString where = m_drawing->rootName.isEmpty() ? tr("the whole trace") : tr("the subtree of %1").arg(m_drawing->rootName);
+        const QString where =
+            m_drawing->rootName.isEmpty() ? tr("the whole trace") : tr("the subtree of %1").arg(m_drawing->rootName);
         const QString what = m_drawing->options.scope == CallGraphScope::SpanPath ? tr("span paths") : tr("spans");
         if (g.nodes.empty())
             text = tr("Nothing to draw for %1: it has no spans.").arg(where);
@@ -328,7 +331,8 @@ void GraphPanel::updateMessage()
             text = tr("%1 of %2: %3 nodes, %4 edges.")
                        .arg(what, where, formatCount(g.nodes.size()), formatCount(g.edges.size()));
         if (g.isCapped())
-            text += u' '
+            text +=
+                u' '
                 + tr("Capped at %1 nodes: %2 of %3 are left out (%4 spans, %5 tensors, %6 edges) — the upper layers are "
                      "kept; raise the node cap, select a deeper span or show span paths.")
                       .arg(formatCount(g.nodeCap), formatCount(g.omittedSpanNodes + g.omittedTensorNodes),
@@ -368,8 +372,8 @@ bool GraphPanel::exportSvg(const QString &path, QString *error)
 
 void GraphPanel::exportWithDialog()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Graph as SVG"), QStringLiteral("graph.svg"),
-                                                      tr("SVG images (*.svg)"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Graph as SVG"),
+                                                      QStringLiteral("graph.svg"), tr("SVG images (*.svg)"));
     if (path.isEmpty())
         return;
     QString error;

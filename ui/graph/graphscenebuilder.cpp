@@ -61,7 +61,8 @@ QStringList linesOf(const Trace &trace, const CallGraphNode &n)
 
 QColor mix(const QColor &a, const QColor &b, double t)
 {
-    return QColor::fromRgbF(float(a.redF() + (b.redF() - a.redF()) * t), float(a.greenF() + (b.greenF() - a.greenF()) * t),
+    return QColor::fromRgbF(float(a.redF() + (b.redF() - a.redF()) * t),
+                            float(a.greenF() + (b.greenF() - a.greenF()) * t),
                             float(a.blueF() + (b.blueF() - a.blueF()) * t));
 }
 
@@ -151,9 +152,18 @@ std::vector<QAbstractGraphicsShapeItem *> populateGraphScene(QGraphicsScene &sce
         Qt::PenStyle style = Qt::SolidLine;
         switch (e.kind) {
         case CallGraphEdge::Kind::Call: colour.setAlphaF(0.75f); break;
-        case CallGraphEdge::Kind::Nesting: colour = mid; style = Qt::DashLine; break;
-        case CallGraphEdge::Kind::Data: colour = link; style = Qt::DashLine; break;
-        case CallGraphEdge::Kind::Produces: colour = link; style = Qt::DotLine; break;
+        case CallGraphEdge::Kind::Nesting:
+            colour = mid;
+            style = Qt::DashLine;
+            break;
+        case CallGraphEdge::Kind::Data:
+            colour = link;
+            style = Qt::DashLine;
+            break;
+        case CallGraphEdge::Kind::Produces:
+            colour = link;
+            style = Qt::DotLine;
+            break;
         }
         QPen pen(colour, 1.2, style);
         auto *item = scene.addPath(path, pen);
@@ -166,7 +176,8 @@ std::vector<QAbstractGraphicsShapeItem *> populateGraphScene(QGraphicsScene &sce
                 QLineF side = axis.normalVector();
                 side.setLength(axis.length() * 0.45);
                 const QPointF offset = side.p2() - side.p1();
-                auto *arrow = scene.addPolygon(QPolygonF({tip, base + offset, base - offset}), QPen(colour, 1), QBrush(colour));
+                auto *arrow =
+                    scene.addPolygon(QPolygonF({tip, base + offset, base - offset}), QPen(colour, 1), QBrush(colour));
                 arrow->setZValue(0);
             }
         }
@@ -196,9 +207,10 @@ std::vector<QAbstractGraphicsShapeItem *> populateGraphScene(QGraphicsScene &sce
         QPen border(tensor ? link : text, 1, n.openCount > 0 ? Qt::DashLine : Qt::SolidLine);
         // Whichever text colour of the palette stands out more from the fill, in any theme.
         const QColor highlighted = palette.color(QPalette::HighlightedText);
-        const QColor ink = std::abs(text.lightnessF() - fill.lightnessF()) >= std::abs(highlighted.lightnessF() - fill.lightnessF())
-            ? text
-            : highlighted;
+        const QColor ink =
+            std::abs(text.lightnessF() - fill.lightnessF()) >= std::abs(highlighted.lightnessF() - fill.lightnessF())
+                ? text
+                : highlighted;
         auto *shape = new GraphNodeItem(rect, tensor, lines, font, ink);
         shape->setPen(border);
         shape->setBrush(fill);

@@ -33,10 +33,10 @@ struct GraphDrawing {
     CallGraphOptions options;
     CallGraph graph;
     GraphLayoutResult layout;
-    std::vector<QStringList> nodeLines; // per node
+    std::vector<QStringList> nodeLines;              // per node
     std::vector<GraphLayoutResult::Point> nodeSizes; // per node: width and height in points
-    QStringList edgeLabels;             // per edge; empty = none
-    QString rootName;                   // empty for the whole trace
+    QStringList edgeLabels;                          // per edge; empty = none
+    QString rootName;                                // empty for the whole trace
     qint64 buildMs = 0;
 };
 
@@ -49,7 +49,8 @@ GraphDrawing computeGraphDrawing(const Trace &trace, const SpanTree &tree, const
 /// edges with their labels. Returns the node shape items by node index (each carries its
 /// index in data(GraphView::kNodeIndexKey)).
 std::vector<QAbstractGraphicsShapeItem *> populateGraphScene(QGraphicsScene &scene, const GraphDrawing &drawing,
-                                                             GraphHeat heat, const QPalette &palette, const QFont &font);
+                                                             GraphHeat heat, const QPalette &palette,
+                                                             const QFont &font);
 
 /// The node's heat in 0..1 under \a heat (0 for tensors and when nothing is hot).
 double nodeHeat(const CallGraph &graph, std::size_t node, GraphHeat heat);

@@ -94,8 +94,8 @@ void GraphView::mouseReleaseEvent(QMouseEvent *event)
 {
     QGraphicsView::mouseReleaseEvent(event);
     // A click, not the end of a pan: the pointer stayed on the node it pressed.
-    if (event->button() == Qt::LeftButton && m_pressNode >= 0
-        && (event->pos() - m_pressPos).manhattanLength() < 4 && nodeAt(event->pos()) == m_pressNode)
+    if (event->button() == Qt::LeftButton && m_pressNode >= 0 && (event->pos() - m_pressPos).manhattanLength() < 4
+        && nodeAt(event->pos()) == m_pressNode)
         Q_EMIT nodeClicked(m_pressNode);
     m_pressNode = -1;
 }

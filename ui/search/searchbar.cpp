@@ -162,12 +162,9 @@ void SearchBar::activateFind()
 Selection SearchBar::selectionOf(const SearchMatch &match)
 {
     switch (match.kind) {
-    case SearchMatch::Kind::Span:
-        return Selection::span(match.index);
-    case SearchMatch::Kind::Op:
-        return Selection::op(match.index);
-    case SearchMatch::Kind::Tensor:
-        return Selection::tensor(match.index);
+    case SearchMatch::Kind::Span: return Selection::span(match.index);
+    case SearchMatch::Kind::Op: return Selection::op(match.index);
+    case SearchMatch::Kind::Tensor: return Selection::tensor(match.index);
     }
     return {};
 }
@@ -225,7 +222,8 @@ void SearchBar::startSearch()
         if (const int pending = std::exchange(m_pendingStep, 0))
             step(pending);
     });
-    watcher->setFuture(QtConcurrent::run([trace, query, cancel] { return TraceSearch::run(*trace, query, cancel.get()); }));
+    watcher->setFuture(
+        QtConcurrent::run([trace, query, cancel] { return TraceSearch::run(*trace, query, cancel.get()); }));
 }
 
 void SearchBar::findNext()
@@ -276,9 +274,10 @@ void SearchBar::updateStatus()
         m_status->setText(tr("no matches"));
         m_status->setToolTip({});
     } else {
-        m_status->setText(m_current < 0 ? tr("%1 match(es)", nullptr, numerusCount(m_matches.size())).arg(formatCount(m_matches.size()))
-                                        : tr("%1 of %2").arg(formatCount(std::uint64_t(m_current) + 1),
-                                                             formatCount(m_matches.size())));
+        m_status->setText(
+            m_current < 0
+                ? tr("%1 match(es)", nullptr, numerusCount(m_matches.size())).arg(formatCount(m_matches.size()))
+                : tr("%1 of %2").arg(formatCount(std::uint64_t(m_current) + 1), formatCount(m_matches.size())));
         m_status->setToolTip({});
     }
     m_status->setPalette(pal);

@@ -97,8 +97,8 @@ private:
     QString m_error;
     quint64 m_generation = 0;
     bool m_running = false;
-    bool m_dirty = false;      // the text or options changed since the last finished search
-    int m_pendingStep = 0;     // next/previous asked for while a search ran
+    bool m_dirty = false;  // the text or options changed since the last finished search
+    int m_pendingStep = 0; // next/previous asked for while a search ran
     std::shared_ptr<std::atomic<bool>> m_cancel;
 };
 

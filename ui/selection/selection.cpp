@@ -38,8 +38,7 @@ Selection Selection::fromProblem(const Problem &problem, qint64 findingIndex, co
         if (within(trace.memory.size()))
             s = Selection::memoryEvent(index);
         break;
-    default:
-        break;
+    default: break;
     }
     s.finding = findingIndex;
     return s;
@@ -51,20 +50,16 @@ qint64 Selection::spanIndex(const Trace &trace, const SpanTree &tree) const
         return -1;
     const auto i = std::size_t(index);
     switch (kind) {
-    case Kind::Span:
-        return i < trace.spans.size() ? index : -1;
+    case Kind::Span: return i < trace.spans.size() ? index : -1;
     case Kind::Op:
         if (i >= trace.ops.size() || i >= tree.opCount())
             return -1;
         return tree.spanOfOp(i) == SpanTree::kNoParent ? -1 : qint64(tree.spanOfOp(i));
     case Kind::DeviceInterval:
         return i < trace.deviceIntervals.size() ? trace.findSpan(trace.deviceIntervals[i].spanId) : -1;
-    case Kind::Tensor:
-        return i < trace.tensors.size() ? trace.findSpan(trace.tensors[i].spanId) : -1;
-    case Kind::MemoryEvent:
-        return i < trace.memory.size() ? trace.findSpan(trace.memory[i].spanId) : -1;
-    default:
-        return -1;
+    case Kind::Tensor: return i < trace.tensors.size() ? trace.findSpan(trace.tensors[i].spanId) : -1;
+    case Kind::MemoryEvent: return i < trace.memory.size() ? trace.findSpan(trace.memory[i].spanId) : -1;
+    default: return -1;
     }
 }
 

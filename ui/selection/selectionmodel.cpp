@@ -21,7 +21,8 @@ SelectionModel::SelectionModel(QObject *parent)
         return keys;
     };
     m_back->setShortcuts(bindings(QKeySequence::Back, QKeySequence(Qt::ALT | Qt::Key_Left)));
-    m_back->setToolTip(tr("Go back to the previous selection (%1)").arg(m_back->shortcut().toString(QKeySequence::NativeText)));
+    m_back->setToolTip(
+        tr("Go back to the previous selection (%1)").arg(m_back->shortcut().toString(QKeySequence::NativeText)));
     m_forward->setShortcuts(bindings(QKeySequence::Forward, QKeySequence(Qt::ALT | Qt::Key_Right)));
     m_forward->setToolTip(
         tr("Go forward to the next selection (%1)").arg(m_forward->shortcut().toString(QKeySequence::NativeText)));

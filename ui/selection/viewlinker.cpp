@@ -75,7 +75,8 @@ void ViewLinker::connectViews()
         if (span >= 0)
             fromView(Selection::span(span));
     });
-    connect(v.spanTree, &SpanTreePanel::spanActivated, this, [this](qint64 span) { activateFromView(Selection::span(span)); });
+    connect(v.spanTree, &SpanTreePanel::spanActivated, this,
+            [this](qint64 span) { activateFromView(Selection::span(span)); });
     connect(v.opTable, &OpTablePanel::opSelected, this, [this](qint64 op) {
         if (op >= 0)
             fromView(Selection::op(op));
@@ -274,7 +275,8 @@ void ViewLinker::showFindingOf(const Selection &current, qint64 span)
         if (p.relatedKind == RelatedKind::None)
             continue;
         const Selection named = Selection::fromProblem(p, qint64(i), *m_trace);
-        if (named == current || (m_tree && named.spanIndex(*m_trace, *m_tree) == span && current.kind == Selection::Kind::Span))
+        if (named == current
+            || (m_tree && named.spanIndex(*m_trace, *m_tree) == span && current.kind == Selection::Kind::Span))
             row = int(i);
     }
     validation->showFinding(row);

@@ -92,14 +92,10 @@ QIcon SeverityPalette::icon(Severity severity)
 QColor SeverityPalette::toneColor(Tone tone)
 {
     switch (tone) {
-    case Tone::Information:
-        return QColor(0x1f, 0x6f, 0xb8);
-    case Tone::Warning:
-        return QColor(0xc7, 0x7c, 0x02);
-    case Tone::Error:
-        return QColor(0xc6, 0x28, 0x28);
-    case Tone::Success:
-        return QColor(0x2e, 0x7d, 0x32);
+    case Tone::Information: return QColor(0x1f, 0x6f, 0xb8);
+    case Tone::Warning: return QColor(0xc7, 0x7c, 0x02);
+    case Tone::Error: return QColor(0xc6, 0x28, 0x28);
+    case Tone::Success: return QColor(0x2e, 0x7d, 0x32);
     }
     return {};
 }

@@ -20,7 +20,7 @@ public:
     static QColor color(Severity severity);
     static QIcon icon(Severity severity);
 
-    static QColor toneColor(Tone tone);      ///< strong accent (icon, border)
+    static QColor toneColor(Tone tone); ///< strong accent (icon, border)
     /// A quiet fill for banners: the accent faintly over the palette's base, so it is light
     /// in a light theme and dark in a dark one, and the palette's text stays readable on it.
     static QColor toneBackground(Tone tone, const QPalette &palette);

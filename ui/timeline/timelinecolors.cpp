@@ -68,18 +68,10 @@ QColor TimelineColors::sliceFill(std::string_view name, Family family) const
     };
     Tone tone{};
     switch (family) {
-    case Family::Module:
-        tone = m_dark ? Tone{90, 110} : Tone{60, 235};
-        break;
-    case Family::Function:
-        tone = m_dark ? Tone{120, 125} : Tone{85, 240};
-        break;
-    case Family::Op:
-        tone = m_dark ? Tone{150, 140} : Tone{115, 245};
-        break;
-    case Family::Device:
-        tone = m_dark ? Tone{140, 135} : Tone{105, 240};
-        break;
+    case Family::Module: tone = m_dark ? Tone{90, 110} : Tone{60, 235}; break;
+    case Family::Function: tone = m_dark ? Tone{120, 125} : Tone{85, 240}; break;
+    case Family::Op: tone = m_dark ? Tone{150, 140} : Tone{115, 245}; break;
+    case Family::Device: tone = m_dark ? Tone{140, 135} : Tone{105, 240}; break;
     }
     return QColor::fromHsv(hue, tone.saturation, std::clamp(tone.value + jitter * 3, 0, 255));
 }

@@ -91,14 +91,12 @@ const QString &TimelinePainter::nameOf(TimelineItem item) const
     if (!m_trace)
         return empty;
     switch (item.kind) {
-    case TimelineItemKind::Span:
-        return cachedString(m_trace->spans[item.index].name);
-    case TimelineItemKind::Op:
-        return cachedString(m_trace->ops[item.index].opName);
+    case TimelineItemKind::Span: return cachedString(m_trace->spans[item.index].name);
+    case TimelineItemKind::Op: return cachedString(m_trace->ops[item.index].opName);
     case TimelineItemKind::DeviceInterval: {
         const std::uint32_t span = m_layout ? m_layout->spanOfInterval(item.index) : TimelineLayout::kNoSpan;
         return cachedString(span == TimelineLayout::kNoSpan ? m_trace->deviceIntervals[item.index].spanId
-                                                             : m_trace->spans[span].name);
+                                                            : m_trace->spans[span].name);
     }
     }
     return empty;
@@ -109,16 +107,12 @@ TimelineColors::Family TimelinePainter::familyOf(TimelineItem item) const
     switch (item.kind) {
     case TimelineItemKind::Span:
         switch (m_trace->spans[item.index].kind) {
-        case SpanKind::Module:
-            return TimelineColors::Family::Module;
-        case SpanKind::Op:
-            return TimelineColors::Family::Op;
-        case SpanKind::Function:
-            return TimelineColors::Family::Function;
+        case SpanKind::Module: return TimelineColors::Family::Module;
+        case SpanKind::Op: return TimelineColors::Family::Op;
+        case SpanKind::Function: return TimelineColors::Family::Function;
         }
         break;
-    case TimelineItemKind::Op:
-        return TimelineColors::Family::Op;
+    case TimelineItemKind::Op: return TimelineColors::Family::Op;
     case TimelineItemKind::DeviceInterval: {
         // An interval wears its span's colour: the link between the two axes is the span.
         const std::uint32_t span = m_layout ? m_layout->spanOfInterval(item.index) : TimelineLayout::kNoSpan;
@@ -132,13 +126,12 @@ TimelineColors::Family TimelinePainter::familyOf(TimelineItem item) const
 std::uint32_t TimelinePainter::colorKey(TimelineItem item) const
 {
     switch (item.kind) {
-    case TimelineItemKind::Span:
-        return m_trace->spans[item.index].name;
-    case TimelineItemKind::Op:
-        return m_trace->ops[item.index].opName;
+    case TimelineItemKind::Span: return m_trace->spans[item.index].name;
+    case TimelineItemKind::Op: return m_trace->ops[item.index].opName;
     case TimelineItemKind::DeviceInterval: {
         const std::uint32_t span = m_layout ? m_layout->spanOfInterval(item.index) : TimelineLayout::kNoSpan;
-        return span == TimelineLayout::kNoSpan ? m_trace->deviceIntervals[item.index].spanId : m_trace->spans[span].name;
+        return span == TimelineLayout::kNoSpan ? m_trace->deviceIntervals[item.index].spanId
+                                               : m_trace->spans[span].name;
     }
     }
     return kNoString;
@@ -160,22 +153,24 @@ QString TimelinePainter::laneLabel(std::uint32_t lane) const
 {
     const auto &l = m_layout->deviceLanes()[lane];
     const QString count = l.intervalCount == 1
-        ? QCoreApplication::translate("TraceInspector::TimelinePainter", "1 interval")
-        : QCoreApplication::translate("TraceInspector::TimelinePainter", "%1 intervals").arg(formatCount(l.intervalCount));
+                              ? QCoreApplication::translate("TraceInspector::TimelinePainter", "1 interval")
+                              : QCoreApplication::translate("TraceInspector::TimelinePainter", "%1 intervals")
+                                    .arg(formatCount(l.intervalCount));
     return QCoreApplication::translate("TraceInspector::TimelinePainter", "%1 \u00B7 stream %2 \u00B7 %3 \u00B7 %4")
-        .arg(toQString(m_trace->str(l.device)), toQString(m_trace->str(l.stream)), toQString(m_trace->str(l.backend)), count);
+        .arg(toQString(m_trace->str(l.device)), toQString(m_trace->str(l.stream)), toQString(m_trace->str(l.backend)),
+             count);
 }
 
 QString TimelinePainter::titleText(const TimelineRow &row) const
 {
     switch (row.title) {
     case TimelineRow::TitleKind::Host:
-        return QCoreApplication::translate("TraceInspector::TimelinePainter",
-                                           "Host \u2014 time since the run started; spans nested by depth, ops innermost");
+        return QCoreApplication::translate(
+            "TraceInspector::TimelinePainter",
+            "Host \u2014 time since the run started; spans nested by depth, ops innermost");
     case TimelineRow::TitleKind::Orphans:
         return QCoreApplication::translate("TraceInspector::TimelinePainter", "Ops whose span_id names no span");
-    case TimelineRow::TitleKind::Lane:
-        return laneLabel(row.group);
+    case TimelineRow::TitleKind::Lane: return laneLabel(row.group);
     }
     return {};
 }
@@ -284,7 +279,8 @@ void TimelinePainter::paintRuler(QPainter &p, const QRect &rect, const TimeWindo
     for (std::uint64_t t : scale.ticks) {
         const int x = rect.left() + int(std::floor(timeToX(window, width, t)));
         p.fillRect(QRect(x, rect.bottom() - 8, 1, 8), m_colors.tick());
-        p.drawText(QPointF(x + 3, baseline), QString::fromStdString(formatRulerLabel(t - origin, scale.unit, scale.decimals)));
+        p.drawText(QPointF(x + 3, baseline),
+                   QString::fromStdString(formatRulerLabel(t - origin, scale.unit, scale.decimals)));
     }
 }
 
@@ -371,7 +367,6 @@ void TimelinePainter::paintTrack(QPainter &p, const TimelineRow &row, int y, con
         p.drawText(QPointF(textX, baseline), text);
     }
     flushRun();
-
 }
 
 void TimelinePainter::paintTitle(QPainter &p, const TimelineRow &row, int y, int width) const
@@ -394,7 +389,8 @@ void TimelinePainter::paintOutline(QPainter &p, const TimelineLayout::Location &
         return;
     const TimelineRow &row = m_rows->rows()[*rowIndex];
     const TimeWindow &window = windowOf(row, state);
-    const auto [start, end] = m_layout->extentOf(*m_trace, m_layout->itemAt(loc.device, loc.group, loc.track, loc.position));
+    const auto [start, end] =
+        m_layout->extentOf(*m_trace, m_layout->itemAt(loc.device, loc.group, loc.track, loc.position));
     const int width = state.size.width();
     if (end < window.begin || start > window.end)
         return;

@@ -65,8 +65,8 @@ private:
     void paintTrack(QPainter &p, const TimelineRow &row, int y, const TimeWindow &window, int width);
     void paintHeader(QPainter &p, const TimelineRow &row, int y, const TimelineViewState &state) const;
     void paintTitle(QPainter &p, const TimelineRow &row, int y, int width) const;
-    void paintOutline(QPainter &p, const TimelineLayout::Location &loc, const TimelineViewState &state, const QColor &color,
-                      bool dashed) const;
+    void paintOutline(QPainter &p, const TimelineLayout::Location &loc, const TimelineViewState &state,
+                      const QColor &color, bool dashed) const;
     void paintRange(QPainter &p, const TimelineViewState &state) const;
     const QString &cachedString(std::uint32_t stringId) const;
 

@@ -21,7 +21,8 @@ TimelineRows::TimelineRows(const TimelineLayout &layout, int rowHeight, int head
             title(TimelineRow::TitleKind::Orphans, l, 0);
         m_firstHostRow.push_back(m_rows.size());
         for (std::uint32_t t = 0; t < levels[l].tracks.size(); ++t) {
-            m_rows.push_back({TimelineRow::Type::HostTrack, TimelineRow::TitleKind::Host, l, t, 0, y, rowHeight, t == 0});
+            m_rows.push_back(
+                {TimelineRow::Type::HostTrack, TimelineRow::TitleKind::Host, l, t, 0, y, rowHeight, t == 0});
             y += rowHeight;
         }
     }
@@ -31,13 +32,15 @@ TimelineRows::TimelineRows(const TimelineLayout &layout, int rowHeight, int head
     const auto &domains = layout.clockDomains();
     for (std::uint32_t d = 0; d < domains.size(); ++d) {
         m_header.push_back(m_rows.size());
-        m_rows.push_back({TimelineRow::Type::ClockHeader, TimelineRow::TitleKind::Host, 0, 0, d, y, headerHeight, true});
+        m_rows.push_back(
+            {TimelineRow::Type::ClockHeader, TimelineRow::TitleKind::Host, 0, 0, d, y, headerHeight, true});
         y += headerHeight;
         for (std::uint32_t lane : domains[d].lanes) {
             title(TimelineRow::TitleKind::Lane, lane, d);
             m_firstDeviceRow[lane] = m_rows.size();
             for (std::uint32_t t = 0; t < lanes[lane].tracks.size(); ++t) {
-                m_rows.push_back({TimelineRow::Type::DeviceTrack, TimelineRow::TitleKind::Lane, lane, t, d, y, rowHeight, t == 0});
+                m_rows.push_back(
+                    {TimelineRow::Type::DeviceTrack, TimelineRow::TitleKind::Lane, lane, t, d, y, rowHeight, t == 0});
                 y += rowHeight;
             }
         }

@@ -18,7 +18,7 @@ struct TimelineRow {
     enum class TitleKind : std::uint8_t { Host, Orphans, Lane };
     Type type = Type::HostTrack;
     TitleKind title = TitleKind::Host; ///< for Title rows
-    std::uint32_t group = 0;  ///< host level or device lane index (not for headers)
+    std::uint32_t group = 0;           ///< host level or device lane index (not for headers)
     std::uint32_t track = 0;
     std::uint32_t domain = 0; ///< clock domain of a header or device track
     int y = 0;

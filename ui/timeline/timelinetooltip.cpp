@@ -37,7 +37,10 @@ QString table(const QString &title, const QString &subtitle, const QString &rows
 QString exactTime(std::uint64_t ns)
 {
     const RulerUnit unit = rulerUnit(ns);
-    const int decimals = unit == RulerUnit::Seconds ? 9 : unit == RulerUnit::Milliseconds ? 6 : unit == RulerUnit::Microseconds ? 3 : 0;
+    const int decimals = unit == RulerUnit::Seconds        ? 9
+                         : unit == RulerUnit::Milliseconds ? 6
+                         : unit == RulerUnit::Microseconds ? 3
+                                                           : 0;
     return QString::fromStdString(formatRulerLabel(ns, unit, decimals));
 }
 
@@ -73,7 +76,9 @@ QString forItem(const Trace &trace, const SpanTree &tree, const TimelineLayout &
                 in += trace.ops[o].inputDenseBytes;
                 out += trace.ops[o].outputDenseBytes;
             }
-            rows += row(tr("ops"), tr("%1 \u00B7 in %2 \u00B7 out %3").arg(formatCount(ops.size()), formatBytes(in), formatBytes(out)));
+            rows += row(
+                tr("ops"),
+                tr("%1 \u00B7 in %2 \u00B7 out %3").arg(formatCount(ops.size()), formatBytes(in), formatBytes(out)));
         }
         rows += row(tr("depth"), QString::number(tree.depth(item.index)));
         return table(html(trace.str(s.name)), subtitle, rows);
@@ -81,31 +86,36 @@ QString forItem(const Trace &trace, const SpanTree &tree, const TimelineLayout &
     case TimelineItemKind::Op: {
         const Op &op = trace.ops[item.index];
         const std::uint32_t span = tree.spanOfOp(item.index);
-        QString rows = row(tr("span"), span == SpanTree::kNoParent ? tr("unknown span %1").arg(html(trace.str(op.spanId)))
-                                                                   : html(trace.str(trace.spans[span].name)));
+        QString rows =
+            row(tr("span"), span == SpanTree::kNoParent ? tr("unknown span %1").arg(html(trace.str(op.spanId)))
+                                                        : html(trace.str(trace.spans[span].name)));
         rows += row(tr("start"), exactTime(op.timestampNs));
         rows += row(tr("duration"), durationText(op.durationNs));
         rows += row(tr("self"), durationText(op.durationNs));
         rows += row(tr("bytes"), tr("in %1 \u00B7 out %2")
                                      .arg(formatBytes(op.inputDenseBytes),
                                           op.hasOutputDenseBytes ? formatBytes(op.outputDenseBytes) : tr("unknown")));
-        rows += row(tr("output"), html(trace.str(op.dtype)) + QLatin1Char(' ') + formatShape(trace.shapes.view(op.shape))
-                                      + QStringLiteral(" \u00B7 ") + html(trace.str(op.device)));
+        rows +=
+            row(tr("output"), html(trace.str(op.dtype)) + QLatin1Char(' ') + formatShape(trace.shapes.view(op.shape))
+                                  + QStringLiteral(" \u00B7 ") + html(trace.str(op.device)));
         return table(html(trace.str(op.opName)), tr("op"), rows);
     }
     case TimelineItemKind::DeviceInterval: {
         const DeviceInterval &d = trace.deviceIntervals[item.index];
         const std::uint32_t span = layout.spanOfInterval(item.index);
-        const QString title = span == TimelineLayout::kNoSpan ? html(trace.str(d.spanId)) : html(trace.str(trace.spans[span].name));
+        const QString title =
+            span == TimelineLayout::kNoSpan ? html(trace.str(d.spanId)) : html(trace.str(trace.spans[span].name));
         std::uint64_t origin = d.startNs;
         for (const auto &domain : layout.clockDomains()) {
             if (domain.clock == d.clockId)
                 origin = domain.extent.begin;
         }
-        QString rows = row(tr("span"), span == TimelineLayout::kNoSpan ? tr("unknown span %1").arg(html(trace.str(d.spanId)))
-                                                                      : html(trace.str(d.spanId)));
-        rows += row(tr("device"), tr("%1 \u00B7 stream %2 \u00B7 %3").arg(html(trace.str(d.device)), html(trace.str(d.streamId)),
-                                                                       html(trace.str(d.backend))));
+        QString rows =
+            row(tr("span"), span == TimelineLayout::kNoSpan ? tr("unknown span %1").arg(html(trace.str(d.spanId)))
+                                                            : html(trace.str(d.spanId)));
+        rows += row(tr("device"),
+                    tr("%1 \u00B7 stream %2 \u00B7 %3")
+                        .arg(html(trace.str(d.device)), html(trace.str(d.streamId)), html(trace.str(d.backend))));
         rows += row(tr("clock"), tr("%1 (device clock, not host time)").arg(html(trace.str(d.clockId))));
         rows += row(tr("start"), tr("+%1 after the clock's first interval (start_ns %2)")
                                      .arg(exactTime(d.startNs - origin), QString::number(d.startNs)));
@@ -119,8 +129,8 @@ QString forItem(const Trace &trace, const SpanTree &tree, const TimelineLayout &
 QString forMerged(std::uint32_t count, std::uint64_t firstStart, std::uint64_t lastEnd, bool deviceClock)
 {
     QString text = QStringLiteral("<b>%1</b><br/>").arg(tr("%1 slices merged into this pixel").arg(formatCount(count)));
-    text += tr("from %1 to %2%3").arg(exactTime(firstStart), exactTime(lastEnd),
-                                      deviceClock ? tr(" (device clock)") : QString());
+    text += tr("from %1 to %2%3")
+                .arg(exactTime(firstStart), exactTime(lastEnd), deviceClock ? tr(" (device clock)") : QString());
     text += QStringLiteral("<br/><i>%1</i>").arg(tr("Zoom in to see them one by one."));
     return text;
 }

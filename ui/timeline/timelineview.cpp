@@ -24,10 +24,10 @@
 namespace TraceInspector {
 namespace {
 
-constexpr double kKeyZoom = 0.7;      // one key press shows 70 % of the window
-constexpr double kKeyPan = 0.15;      // one key press moves 15 % of the window
-constexpr double kWheelZoom = 0.85;   // per wheel notch
-constexpr int kDragThreshold = 4;     // pixels before a press becomes a drag
+constexpr double kKeyZoom = 0.7;    // one key press shows 70 % of the window
+constexpr double kKeyPan = 0.15;    // one key press moves 15 % of the window
+constexpr double kWheelZoom = 0.85; // per wheel notch
+constexpr int kDragThreshold = 4;   // pixels before a press becomes a drag
 constexpr std::uint64_t kMinWindowNs = 10;
 
 TimeWindow padded(const TimeWindow &extent)
@@ -148,7 +148,9 @@ void TimelineView::installLayout(std::shared_ptr<const Trace> trace, std::shared
     m_trace = std::move(trace);
     m_tree = std::move(tree);
     m_layout = std::move(layout);
-    m_rows = m_layout ? TimelineRows(*m_layout, m_painter.rowHeight(), m_painter.headerHeight(), m_painter.titleHeight()) : TimelineRows();
+    m_rows = m_layout
+                 ? TimelineRows(*m_layout, m_painter.rowHeight(), m_painter.headerHeight(), m_painter.titleHeight())
+                 : TimelineRows();
     m_painter.setData(m_trace.get(), m_tree.get(), m_layout.get(), &m_rows);
     m_state.selected.reset();
     m_state.related.clear();
@@ -416,7 +418,7 @@ int TimelineView::axisAt(const QPoint &pos) const
         return m_activeAxis;
     const TimelineRow &r = m_rows.rows()[*row];
     const bool host = r.type == TimelineRow::Type::HostTrack
-        || (r.type == TimelineRow::Type::Title && r.title != TimelineRow::TitleKind::Lane);
+                      || (r.type == TimelineRow::Type::Title && r.title != TimelineRow::TitleKind::Lane);
     return host ? -1 : int(r.domain);
 }
 
@@ -443,8 +445,9 @@ std::optional<TimelineView::Hit> TimelineView::hitAt(const QPoint &pos) const
     const TimelineRow &r = m_rows.rows()[*row];
     if (r.type == TimelineRow::Type::ClockHeader || r.type == TimelineRow::Type::Title)
         return std::nullopt;
-    const TimelineTrack &track = r.type == TimelineRow::Type::DeviceTrack ? m_layout->deviceLanes()[r.group].tracks[r.track]
-                                                                          : m_layout->hostLevels()[r.group].tracks[r.track];
+    const TimelineTrack &track = r.type == TimelineRow::Type::DeviceTrack
+                                     ? m_layout->deviceLanes()[r.group].tracks[r.track]
+                                     : m_layout->hostLevels()[r.group].tracks[r.track];
     const auto mark = track.markAt(TimelinePainter::windowOf(r, m_state), viewport()->width(), pos.x() + 0.5, 2.0);
     if (!mark)
         return std::nullopt;
@@ -456,14 +459,12 @@ Selection TimelineView::selectionOf(const Hit &hit) const
     if (hit.mark.isMerged())
         return {};
     const TimelineRow &r = m_rows.rows()[hit.row];
-    const TimelineItem item = m_layout->itemAt(r.type == TimelineRow::Type::DeviceTrack, r.group, r.track, hit.mark.first);
+    const TimelineItem item =
+        m_layout->itemAt(r.type == TimelineRow::Type::DeviceTrack, r.group, r.track, hit.mark.first);
     switch (item.kind) {
-    case TimelineItemKind::Span:
-        return Selection::span(item.index);
-    case TimelineItemKind::Op:
-        return Selection::op(item.index);
-    case TimelineItemKind::DeviceInterval:
-        return Selection::deviceInterval(item.index);
+    case TimelineItemKind::Span: return Selection::span(item.index);
+    case TimelineItemKind::Op: return Selection::op(item.index);
+    case TimelineItemKind::DeviceInterval: return Selection::deviceInterval(item.index);
     }
     return {};
 }
@@ -536,15 +537,16 @@ QString TimelineView::toolTipAt(const QPoint &pos) const
     const TimelineRow &r = m_rows.rows()[hit->row];
     const bool device = r.type == TimelineRow::Type::DeviceTrack;
     if (hit->mark.isMerged()) {
-        const TimelineTrack &track = device ? m_layout->deviceLanes()[r.group].tracks[r.track]
-                                            : m_layout->hostLevels()[r.group].tracks[r.track];
+        const TimelineTrack &track =
+            device ? m_layout->deviceLanes()[r.group].tracks[r.track] : m_layout->hostLevels()[r.group].tracks[r.track];
         std::uint64_t origin = 0;
         if (device)
             origin = m_layout->clockDomains()[r.domain].extent.begin;
         std::uint64_t lastEnd = 0;
         for (std::uint32_t i = hit->mark.first; i < hit->mark.last; ++i)
             lastEnd = std::max(lastEnd, track.end(i));
-        return TimelineToolTip::forMerged(hit->mark.count, track.start(hit->mark.first) - origin, lastEnd - origin, device);
+        return TimelineToolTip::forMerged(hit->mark.count, track.start(hit->mark.first) - origin, lastEnd - origin,
+                                          device);
     }
     const TimelineItem item = m_layout->itemAt(device, r.group, r.track, hit->mark.first);
     return TimelineToolTip::forItem(*m_trace, *m_tree, *m_layout, item);
@@ -617,13 +619,16 @@ void TimelineView::applySelection(const Selection &selection, bool revealIt)
         for (std::size_t i = 0; i < m_trace->deviceIntervals.size() && m_state.related.size() < kMaxRelated; ++i) {
             if (m_layout->spanOfInterval(i) != item->index)
                 continue;
-            if (const auto r = m_layout->locate(*m_trace, *m_tree, {TimelineItemKind::DeviceInterval, std::uint32_t(i)}))
+            if (const auto r =
+                    m_layout->locate(*m_trace, *m_tree, {TimelineItemKind::DeviceInterval, std::uint32_t(i)}))
                 m_state.related.push_back(*r);
         }
     } else {
         const qint64 span = item->kind == TimelineItemKind::Op
-            ? Selection::op(item->index).spanIndex(*m_trace, *m_tree)
-            : (m_layout->spanOfInterval(item->index) == TimelineLayout::kNoSpan ? -1 : qint64(m_layout->spanOfInterval(item->index)));
+                                ? Selection::op(item->index).spanIndex(*m_trace, *m_tree)
+                                : (m_layout->spanOfInterval(item->index) == TimelineLayout::kNoSpan
+                                       ? -1
+                                       : qint64(m_layout->spanOfInterval(item->index)));
         if (span >= 0) {
             if (const auto r = m_layout->locate(*m_trace, *m_tree, {TimelineItemKind::Span, std::uint32_t(span)}))
                 m_state.related.push_back(*r);
@@ -706,7 +711,8 @@ void TimelineView::mouseMoveEvent(QMouseEvent *event)
         return;
     }
     if (m_drag == Drag::Range) {
-        const std::uint64_t t = xToTime(window(m_dragAxis), viewport()->width(), std::clamp(pos.x(), 0, viewport()->width()));
+        const std::uint64_t t =
+            xToTime(window(m_dragAxis), viewport()->width(), std::clamp(pos.x(), 0, viewport()->width()));
         if (m_dragAxis < 0) {
             m_state.range = {std::min(t, m_rangeAnchor), std::max(t, m_rangeAnchor)};
             m_state.rangeInProgress = true;
@@ -720,7 +726,8 @@ void TimelineView::mouseMoveEvent(QMouseEvent *event)
     const auto hit = hitAt(pos);
     const auto row = hit ? std::optional<std::size_t>(hit->row) : std::nullopt;
     const auto mark = hit ? std::optional<TimelineMark>(hit->mark) : std::nullopt;
-    const bool changed = row != m_state.hoverRow || mark.has_value() != m_state.hoverMark.has_value()
+    const bool changed =
+        row != m_state.hoverRow || mark.has_value() != m_state.hoverMark.has_value()
         || (mark && (mark->first != m_state.hoverMark->first || mark->count != m_state.hoverMark->count));
     if (changed) {
         m_state.hoverRow = row;
@@ -751,7 +758,8 @@ void TimelineView::mouseReleaseEvent(QMouseEvent *event)
     } else if (drag == Drag::Range) {
         if (std::abs(pos.x() - m_pressPos.x()) >= kDragThreshold) {
             const TimeWindow &w = window(m_dragAxis);
-            const TimeWindow range = windowBetween(w, viewport()->width(), m_pressPos.x(), std::clamp(pos.x(), 0, viewport()->width()));
+            const TimeWindow range =
+                windowBetween(w, viewport()->width(), m_pressPos.x(), std::clamp(pos.x(), 0, viewport()->width()));
             if (m_dragAxis < 0) {
                 m_state.range = range;
                 m_state.rangeInProgress = false;
@@ -784,8 +792,8 @@ void TimelineView::mouseDoubleClickEvent(QMouseEvent *event)
     }
     const TimelineRow &r = m_rows.rows()[hit->row];
     const int axis = r.type == TimelineRow::Type::DeviceTrack ? int(r.domain) : -1;
-    const TimelineTrack &track = axis >= 0 ? m_layout->deviceLanes()[r.group].tracks[r.track]
-                                           : m_layout->hostLevels()[r.group].tracks[r.track];
+    const TimelineTrack &track =
+        axis >= 0 ? m_layout->deviceLanes()[r.group].tracks[r.track] : m_layout->hostLevels()[r.group].tracks[r.track];
     m_activeAxis = axis;
     if (hit->mark.isMerged()) {
         std::uint64_t end = 0;
@@ -834,33 +842,17 @@ void TimelineView::keyPressEvent(QKeyEvent *event)
     }
     switch (event->key()) {
     case Qt::Key_W:
-    case Qt::Key_Up:
-        zoomIn();
-        break;
+    case Qt::Key_Up: zoomIn(); break;
     case Qt::Key_S:
-    case Qt::Key_Down:
-        zoomOut();
-        break;
+    case Qt::Key_Down: zoomOut(); break;
     case Qt::Key_A:
-    case Qt::Key_Left:
-        panLeft();
-        break;
+    case Qt::Key_Left: panLeft(); break;
     case Qt::Key_D:
-    case Qt::Key_Right:
-        panRight();
-        break;
-    case Qt::Key_Home:
-        fitAll();
-        break;
-    case Qt::Key_F:
-        zoomToSelection();
-        break;
-    case Qt::Key_PageUp:
-        verticalScrollBar()->triggerAction(QAbstractSlider::SliderPageStepSub);
-        break;
-    case Qt::Key_PageDown:
-        verticalScrollBar()->triggerAction(QAbstractSlider::SliderPageStepAdd);
-        break;
+    case Qt::Key_Right: panRight(); break;
+    case Qt::Key_Home: fitAll(); break;
+    case Qt::Key_F: zoomToSelection(); break;
+    case Qt::Key_PageUp: verticalScrollBar()->triggerAction(QAbstractSlider::SliderPageStepSub); break;
+    case Qt::Key_PageDown: verticalScrollBar()->triggerAction(QAbstractSlider::SliderPageStepAdd); break;
     case Qt::Key_Escape:
         if (!m_state.range.isEmpty()) {
             m_state.range = {};
@@ -871,9 +863,7 @@ void TimelineView::keyPressEvent(QKeyEvent *event)
         }
         QAbstractScrollArea::keyPressEvent(event);
         return;
-    default:
-        QAbstractScrollArea::keyPressEvent(event);
-        return;
+    default: QAbstractScrollArea::keyPressEvent(event); return;
     }
     event->accept();
 }

@@ -30,8 +30,8 @@ FormatReferenceWindow::FormatReferenceWindow(QWidget *parent)
     else
         // No raw HTML: the reference writes types as `array<string>`, which would be taken
         // for an HTML tag and swallow the rest of the document.
-        m_browser->document()->setMarkdown(
-            text, QTextDocument::MarkdownFeatures(QTextDocument::MarkdownDialectGitHub | QTextDocument::MarkdownNoHTML));
+        m_browser->document()->setMarkdown(text, QTextDocument::MarkdownFeatures(QTextDocument::MarkdownDialectGitHub
+                                                                                 | QTextDocument::MarkdownNoHTML));
     m_browser->moveCursor(QTextCursor::Start); // open at the title, not where the import left off
 
     m_find->setObjectName(QStringLiteral("formatReferenceFind"));

@@ -45,8 +45,8 @@ void LoadProgressWidget::start(const QString &phase)
 void LoadProgressWidget::setProgress(const LoadProgress &progress)
 {
     QString text = progress.step > 0
-        ? tr("Step %1 of %2 \u00B7 %3").arg(progress.step).arg(progress.stepCount).arg(progress.stepName)
-        : progress.stepName;
+                       ? tr("Step %1 of %2 \u00B7 %3").arg(progress.step).arg(progress.stepCount).arg(progress.stepName)
+                       : progress.stepName;
     if (!progress.detail.isEmpty())
         text += QStringLiteral(": ") + progress.detail;
     m_phase->setText(text);

@@ -11,14 +11,10 @@ namespace TraceInspector {
 QString OutputErrorText::reason(const OutputError &error)
 {
     switch (error.kind) {
-    case OutputError::Kind::None:
-        return {};
-    case OutputError::Kind::IsDirectory:
-        return tr("it is a folder");
-    case OutputError::Kind::DanglingSymlink:
-        return tr("it is a symbolic link to a file that does not exist");
-    case OutputError::Kind::ReadOnly:
-        return tr("the file is read-only");
+    case OutputError::Kind::None: return {};
+    case OutputError::Kind::IsDirectory: return tr("it is a folder");
+    case OutputError::Kind::DanglingSymlink: return tr("it is a symbolic link to a file that does not exist");
+    case OutputError::Kind::ReadOnly: return tr("the file is read-only");
     case OutputError::Kind::OtherOwner:
         return tr("the file belongs to another user or group, and the replacement would not");
     case OutputError::Kind::Open:
@@ -28,8 +24,7 @@ QString OutputErrorText::reason(const OutputError &error)
     case OutputError::Kind::Inspect:
     case OutputError::Kind::CreateTemporary:
     case OutputError::Kind::Write:
-    case OutputError::Kind::Rename:
-        break;
+    case OutputError::Kind::Rename: break;
     }
     const QString os = QString::fromLocal8Bit(std::strerror(error.osError));
     if (error.kind == OutputError::Kind::CreateTemporary)

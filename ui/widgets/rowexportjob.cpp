@@ -64,7 +64,7 @@ QString RowExportJob::csvField(const QString &text)
 {
     // RFC 4180: quote when a separator, a quote, a line break or edge blanks would change the meaning.
     const bool quote = text.contains(u',') || text.contains(u'"') || text.contains(u'\n') || text.contains(u'\r')
-        || (!text.isEmpty() && (text.front().isSpace() || text.back().isSpace()));
+                       || (!text.isEmpty() && (text.front().isSpace() || text.back().isSpace()));
     if (!quote)
         return text;
     QString out = text;
@@ -222,7 +222,8 @@ void RowExportJob::runSlice()
         }
         m_file.reset();
     }
-    finish(true, tr("%1 row(s)", nullptr, numerusCount(std::uint64_t(m_written))).arg(formatCount(std::uint64_t(m_written))));
+    finish(true,
+           tr("%1 row(s)", nullptr, numerusCount(std::uint64_t(m_written))).arg(formatCount(std::uint64_t(m_written))));
 }
 
 void RowExportJob::finish(bool ok, const QString &message)

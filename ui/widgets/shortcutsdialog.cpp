@@ -29,9 +29,11 @@ void addMenu(QTreeWidgetItem *parent, const QMenu *menu)
             continue;
         }
         const QString keys = a->shortcuts().isEmpty()
-            ? QString()
-            : QKeySequence::listToString(a->shortcuts(), QKeySequence::NativeText).replace(QStringLiteral("; "), QStringLiteral(" or "));
-        auto *item = new QTreeWidgetItem(parent, {plain(a->text()), keys.isEmpty() ? QObject::tr("menu %1").arg(plain(menu->title())) : keys});
+                                 ? QString()
+                                 : QKeySequence::listToString(a->shortcuts(), QKeySequence::NativeText)
+                                       .replace(QStringLiteral("; "), QStringLiteral(" or "));
+        auto *item = new QTreeWidgetItem(
+            parent, {plain(a->text()), keys.isEmpty() ? QObject::tr("menu %1").arg(plain(menu->title())) : keys});
         item->setToolTip(0, a->toolTip());
     }
 }
@@ -54,7 +56,8 @@ ShortcutsDialog::ShortcutsDialog(QWidget *window)
         for (QAction *top : main->menuBar()->actions()) {
             if (!top->menu())
                 continue;
-            auto *group = new QTreeWidgetItem(m_list, {tr("%1 menu (Alt+%2)").arg(plain(top->text()), plain(top->text()).left(1))});
+            auto *group = new QTreeWidgetItem(
+                m_list, {tr("%1 menu (Alt+%2)").arg(plain(top->text()), plain(top->text()).left(1))});
             addMenu(group, top->menu());
         }
     }
@@ -63,10 +66,12 @@ ShortcutsDialog::ShortcutsDialog(QWidget *window)
         for (const QStringList &r : rows)
             new QTreeWidgetItem(group, r);
     };
-    addGroup(tr("Any table or tree"), {{tr("Copy the selected rows (tab-separated, with a header)"), QKeySequence(QKeySequence::Copy).toString(QKeySequence::NativeText)},
-                                       {tr("Context menu: copy, copy row as JSON, export as CSV, select span"), tr("Menu or Shift+F10")},
-                                       {tr("Select the span of the current row"), tr("Ctrl+J")},
-                                       {tr("Move between panels"), tr("Tab, Shift+Tab; Alt+1 … Alt+6")}});
+    addGroup(tr("Any table or tree"),
+             {{tr("Copy the selected rows (tab-separated, with a header)"),
+               QKeySequence(QKeySequence::Copy).toString(QKeySequence::NativeText)},
+              {tr("Context menu: copy, copy row as JSON, export as CSV, select span"), tr("Menu or Shift+F10")},
+              {tr("Select the span of the current row"), tr("Ctrl+J")},
+              {tr("Move between panels"), tr("Tab, Shift+Tab; Alt+1 … Alt+6")}});
     addGroup(tr("Timeline (click it or Alt+5 first)"),
              {{tr("Zoom in / out"), tr("W / S, Up / Down, wheel")},
               {tr("Pan"), tr("A / D, Left / Right, drag, Shift+wheel")},

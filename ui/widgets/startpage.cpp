@@ -28,10 +28,10 @@ StartPage::StartPage(QWidget *parent)
     titleFont.setWeight(QFont::DemiBold);
     title->setFont(titleFont);
 
-    auto *subtitle = new QLabel(
-        tr("Inspect candle-graph execution traces (trace/10 and trace/9): span hierarchy, operations, "
-                       "memory over time and validation results."),
-        this);
+    auto *subtitle =
+        new QLabel(tr("Inspect candle-graph execution traces (trace/10 and trace/9): span hierarchy, operations, "
+                      "memory over time and validation results."),
+                   this);
     subtitle->setWordWrap(true);
 
     auto *open = new QPushButton(tr("Open Trace…"), this);
@@ -91,7 +91,8 @@ void StartPage::setRecentFiles(const QStringList &files)
     m_recent->clear();
     for (const QString &path : files) {
         const QFileInfo info(path);
-        auto *item = new QListWidgetItem(QStringLiteral("%1 — %2").arg(info.fileName(), QDir::toNativeSeparators(info.absolutePath())));
+        auto *item = new QListWidgetItem(
+            QStringLiteral("%1 — %2").arg(info.fileName(), QDir::toNativeSeparators(info.absolutePath())));
         item->setData(Qt::UserRole, path);
         item->setToolTip(path);
         m_recent->addItem(item);

@@ -7,7 +7,6 @@ class QListWidget;
 class QPushButton;
 class QLabel;
 
-
 namespace TraceInspector {
 
 class LoadProgressWidget;

@@ -101,12 +101,15 @@ void TableActions::setColumnFits(QList<ColumnFit> fits, int stretchColumn, int s
                 m_userSized.insert(column); // by hand: keep it
             const int minimum = m_minimumWidths.value(column, 0);
             if (size < minimum)
-                QMetaObject::invokeMethod(header, [header, column, minimum] { header->resizeSection(column, minimum); }, Qt::QueuedConnection);
+                QMetaObject::invokeMethod(
+                    header, [header, column, minimum] { header->resizeSection(column, minimum); },
+                    Qt::QueuedConnection);
         });
     }
     // After a reset the view has new content; size once it has laid it out.
     if (QAbstractItemModel *model = m_view->model())
-        connect(model, &QAbstractItemModel::modelReset, this, [this] { QMetaObject::invokeMethod(this, &TableActions::fitColumns, Qt::QueuedConnection); });
+        connect(model, &QAbstractItemModel::modelReset, this,
+                [this] { QMetaObject::invokeMethod(this, &TableActions::fitColumns, Qt::QueuedConnection); });
     fitColumns();
 }
 
@@ -130,7 +133,8 @@ void TableActions::fitColumns()
         int width = std::max(headerWidth, std::clamp(content + em, fit.minChars * em, fit.maxChars * em));
         if (fit.widestText && hasRows) {
             // Cell margins as the style draws them, on both sides, plus a little air.
-            const int margin = 2 * (m_view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_view) + 1) + 8;
+            const int margin =
+                2 * (m_view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_view) + 1) + 8;
             const int widest = m_view->fontMetrics().horizontalAdvance(fit.widestText()) + margin;
             width = std::max({width, widest, content});
             m_minimumWidths.insert(fit.column, width);
@@ -197,8 +201,9 @@ QAction *TableActions::addRowAction(const QString &text, std::function<void(cons
     }
     // Triggered from the view's shortcut: the current row; the menu passes its own row.
     connect(action, &QAction::triggered, this, [this, action] {
-        const QModelIndex row = action->data().isValid() ? action->data().value<QPersistentModelIndex>()
-                                                         : QPersistentModelIndex(m_view->currentIndex().siblingAtColumn(0));
+        const QModelIndex row = action->data().isValid()
+                                    ? action->data().value<QPersistentModelIndex>()
+                                    : QPersistentModelIndex(m_view->currentIndex().siblingAtColumn(0));
         action->setData({});
         if (row.isValid()) {
             for (const RowAction &a : m_rowActions)
@@ -220,7 +225,8 @@ std::vector<RowExportJob::Column> TableActions::columns() const
     const int count = model->columnCount();
     for (int visual = 0; visual < count; ++visual) {
         const int logical = header ? header->logicalIndex(visual) : visual;
-        if (logical < 0 || (header && header->isSectionHidden(logical) && !m_includeHidden) || m_excluded.contains(logical))
+        if (logical < 0 || (header && header->isSectionHidden(logical) && !m_includeHidden)
+            || m_excluded.contains(logical))
             continue;
         out.push_back({logical, Qt::DisplayRole, model->headerData(logical, Qt::Horizontal).toString()});
     }
@@ -239,7 +245,8 @@ QModelIndexList TableActions::selectedRows() const
     }
     if (rows.isEmpty() && m_view->currentIndex().isValid())
         rows.append(m_view->currentIndex().siblingAtColumn(0));
-    std::sort(rows.begin(), rows.end(), [](const QModelIndex &a, const QModelIndex &b) { return pathOf(a) < pathOf(b); });
+    std::sort(rows.begin(), rows.end(),
+              [](const QModelIndex &a, const QModelIndex &b) { return pathOf(a) < pathOf(b); });
     rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
     return rows;
 }
@@ -345,9 +352,8 @@ QMenu *TableActions::buildContextMenu(const QModelIndex &index)
     auto *menu = new QMenu(m_view);
     const QModelIndex row = index.siblingAtColumn(0);
     menu->addAction(m_copy);
-    QAction *cell = menu->addAction(tr("Copy C&ell"), this, [index] {
-        QApplication::clipboard()->setText(index.data().toString());
-    });
+    QAction *cell = menu->addAction(tr("Copy C&ell"), this,
+                                    [index] { QApplication::clipboard()->setText(index.data().toString()); });
     cell->setEnabled(index.isValid());
     QAction *json = menu->addAction(tr("Copy Row as &JSON"), this, [this, row] {
         QApplication::clipboard()->setText(rowAsJson(row));
@@ -366,12 +372,15 @@ QMenu *TableActions::buildContextMenu(const QModelIndex &index)
         }
         // Once the menu is gone, the actions act on the current row again (their shortcuts).
         const auto release = [this] {
-            QMetaObject::invokeMethod(this, [this] {
-                for (const RowAction &a : m_rowActions) {
-                    a.action->setData({});
-                    a.action->setEnabled(true);
-                }
-            }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this,
+                [this] {
+                    for (const RowAction &a : m_rowActions) {
+                        a.action->setData({});
+                        a.action->setEnabled(true);
+                    }
+                },
+                Qt::QueuedConnection);
         };
         connect(menu, &QMenu::aboutToHide, this, release);
         connect(menu, &QObject::destroyed, this, release);
@@ -383,7 +392,8 @@ void TableActions::showMenu(const QModelIndex &index, const QPoint &globalPos)
 {
     if (index.isValid() && m_view->selectionModel()
         && !m_view->selectionModel()->isRowSelected(index.row(), index.parent())) {
-        m_view->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        m_view->selectionModel()->setCurrentIndex(index,
+                                                  QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     }
     QMenu *menu = buildContextMenu(index);
     menu->setAttribute(Qt::WA_DeleteOnClose);
