@@ -178,8 +178,7 @@ void EvidencePanel::setLoadedTrace(LoadedTracePtr loaded)
     if (loaded->health) {
         lines << (loaded->health->structurallyValid ? tr("Structurally valid") : tr("Not structurally valid"))
                      + QStringLiteral("; ")
-                                      + (loaded->health->captureComplete ? tr("capture complete.")
-                                                                         : tr("capture not complete."));
+                     + (loaded->health->captureComplete ? tr("capture complete.") : tr("capture not complete."));
     }
     m_contract->setText(lines.join(u'\n'));
 

@@ -1417,8 +1417,8 @@ void MemoryChartPanel::Private::updateAxes()
         p.y->setTickInterval(yStep);
         p.y->setTickType(QValueAxis::TicksDynamic);
         // The unit is on every label: the two byte axes may differ and must not look alike.
-        p.y->setLabelFormat(QStringLiteral("%.") + QString::number(decimalsFor(yStep))
-                                           + QStringLiteral("f ") + p.unit.name);
+        p.y->setLabelFormat(QStringLiteral("%.") + QString::number(decimalsFor(yStep)) + QStringLiteral("f ")
+                            + p.unit.name);
         p.y->setTitleText(axisTitle);
     };
     const double labelHeight = QFontMetricsF(peakText->font()).height() + 14;
@@ -1974,10 +1974,9 @@ QString MemoryChartPanel::exportImage(const QString &path, ImageFormat format)
 void MemoryChartPanel::exportWithDialog(ImageFormat format)
 {
     const bool svg = format == ImageFormat::Svg;
-    const QString path = QFileDialog::getSaveFileName(
-        this, svg ? tr("Export Chart as SVG") : tr("Export Chart as PNG"),
-        svg ? QStringLiteral("memory.svg")
-            : QStringLiteral("memory.png"), svg ? tr("SVG images (*.svg)") : tr("PNG images (*.png)"));
+    const QString path = QFileDialog::getSaveFileName(this, svg ? tr("Export Chart as SVG") : tr("Export Chart as PNG"),
+                                                      svg ? QStringLiteral("memory.svg") : QStringLiteral("memory.png"),
+                                                      svg ? tr("SVG images (*.svg)") : tr("PNG images (*.png)"));
     if (path.isEmpty())
         return;
     const QString error = exportImage(path, format);

@@ -56,7 +56,7 @@ void MetadataPanel::setLoadedTrace(LoadedTracePtr loaded)
     if (loaded->health) {
         const HealthReport &h = *loaded->health;
         const bool good = h.structurallyValid && h.captureComplete;
-        const QString verdict = QStringLiteral("%1 · %2") .arg(
+        const QString verdict = QStringLiteral("%1 · %2").arg(
             h.structurallyValid ? tr("Structurally valid") : tr("Structurally invalid"),
             h.captureComplete ? QStringLiteral("capture complete") : QStringLiteral("capture incomplete"));
         const auto tone = good ? SeverityPalette::Tone::Success : SeverityPalette::Tone::Error;

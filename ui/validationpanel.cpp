@@ -458,9 +458,10 @@ QString ValidationPanel::detailHeader(const Problem &p) const
         where += tr(", column %1").arg(p.column);
     if (!p.code.empty())
         where += tr(" · code %1").arg(QString::fromStdString(p.code).toHtmlEscaped());
-    return QStringLiteral("<p><b>%1 · %2</b>%3</p><p style='white-space:pre-wrap'>%4</p>") .arg(
-        p.severity == Severity::Error ? tr("Error") : tr("Warning"), QString::fromStdString(p.ruleId).toHtmlEscaped(),
-        where, QString::fromStdString(p.message).toHtmlEscaped());
+    return QStringLiteral("<p><b>%1 · %2</b>%3</p><p style='white-space:pre-wrap'>%4</p>")
+        .arg(p.severity == Severity::Error ? tr("Error") : tr("Warning"),
+             QString::fromStdString(p.ruleId).toHtmlEscaped(), where,
+             QString::fromStdString(p.message).toHtmlEscaped());
 }
 
 void ValidationPanel::onLineRead()
@@ -478,8 +479,8 @@ void ValidationPanel::onLineRead()
     if (const QString note = explainProblem(*p, nullptr).note; !note.isEmpty())
         html += QStringLiteral("<p>%1</p>").arg(note.toHtmlEscaped());
     if (!raw.ok) {
-        html += QStringLiteral("<p><i>%1</i></p>").arg(
-            tr("Line %1 could not be read: %2").arg(raw.line).arg(raw.error).toHtmlEscaped());
+        html += QStringLiteral("<p><i>%1</i></p>")
+                    .arg(tr("Line %1 could not be read: %2").arg(raw.line).arg(raw.error).toHtmlEscaped());
     } else {
         const QColor mark = SeverityPalette::color(p->severity);
         QString text;
@@ -490,19 +491,19 @@ void ValidationPanel::onLineRead()
         const qsizetype at = p->column > 0 ? lead + qsizetype(p->column) - 1 : -1;
         if (at >= 0 && at < raw.bytes.size()) {
             text = QString::fromUtf8(raw.bytes.left(at)).toHtmlEscaped()
-                   + QStringLiteral("<span style='background:%1;color:%2'>%3</span>") .arg(
-                                        mark.name(), SeverityPalette::onToneColor().name(),
-                                        QString::fromUtf8(raw.bytes.mid(at, 1)).toHtmlEscaped())
-                                    + QString::fromUtf8(raw.bytes.mid(at + 1)).toHtmlEscaped();
+                   + QStringLiteral("<span style='background:%1;color:%2'>%3</span>")
+                         .arg(mark.name(), SeverityPalette::onToneColor().name(),
+                              QString::fromUtf8(raw.bytes.mid(at, 1)).toHtmlEscaped())
+                   + QString::fromUtf8(raw.bytes.mid(at + 1)).toHtmlEscaped();
         } else {
             text = QString::fromUtf8(raw.bytes).toHtmlEscaped();
         }
-        html += QStringLiteral("<p><b>%1</b></p><pre style='white-space:pre-wrap'>%2</pre>") .arg(
-            raw.truncated ? tr("Line %1 as it is in the file (first %2 of %3 bytes):")
-                                .arg(raw.line)
-                                .arg(formatCount(std::uint64_t(raw.bytes.size())), formatCount(raw.length))
-                          : tr("Line %1 as it is in the file:").arg(raw.line),
-            text.isEmpty() ? tr("(blank)") : text);
+        html += QStringLiteral("<p><b>%1</b></p><pre style='white-space:pre-wrap'>%2</pre>")
+                    .arg(raw.truncated ? tr("Line %1 as it is in the file (first %2 of %3 bytes):")
+                                             .arg(raw.line)
+                                             .arg(formatCount(std::uint64_t(raw.bytes.size())), formatCount(raw.length))
+                                       : tr("Line %1 as it is in the file:").arg(raw.line),
+                         text.isEmpty() ? tr("(blank)") : text);
     }
     m_detail->setHtml(html);
     Q_EMIT detailShown();

@@ -30,36 +30,40 @@ bool isQtGuiOption(const QString &name)
 {
     static const QStringList names = {
         QStringLiteral("platform"),        QStringLiteral("platformpluginpath"),
-                                                          QStringLiteral("platformtheme"),   QStringLiteral("plugin"),
-                                                                                                            QStringLiteral("qwindowgeometry"), QStringLiteral("geometry"),
-                                                                                                                                                              QStringLiteral("qwindowicon"),     QStringLiteral("icon"),
-                                                                                                                                                                                                                QStringLiteral("qwindowtitle"),    QStringLiteral("title"),
-                                                                                                                                                                                                                                                                  QStringLiteral("reverse"),         QStringLiteral("session"),
-                                                                                                                                                                                                                                                                                                                    QStringLiteral("display"),         QStringLiteral("name"),
-                                                                                                                                                                                                                                                                                                                                                                      QStringLiteral("style"),           QStringLiteral("stylesheet"),
-                                                                                                                                                                                                                                                                                                                                                                                                                        QStringLiteral("widgetcount"),     QStringLiteral("nograb"),
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                          QStringLiteral("dograb"),          QStringLiteral("sync"),
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                            QStringLiteral("qmljsdebugger"),
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                             };
+        QStringLiteral("platformtheme"),   QStringLiteral("plugin"),
+        QStringLiteral("qwindowgeometry"), QStringLiteral("geometry"),
+        QStringLiteral("qwindowicon"),     QStringLiteral("icon"),
+        QStringLiteral("qwindowtitle"),    QStringLiteral("title"),
+        QStringLiteral("reverse"),         QStringLiteral("session"),
+        QStringLiteral("display"),         QStringLiteral("name"),
+        QStringLiteral("style"),           QStringLiteral("stylesheet"),
+        QStringLiteral("widgetcount"),     QStringLiteral("nograb"),
+        QStringLiteral("dograb"),          QStringLiteral("sync"),
+        QStringLiteral("qmljsdebugger"),
+    };
     return names.contains(name);
 }
 
 struct Options {
-    QCommandLineOption screenshot{QStringLiteral("screenshot"),
+    QCommandLineOption screenshot{
+        QStringLiteral("screenshot"),
         QCoreApplication::translate(
             "main", "Load the given trace, save a PNG of the window once every panel is filled, and exit."),
         QStringLiteral("png")};
     QCommandLineOption tab{QStringLiteral("tab"),
-        QCoreApplication::translate(
-            "main", "With --screenshot: bring the tab with this name to the front first (e.g. Graph, Ops, "
-                    "Validation), after the load and any background layout."),
-        QStringLiteral("name")};
-    QCommandLineOption compare{QStringLiteral("compare"),
+                           QCoreApplication::translate(
+                               "main",
+                               "With --screenshot: bring the tab with this name to the front first (e.g. Graph, Ops, "
+                               "Validation), after the load and any background layout."),
+                           QStringLiteral("name")};
+    QCommandLineOption compare{
+        QStringLiteral("compare"),
         QCoreApplication::translate(
             "main", "Compare the trace file (the candidate) with this baseline trace: --compare BASE CANDIDATE. "
                     "With --screenshot, the picture shows the Compare tab once the comparison is done."),
         QStringLiteral("base")};
-    QCommandLineOption selectSpan{QStringLiteral("select-span"),
+    QCommandLineOption selectSpan{
+        QStringLiteral("select-span"),
         QCoreApplication::translate(
             "main", "With --screenshot: select the span with this id first (the graph shows its subtree)."),
         QStringLiteral("id")};
@@ -74,9 +78,9 @@ void setUpParser(QCommandLineParser &parser, const Options &options)
         "main", "Inspect candle-graph execution traces (JSONL). Each file opens in a window of its own."));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(
-        QStringLiteral("files"), QCoreApplication::translate("main", "Trace files to open, one window each."),
-                       QStringLiteral("[files...]"));
+    parser.addPositionalArgument(QStringLiteral("files"),
+                                 QCoreApplication::translate("main", "Trace files to open, one window each."),
+                                 QStringLiteral("[files...]"));
     parser.addOption(options.screenshot);
     parser.addOption(options.tab);
     parser.addOption(options.selectSpan);
@@ -85,8 +89,8 @@ void setUpParser(QCommandLineParser &parser, const Options &options)
 
 bool wantsHelpOrVersion(const QCommandLineParser &parser)
 {
-    return parser.isSet(QStringLiteral("help"))
-                        || parser.isSet(QStringLiteral("help-all")) || parser.isSet(QStringLiteral("version"));
+    return parser.isSet(QStringLiteral("help")) || parser.isSet(QStringLiteral("help-all"))
+           || parser.isSet(QStringLiteral("version"));
 }
 
 /// --screenshot: load, let the panels fill and render, grab the window, save it, quit.

@@ -89,8 +89,8 @@ QString formatTimestamp(std::uint64_t ns)
         divisor *= 1000; // rounding carried into the next unit (999.9996 ms -> 1.000 s)
         ++unit;
     }
-    return QString::number(whole) + u'.'
-           + QStringLiteral("%1").arg(frac, 3, 10, QLatin1Char('0')) + u' ' + kTimeUnits[unit];
+    return QString::number(whole) + u'.' + QStringLiteral("%1").arg(frac, 3, 10, QLatin1Char('0')) + u' '
+           + kTimeUnits[unit];
 }
 
 namespace {

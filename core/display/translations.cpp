@@ -18,7 +18,7 @@ QString Translations::install(QCoreApplication &app, const QLocale &locale)
     // Owned by the application: a translator must outlive every tr() call.
     auto *translator = new QTranslator(&app);
     if (translator->load(locale, QStringLiteral("candle-trace-inspector"), QStringLiteral("_"), kResourceDir)
-                                                || translator->load(kPrefix + QStringLiteral("en"), kResourceDir)) {
+        || translator->load(kPrefix + QStringLiteral("en"), kResourceDir)) {
         app.installTranslator(translator);
         return translator->language().section(u'_', 0, 0);
     }

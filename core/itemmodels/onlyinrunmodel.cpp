@@ -108,9 +108,9 @@ QVariant OnlyInRunModel::data(const QModelIndex &index, int role) const
             return QString::fromStdString(spanPath(*t.trace, *t.spanTree, u.index));
         } else {
             const OpGroupDelta &g = d.opGroups[r.index];
-            return QStringLiteral("%1 %2 %3 %4") .arg(QString::fromStdString(g.name), QString::fromStdString(g.shape),
-                                                      QString::fromStdString(g.dtype),
-                                                      QString::fromStdString(g.device));
+            return QStringLiteral("%1 %2 %3 %4")
+                .arg(QString::fromStdString(g.name), QString::fromStdString(g.shape), QString::fromStdString(g.dtype),
+                     QString::fromStdString(g.device));
         }
     case CountColumn: {
         std::uint64_t n = 0;

@@ -24,8 +24,8 @@ QString exact(std::uint64_t ns)
                          : unit == RulerUnit::Milliseconds ? 6
                          : unit == RulerUnit::Microseconds ? 3
                                                            : 0;
-    return QString::number(ns)
-           + QStringLiteral(" (") + QString::fromStdString(formatRulerLabel(ns, unit, decimals)) + u')';
+    return QString::number(ns) + QStringLiteral(" (") + QString::fromStdString(formatRulerLabel(ns, unit, decimals))
+           + u')';
 }
 
 QString duration(std::uint64_t ns)

@@ -171,8 +171,8 @@ QVariant ValidationIssueModel::data(const QModelIndex &index, int role) const
             return tr("Not tied to a line: concerns the whole file");
         if (index.column() == MessageColumn || index.column() == RuleColumn) {
             const QString origin = sourceAt(index.row()) == Source::Reader ? tr("Load") : tr("Health");
-            QString tip = QStringLiteral("%1 · %2\n%3").arg(origin, QString::fromStdString(p->ruleId),
-                                                            QString::fromStdString(p->message));
+            QString tip = QStringLiteral("%1 · %2\n%3")
+                              .arg(origin, QString::fromStdString(p->ruleId), QString::fromStdString(p->message));
             if (const QString why = m_reasons.value(index.row()); !why.isEmpty())
                 tip += u'\n' + why;
             return tip;

@@ -90,14 +90,9 @@ int main(int argc, char **argv)
         std::fflush(stdout);
         QProcess gen;
         gen.setProcessChannelMode(QProcess::ForwardedChannels);
-        gen.start(QStringLiteral(TI_PYTHON),
-            {QStringLiteral(TI_GENERATOR),
-                QStringLiteral("--events"),
-                               QStringLiteral("7000000"),
-                                              QStringLiteral("--seed"),
-                                                             QStringLiteral("1"),
-                                                                            QStringLiteral("--out"), path,
-                                                                                           QStringLiteral("--quiet")});
+        gen.start(QStringLiteral(TI_PYTHON), {QStringLiteral(TI_GENERATOR), QStringLiteral("--events"),
+                                              QStringLiteral("7000000"), QStringLiteral("--seed"), QStringLiteral("1"),
+                                              QStringLiteral("--out"), path, QStringLiteral("--quiet")});
         if (!gen.waitForFinished(-1) || gen.exitCode() != 0) {
             std::fprintf(stderr, "gen_trace.py failed\n");
             return 1;

@@ -167,7 +167,7 @@ void TestAtomicFileWriter::writesThroughSymlinkChain()
     QCOMPARE(QString::fromStdString(w.resolvedTarget()),
              QFileInfo(QString::fromStdString(path("sub/real.jsonl"))).canonicalFilePath());
     QCOMPARE(QDir(m_dir->filePath(QStringLiteral("sub"))).entryList(QDir::Files | QDir::Hidden),
-                  QStringList{QStringLiteral("real.jsonl")});
+             QStringList{QStringLiteral("real.jsonl")});
 }
 
 // The temporary name is short: any name the file system takes works.

@@ -470,9 +470,9 @@ void tst_BackgroundSort::tensorTableMillionRows()
     }
     QVERIFY2(firstDifference == kRows,
              qPrintable(QStringLiteral("row %1: record %2, expected %3")
-                                           .arg(firstDifference)
-                                           .arg(firstDifference < kRows ? model.recordAt(int(firstDifference)) : -1)
-                                           .arg(firstDifference < kRows ? expected[firstDifference] : 0)));
+                            .arg(firstDifference)
+                            .arg(firstDifference < kRows ? model.recordAt(int(firstDifference)) : -1)
+                            .arg(firstDifference < kRows ? expected[firstDifference] : 0)));
     // What a view shows agrees: the first and last rows' values through data().
     const QModelIndex first = model.index(0, column);
     const QModelIndex last = model.index(int(kRows) - 1, column);

@@ -140,23 +140,22 @@ private Q_SLOTS:
         QTest::addColumn<QString>("shape");
         QTest::addColumn<QByteArray>("dtype");
         QTest::addColumn<std::optional<std::uint64_t>>("expected");
-        QTest::newRow("spec example") << QStringLiteral("2,128,768")
-                                                        << QByteArray("bf16") << std::optional<std::uint64_t>(393216);
+        QTest::newRow("spec example") << QStringLiteral("2,128,768") << QByteArray("bf16")
+                                      << std::optional<std::uint64_t>(393216);
         QTest::newRow("scalar f32") << QString() << QByteArray("f32") << std::optional<std::uint64_t>(4);
         QTest::newRow("zero dim") << QStringLiteral("0") << QByteArray("f64") << std::optional<std::uint64_t>(0);
-        QTest::newRow("unknown dtype") << QStringLiteral("2,2")
-                                                         << QByteArray("f8e4m3") << std::optional<std::uint64_t>();
-        QTest::newRow("unknown dtype zero dim") << QStringLiteral("0")
-                                                                  << QByteArray("q4") << std::optional<std::uint64_t>();
-        QTest::newRow("product saturates") << QStringLiteral("4294967296,4294967296")
-                                                             << QByteArray("u8") << std::optional<std::uint64_t>(kMax);
+        QTest::newRow("unknown dtype") << QStringLiteral("2,2") << QByteArray("f8e4m3")
+                                       << std::optional<std::uint64_t>();
+        QTest::newRow("unknown dtype zero dim")
+            << QStringLiteral("0") << QByteArray("q4") << std::optional<std::uint64_t>();
+        QTest::newRow("product saturates")
+            << QStringLiteral("4294967296,4294967296") << QByteArray("u8") << std::optional<std::uint64_t>(kMax);
         QTest::newRow("size multiply saturates")
             << QStringLiteral("4611686018427387904") << QByteArray("f32") << std::optional<std::uint64_t>(kMax);
-        QTest::newRow("size multiply fits") << QStringLiteral("4611686018427387903")
-                                                              << QByteArray("f32")
-                                                              << std::optional<std::uint64_t>(18446744073709551612ull);
-        QTest::newRow("case and spaces") << QStringLiteral("3")
-                                                           << QByteArray(" I64 ") << std::optional<std::uint64_t>(24);
+        QTest::newRow("size multiply fits") << QStringLiteral("4611686018427387903") << QByteArray("f32")
+                                            << std::optional<std::uint64_t>(18446744073709551612ull);
+        QTest::newRow("case and spaces") << QStringLiteral("3") << QByteArray(" I64 ")
+                                         << std::optional<std::uint64_t>(24);
     }
     void denseBytes()
     {

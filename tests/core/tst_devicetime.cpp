@@ -72,10 +72,9 @@ QString describe(const Trace &trace, const DeviceTime &device, std::span<const D
     for (const DeviceBusy &b : busy) {
         const DeviceLane &lane = device.lanes()[b.lane];
         parts << QStringLiteral("%1/%2/%3=%4#%5")
-                                    .arg(sv(trace.str(lane.device)), sv(trace.str(lane.stream)),
-                                         sv(trace.str(lane.clock)))
-                                    .arg(b.busyNs)
-                                    .arg(b.intervals);
+                     .arg(sv(trace.str(lane.device)), sv(trace.str(lane.stream)), sv(trace.str(lane.clock)))
+                     .arg(b.busyNs)
+                     .arg(b.intervals);
     }
     return parts.join(u' ');
 }

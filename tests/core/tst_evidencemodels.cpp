@@ -366,8 +366,8 @@ void TestEvidenceModels::viewCoverageSaysNotCaptured()
     QVERIFY(!device.captured);
     QCOMPARE(device.text, QStringLiteral("Not captured"));
     QVERIFY2(device.detail.contains(QStringLiteral("none captured"))
-                                    && device.detail.contains(QStringLiteral("declared partial")),
-                                                              qPrintable(device.detail));
+                 && device.detail.contains(QStringLiteral("declared partial")),
+             qPrintable(device.detail));
     const ViewCoverage tensors = ViewCoverageText::coverage(m, InspectorView::Tensors);
     QVERIFY(tensors.captured);
     QCOMPARE(tensors.text, QStringLiteral("Captured: partial"));

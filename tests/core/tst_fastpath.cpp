@@ -385,10 +385,8 @@ void tst_FastPath::usualLinesTakeTheFastPath()
     QTemporaryDir tmp;
     QVERIFY(tmp.isValid());
     const QString out = tmp.filePath(QStringLiteral("trace.jsonl"));
-    TI_GENERATE({QStringLiteral("--events"),
-        QStringLiteral("20000"), QStringLiteral("--seed"), QStringLiteral("3"),
-                                                                          QStringLiteral("--out"), out,
-                                                                                         QStringLiteral("--quiet")});
+    TI_GENERATE({QStringLiteral("--events"), QStringLiteral("20000"), QStringLiteral("--seed"), QStringLiteral("3"),
+                 QStringLiteral("--out"), out, QStringLiteral("--quiet")});
     const std::vector<std::string> lines = readLines(out);
     FastLineScanner scanner;
     std::size_t fast = 0;

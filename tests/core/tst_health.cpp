@@ -264,9 +264,9 @@ bool isCoverageWarning(const std::string &ruleId)
 
 QString describe(const Problem &p)
 {
-    return QStringLiteral("%1 %2 %3: %4") .arg(QString::fromStdString(p.ruleId),
-                                               QLatin1String(severityName(p.severity)), QString::number(p.line),
-                                               QString::fromStdString(p.message));
+    return QStringLiteral("%1 %2 %3: %4")
+        .arg(QString::fromStdString(p.ruleId), QLatin1String(severityName(p.severity)), QString::number(p.line),
+             QString::fromStdString(p.message));
 }
 
 QStringList describeAll(const HealthReport &report, bool withCoverage)
@@ -1251,10 +1251,8 @@ void TestHealth::generatedTraceIsStructurallyValid()
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString path = dir.filePath(QStringLiteral("gen.jsonl"));
-    TI_GENERATE({QStringLiteral("--events"),
-        QStringLiteral("20000"), QStringLiteral("--seed"), QStringLiteral("7"),
-                                                                          QStringLiteral("--out"), path,
-                                                                                         QStringLiteral("--quiet")});
+    TI_GENERATE({QStringLiteral("--events"), QStringLiteral("20000"), QStringLiteral("--seed"), QStringLiteral("7"),
+                 QStringLiteral("--out"), path, QStringLiteral("--quiet")});
 
     const ReadResult r = TraceReader::readFile(path.toStdString());
     QVERIFY(r.accepted());

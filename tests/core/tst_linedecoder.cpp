@@ -690,13 +690,15 @@ void tst_LineDecoder::schemaTables()
              QStringLiteral("id,parent_id,name,start_ns,span_kind,measured,step"));
     QCOMPARE(
         names(eventSpec(EventKind::Op)),
-        QStringLiteral("span_id,op_name,inputs,output,shape,dtype,device,duration_ns,timestamp_ns,output_dense_bytes,input_dense_bytes"));
+        QStringLiteral(
+            "span_id,op_name,inputs,output,shape,dtype,device,duration_ns,timestamp_ns,output_dense_bytes,input_dense_bytes"));
     QCOMPARE(
         names(eventSpec(EventKind::Memory)),
         QStringLiteral("timestamp_ns,storage_id,tensor_id,span_id,op_name,device,bytes,action,shape,dtype,category"));
     QCOMPARE(names(structSpec(WireStruct::CaptureContract)),
-             QStringLiteral("measurement_scope,operations,tensors,gradients,gradient_contract,logical_memory,physical_memory,"
-                            "device_timing,required_semantic_labels,gpu_expected_semantic_labels,cpu_only_semantic_labels"));
+             QStringLiteral(
+                 "measurement_scope,operations,tensors,gradients,gradient_contract,logical_memory,physical_memory,"
+                 "device_timing,required_semantic_labels,gpu_expected_semantic_labels,cpu_only_semantic_labels"));
     QCOMPARE(names(structSpec(WireStruct::ComparisonIdentity)),
              QStringLiteral("implementation_id,workload_id,model_id,config_id,data_id,seed_policy,physical_batch,"
                             "accumulation_steps,precision,device_state,pair_id"));

@@ -197,7 +197,7 @@ void TestLoaderInputs::arrayRecordsAreATrace()
         bytes += "[\"span_end\",\"x" + QByteArray::number(i) + "\",1]\n";
     QVERIFY(writeAll(m_dir->filePath(QStringLiteral("arrays.jsonl")), bytes + valid.mid(nl + 1)));
     QCOMPARE(TraceSniffer::check(m_dir->filePath(QStringLiteral("arrays.jsonl"))).verdict,
-                                 TraceSniffer::Verdict::Trace);
+             TraceSniffer::Verdict::Trace);
 }
 
 // A symlink loop said "No such file or directory".

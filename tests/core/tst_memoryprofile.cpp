@@ -162,9 +162,8 @@ QString describeLifetime(const Trace &trace, const LogicalStorageLifetime &l)
     for (const StringId t : l.tensorIds)
         tensors << qs(trace.str(t));
     return qs(trace.str(l.device)) + QLatin1Char('/') + qs(trace.str(l.storageId)) + QLatin1Char('(')
-           + tensors.join(QLatin1Char(','))
-           + QStringLiteral(")@") + n(l.startTimestampNs) + QLatin1Char('-')
-                            + (l.endTimestampNs ? n(*l.endTimestampNs) : QString());
+           + tensors.join(QLatin1Char(',')) + QStringLiteral(")@") + n(l.startTimestampNs) + QLatin1Char('-')
+           + (l.endTimestampNs ? n(*l.endTimestampNs) : QString());
 }
 
 QString describeTimeline(const Trace &trace, const LogicalMemoryProfile &p)
@@ -233,11 +232,11 @@ QString describePhysicalDevices(const Trace &trace, const PhysicalMemoryProfile 
     for (const PhysicalDeviceMemoryStats &d : p.byDevice()) {
         QString s = qs(trace.str(d.device))
                     + QStringLiteral(" n=%1 u=%2 f=%3 r=%4 c=%5")
-                                         .arg(d.sampleCount)
-                                         .arg(d.usedSampleCount)
-                                         .arg(d.freeSampleCount)
-                                         .arg(d.reservedSampleCount)
-                                         .arg(d.capacitySampleCount);
+                          .arg(d.sampleCount)
+                          .arg(d.usedSampleCount)
+                          .arg(d.freeSampleCount)
+                          .arg(d.reservedSampleCount)
+                          .arg(d.capacitySampleCount);
         if (d.peakUsedBytes)
             s += QStringLiteral(" pu=") + n(*d.peakUsedBytes) + QLatin1Char('@') + n(*d.peakUsedTimestampNs);
         if (d.peakReservedBytes)
@@ -770,13 +769,13 @@ void TstMemoryProfile::randomAgainstReference()
         if (pick(50) == 0)
             bytes = UINT64_MAX - std::uint64_t(pick(3));
         QString r = QStringLiteral("%1 %2 %3 s%4 t%5 %6 cat=%7")
-                                       .arg(alloc ? QLatin1Char('a') : QLatin1Char('f'))
-                                       .arg(pick(timeRange))
-                                       .arg(QLatin1String(devices[pick(3)]))
-                                       .arg(pick(storages))
-                                       .arg(pick(storages * 2))
-                                       .arg(bytes == UINT64_MAX ? QStringLiteral("MAX") : QString::number(bytes))
-                                                .arg(QLatin1String(cats[pick(5)]));
+                        .arg(alloc ? QLatin1Char('a') : QLatin1Char('f'))
+                        .arg(pick(timeRange))
+                        .arg(QLatin1String(devices[pick(3)]))
+                        .arg(pick(storages))
+                        .arg(pick(storages * 2))
+                        .arg(bytes == UINT64_MAX ? QStringLiteral("MAX") : QString::number(bytes))
+                        .arg(QLatin1String(cats[pick(5)]));
         if (pick(3) == 0)
             r += QStringLiteral(" op=op%1").arg(pick(4));
         records << r.toUtf8();
@@ -796,12 +795,12 @@ void TstMemoryProfile::randomAccessMatchesCursor()
     const char *devices[] = {"d0", "d1", "d2", "d3"};
     for (int i = 0; i < 5000; ++i)
         records << QStringLiteral("%1 %2 %3 s%4 t 7 cat=%5")
-                                      .arg(rng() % 100 < 55 ? QLatin1Char('a') : QLatin1Char('f'))
-                                      .arg(rng() % 4000)
-                                      .arg(QLatin1String(devices[rng() % 4]))
-                                      .arg(rng() % 200)
-                                      .arg(QLatin1String(rng() % 2 ? "activation" : "gradient"))
-                                      .toUtf8();
+                       .arg(rng() % 100 < 55 ? QLatin1Char('a') : QLatin1Char('f'))
+                       .arg(rng() % 4000)
+                       .arg(QLatin1String(devices[rng() % 4]))
+                       .arg(rng() % 200)
+                       .arg(QLatin1String(rng() % 2 ? "activation" : "gradient"))
+                       .toUtf8();
     const auto trace = load(records);
     QVERIFY(trace);
     const MemoryProfile profile = analyzeMemory(*trace);

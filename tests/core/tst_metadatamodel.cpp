@@ -118,9 +118,9 @@ void TestMetadataModel::withoutMeta()
                 .toString()
                 .contains(QStringLiteral("No meta record")));
     QVERIFY(model.index(model.groupIndex(QStringLiteral("Terminal")).row(), MetadataModel::ValueColumn)
-                            .data()
-                            .toString()
-                            .contains(QStringLiteral("No terminal record")));
+                .data()
+                .toString()
+                .contains(QStringLiteral("No terminal record")));
     QVERIFY(!model.groupIndex(QStringLiteral("Tags")).isValid());
 }
 

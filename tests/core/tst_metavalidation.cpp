@@ -160,9 +160,9 @@ void TestMetaValidation::comparisonIdentity_data()
     const char *const required[] = {"workload_id", "model_id",  "config_id",   "data_id",
                                     "seed_policy", "precision", "device_state"};
     for (const char *field : required) {
-        QTest::addRow("%s blank", field) << QByteArray("{\"") + field + "\":\" \"}"
-                                         << QStringLiteral("comparison identity %1 must not be empty").arg(
-                                                QLatin1String(field));
+        QTest::addRow("%s blank", field)
+            << QByteArray("{\"") + field + "\":\" \"}"
+            << QStringLiteral("comparison identity %1 must not be empty").arg(QLatin1String(field));
     }
     QTest::newRow("order: workload before device_state")
         << QByteArray(R"({"device_state":"","workload_id":""})")
@@ -297,7 +297,8 @@ void TestMetaValidation::gradientContract_data()
     QTest::newRow("digest mismatch") << QByteArray(
         R"({"manifest_sha256":"sha256:0000000000000000000000000000000000000000000000000000000000000000"})")
                                      << false
-                                     << QStringLiteral("gradient manifest SHA-256 does not match its ordered parameter manifest");
+                                     << QStringLiteral(
+                                            "gradient manifest SHA-256 does not match its ordered parameter manifest");
     QTest::newRow("digest in upper case")
         << QByteArray(R"({"manifest_sha256":"SHA256:..."})") << false
         << QStringLiteral("gradient manifest SHA-256 does not match its ordered parameter manifest");
@@ -317,7 +318,8 @@ void TestMetaValidation::gradientContract_data()
     QTest::newRow("duplicate pair before blank entry") << QByteArray(
         R"({"expected":[{"root":"r","key":"k","family":"active"},{"root":"r","key":"k","family":"active"},{"root":"","key":"","family":""}]})")
                                                        << true
-                                                       << QStringLiteral(R"(gradient manifest declares ("r", "k") more than once)");
+                                                       << QStringLiteral(
+                                                              R"(gradient manifest declares ("r", "k") more than once)");
     QTest::newRow("blank family name") << QByteArray(
         R"({"families":[{"family":" ","expectation":"active","min_present":1}]})")
                                        << true << QStringLiteral("gradient family name must not be empty");
@@ -343,7 +345,8 @@ void TestMetaValidation::gradientContract_data()
     QTest::newRow("families in contract order") << QByteArray(
         R"({"families":[{"family":"frozen","expectation":"inactive","min_present":2},{"family":"active","expectation":"active","min_present":9}]})")
                                                 << true
-                                                << QStringLiteral(R"(inactive gradient family "frozen" must have min_present=0)");
+                                                << QStringLiteral(
+                                                       R"(inactive gradient family "frozen" must have min_present=0)");
     // After the per-family checks, manifest families without a contract in byte-wise order.
     QTest::newRow("manifest family without contract")
         << QByteArray(R"({"families":[{"family":"active","expectation":"active","min_present":2}]})") << true
@@ -354,7 +357,8 @@ void TestMetaValidation::gradientContract_data()
     QTest::newRow("family name debug-quoted") << QByteArray(
         R"({"expected":[{"root":"r","key":"k","family":"f\u200b"}],"families":[{"family":"f\u200b","expectation":"inactive","min_present":3}]})")
                                               << true
-                                              << QStringLiteral(R"(inactive gradient family "f\u{200b}" must have min_present=0)");
+                                              << QStringLiteral(
+                                                     R"(inactive gradient family "f\u{200b}" must have min_present=0)");
 }
 
 void TestMetaValidation::gradientContract()
@@ -390,16 +394,19 @@ void TestMetaValidation::manifestDigest_data()
                            << QStringLiteral("sha256:1a7019dd31b542e1d63c1ef86f0c96c188b624427fac0f6145678c3c453da80a");
     QTest::newRow("two lora weights") << QByteArray(
         R"([{"root":"train_vb","key":"layers.0.lora_a.weight","family":"lora"},{"root":"train_vb","key":"layers.0.lora_b.weight","family":"lora"}])")
-                                      << QStringLiteral("sha256:39f4ef273b9a4f8f6be6c34e764d9db48e430c0531c3473916bef11823e51d6d");
+                                      << QStringLiteral(
+                                             "sha256:39f4ef273b9a4f8f6be6c34e764d9db48e430c0531c3473916bef11823e51d6d");
     QTest::newRow("order matters") << QByteArray(
         R"([{"root":"train_vb","key":"layers.0.lora_b.weight","family":"lora"},{"root":"train_vb","key":"layers.0.lora_a.weight","family":"lora"}])")
-                                   << QStringLiteral("sha256:8db08d74ac71cc9dc09c072a43a3b07f9bc0e41e95859d06eacc80c20439dcd0");
+                                   << QStringLiteral(
+                                          "sha256:8db08d74ac71cc9dc09c072a43a3b07f9bc0e41e95859d06eacc80c20439dcd0");
     QTest::newRow("utf-8 byte length")
         << QByteArray(R"([{"root":"p","key":"\u00fc","family":"fam"}])")
         << QStringLiteral("sha256:f8ce25a5122f4c12d56dea1bc8a0d28fdc1d03de23220d83a6382f74c9ef831d");
     QTest::newRow("three families") << QByteArray(
         R"([{"root":"parameters","key":"trunk.weight","family":"trunk"},{"root":"parameters","key":"frozen.weight","family":"frozen"},{"root":"parameters","key":"head.weight","family":"head"}])")
-                                    << QStringLiteral("sha256:ffd4c38a78880a270f393c73c63924b320c3338ac1e7d4a0b83e80350c0f6ce5");
+                                    << QStringLiteral(
+                                           "sha256:ffd4c38a78880a270f393c73c63924b320c3338ac1e7d4a0b83e80350c0f6ce5");
 }
 
 void TestMetaValidation::manifestDigest()

@@ -85,8 +85,9 @@ QString unexplainedDifference(const std::string &once, const std::string &twice,
         const std::string maskedA = std::regex_replace(la, floatMember(), "\"$1\":F");
         const std::string maskedB = std::regex_replace(lb, floatMember(), "\"$1\":F");
         if (maskedA != maskedB)
-            return QStringLiteral("line %1 differs beyond floats:\n%2\n%3").arg(line).arg(QString::fromStdString(la),
-                                                                                          QString::fromStdString(lb));
+            return QStringLiteral("line %1 differs beyond floats:\n%2\n%3")
+                .arg(line)
+                .arg(QString::fromStdString(la), QString::fromStdString(lb));
         auto ia = std::sregex_iterator(la.begin(), la.end(), floatMember());
         auto ib = std::sregex_iterator(lb.begin(), lb.end(), floatMember());
         for (; ia != std::sregex_iterator(); ++ia, ++ib) {
@@ -99,11 +100,13 @@ QString unexplainedDifference(const std::string &once, const std::string &twice,
             const double exact = std::strtod(first.c_str(), nullptr);
             const double read = n.toDouble();
             if (std::memcmp(&exact, &read, sizeof read) == 0)
-                return QStringLiteral("line %1: %2 became %3 although it reads back exactly") .arg(line).arg(
-                    QString::fromStdString(first), QString::fromStdString(second));
+                return QStringLiteral("line %1: %2 became %3 although it reads back exactly")
+                    .arg(line)
+                    .arg(QString::fromStdString(first), QString::fromStdString(second));
             if (formatJsonFloat(read) != second)
-                return QStringLiteral("line %1: %2 became %3, not the shortest form of the value read") .arg(line).arg(
-                    QString::fromStdString(first), QString::fromStdString(second));
+                return QStringLiteral("line %1: %2 became %3, not the shortest form of the value read")
+                    .arg(line)
+                    .arg(QString::fromStdString(first), QString::fromStdString(second));
             ++*drifted;
         }
     }
@@ -445,12 +448,9 @@ void tst_NormalizedWriter::normalizationProperty_data()
     const QStringList layouts[] = {
         {},
         {QStringLiteral("--session-layout")},
-         {QStringLiteral("--devices"),
-                         QStringLiteral("1"), QStringLiteral("--depth"), QStringLiteral("1")},
-                                        {QStringLiteral("--layers"),
-                                                        QStringLiteral("2"), QStringLiteral("--microbatches"),
-                                                                                            QStringLiteral("3")},
-                                        };
+        {QStringLiteral("--devices"), QStringLiteral("1"), QStringLiteral("--depth"), QStringLiteral("1")},
+        {QStringLiteral("--layers"), QStringLiteral("2"), QStringLiteral("--microbatches"), QStringLiteral("3")},
+    };
     const char *const layoutNames[] = {"default", "session layout", "cpu only, shallow", "2 layers, 3 micro-batches"};
     for (int seed = 1; seed <= 2; ++seed) {
         for (int k = 0; k < 4; ++k) {
@@ -470,10 +470,9 @@ void tst_NormalizedWriter::normalizationProperty()
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString path = dir.filePath(QStringLiteral("gen.jsonl"));
-    QStringList args{
-        QStringLiteral("--events"), QStringLiteral("8000"),  QStringLiteral("--seed"),
-                                                                            QString::number(seed),      QStringLiteral("--out"), path,
-                                                                                                                       QStringLiteral("--quiet")};
+    QStringList args{QStringLiteral("--events"), QStringLiteral("8000"),  QStringLiteral("--seed"),
+                     QString::number(seed),      QStringLiteral("--out"), path,
+                     QStringLiteral("--quiet")};
     args += extraArgs;
     TI_GENERATE(args);
 

@@ -77,26 +77,24 @@ void tst_OpAggregateModel::numbers()
     // Total 10000 ns: matmul 6000, add 2000, copy 1750, softmax 250.
     QCOMPARE(column(model, OpAggregateModel::NameColumn),
              (QStringList{QStringLiteral("matmul"), QStringLiteral("add"), QStringLiteral("copy"),
-                                                                                          QStringLiteral("softmax")}));
+                          QStringLiteral("softmax")}));
     QCOMPARE(column(model, OpAggregateModel::CountColumn),
              (QStringList{QStringLiteral("3"), QStringLiteral("2"), QStringLiteral("1"), QStringLiteral("1")}));
     QCOMPARE(column(model, OpAggregateModel::TotalColumn),
              (QStringList{QStringLiteral("6.00 \u00B5s"), QStringLiteral("2.00 \u00B5s"),
-                                                                         QStringLiteral("1.75 \u00B5s"),
-                                                                                        QStringLiteral("250 ns")}));
+                          QStringLiteral("1.75 \u00B5s"), QStringLiteral("250 ns")}));
     QCOMPARE(column(model, OpAggregateModel::MeanColumn),
              (QStringList{QStringLiteral("2.00 \u00B5s"), QStringLiteral("1.00 \u00B5s"),
-                                                                         QStringLiteral("1.75 \u00B5s"),
-                                                                                        QStringLiteral("250 ns")}));
+                          QStringLiteral("1.75 \u00B5s"), QStringLiteral("250 ns")}));
     QCOMPARE(column(model, OpAggregateModel::MinColumn),
-             (QStringList{QStringLiteral("1.00 \u00B5s"), QStringLiteral("500 ns"), QStringLiteral("1.75 \u00B5s"), QStringLiteral("250 ns")}));
+             (QStringList{QStringLiteral("1.00 \u00B5s"), QStringLiteral("500 ns"), QStringLiteral("1.75 \u00B5s"),
+                          QStringLiteral("250 ns")}));
     QCOMPARE(column(model, OpAggregateModel::MaxColumn),
              (QStringList{QStringLiteral("3.00 \u00B5s"), QStringLiteral("1.50 \u00B5s"),
-                                                                         QStringLiteral("1.75 \u00B5s"),
-                                                                                        QStringLiteral("250 ns")}));
+                          QStringLiteral("1.75 \u00B5s"), QStringLiteral("250 ns")}));
     QCOMPARE(column(model, OpAggregateModel::PercentColumn),
              (QStringList{QStringLiteral("60.0%"), QStringLiteral("20.0%"), QStringLiteral("17.5%"),
-                                                                                           QStringLiteral("2.5%")}));
+                          QStringLiteral("2.5%")}));
     QCOMPARE(
         column(model, OpAggregateModel::MeanColumn, SortRole),
         (QStringList{QStringLiteral("2000"), QStringLiteral("1000"), QStringLiteral("1750"), QStringLiteral("250")}));
@@ -134,9 +132,8 @@ void tst_OpAggregateModel::sortThroughProxy_data()
                                 + (o == Qt::AscendingOrder ? " ascending" : " descending");
         QTest::newRow(name.constData()) << int(c) << int(o) << names;
     };
-    const QString mm = QStringLiteral("matmul"),
-                                      add = QStringLiteral("add"), cp = QStringLiteral("copy"),
-                                                                                       sm = QStringLiteral("softmax");
+    const QString mm = QStringLiteral("matmul"), add = QStringLiteral("add"), cp = QStringLiteral("copy"),
+                  sm = QStringLiteral("softmax");
     row(OpAggregateModel::NameColumn, Qt::AscendingOrder, {add, cp, mm, sm});
     row(OpAggregateModel::CountColumn, Qt::DescendingOrder, {mm, add, cp, sm});
     row(OpAggregateModel::TotalColumn, Qt::AscendingOrder, {sm, cp, add, mm});
@@ -221,7 +218,7 @@ void tst_OpAggregateModel::costsSortLargestFirstAndUnits()
              QStringLiteral("Total (\u00B5s)"));
     QCOMPARE(column(model, OpAggregateModel::TotalColumn),
              (QStringList{QStringLiteral("6.000"), QStringLiteral("2.000"), QStringLiteral("1.750"),
-                                                                                           QStringLiteral("0.250")}));
+                          QStringLiteral("0.250")}));
 }
 
 QTEST_GUILESS_MAIN(tst_OpAggregateModel)

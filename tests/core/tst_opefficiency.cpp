@@ -98,11 +98,11 @@ void tst_OpEfficiency::grouping()
         }
         const auto share = r.meanParentShare();
         rows << QStringLiteral("%1 %2 %3 %4 %5")
-                                   .arg(key)
-                                   .arg(r.count)
-                                   .arg(r.totalNs)
-                                   .arg(r.bytesMoved)
-                                   .arg(share ? QString::number(qRound(*share * 100)) : QStringLiteral("-"));
+                    .arg(key)
+                    .arg(r.count)
+                    .arg(r.totalNs)
+                    .arg(r.bytesMoved)
+                    .arg(share ? QString::number(qRound(*share * 100)) : QStringLiteral("-"));
     }
     QCOMPARE(rows.join(QStringLiteral(" | ")), expected);
     // bytes per ns from the group's own totals

@@ -136,12 +136,11 @@ void tst_OpTableModel::exampleRow()
     QVERIFY(trace);
     show(model, trace);
     QCOMPARE(model.rowCount(), 1);
-    const QStringList expected =
-        {
-            QStringLiteral("matmul"),       QStringLiteral("span-matmul"), QStringLiteral("[2, 128, 768]"),
-                                                                                          QStringLiteral("bf16"),         QStringLiteral("cuda:0"),      QStringLiteral("2.100 \u00B5s"),
-                                                                                                                                                                        QStringLiteral("11.5 \u00B5s"), QStringLiteral("1.50 MiB"),    QStringLiteral("384 KiB"),
-                                                                                                                                                                                                                                                      QStringLiteral("1.88 MiB"),     QStringLiteral("171 B/ns"),    QStringLiteral("95.8%")};
+    const QStringList expected = {
+        QStringLiteral("matmul"),       QStringLiteral("span-matmul"), QStringLiteral("[2, 128, 768]"),
+        QStringLiteral("bf16"),         QStringLiteral("cuda:0"),      QStringLiteral("2.100 \u00B5s"),
+        QStringLiteral("11.5 \u00B5s"), QStringLiteral("1.50 MiB"),    QStringLiteral("384 KiB"),
+        QStringLiteral("1.88 MiB"),     QStringLiteral("171 B/ns"),    QStringLiteral("95.8%")};
     for (int c = 0; c < OpTableModel::ColumnCount; ++c)
         QCOMPARE(model.index(0, c).data().toString(), expected[c]);
     QCOMPARE(model.index(0, OpTableModel::OutputBytesColumn).data(SortRole).toULongLong(), 393216ULL);
@@ -164,16 +163,16 @@ void tst_OpTableModel::cells_data()
         << 4 << int(OpTableModel::OutputBytesColumn) << QStringLiteral("999 B") << QVariant::fromValue(quint64(999));
     QTest::newRow("derived output bytes")
         << 2 << int(OpTableModel::OutputBytesColumn) << QStringLiteral("16 B") << QVariant::fromValue(quint64(16));
-    QTest::newRow("scalar shape") << 5 << int(OpTableModel::ShapeColumn)
-                                  << QStringLiteral("[]") << QVariant::fromValue(quint64(1));
-    QTest::newRow("dtype text kept") << 3 << int(OpTableModel::DtypeColumn)
-                                     << QStringLiteral("F8E4M3") << QVariant(QStringLiteral("F8E4M3"));
-    QTest::newRow("start") << 2 << int(OpTableModel::StartColumn)
-                           << QStringLiteral("200 ns") << QVariant::fromValue(quint64(200));
-    QTest::newRow("duration") << 2 << int(OpTableModel::DurationColumn)
-                              << QStringLiteral("70 ns") << QVariant::fromValue(quint64(70));
-    QTest::newRow("input bytes") << 0 << int(OpTableModel::InputBytesColumn)
-                                 << QStringLiteral("48 B") << QVariant::fromValue(quint64(48));
+    QTest::newRow("scalar shape") << 5 << int(OpTableModel::ShapeColumn) << QStringLiteral("[]")
+                                  << QVariant::fromValue(quint64(1));
+    QTest::newRow("dtype text kept") << 3 << int(OpTableModel::DtypeColumn) << QStringLiteral("F8E4M3")
+                                     << QVariant(QStringLiteral("F8E4M3"));
+    QTest::newRow("start") << 2 << int(OpTableModel::StartColumn) << QStringLiteral("200 ns")
+                           << QVariant::fromValue(quint64(200));
+    QTest::newRow("duration") << 2 << int(OpTableModel::DurationColumn) << QStringLiteral("70 ns")
+                              << QVariant::fromValue(quint64(70));
+    QTest::newRow("input bytes") << 0 << int(OpTableModel::InputBytesColumn) << QStringLiteral("48 B")
+                                 << QVariant::fromValue(quint64(48));
 }
 
 void tst_OpTableModel::cells()
@@ -412,7 +411,8 @@ void tst_OpTableModel::lateStartsReadApart()
     QStringList starts;
     for (int r = 0; r < model.rowCount(); ++r)
         starts << model.index(r, OpTableModel::StartColumn).data().toString().replace(QChar(0x202F), u' ');
-    QCOMPARE(starts, (QStringList{QStringLiteral("13.131 852 417 s"), QStringLiteral("13.131 852 418 s"), QStringLiteral("13.132 000 000 s")}));
+    QCOMPARE(starts, (QStringList{QStringLiteral("13.131 852 417 s"), QStringLiteral("13.131 852 418 s"),
+                                  QStringLiteral("13.132 000 000 s")}));
     model.setTimeUnit(TimeUnit::Microseconds);
     QCOMPARE(model.headerData(OpTableModel::StartColumn, Qt::Horizontal).toString(), QStringLiteral("Start (\u00B5s)"));
     QCOMPARE(model.index(0, OpTableModel::StartColumn).data().toString().replace(QChar(0x202F), u' '),

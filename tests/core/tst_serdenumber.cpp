@@ -122,8 +122,9 @@ void tst_SerdeNumber::floats()
     QCOMPARE(int(r.error), int(NumberError::None));
     QCOMPARE(int(n.kind), int(SerdeNumber::Kind::Float));
     QVERIFY2(sameBits(n.floatValue, expected),
-             qPrintable(QStringLiteral("%1 != %2").arg(QString::fromStdString(formatJsonFloat(n.floatValue)),
-                                                       QString::fromStdString(formatJsonFloat(expected)))));
+             qPrintable(QStringLiteral("%1 != %2")
+                            .arg(QString::fromStdString(formatJsonFloat(n.floatValue)),
+                                 QString::fromStdString(formatJsonFloat(expected)))));
     QCOMPARE(QString::fromStdString(formatJsonFloat(n.floatValue)), written);
 }
 

@@ -59,7 +59,9 @@ void tst_SpanContentsModel::contents_data()
 {
     QTest::addColumn<QString>("span");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("children by start, ops in stream order, tensors, memory") << QStringLiteral("p") << QStringLiteral("span:first span:second span:still_open op:relu op:add tensor:t1 alloc:st1 \u2192 t1");
+    QTest::newRow("children by start, ops in stream order, tensors, memory")
+        << QStringLiteral("p")
+        << QStringLiteral("span:first span:second span:still_open op:relu op:add tensor:t1 alloc:st1 \u2192 t1");
     QTest::newRow("leaf with a tensor") << QStringLiteral("c1") << QStringLiteral("tensor:t9");
     QTest::newRow("nothing inside") << QStringLiteral("c2") << QString();
 }

@@ -167,10 +167,10 @@ void tst_SpanTree::examples_data()
     QTest::addColumn<QByteArray>("expected");
     QTest::addColumn<quint64>("total");
     QTest::addColumn<uint>("maxDepth");
-    QTest::newRow("01") << QStringLiteral("01_valid_trace10_forward.jsonl")
-                                          << QByteArray("span-root[span-matmul]") << quint64(50000) << 1U;
-    QTest::newRow("02") << QStringLiteral("02_valid_trace9_train.jsonl")
-                                          << QByteArray("s0[s1 s2 s3]") << quint64(260500) << 1U;
+    QTest::newRow("01") << QStringLiteral("01_valid_trace10_forward.jsonl") << QByteArray("span-root[span-matmul]")
+                        << quint64(50000) << 1U;
+    QTest::newRow("02") << QStringLiteral("02_valid_trace9_train.jsonl") << QByteArray("s0[s1 s2 s3]")
+                        << quint64(260500) << 1U;
 }
 
 void tst_SpanTree::examples()

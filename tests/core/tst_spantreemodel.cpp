@@ -331,7 +331,7 @@ void tst_SpanTreeModel::filterKeepsAncestors_data()
     QTest::newRow("case-insensitive, two branches") << QStringLiteral("MATMUL") << QStringLiteral("r[a[b] d]") << 2;
     QTest::newRow("children of a match are filtered too") << QStringLiteral("attention") << QStringLiteral("r[a]") << 1;
     QTest::newRow("matches name or id") << QStringLiteral("e") << QStringLiteral("r[a d[e]]")
-                                                                                 << 2; // "Attention" by name, "e" by id
+                                        << 2; // "Attention" by name, "e" by id
     QTest::newRow("dangling span matches") << QStringLiteral("ghost") << QStringLiteral("f") << 1;
     QTest::newRow("cycle span matches") << QStringLiteral("g") << QStringLiteral("f g") << 2;
     QTest::newRow("no match") << QStringLiteral("conv2d") << QString() << 0;
@@ -439,7 +439,8 @@ void tst_SpanTreeModel::sortEveryColumn()
         QStringList ids;
         for (int row = 0; row < proxy.rowCount(r); ++row)
             ids << proxy.index(row, 0, r).data(SpanIdRole).toString();
-        QCOMPARE(ids, (QStringList{QStringLiteral("c"), QStringLiteral("d"), QStringLiteral("b"), QStringLiteral("e"), QStringLiteral("a")}));
+        QCOMPARE(ids, (QStringList{QStringLiteral("c"), QStringLiteral("d"), QStringLiteral("b"), QStringLiteral("e"),
+                                   QStringLiteral("a")}));
     }
     proxy.sort(-1);
     QCOMPARE(dump(proxy), QStringLiteral("r[d e a[f g h] b c]"));

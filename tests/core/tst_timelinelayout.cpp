@@ -354,12 +354,12 @@ void tst_TimelineLayout::marksInvariants()
             const bool touches = track.start(i) < window.end && track.end(i) >= window.begin;
             if (touches != (seen[i] == 1))
                 QFAIL(qPrintable(QStringLiteral("slice %1 [%2, %3) seen %4 times in [%5, %6)")
-                                                    .arg(i)
-                                                    .arg(track.start(i))
-                                                    .arg(track.end(i))
-                                                    .arg(seen[i])
-                                                    .arg(window.begin)
-                                                    .arg(window.end)));
+                                     .arg(i)
+                                     .arg(track.start(i))
+                                     .arg(track.end(i))
+                                     .arg(seen[i])
+                                     .arg(window.begin)
+                                     .arg(window.end)));
         }
         // Marks stay proportional to the pixels on a track without overlaps.
         if (!overlapping)

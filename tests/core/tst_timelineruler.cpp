@@ -38,9 +38,10 @@ std::uint64_t parseLabel(const std::string &label)
     const qsizetype space = s.lastIndexOf(u' ');
     const QString unit = s.mid(space + 1);
     s.truncate(space);
-    const std::uint64_t per = unit == u"s"    ? 1000000000
-                              : unit == u"ms" ? 1000000
-                                              : unit == QStringLiteral("\u00B5s") ? 1000 : 1;
+    const std::uint64_t per = unit == u"s"                        ? 1000000000
+                              : unit == u"ms"                     ? 1000000
+                              : unit == QStringLiteral("\u00B5s") ? 1000
+                                                                  : 1;
     const qsizetype dot = s.indexOf(u'.');
     std::uint64_t whole = (dot < 0 ? s : s.left(dot)).toULongLong();
     std::uint64_t frac = 0;

@@ -68,11 +68,8 @@ void TestTraceLoader::initTestCase()
     QVERIFY(m_dir.isValid());
     QVERIFY2(QFile::exists(example("01_valid_trace10_forward.jsonl")), "spec examples not found");
     m_bigTrace = m_dir.filePath(QStringLiteral("big.jsonl"));
-    TI_GENERATE({QStringLiteral("--events"),
-        QStringLiteral("1000000"), QStringLiteral("--seed"), QStringLiteral("11"),
-                                                                            QStringLiteral("--quiet"),
-                                                                                           QStringLiteral("--out"),
-                                                                                                          m_bigTrace});
+    TI_GENERATE({QStringLiteral("--events"), QStringLiteral("1000000"), QStringLiteral("--seed"), QStringLiteral("11"),
+                 QStringLiteral("--quiet"), QStringLiteral("--out"), m_bigTrace});
     QVERIFY(QFileInfo(m_bigTrace).size() > 100'000'000);
 }
 
@@ -281,8 +278,8 @@ void TestTraceLoader::cancelStopsBigLoad()
 
     const quint64 generation = loader.load(m_bigTrace);
     // Wait until the reader is inside the file, then cancel.
-    QTRY_VERIFY_WITH_TIMEOUT(!progress.isEmpty()
-                             && progress.last().at(2).toString().startsWith(QStringLiteral("Reading ")), 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        !progress.isEmpty() && progress.last().at(2).toString().startsWith(QStringLiteral("Reading ")), 60000);
     loader.cancel();
     QCOMPARE(cancelled.count(), 1);
     QCOMPARE(generationOf(cancelled.at(0)), generation);

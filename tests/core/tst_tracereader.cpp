@@ -105,8 +105,8 @@ void TestTraceReader::examples()
     // A parse error names the file as the reference printed it (the bare name); a reader given
     // another path prints that path (Appendix A).
     const QString bare = QFileInfo(file).fileName();
-    expected.replace(QStringLiteral(" from ") + bare
-                                    + QStringLiteral(": "), QStringLiteral(" from ") + file + QStringLiteral(": "));
+    expected.replace(QStringLiteral(" from ") + bare + QStringLiteral(": "),
+                     QStringLiteral(" from ") + file + QStringLiteral(": "));
     const ReadResult r = TraceReader::readFile(file.toStdString());
     QVERIFY(r.trace);
     QCOMPARE(strictMessage(r), expected);
@@ -331,7 +331,7 @@ void TestTraceReader::lineFraming()
     ReadResult r = TraceReader::readBytes(text, "crlf.jsonl");
     QCOMPARE(strictMessage(r),
              QStringLiteral("meta event must be the first non-empty trace record, found at index 0").left(0)
-                            + QStringLiteral("VALID"));
+                 + QStringLiteral("VALID"));
     QCOMPARE(r.trace->lineCount, std::uint64_t(7));
     QCOMPARE(r.trace->metaLine, 2u);
     QCOMPARE(r.trace->terminal->line, 7u);
@@ -557,15 +557,9 @@ void TestTraceReader::corruptedGeneratedTrace()
     QVERIFY(dir.isValid());
     const QString out = dir.filePath(QStringLiteral("c.jsonl"));
     const QString log = dir.filePath(QStringLiteral("faults.jsonl"));
-    TI_GENERATE({QStringLiteral("--events"),
-        QStringLiteral("20000"),
-            QStringLiteral("--seed"),
-                           QStringLiteral("3"),
-                                          QStringLiteral("--corrupt"),
-                                                         QStringLiteral("0.004"),
-                                                                        QStringLiteral("--fault-log"), log,
-                                                                                       QStringLiteral("--out"), out,
-                                                                                           QStringLiteral("--quiet")});
+    TI_GENERATE({QStringLiteral("--events"), QStringLiteral("20000"), QStringLiteral("--seed"), QStringLiteral("3"),
+                 QStringLiteral("--corrupt"), QStringLiteral("0.004"), QStringLiteral("--fault-log"), log,
+                 QStringLiteral("--out"), out, QStringLiteral("--quiet")});
     std::set<std::uint64_t> faultLines;
     std::ifstream logIn(log.toStdString());
     for (std::string l; std::getline(logIn, l);) {
@@ -610,12 +604,9 @@ void TestTraceReader::segmentsMatchSingleThread()
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString out = dir.filePath(QStringLiteral("s.jsonl"));
-    TI_GENERATE({QStringLiteral("--events"),
-        QStringLiteral("30000"), QStringLiteral("--seed"),
-                                     QStringLiteral("5"), QStringLiteral("--corrupt"),
-                                                              QStringLiteral("0.002"),
-                                                                             QStringLiteral("--out"), out,
-                                                                                            QStringLiteral("--quiet")});
+    TI_GENERATE({QStringLiteral("--events"), QStringLiteral("30000"), QStringLiteral("--seed"), QStringLiteral("5"),
+                 QStringLiteral("--corrupt"), QStringLiteral("0.002"), QStringLiteral("--out"), out,
+                 QStringLiteral("--quiet")});
     ReadOptions one;
     one.maxThreads = 1;
     ReadOptions many;

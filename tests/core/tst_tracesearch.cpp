@@ -73,16 +73,16 @@ void tst_TraceSearch::search_data()
     QTest::newRow("case-sensitive") << QStringLiteral("MatMul") << true << false << all << QStringLiteral("op:1");
     QTest::newRow("span ids") << QStringLiteral("s2") << false << false << all << QStringLiteral("span:s2");
     QTest::newRow("span names only") << QStringLiteral("s") << false << false << int(SearchQuery::SpanNames)
-                                                            << QStringLiteral("span:s1");
+                                     << QStringLiteral("span:s1");
     QTest::newRow("tensor ids, unknown span last")
         << QStringLiteral("t-") << false << false << int(SearchQuery::TensorIds)
-                                << QStringLiteral("tensor:t-attn tensor:t-mlp tensor:t-lost");
-    QTest::newRow("regex anchors") << QStringLiteral("^(add|mlp)$")
-                                                     << false << true << all << QStringLiteral("op:2 span:s5");
-    QTest::newRow("regex any case") << QStringLiteral("^MAT")
-                                                      << false << true << all << QStringLiteral("op:0 span:s4 op:1");
-    QTest::newRow("regex case-sensitive") << QStringLiteral("^Mat")
-                                                            << true << true << all << QStringLiteral("span:s4 op:1");
+        << QStringLiteral("tensor:t-attn tensor:t-mlp tensor:t-lost");
+    QTest::newRow("regex anchors") << QStringLiteral("^(add|mlp)$") << false << true << all
+                                   << QStringLiteral("op:2 span:s5");
+    QTest::newRow("regex any case") << QStringLiteral("^MAT") << false << true << all
+                                    << QStringLiteral("op:0 span:s4 op:1");
+    QTest::newRow("regex case-sensitive")
+        << QStringLiteral("^Mat") << true << true << all << QStringLiteral("span:s4 op:1");
     QTest::newRow("empty text matches nothing") << QString() << false << false << all << QString();
     QTest::newRow("no match") << QStringLiteral("conv") << false << false << all << QString();
 }

@@ -154,19 +154,11 @@ void TestTranslations::catalogueMatchesTheSources()
     QProcess lupdate;
     lupdate.setWorkingDirectory(QStringLiteral(TI_SOURCE_DIR));
     lupdate.start(QStringLiteral(TI_LUPDATE),
-        {QStringLiteral("-I"), QStringLiteral("."),
-                                   QStringLiteral("-pluralonly"),
-                                       QStringLiteral("-locations"),
-                                           QStringLiteral("none"),
-                                               QStringLiteral("-no-obsolete"),
-                                                   QStringLiteral("-silent"),
-                                                       QStringLiteral("ui"),
-                                                           QStringLiteral("core/loading"),
-                                                               QStringLiteral("core/itemmodels"),
-                                                                   QStringLiteral("core/display"),
-                                                                                  QStringLiteral("app/gui"),
-                                                                                                 QStringLiteral("-ts"),
-                                                                                                                fresh});
+                  {QStringLiteral("-I"), QStringLiteral("."), QStringLiteral("-pluralonly"),
+                   QStringLiteral("-locations"), QStringLiteral("none"), QStringLiteral("-no-obsolete"),
+                   QStringLiteral("-silent"), QStringLiteral("ui"), QStringLiteral("core/loading"),
+                   QStringLiteral("core/itemmodels"), QStringLiteral("core/display"), QStringLiteral("app/gui"),
+                   QStringLiteral("-ts"), fresh});
     QVERIFY2(lupdate.waitForFinished(120000), qPrintable(lupdate.errorString()));
     QCOMPARE(lupdate.exitCode(), 0);
     const auto key = [](const Plural &p) -> QString { return p.context + u'\x1f' + p.source; };
@@ -178,7 +170,7 @@ void TestTranslations::catalogueMatchesTheSources()
         current << key(p);
         QVERIFY2(p.finished, qPrintable(QStringLiteral("new plural %1: %2 — run the update_translations target, then "
                                                        "tools/fill_english_plurals.py")
-                                                           .arg(p.context, p.source)));
+                                            .arg(p.context, p.source)));
     }
     committed.sort();
     current.sort();

@@ -47,7 +47,9 @@ QStringList groups(const ValidationGroupModel &m)
 {
     QStringList out;
     for (int g = 0; g < m.rowCount(); ++g)
-        out << QStringLiteral("%1 %2").arg(m.index(g, ValidationIssueModel::RuleColumn).data().toString()).arg(m.rowCount(m.index(g, 0)));
+        out << QStringLiteral("%1 %2")
+                   .arg(m.index(g, ValidationIssueModel::RuleColumn).data().toString())
+                   .arg(m.rowCount(m.index(g, 0)));
     return out;
 }
 
@@ -74,11 +76,8 @@ void TestValidationGroupModel::groupsByRuleWithCounts()
     issues.setProblems(reader(QStringLiteral("/data/run.jsonl")), nullptr);
     QCOMPARE(groups(groups_), (QStringList{QStringLiteral("E-LINE-PARSE 3"), QStringLiteral("E-SPAN-END-UNKNOWN 1")}));
     issues.setHealthFindings(health());
-    QCOMPARE(groups(groups_),
-             (QStringList{QStringLiteral("E-LINE-PARSE 3"),
-                                         QStringLiteral("E-SPAN-END-UNKNOWN 1"),
-                                                        QStringLiteral("H-SPAN-UNCLOSED 2"),
-                                                                       QStringLiteral("W-TENSORS-ABSENT 1")}));
+    QCOMPARE(groups(groups_), (QStringList{QStringLiteral("E-LINE-PARSE 3"), QStringLiteral("E-SPAN-END-UNKNOWN 1"),
+                                           QStringLiteral("H-SPAN-UNCLOSED 2"), QStringLiteral("W-TENSORS-ABSENT 1")}));
     const QModelIndex unclosed = groups_.index(2, 0);
     QCOMPARE(groups_.index(2, ValidationIssueModel::MessageColumn).data().toString(), QStringLiteral("2 findings"));
     QCOMPARE(unclosed.data(SeverityRole).toInt(), int(Severity::Error)); // the worst of the group

@@ -209,8 +209,8 @@ void TestValidationIssueModel::locatesProblems_data()
     QTest::addColumn<qint64>("opIndex");
 
     // Spans are sorted by id: a = 0, b = 1.
-    QTest::newRow("span by id") << int(RelatedKind::Span)
-                                << QStringLiteral("b") << qint64(-1) << quint64(0) << qint64(1) << qint64(-1);
+    QTest::newRow("span by id") << int(RelatedKind::Span) << QStringLiteral("b") << qint64(-1) << quint64(0)
+                                << qint64(1) << qint64(-1);
     QTest::newRow("span by index") << int(RelatedKind::Span) << QString() << qint64(0) << quint64(0) << qint64(0)
                                    << qint64(-1);
     QTest::newRow("op by index") << int(RelatedKind::Op) << QString() << qint64(0) << quint64(0) << qint64(0)
@@ -221,8 +221,8 @@ void TestValidationIssueModel::locatesProblems_data()
                                      << qint64(-1);
     QTest::newRow("span_end line") << int(RelatedKind::None) << QString() << qint64(-1) << quint64(4) << qint64(0)
                                    << qint64(-1);
-    QTest::newRow("unknown span id") << int(RelatedKind::Span)
-                                     << QStringLiteral("zz") << qint64(-1) << quint64(0) << qint64(-1) << qint64(-1);
+    QTest::newRow("unknown span id") << int(RelatedKind::Span) << QStringLiteral("zz") << qint64(-1) << quint64(0)
+                                     << qint64(-1) << qint64(-1);
     QTest::newRow("index out of range") << int(RelatedKind::Op) << QString() << qint64(99) << quint64(0) << qint64(-1)
                                         << qint64(-1);
     QTest::newRow("meta line") << int(RelatedKind::None) << QString() << qint64(-1) << quint64(1) << qint64(-1)

@@ -153,7 +153,7 @@ void tst_CompareColumns::columns()
     QAbstractItemModelTester modelTester(tree->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     QAbstractItemModelTester proxyTester(tree->proxyModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     QVERIFY(compare(window, write(QStringLiteral("base.jsonl"), TestFixtures::spansJsonl(kBaseline)),
-                                  write(QStringLiteral("cand.jsonl"), TestFixtures::spansJsonl(kCandidate))));
+                    write(QStringLiteral("cand.jsonl"), TestFixtures::spansJsonl(kCandidate))));
     QTRY_COMPARE(tree->proxyModel()->columnCount(), int(SpanTreeModel::ComparisonColumnCount));
     QCOMPARE(tree->view()->header()->count(), int(SpanTreeModel::ComparisonColumnCount));
     QCOMPARE(tree->proxyModel()->headerData(SpanTreeModel::DeltaSelfColumn, Qt::Horizontal).toString(),
@@ -196,7 +196,7 @@ void tst_CompareColumns::sortByDelta()
     window.show();
     SpanTreePanel *tree = window.spanTreePanel();
     QVERIFY(compare(window, write(QStringLiteral("sort-base.jsonl"), TestFixtures::spansJsonl(kBaseline)),
-                                  write(QStringLiteral("sort-cand.jsonl"), TestFixtures::spansJsonl(kCandidate))));
+                    write(QStringLiteral("sort-cand.jsonl"), TestFixtures::spansJsonl(kCandidate))));
     QTRY_COMPARE(tree->proxyModel()->columnCount(), int(SpanTreeModel::ComparisonColumnCount));
     SpanFilterProxyModel *proxy = tree->proxyModel();
     const QModelIndex root = proxy->index(0, 0);
@@ -234,7 +234,7 @@ void tst_CompareColumns::closeRemovesColumns()
     QAbstractItemModelTester modelTester(tree->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     QAbstractItemModelTester proxyTester(tree->proxyModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     QVERIFY(compare(window, write(QStringLiteral("close-base.jsonl"), TestFixtures::spansJsonl(kBaseline)),
-                                  write(QStringLiteral("close-cand.jsonl"), TestFixtures::spansJsonl(kCandidate))));
+                    write(QStringLiteral("close-cand.jsonl"), TestFixtures::spansJsonl(kCandidate))));
     QTRY_COMPARE(tree->proxyModel()->columnCount(), int(SpanTreeModel::ComparisonColumnCount));
     // Sorted by a comparison column when it goes: the tree falls back to tree order.
     tree->view()->sortByColumn(SpanTreeModel::DeltaSelfColumn, Qt::DescendingOrder);
@@ -268,10 +268,9 @@ void tst_CompareColumns::opAggregate()
     OpAggregateModel *model = window.opTablePanel()->aggregateModel();
     QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     QVERIFY(compare(
-        window,
-        write(QStringLiteral("ops-base.jsonl"), withOps(spec, op("softmax", 100, 16) + op("matmul", 50, 32))),
-              write(QStringLiteral("ops-cand.jsonl"),
-                                   withOps(spec, op("softmax", 300, 32) + op("matmul", 50, 32) + op("gelu", 7, 16)))));
+        window, write(QStringLiteral("ops-base.jsonl"), withOps(spec, op("softmax", 100, 16) + op("matmul", 50, 32))),
+        write(QStringLiteral("ops-cand.jsonl"),
+              withOps(spec, op("softmax", 300, 32) + op("matmul", 50, 32) + op("gelu", 7, 16)))));
     QTRY_COMPARE(model->columnCount(), int(OpAggregateModel::ComparisonColumnCount));
     if (byShape) {
         window.opTablePanel()->setGrouping(OpGrouping::NameShapeDtypeDevice);

@@ -133,13 +133,16 @@ void tst_ComparePanel::diffColumns_data()
     QTest::newRow("backward slower") << QByteArray("r=step*:-:0:100 a=fwd:r:0:50 b=bwd:r:50:50")
                                      << QByteArray("r=step*:-:0:160 a=fwd:r:0:40 b=bwd:r:50:110")
                                      << QStringLiteral("3 of 3 spans matched") << QStringLiteral("step/bwd")
-                                            << QStringLiteral("+60 ns") << QStringLiteral("+120 %") << QStringLiteral("step/fwd") << QStringLiteral("−10 ns");
+                                     << QStringLiteral("+60 ns") << QStringLiteral("+120 %")
+                                     << QStringLiteral("step/fwd") << QStringLiteral("−10 ns");
     // Repeated siblings match by occurrence; the second microbatch got faster, so the step's
     // own time grew (self 90 -> 160).
     QTest::newRow("second microbatch faster")
         << QByteArray("r=step*:-:0:300 a=mb:r:0:100 b=mb:r:100:100 c=new:r:250:10")
         << QByteArray("r=step*:-:0:300 a=mb:r:0:100 b=mb:r:100:40")
-        << QStringLiteral("3 of 3 spans matched; 1 only in baseline") << QStringLiteral("step") << QStringLiteral("+70 ns") << QStringLiteral("+78 %") << QStringLiteral("step/mb[1]") << QStringLiteral("−60 ns");
+        << QStringLiteral("3 of 3 spans matched; 1 only in baseline") << QStringLiteral("step")
+        << QStringLiteral("+70 ns") << QStringLiteral("+78 %") << QStringLiteral("step/mb[1]")
+        << QStringLiteral("−60 ns");
 }
 
 void tst_ComparePanel::diffColumns()
@@ -156,7 +159,7 @@ void tst_ComparePanel::diffColumns()
     MainWindow window;
     window.show();
     QVERIFY(compare(window, write(QStringLiteral("base.jsonl"), withMeta(baseline)),
-                                  write(QStringLiteral("cand.jsonl"), withMeta(candidate))));
+                    write(QStringLiteral("cand.jsonl"), withMeta(candidate))));
     ComparePanel *panel = window.comparePanel();
     QVERIFY(panel->isVisible()); // the Compare tab came to the front
     QVERIFY2(panel->summaryLabel()->text().startsWith(summary), qPrintable(panel->summaryLabel()->text()));
@@ -206,7 +209,7 @@ void tst_ComparePanel::fairnessBanner_data()
     QTest::newRow("same run facts") << QByteArray() << QByteArray() << false << QStringList{missing};
     QTest::newRow("device") << QByteArray("\"device\":\"cpu\"") << QByteArray("\"device\":\"cuda:0\"") << true
                             << QStringList{QStringLiteral("device: baseline cpu, candidate cuda:0"), semantics,
-                                                          missing};
+                                           missing};
     QTest::newRow("phase") << QByteArray("\"phase\":\"infer\"") << QByteArray("\"phase\":\"train\"") << true
                            << QStringList{QStringLiteral("phase: baseline infer, candidate train"), semantics, missing};
     QTest::newRow("timing mode")
@@ -216,16 +219,16 @@ void tst_ComparePanel::fairnessBanner_data()
         << QByteArray("\"capture_step\":1,\"warmup_steps\":0") << QByteArray("\"capture_step\":3,\"warmup_steps\":2")
         << true
         << QStringList{QStringLiteral("warmup_steps: baseline 0, candidate 2"),
-                                      QStringLiteral("capture_step: baseline 1, candidate 3"), semantics, missing};
+                       QStringLiteral("capture_step: baseline 1, candidate 3"), semantics, missing};
     QTest::newRow("capture contract") << QByteArray("\"measurement_scope\":\"profiled_work\"")
                                       << QByteArray("\"measurement_scope\":\"production_equivalent\"") << true
                                       << QStringList{QStringLiteral("capture_contract.measurement_scope: baseline "
                                                                     "profiled_work, candidate production_equivalent"),
-                                                                    semantics, missing};
+                                                     semantics, missing};
     QTest::newRow("entrypoint") << QByteArray("\"entrypoint\":\"e\"") << QByteArray("\"entrypoint\":\"model::train\"")
                                 << true
                                 << QStringList{QStringLiteral("entrypoint: baseline e, candidate model::train"),
-                                                              semantics, missing};
+                                               semantics, missing};
 }
 
 void tst_ComparePanel::fairnessBanner()
@@ -239,7 +242,7 @@ void tst_ComparePanel::fairnessBanner()
     MainWindow window;
     window.show();
     QVERIFY(compare(window, write(QStringLiteral("fair-base.jsonl"), withMeta(spec)),
-                                  write(QStringLiteral("fair-cand.jsonl"), withMeta(spec, from, to))));
+                    write(QStringLiteral("fair-cand.jsonl"), withMeta(spec, from, to))));
     MessageBanner *banner = window.comparePanel()->fairnessBanner();
     QVERIFY(banner->isVisible());
     QCOMPARE(banner->tone(), differs ? MessageBanner::Tone::Warning : MessageBanner::Tone::Information);
@@ -259,7 +262,7 @@ void tst_ComparePanel::invalidIdentityBanner()
     MainWindow window;
     window.show();
     QVERIFY(compare(window, write(QStringLiteral("invalid-base.jsonl"), text),
-                                  write(QStringLiteral("invalid-cand.jsonl"), text)));
+                    write(QStringLiteral("invalid-cand.jsonl"), text)));
     MessageBanner *banner = window.comparePanel()->fairnessBanner();
     QVERIFY(banner->isVisible());
     QCOMPARE(banner->tone(), MessageBanner::Tone::Information);
@@ -275,12 +278,11 @@ void tst_ComparePanel::opGroupsAndOnlyIn()
     const QByteArray candOps = op("a", "softmax", 300, 16) + op("a", "matmul", 50, 32) + op("a", "gelu", 7, 16);
     MainWindow window;
     window.show();
-    QVERIFY(compare(
-        window,
-        write(QStringLiteral("ops-base.jsonl"),
-                             withMeta("r=step*:-:0:1000 a=fwd:r:0:500 x=extra:r:600:100 y=inner:x:600:10", {}, {},
-                                      baseOps)),
-              write(QStringLiteral("ops-cand.jsonl"), withMeta("r=step*:-:0:1000 a=fwd:r:0:500", {}, {}, candOps))));
+    QVERIFY(
+        compare(window,
+                write(QStringLiteral("ops-base.jsonl"),
+                      withMeta("r=step*:-:0:1000 a=fwd:r:0:500 x=extra:r:600:100 y=inner:x:600:10", {}, {}, baseOps)),
+                write(QStringLiteral("ops-cand.jsonl"), withMeta("r=step*:-:0:1000 a=fwd:r:0:500", {}, {}, candOps))));
     ComparePanel *panel = window.comparePanel();
     QAbstractItemModelTester opTester(panel->opGroupModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     QAbstractItemModelTester onlyTester(panel->onlyInModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -339,11 +341,9 @@ void tst_ComparePanel::backgroundSort()
     QVERIFY(compare(
         window,
         write(QStringLiteral("bg-base.jsonl"),
-                             withMeta("r=step*:-:0:1000 a=fwd:r:0:500 b=bwd:r:500:300 c=mb:a:0:100 d=mb:a:100:100", {},
-                                      {}, baseOps)),
-              write(QStringLiteral("bg-cand.jsonl"),
-                                   withMeta("r=step*:-:0:900 a=fwd:r:0:450 b=bwd:r:500:350 c=mb:a:0:60 d=mb:a:100:120",
-                                            {}, {}, candOps))));
+              withMeta("r=step*:-:0:1000 a=fwd:r:0:500 b=bwd:r:500:300 c=mb:a:0:100 d=mb:a:100:100", {}, {}, baseOps)),
+        write(QStringLiteral("bg-cand.jsonl"),
+              withMeta("r=step*:-:0:900 a=fwd:r:0:450 b=bwd:r:500:350 c=mb:a:0:60 d=mb:a:100:120", {}, {}, candOps))));
     ComparePanel *panel = window.comparePanel();
     QTableView *view = spans ? panel->spanView() : panel->opGroupView();
     FlatTableModel *model = spans ? static_cast<FlatTableModel *>(panel->spanModel())
@@ -419,7 +419,7 @@ void tst_ComparePanel::unreadableBaseline()
     MainWindow window;
     window.show();
     QVERIFY(!compare(window, m_dir.filePath(QStringLiteral("missing.jsonl")),
-                                            write(QStringLiteral("ok.jsonl"), withMeta("r=step*:-:0:100"))));
+                     write(QStringLiteral("ok.jsonl"), withMeta("r=step*:-:0:100"))));
     auto *banner = window.comparePanel()->findChild<MessageBanner *>(QStringLiteral("compareErrorBanner"));
     QVERIFY(banner);
     // A missing baseline fails before the window's own load of the candidate ends; the views

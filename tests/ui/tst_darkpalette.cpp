@@ -52,11 +52,11 @@ constexpr double kMaxLightShare = 0.015;
 
 const QStringList kViews{
     QStringLiteral("rejectionBanner"),  QStringLiteral("timelineView"),   QStringLiteral("memoryChartPanel"),
-                                                                                         QStringLiteral("spanTreePanel"),    QStringLiteral("detailsPane"),    QStringLiteral("searchBar"),
-                                                                                                                                                                              QStringLiteral("opTablePanel"),     QStringLiteral("graphPanel"),     QStringLiteral("comparePanel"),
-                                                                                                                                                                                                                                                                   QStringLiteral("validationPanel"),  QStringLiteral("metadataPanel"),  QStringLiteral("tensorsPanel"),
-                                                                                                                                                                                                                                                                                                                                                        QStringLiteral("tensorStatsPanel"), QStringLiteral("gradientsPanel"), QStringLiteral("evidencePanel"),
-                                                                                                                                                                                                                                                                                                                                                                                            };
+    QStringLiteral("spanTreePanel"),    QStringLiteral("detailsPane"),    QStringLiteral("searchBar"),
+    QStringLiteral("opTablePanel"),     QStringLiteral("graphPanel"),     QStringLiteral("comparePanel"),
+    QStringLiteral("validationPanel"),  QStringLiteral("metadataPanel"),  QStringLiteral("tensorsPanel"),
+    QStringLiteral("tensorStatsPanel"), QStringLiteral("gradientsPanel"), QStringLiteral("evidencePanel"),
+};
 
 } // namespace
 
@@ -98,12 +98,9 @@ void TestDarkPalette::initTestCase()
     QVERIFY(m_dir.isValid());
     // Every record kind, a few corrupted lines: a rejected trace shows its banner and findings.
     const QString path = m_dir.filePath(QStringLiteral("run.jsonl"));
-    TI_GENERATE({QStringLiteral("--events"),
-        QStringLiteral("6000"), QStringLiteral("--seed"),
-                                    QStringLiteral("5"), QStringLiteral("--corrupt"),
-                                                             QStringLiteral("0.002"),
-                                                                            QStringLiteral("--out"), path,
-                                                                                           QStringLiteral("--quiet")});
+    TI_GENERATE({QStringLiteral("--events"), QStringLiteral("6000"), QStringLiteral("--seed"), QStringLiteral("5"),
+                 QStringLiteral("--corrupt"), QStringLiteral("0.002"), QStringLiteral("--out"), path,
+                 QStringLiteral("--quiet")});
     m_window = std::make_unique<MainWindow>();
     m_window->resize(1500, 1000);
     m_window->show();
@@ -163,9 +160,9 @@ void TestDarkPalette::viewHasNoLightSurface()
         image.save(m_dir.filePath(name + QStringLiteral(".png")));
     QVERIFY2(share <= kMaxLightShare,
              qPrintable(QStringLiteral("%1: %2 % of it is light surface with a dark palette (at most %3 %)")
-                                           .arg(name)
-                                           .arg(share * 100, 0, 'f', 1)
-                                           .arg(kMaxLightShare * 100, 0, 'f', 1)));
+                            .arg(name)
+                            .arg(share * 100, 0, 'f', 1)
+                            .arg(kMaxLightShare * 100, 0, 'f', 1)));
 }
 
 void TestDarkPalette::lightPaletteIsCaught()
@@ -176,9 +173,9 @@ void TestDarkPalette::lightPaletteIsCaught()
     for (const QString &name :
          {QStringLiteral("spanTreePanel"), QStringLiteral("validationPanel"), QStringLiteral("rejectionBanner")}) {
         const double share = lightSurfaceShare(grabView(name));
-        QVERIFY2(share > 0.3,
-                 qPrintable(QStringLiteral("%1: only %2 % light surface with the light palette") .arg(name).arg(
-                     share * 100, 0, 'f', 1)));
+        QVERIFY2(share > 0.3, qPrintable(QStringLiteral("%1: only %2 % light surface with the light palette")
+                                             .arg(name)
+                                             .arg(share * 100, 0, 'f', 1)));
     }
     QApplication::setPalette(darkPalette());
 }

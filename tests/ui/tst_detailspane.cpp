@@ -76,20 +76,16 @@ void tst_DetailsPane::rawLine_data()
     QTest::addColumn<QString>("id");
     QTest::addColumn<QString>("expectedStart"); // what the raw text starts with
     QTest::addColumn<int>("lineCount");
-    QTest::newRow("span: start and end lines")
-        << int(Selection::Kind::Span)
-        << QStringLiteral("mm") << QStringLiteral("{\"kind\":\"span_start\",\"id\":\"mm\"") << 2;
-    QTest::newRow("open span: start line only")
-        << int(Selection::Kind::Span)
-        << QStringLiteral("late") << QStringLiteral("{\"kind\":\"span_start\",\"id\":\"late\"") << 1;
-    QTest::newRow("op") << int(Selection::Kind::Op)
-                        << QStringLiteral("1")
-                                          << QStringLiteral("{\"kind\":\"op\",\"span_id\":\"fwd\",\"op_name\":\"add\"")
-                                                            << 1;
-    QTest::newRow("tensor") << int(Selection::Kind::Tensor)
-                            << QStringLiteral("0") << QStringLiteral("{\"kind\":\"tensor\",\"span_id\":\"mm\",\"tensor_id\":\"t1\"") << 1;
-    QTest::newRow("device interval") << int(Selection::Kind::DeviceInterval)
-                                     << QStringLiteral("0") << QStringLiteral("{\"kind\":\"device_interval\"") << 1;
+    QTest::newRow("span: start and end lines") << int(Selection::Kind::Span) << QStringLiteral("mm")
+                                               << QStringLiteral("{\"kind\":\"span_start\",\"id\":\"mm\"") << 2;
+    QTest::newRow("open span: start line only") << int(Selection::Kind::Span) << QStringLiteral("late")
+                                                << QStringLiteral("{\"kind\":\"span_start\",\"id\":\"late\"") << 1;
+    QTest::newRow("op") << int(Selection::Kind::Op) << QStringLiteral("1")
+                        << QStringLiteral("{\"kind\":\"op\",\"span_id\":\"fwd\",\"op_name\":\"add\"") << 1;
+    QTest::newRow("tensor") << int(Selection::Kind::Tensor) << QStringLiteral("0")
+                            << QStringLiteral("{\"kind\":\"tensor\",\"span_id\":\"mm\",\"tensor_id\":\"t1\"") << 1;
+    QTest::newRow("device interval") << int(Selection::Kind::DeviceInterval) << QStringLiteral("0")
+                                     << QStringLiteral("{\"kind\":\"device_interval\"") << 1;
 }
 
 void tst_DetailsPane::rawLine()
@@ -136,7 +132,7 @@ void tst_DetailsPane::fieldsAndDerivedValues()
     QCOMPARE(fields->value(QStringLiteral("Record"), QStringLiteral("parent_id")), QStringLiteral("fwd"));
     QCOMPARE(fields->value(QStringLiteral("Record"), QStringLiteral("start_ns")), QStringLiteral("20 (20 ns)"));
     QCOMPARE(fields->value(QStringLiteral("Derived"), QStringLiteral("self")),
-                           QStringLiteral("100 (100 ns)")); // ops are not child spans
+             QStringLiteral("100 (100 ns)")); // ops are not child spans
     QCOMPARE(fields->value(QStringLiteral("Derived"), QStringLiteral("% of parent")), QStringLiteral("20.0%"));
     QCOMPARE(fields->value(QStringLiteral("Derived"), QStringLiteral("depth")), QStringLiteral("2"));
     QCOMPARE(fields->value(QStringLiteral("Derived"), QStringLiteral("ops")), QStringLiteral("1"));
@@ -153,7 +149,7 @@ void tst_DetailsPane::fieldsAndDerivedValues()
 
     pane.setSelection(Selection::span(span("late")));
     QCOMPARE(fields->value(QStringLiteral("Record"), QStringLiteral("duration_ns")),
-                           QStringLiteral("\u2014 (open: no span_end)"));
+             QStringLiteral("\u2014 (open: no span_end)"));
     QCOMPARE(fields->value(QStringLiteral("Derived"), QStringLiteral("self")), QStringLiteral("unknown (open)"));
 
     pane.setSelection(Selection::deviceInterval(0));
@@ -251,9 +247,9 @@ void tst_DetailsPane::findingSelectionShowsTheFinding()
     pane.setSelection(Selection::findingOnly(0));
     QCOMPARE(pane.title(), QStringLiteral("finding W-DEVICE-TIMING-ABSENT"));
     QCOMPARE(pane.fieldsModel()->value(QStringLiteral("Finding"), QStringLiteral("message")),
-                                       QStringLiteral("no device timing intervals were captured"));
+             QStringLiteral("no device timing intervals were captured"));
     QCOMPARE(pane.fieldsModel()->value(QStringLiteral("Finding"), QStringLiteral("line")),
-                                       QStringLiteral("\u2014 (whole file)"));
+             QStringLiteral("\u2014 (whole file)"));
     QCOMPARE(pane.findingCount(), 1);
     QVERIFY(pane.rawText().isEmpty());
     QVERIFY(!pane.copyLineButton()->isEnabled());

@@ -190,7 +190,7 @@ void tst_GraphPanel::capIsStated()
     QVERIFY(waitForGraph(panel));
     QCOMPARE(panel.drawing()->graph.nodes.size(), std::size_t(3));
     QVERIFY2(panel.messageLabel()->text().contains(QStringLiteral("Capped at 3 nodes")),
-                                                   qPrintable(panel.messageLabel()->text()));
+             qPrintable(panel.messageLabel()->text()));
     QVERIFY(panel.messageLabel()->text().contains(QStringLiteral("4 of 7")));
     panel.setNodeCap(100);
     QVERIFY(waitForGraph(panel));

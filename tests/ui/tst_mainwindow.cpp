@@ -149,11 +149,8 @@ void TestMainWindow::initTestCase()
     QVERIFY(m_dir.isValid());
 
     m_bigTrace = m_dir.filePath(QStringLiteral("big.jsonl"));
-    TI_GENERATE({QStringLiteral("--events"),
-        QStringLiteral("1000000"), QStringLiteral("--seed"), QStringLiteral("5"),
-                                                                            QStringLiteral("--quiet"),
-                                                                                           QStringLiteral("--out"),
-                                                                                                          m_bigTrace});
+    TI_GENERATE({QStringLiteral("--events"), QStringLiteral("1000000"), QStringLiteral("--seed"), QStringLiteral("5"),
+                 QStringLiteral("--quiet"), QStringLiteral("--out"), m_bigTrace});
 }
 
 void TestMainWindow::cleanupTestCase()
@@ -188,8 +185,8 @@ void TestMainWindow::opensByApi()
     QVERIFY(window.messageBanner()->isHidden());
     QCOMPARE(window.validationPanel()->issueModel()->rowCount(), 0);
     const QString summary = window.summaryText();
-    QVERIFY2(summary.contains(QStringLiteral("1 op"))
-                              && summary.contains(QStringLiteral("2 spans")), qPrintable(summary));
+    QVERIFY2(summary.contains(QStringLiteral("1 op")) && summary.contains(QStringLiteral("2 spans")),
+             qPrintable(summary));
     QVERIFY2(summary.contains(QStringLiteral("measured 50.0 µs")), qPrintable(summary));
     QVERIFY2(summary.contains(QStringLiteral("logical peak 384 KiB")), qPrintable(summary));
     QVERIFY2(summary.contains(QStringLiteral("0 errors, 0 warnings")), qPrintable(summary));
@@ -237,8 +234,8 @@ void TestMainWindow::rejectedTraceShowsBanner()
     QVERIFY(window.rejectionBanner()->title().contains(QStringLiteral("Rejected by the strict rules")));
     QVERIFY(window.rejectionBanner()->title().contains(QStringLiteral("everything valid is still shown")));
     QVERIFY2(window.rejectionBanner()->text().contains(
-        QStringLiteral("span_end for unknown span `span-matmul-0` at index 3")),
-        qPrintable(window.rejectionBanner()->text()));
+                 QStringLiteral("span_end for unknown span `span-matmul-0` at index 3")),
+             qPrintable(window.rejectionBanner()->text()));
     QVERIFY(window.summaryText().contains(QStringLiteral("rejected")));
     // Everything valid is still there.
     QVERIFY(!window.loadedTrace()->trace->spans.empty());
@@ -251,13 +248,12 @@ void TestMainWindow::unopenableFileShowsMessage_data()
     QTest::addColumn<QByteArray>("content"); // written when not empty
     QTest::addColumn<QString>("expected");
 
-    QTest::newRow("missing") << QStringLiteral("missing.jsonl")
-                                               << QByteArray() << QStringLiteral("No such file or directory");
-    QTest::newRow("csv") << QStringLiteral("table.csv")
-                                           << QByteArray("a,b\n1,2\n")
-                                           << QStringLiteral("Not a candle-graph trace: line 1 is not JSON");
+    QTest::newRow("missing") << QStringLiteral("missing.jsonl") << QByteArray()
+                             << QStringLiteral("No such file or directory");
+    QTest::newRow("csv") << QStringLiteral("table.csv") << QByteArray("a,b\n1,2\n")
+                         << QStringLiteral("Not a candle-graph trace: line 1 is not JSON");
     QTest::newRow("json document") << QStringLiteral("doc.json") << QByteArray("{\n  \"kind\": \"meta\"\n}\n")
-                                                                 << QStringLiteral("Not a candle-graph trace");
+                                   << QStringLiteral("Not a candle-graph trace");
 }
 
 void TestMainWindow::unopenableFileShowsMessage()
@@ -476,8 +472,8 @@ void TestMainWindow::cancelStopsLoading()
         }
     }
     QVERIFY(shown);
-    QTRY_VERIFY_WITH_TIMEOUT(!progress.isEmpty()
-                             && progress.last().at(2).toString().contains(QStringLiteral(" of ")), 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(!progress.isEmpty() && progress.last().at(2).toString().contains(QStringLiteral(" of ")),
+                             60000);
     QVERIFY(shown->phase().contains(QStringLiteral(" of ")));
 
     // The window stays responsive while loading: the Cancel button is a real click.
@@ -650,8 +646,10 @@ void TestMainWindow::measuredTimeUnknownNeverZero()
     const QString summary = window.summaryText();
     QVERIFY2(summary.contains(QStringLiteral("measured time unknown (no measured span)")), qPrintable(summary));
     QVERIFY(!summary.contains(QStringLiteral("measured 0 ns")));
-    QVERIFY(window.spanTreePanel()->findChild<QLabel *>(
-        QStringLiteral("spanStatus"))->text().contains(QStringLiteral("measured time unknown (no measured span)")));
+    QVERIFY(window.spanTreePanel()
+                ->findChild<QLabel *>(QStringLiteral("spanStatus"))
+                ->text()
+                .contains(QStringLiteral("measured time unknown (no measured span)")));
 }
 
 void TestMainWindow::timeUnitAppliesEverywhereAndPersists()
@@ -710,10 +708,8 @@ void TestMainWindow::progressTextAndBarAgree()
             QVERIFY(p.stepPermille >= 0 && p.stepPermille <= 1000);
         }
     }
-    QCOMPARE(names, (QStringList{QStringLiteral("Reading big.jsonl"),
-                                                QStringLiteral("Building the span tree"),
-                                                               QStringLiteral("Checking health"),
-                                                                              QStringLiteral("Analysing memory")}));
+    QCOMPARE(names, (QStringList{QStringLiteral("Reading big.jsonl"), QStringLiteral("Building the span tree"),
+                                 QStringLiteral("Checking health"), QStringLiteral("Analysing memory")}));
 }
 
 void TestMainWindow::helpMenu()
@@ -724,7 +720,7 @@ void TestMainWindow::helpMenu()
     QVERIFY(reference && reference->isVisible());
     const QString text = reference->browser()->toPlainText();
     QVERIFY2(text.contains(QStringLiteral("candle-graph execution trace: wire format and validation")),
-                           qPrintable(text.left(200)));
+             qPrintable(text.left(200)));
     // The whole document: its last section and what comes after `array<string>` types.
     QVERIFY(text.contains(QStringLiteral("E-TSTATS-INVALID")));
     QVERIFY(text.contains(QStringLiteral("Appendix A. Example traces")));
@@ -739,7 +735,7 @@ void TestMainWindow::helpMenu()
     const QStringList rows = dialog->rows();
     QVERIFY2(rows.contains(QStringLiteral("File menu (Alt+F)|Open|Ctrl+O")), qPrintable(rows.join(u'\n')));
     QVERIFY(rows.contains(QStringLiteral("Edit menu (Alt+E)|Next Match|F3 or Ctrl+G"))
-                          || rows.contains(QStringLiteral("Edit menu (Alt+E)|Next Match|F3")));
+            || rows.contains(QStringLiteral("Edit menu (Alt+E)|Next Match|F3")));
     QVERIFY(rows.contains(QStringLiteral("Help menu (Alt+H)|Trace Format Reference|F1")));
     dialog->close();
 }

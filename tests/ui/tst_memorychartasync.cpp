@@ -57,10 +57,8 @@ void tst_MemoryChartAsync::initTestCase()
 {
     QVERIFY(m_dir.isValid());
     const QString path = m_dir.filePath(QStringLiteral("gen.jsonl"));
-    TI_GENERATE({QStringLiteral("--events"),
-        QStringLiteral("20000"), QStringLiteral("--seed"), QStringLiteral("5"),
-                                                                          QStringLiteral("--out"), path,
-                                                                                         QStringLiteral("--quiet")});
+    TI_GENERATE({QStringLiteral("--events"), QStringLiteral("20000"), QStringLiteral("--seed"), QStringLiteral("5"),
+                 QStringLiteral("--out"), path, QStringLiteral("--quiet")});
     ReadResult r = TraceReader::readFile(path.toStdString());
     QVERIFY(r.trace);
     m_trace = r.trace;

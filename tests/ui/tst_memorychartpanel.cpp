@@ -93,9 +93,8 @@ private Q_SLOTS:
         // Alloc at 13600, free at 50500, window closed at the run's end (terminal 51200 + 1): a step.
         QCOMPARE(s.layerPointCounts, QList<int>{4});
         QVERIFY(!s.downsampled);
-        QCOMPARE(s.physicalLines,
-                 (QStringList{QStringLiteral("used cuda:0"), QStringLiteral("reserved cuda:0"),
-                                                                            QStringLiteral("capacity cuda:0")}));
+        QCOMPARE(s.physicalLines, (QStringList{QStringLiteral("used cuda:0"), QStringLiteral("reserved cuda:0"),
+                                               QStringLiteral("capacity cuda:0")}));
         QCOMPARE(s.physicalPointCounts, (QList<int>{2, 2, 2}));
         QCOMPARE(s.markersShown, 0);
         QCOMPARE(s.peakTimeNs, std::optional<std::uint64_t>(13600));
@@ -208,9 +207,8 @@ private Q_SLOTS:
         QVERIFY(showTrace(panel, l));
         QTRY_VERIFY(panel.drawnState().buckets > 0);
         MemoryChartPanel::DrawnState s = panel.drawnState();
-        QCOMPARE(s.legend,
-                 (QStringList{QStringLiteral("activation"), QStringLiteral("cuda:0 used"), QStringLiteral("cuda:0 reserved"),
-                                                                                  QStringLiteral("cuda:0 capacity")}));
+        QCOMPARE(s.legend, (QStringList{QStringLiteral("activation"), QStringLiteral("cuda:0 used"),
+                                        QStringLiteral("cuda:0 reserved"), QStringLiteral("cuda:0 capacity")}));
         QVERIFY(panel.setSeriesVisible(QStringLiteral("activation"), false));
         s = panel.drawnState();
         QCOMPARE(s.hiddenSeries, (QStringList{QStringLiteral("activation"), QStringLiteral("cuda:0 capacity")}));
@@ -224,10 +222,8 @@ private Q_SLOTS:
         TI_REQUIRE_PYTHON();
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("gen.jsonl"));
-        TI_GENERATE({QStringLiteral("--events"),
-            QStringLiteral("30000"), QStringLiteral("--seed"),
-                                                    QStringLiteral("4"), QStringLiteral("--out"), path,
-                                                                                        QStringLiteral("--quiet")});
+        TI_GENERATE({QStringLiteral("--events"), QStringLiteral("30000"), QStringLiteral("--seed"), QStringLiteral("4"),
+                     QStringLiteral("--out"), path, QStringLiteral("--quiet")});
         const Loaded l = loadFile(path);
         QVERIFY(l.trace);
         for (const QSize size : {QSize(1400, 800), QSize(700, 420)}) {
@@ -253,8 +249,9 @@ private Q_SLOTS:
         QTRY_VERIFY(panel.drawnState().buckets > 0);
         // Every series: the logical total with its categories, each device metric (hidden ones too).
         QCOMPARE(panel.readoutAt(20000),
-                 QStringLiteral("At 20.000 \u00B5s:  \u00B7  logical 384 KiB (activation 384 KiB)  \u00B7  cuda:0 used 2.00 GiB, "
-                                "reserved 2.25 GiB, capacity 140 GiB"));
+                 QStringLiteral(
+                     "At 20.000 \u00B5s:  \u00B7  logical 384 KiB (activation 384 KiB)  \u00B7  cuda:0 used 2.00 GiB, "
+                     "reserved 2.25 GiB, capacity 140 GiB"));
         QCOMPARE(panel.readoutAt(500), QStringLiteral("At 500 ns:  \u00B7  logical: nothing allocated yet"));
         auto *view = panel.findChild<QWidget *>(QStringLiteral("logicalChartView"));
         QVERIFY(view);
@@ -368,8 +365,9 @@ private Q_SLOTS:
         const QByteArray text = f.readAll();
         QVERIFY(text.contains("<svg"));
         QVERIFY(text.contains("peak 384 KiB"));
-        QVERIFY(!panel.exportImage(
-            dir.filePath(QStringLiteral("no/such/dir/x.png")), MemoryChartPanel::ImageFormat::Png).isEmpty());
+        QVERIFY(
+            !panel.exportImage(dir.filePath(QStringLiteral("no/such/dir/x.png")), MemoryChartPanel::ImageFormat::Png)
+                 .isEmpty());
         MemoryChartPanel empty;
         QVERIFY(!empty.exportImage(png, MemoryChartPanel::ImageFormat::Png).isEmpty());
     }
@@ -429,10 +427,8 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const QString path = dir.filePath(QStringLiteral("gen.jsonl"));
-        TI_GENERATE({QStringLiteral("--events"),
-            QStringLiteral("30000"), QStringLiteral("--seed"),
-                                                    QStringLiteral("3"), QStringLiteral("--out"), path,
-                                                                                        QStringLiteral("--quiet")});
+        TI_GENERATE({QStringLiteral("--events"), QStringLiteral("30000"), QStringLiteral("--seed"), QStringLiteral("3"),
+                     QStringLiteral("--out"), path, QStringLiteral("--quiet")});
         const Loaded l = loadFile(path);
         QVERIFY(l.trace);
         QVERIFY(l.profile->logical && l.profile->logical->peak());
@@ -561,7 +557,7 @@ private Q_SLOTS:
         QCOMPARE(model->totalBytes(), rows == 1 ? 393216ull : 0ull);
         if (begin != end)
             QVERIFY2(panel.tableTitle().contains(QStringLiteral("of 1 alive in the time range")),
-                                                 qPrintable(panel.tableTitle()));
+                     qPrintable(panel.tableTitle()));
         // A new instant keeps the range; clearing the range shows every live storage again.
         panel.selectInstant(30000);
         QTRY_COMPARE(panel.tableInstant(), std::optional<std::uint64_t>(30000));

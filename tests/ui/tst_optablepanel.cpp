@@ -130,9 +130,8 @@ void tst_OpTablePanel::showsBothTabs()
     QVERIFY(QTest::qWaitForWindowExposed(&panel));
     QCOMPARE(panel.tabs()->count(), 2);
     QCOMPARE(shownOps(*panel.opView()), (QList<qint64>{0, 1, 2, 3, 4, 5}));
-    QCOMPARE(shownNames(*panel.aggregateView()),
-             (QStringList{QStringLiteral("matmul"), QStringLiteral("add"), QStringLiteral("softmax"),
-                                                                                          QStringLiteral("copy")}));
+    QCOMPARE(shownNames(*panel.aggregateView()), (QStringList{QStringLiteral("matmul"), QStringLiteral("add"),
+                                                              QStringLiteral("softmax"), QStringLiteral("copy")}));
     QCOMPARE(panel.findChild<QLabel *>(QStringLiteral("opStatus"))->text(), QStringLiteral("6 ops"));
     QCOMPARE(panel.opView()->verticalHeader()->sectionResizeMode(0), QHeaderView::Fixed);
 }
@@ -179,8 +178,8 @@ void tst_OpTablePanel::sortByHeaderClick()
     panel.tabs()->setCurrentIndex(OpTablePanel::ByNameTab);
     clickHeader(panel.aggregateView(), OpAggregateModel::CountColumn);
     const QStringList names = shownNames(*panel.aggregateView());
-    QVERIFY2(names.first()
-             == QStringLiteral("matmul") || names.last() == QStringLiteral("matmul"), qPrintable(names.join(u',')));
+    QVERIFY2(names.first() == QStringLiteral("matmul") || names.last() == QStringLiteral("matmul"),
+             qPrintable(names.join(u',')));
 }
 
 void tst_OpTablePanel::selectionSignals()
@@ -497,9 +496,8 @@ void tst_OpTablePanel::aggregatesInBackgroundWhenNotGiven()
     QCOMPARE(panel.aggregateView()->model()->rowCount(), 0);
     QCOMPARE(panel.findChild<QLabel *>(QStringLiteral("opStatus"))->text(), QStringLiteral("6 ops (aggregating…)"));
     QVERIFY(applied.wait());
-    QCOMPARE(shownNames(*panel.aggregateView()),
-             (QStringList{QStringLiteral("matmul"), QStringLiteral("add"), QStringLiteral("softmax"),
-                                                                                          QStringLiteral("copy")}));
+    QCOMPARE(shownNames(*panel.aggregateView()), (QStringList{QStringLiteral("matmul"), QStringLiteral("add"),
+                                                              QStringLiteral("softmax"), QStringLiteral("copy")}));
     QCOMPARE(panel.findChild<QLabel *>(QStringLiteral("opStatus"))->text(), QStringLiteral("6 ops"));
 }
 

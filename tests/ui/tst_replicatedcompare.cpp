@@ -113,8 +113,8 @@ void tst_ReplicatedCompare::rawTraces()
              QStringLiteral("• unverified raw trace inputs are diagnostic only; finalized verified bundles are "
                             "required for an eligible comparison"));
     QVERIFY2(dialog.statisticsLabel()->text().contains(
-        QStringLiteral("Baseline: 5 runs, median 120 ns, p95 138 ns, MAD 10 ns")),
-        qPrintable(dialog.statisticsLabel()->text()));
+                 QStringLiteral("Baseline: 5 runs, median 120 ns, p95 138 ns, MAD 10 ns")),
+             qPrintable(dialog.statisticsLabel()->text()));
     QVERIFY(dialog.intervalLabel()->text().startsWith(
         QStringLiteral("Median delta (candidate − baseline): +100 ns (+83.33 %)")));
     QVERIFY(dialog.intervalLabel()->text().contains(QStringLiteral("No interval")));
@@ -141,7 +141,7 @@ void tst_ReplicatedCompare::verifiedBundles()
     QCOMPARE(dialog.reasonsLabel()->text(), QStringLiteral("Eligible: every upstream check passed."));
     QCOMPARE(dialog.verdictLabel()->text(), QStringLiteral("Candidate slower"));
     QVERIFY2(dialog.intervalLabel()->text().contains(QStringLiteral("95 % interval of the median delta: [+")),
-                                                     qPrintable(dialog.intervalLabel()->text()));
+             qPrintable(dialog.intervalLabel()->text()));
     QVERIFY(dialog.intervalLabel()->text().contains(QStringLiteral("unpaired bootstrap, 5 runs per side")));
     QVERIFY(dialog.statisticsLabel()->text().contains(QStringLiteral("implementation a")));
 }
@@ -160,7 +160,7 @@ void tst_ReplicatedCompare::traceWithoutRawFlag()
     QVERIFY(dialog.errorLabel()->isVisible());
     QCOMPARE(dialog.errorLabel()->text(), QStringLiteral("error: verify baseline bundle 1 at %1: bundle directory does "
                                                          "not exist: %1")
-                                                             .arg(trace));
+                                              .arg(trace));
     QVERIFY(dialog.plot()->isEmpty());
 }
 
@@ -170,12 +170,14 @@ void tst_ReplicatedCompare::intervalText_data()
     QTest::addColumn<bool>("paired");
     QTest::addColumn<QString>("text");
     QTest::newRow("paired interval") << true << true
-                                     << QStringLiteral("Median delta (candidate − baseline): −25 ns (−20.00 %)\n95 % interval "
-                                                       "of the median delta: [−30 ns, −20 ns] (paired bootstrap, 5 runs "
-                                                       "per side)");
+                                     << QStringLiteral(
+                                            "Median delta (candidate − baseline): −25 ns (−20.00 %)\n95 % interval "
+                                            "of the median delta: [−30 ns, −20 ns] (paired bootstrap, 5 runs "
+                                            "per side)");
     QTest::newRow("ineligible") << false << false
-                                << QStringLiteral("Median delta (candidate − baseline): −25 ns (−20.00 %)\nNo interval: the "
-                                                  "comparison is ineligible (see the reasons).");
+                                << QStringLiteral(
+                                       "Median delta (candidate − baseline): −25 ns (−20.00 %)\nNo interval: the "
+                                       "comparison is ineligible (see the reasons).");
 }
 
 void tst_ReplicatedCompare::intervalText()

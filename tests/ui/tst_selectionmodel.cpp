@@ -65,11 +65,10 @@ void tst_SelectionModel::history_data()
 
     QTest::newRow("nothing") << QString() << QStringLiteral("-") << QString() << false << false;
     QTest::newRow("one") << QStringLiteral("s1") << QStringLiteral("s1") << QStringLiteral("s1") << false << false;
-    QTest::newRow("back") << QStringLiteral("s1 o2 s3 b") << QStringLiteral("o2") << QStringLiteral("s1 o2 s3")
-                                                                                                    << true << true;
-    QTest::newRow("back twice, forward") << QStringLiteral("s1 o2 s3 b b f")
-                                                           << QStringLiteral("o2") << QStringLiteral("s1 o2 s3")
-                                                                                                     << true << true;
+    QTest::newRow("back") << QStringLiteral("s1 o2 s3 b") << QStringLiteral("o2") << QStringLiteral("s1 o2 s3") << true
+                          << true;
+    QTest::newRow("back twice, forward") << QStringLiteral("s1 o2 s3 b b f") << QStringLiteral("o2")
+                                         << QStringLiteral("s1 o2 s3") << true << true;
     QTest::newRow("select after back drops the forward part")
         << QStringLiteral("s1 o2 s3 b b s4") << QStringLiteral("s4") << QStringLiteral("s1 s4") << true << false;
     QTest::newRow("same selection twice is one entry")
@@ -213,12 +212,10 @@ void tst_SelectionModel::fromProblem_data()
 
     QTest::newRow("span by index") << int(RelatedKind::Span) << QString() << qint64(1) << int(Selection::Kind::Span)
                                    << QStringLiteral("b");
-    QTest::newRow("span by id") << int(RelatedKind::Span)
-                                << QStringLiteral("a")
-                                                  << qint64(-1) << int(Selection::Kind::Span) << QStringLiteral("a");
-    QTest::newRow("unknown span id names the finding")
-        << int(RelatedKind::Span)
-        << QStringLiteral("zz") << qint64(-1) << int(Selection::Kind::Finding) << QStringLiteral("7");
+    QTest::newRow("span by id") << int(RelatedKind::Span) << QStringLiteral("a") << qint64(-1)
+                                << int(Selection::Kind::Span) << QStringLiteral("a");
+    QTest::newRow("unknown span id names the finding") << int(RelatedKind::Span) << QStringLiteral("zz") << qint64(-1)
+                                                       << int(Selection::Kind::Finding) << QStringLiteral("7");
     QTest::newRow("op") << int(RelatedKind::Op) << QString() << qint64(0) << int(Selection::Kind::Op)
                         << QStringLiteral("0");
     QTest::newRow("op out of range") << int(RelatedKind::Op) << QString() << qint64(9) << int(Selection::Kind::Finding)

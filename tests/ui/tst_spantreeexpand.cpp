@@ -234,7 +234,7 @@ void tst_SpanTreeExpand::filterAndRangeOfASortedTreeInBackground_data()
     QTest::addColumn<QString>("status");
     QTest::addColumn<int>("children"); // of the root, once laid out
     QTest::newRow("filter") << QStringLiteral("c00010") << quint64(0) << quint64(0)
-                                                        << QStringLiteral("4 of 201 spans match") << 1;
+                            << QStringLiteral("4 of 201 spans match") << 1;
     QTest::newRow("time range") << QString() << quint64(10000) << quint64(12000)
                                 << QStringLiteral("19 of 201 spans in the time range") << 12;
 }

@@ -420,8 +420,9 @@ void tst_SpanTreePanel::nextAndPreviousMatch()
     QCOMPARE(panel.view()->currentIndex().data(SpanIdRole).toString(), order.constFirst());
     panel.previousMatch();
     QCOMPARE(panel.view()->currentIndex().data(SpanIdRole).toString(), order.constLast());
-    QVERIFY(panel.findChild<QLabel *>(
-        QStringLiteral("spanStatus"))->text().contains(QStringLiteral("match %1 of").arg(matches)));
+    QVERIFY(panel.findChild<QLabel *>(QStringLiteral("spanStatus"))
+                ->text()
+                .contains(QStringLiteral("match %1 of").arg(matches)));
     // F3 works from the filter field as well.
     panel.filterEdit()->setFocus();
     QTest::keyClick(panel.filterEdit(), Qt::Key_F3);
@@ -433,15 +434,15 @@ void tst_SpanTreePanel::measuredTimeUnknownNeverZero()
     SpanTreePanel panel;
     const Loaded loaded = load("a:-:0:100 b:a:10:5");
     panel.setTrace(loaded.trace, loaded.tree);
-    QVERIFY2(panel.findChild<QLabel *>(
-        QStringLiteral("spanStatus"))
-            ->text()
-            .contains(QStringLiteral("measured time unknown (no measured span)")),
-                      qPrintable(panel.findChild<QLabel *>(QStringLiteral("spanStatus"))->text()));
+    QVERIFY2(panel.findChild<QLabel *>(QStringLiteral("spanStatus"))
+                 ->text()
+                 .contains(QStringLiteral("measured time unknown (no measured span)")),
+             qPrintable(panel.findChild<QLabel *>(QStringLiteral("spanStatus"))->text()));
     const Loaded measured = load(kTree);
     panel.setTrace(measured.trace, measured.tree);
-    QVERIFY(panel.findChild<QLabel *>(
-        QStringLiteral("spanStatus"))->text().contains(QStringLiteral("measured 1.00 \u00B5s")));
+    QVERIFY(panel.findChild<QLabel *>(QStringLiteral("spanStatus"))
+                ->text()
+                .contains(QStringLiteral("measured 1.00 \u00B5s")));
 }
 
 void tst_SpanTreePanel::resetView()

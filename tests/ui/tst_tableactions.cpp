@@ -37,8 +37,8 @@ QStandardItemModel *makeModel(QObject *parent)
     auto *model = new QStandardItemModel(0, 3, parent);
     model->setHorizontalHeaderLabels({QStringLiteral("Name"), QStringLiteral("Id"), QStringLiteral("Bytes")});
     const QList<QStringList> rows = {{QStringLiteral("matmul"), QStringLiteral("s1"), QStringLiteral("1.00 KiB")},
-        {QStringLiteral("soft\tmax"), QStringLiteral("s22"), QStringLiteral("2.00 KiB")},
-                        {QStringLiteral("add, \"fused\""), QStringLiteral("s333"), QStringLiteral("3 B")}};
+                                     {QStringLiteral("soft\tmax"), QStringLiteral("s22"), QStringLiteral("2.00 KiB")},
+                                     {QStringLiteral("add, \"fused\""), QStringLiteral("s333"), QStringLiteral("3 B")}};
     for (const QStringList &r : rows) {
         QList<QStandardItem *> items;
         for (const QString &text : r)
@@ -262,7 +262,7 @@ void TestTableActions::exportFailureSaysWhy()
     QTRY_COMPARE(done.count(), 1);
     QVERIFY(!done.at(0).at(0).toBool());
     QVERIFY2(done.at(0).at(1).toString().contains(QStringLiteral("/nonexistent-dir/sub/t.csv")),
-                                                  qPrintable(done.at(0).at(1).toString()));
+             qPrintable(done.at(0).at(1).toString()));
 }
 
 void TestTableActions::exportFollowsTheWriterRules()
@@ -297,7 +297,7 @@ void TestTableActions::exportFollowsTheWriterRules()
     QTRY_COMPARE(done.count(), 2);
     QVERIFY(!done.at(1).at(0).toBool());
     QVERIFY2(done.at(1).at(1).toString().contains(QStringLiteral("read-only")),
-                                                  qPrintable(done.at(1).at(1).toString()));
+             qPrintable(done.at(1).at(1).toString()));
     QCOMPARE(readText(locked), QStringLiteral("keep me"));
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden | QDir::System).size(), 3); // no temporary left
 }
@@ -315,8 +315,7 @@ void TestTableActions::contextMenuFromMouseAndKeyboard()
             texts << a->text().remove(u'&');
     QCOMPARE(texts,
              (QStringList{QStringLiteral("Copy"), QStringLiteral("Copy Cell"), QStringLiteral("Copy Row as JSON"),
-                                                                      QStringLiteral("Export Table as CSV…"),
-                                                                                     QStringLiteral("Select Span")}));
+                          QStringLiteral("Export Table as CSV…"), QStringLiteral("Select Span")}));
     // The menu key opens it on the current row.
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
@@ -342,7 +341,7 @@ void TestTableActions::rowActionsActOnTheirRow()
     QStringList ran;
     QAction *a = actions.addRowAction(
         QStringLiteral("Select Span"), [&ran](const QModelIndex &row) { ran << row.data(SpanIdRole).toString(); },
-                       [](const QModelIndex &row) { return row.row() != 1; }, QKeySequence(Qt::CTRL | Qt::Key_J));
+        [](const QModelIndex &row) { return row.row() != 1; }, QKeySequence(Qt::CTRL | Qt::Key_J));
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
     view.setFocus();

@@ -184,12 +184,9 @@ void tst_TimelineRender::multiDevice()
     QFETCH(bool, dark);
     if (m_multiPath.isEmpty()) {
         m_multiPath = m_dir.filePath(QStringLiteral("multi.jsonl"));
-        TI_GENERATE({QStringLiteral("--events"),
-            QStringLiteral("40000"),
-                QStringLiteral("--devices"),
-                    QStringLiteral("4"), QStringLiteral("--seed"),
-                                                        QStringLiteral("5"), QStringLiteral("--out"), m_multiPath,
-                                                                                            QStringLiteral("--quiet")});
+        TI_GENERATE({QStringLiteral("--events"), QStringLiteral("40000"), QStringLiteral("--devices"),
+                     QStringLiteral("4"), QStringLiteral("--seed"), QStringLiteral("5"), QStringLiteral("--out"),
+                     m_multiPath, QStringLiteral("--quiet")});
     }
     const Loaded f = load(m_multiPath);
     QVERIFY(f.trace);

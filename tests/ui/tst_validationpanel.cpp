@@ -42,7 +42,7 @@ this is not json
 )";
 
 LoadedTracePtr load(bool withHealth, const QString &path = QStringLiteral("panel.jsonl"),
-                                                                          const QByteArray &text = kTrace)
+                    const QByteArray &text = kTrace)
 {
     ReadResult r =
         TraceReader::readBytes(std::string_view(text.constData(), std::size_t(text.size())), path.toStdString());
@@ -207,11 +207,11 @@ void TestValidationPanel::pathOnceAndFilteredCount()
     panel.setLoadedTrace(load(true, path));
     // The path is named once, above the list; the E-LINE-PARSE row shows its line and cause only.
     QCOMPARE(panel.findChild<QLabel *>(QStringLiteral("validationFile"))->text(),
-                                       QStringLiteral("Findings in ") + path);
+             QStringLiteral("Findings in ") + path);
     const int parse = findRow(panel.proxyModel(), QStringLiteral("E-LINE-PARSE"));
     const QString message = panel.proxyModel()->index(parse, ValidationIssueModel::MessageColumn).data().toString();
-    QVERIFY2(!message.contains(path)
-             && message.startsWith(QStringLiteral("parse trace JSONL line 8: ")), qPrintable(message));
+    QVERIFY2(!message.contains(path) && message.startsWith(QStringLiteral("parse trace JSONL line 8: ")),
+             qPrintable(message));
     // The count follows the filter.
     const int errors = panel.issueModel()->errorCount();
     const int warnings = panel.issueModel()->warningCount();
@@ -312,7 +312,8 @@ void TestValidationPanel::tensorStatsSaysWhy()
                  QStringLiteral("elements is 196600, but the shape [2, 128, 768] has 196608 elements"));
     QCOMPARE(
         panel.issueModel()->index(row, ValidationIssueModel::MessageColumn).data().toString(),
-        QStringLiteral("invalid tensor_stats event at index 3 \u2014 elements is 196600, but the shape [2, 128, 768] has 196608 elements"));
+        QStringLiteral(
+            "invalid tensor_stats event at index 3 \u2014 elements is 196600, but the shape [2, 128, 768] has 196608 elements"));
     QCOMPARE(QString::fromStdString(panel.issueModel()->problemAt(row)->message),
              QStringLiteral("invalid tensor_stats event at index 3"));
 }

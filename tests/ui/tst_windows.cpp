@@ -140,8 +140,8 @@ void TestWindows::droppedFilesOpenAWindowEach_data()
 
     QTest::newRow("one file") << QStringList{example(QStringLiteral("01_valid_trace10_forward.jsonl"))};
     QTest::newRow("three files") << QStringList{example(QStringLiteral("01_valid_trace10_forward.jsonl")),
-                                                        example(QStringLiteral("02_valid_trace9_train.jsonl")),
-                                                                example(QStringLiteral("04_span_end_unknown.jsonl"))};
+                                                example(QStringLiteral("02_valid_trace9_train.jsonl")),
+                                                example(QStringLiteral("04_span_end_unknown.jsonl"))};
 }
 
 void TestWindows::droppedFilesOpenAWindowEach()
@@ -203,16 +203,16 @@ void TestWindows::commandLineWithoutDisplay_data()
     QTest::newRow("--version") << QStringList{QStringLiteral("--version")} << 0 << version;
     QTest::newRow("-v") << QStringList{QStringLiteral("-v")} << 0 << version;
     QTest::newRow("--help-all") << QStringList{QStringLiteral("--help-all")} << 0
-                                                                             << QStringLiteral("--screenshot <png>");
-    QTest::newRow("--help beside files") << QStringList{QStringLiteral("a.jsonl"), QStringLiteral("--help")}
-                                                                       << 0 << QStringLiteral("one window each");
-    QTest::newRow("unknown option") << QStringList{QStringLiteral("--frobnicate")}
-                                                   << 2 << QStringLiteral("Unknown option 'frobnicate'. Try --help.");
+                                << QStringLiteral("--screenshot <png>");
+    QTest::newRow("--help beside files") << QStringList{QStringLiteral("a.jsonl"), QStringLiteral("--help")} << 0
+                                         << QStringLiteral("one window each");
+    QTest::newRow("unknown option") << QStringList{QStringLiteral("--frobnicate")} << 2
+                                    << QStringLiteral("Unknown option 'frobnicate'. Try --help.");
     QTest::newRow("--screenshot without its value")
         << QStringList{QStringLiteral("--screenshot")} << 2 << QStringLiteral("Missing value after '--screenshot'");
     QTest::newRow("--screenshot without a trace")
-        << QStringList{QStringLiteral("--screenshot"), QStringLiteral("x.png")}
-                                      << 2 << QStringLiteral("--screenshot needs exactly one trace file");
+        << QStringList{QStringLiteral("--screenshot"), QStringLiteral("x.png")} << 2
+        << QStringLiteral("--screenshot needs exactly one trace file");
 }
 
 void TestWindows::commandLineWithoutDisplay()
@@ -249,8 +249,8 @@ void TestWindows::windowIconIsTheInstalledPngs()
     for (int size : AppIcon::kSizes) {
         // The same file packaging/CMakeLists.txt installs into the hicolor theme.
         const QString installed = QStringLiteral(TI_SOURCE_DIR "/resources/icons/hicolor/%1x%1/apps/"
-                                                 "io.github.candle_graph.trace_inspector.png")
-                                                     .arg(size);
+                                                               "io.github.candle_graph.trace_inspector.png")
+                                      .arg(size);
         const QImage expected(installed);
         QVERIFY2(!expected.isNull(), qPrintable(installed));
         const QImage shown = icon.pixmap(QSize(size, size)).toImage();

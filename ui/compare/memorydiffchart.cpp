@@ -137,10 +137,10 @@ void MemoryDiffChart::paintEvent(QPaintEvent *)
     if (const auto delta = m_diff.peakDeltaBytes()) {
         p.setPen(DeltaPalette::forDelta(*delta, pal));
         const QString text = tr("Peak Δ %1")
-                                 .arg(QString(*delta > 0                ? QStringLiteral("+")
-                                                           : *delta < 0 ? QString(QChar(0x2212))
-                                                                        : QString())
-                                              + formatBytes(std::uint64_t(*delta < 0 ? -*delta : *delta)));
+                                 .arg(QString(*delta > 0   ? QStringLiteral("+")
+                                              : *delta < 0 ? QString(QChar(0x2212))
+                                                           : QString())
+                                      + formatBytes(std::uint64_t(*delta < 0 ? -*delta : *delta)));
         p.drawText(QRectF(4, 4, width() - 12, fm.height()), Qt::AlignRight, text);
     }
 }

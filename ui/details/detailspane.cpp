@@ -335,11 +335,11 @@ void DetailsPane::updateFindings()
             }
             if (!names)
                 continue;
-            auto *item = new QListWidgetItem(SeverityPalette::icon(p.severity),
-                                             QStringLiteral("%1 \u00B7 line %2 \u00B7 %3")
-                                                                .arg(QString::fromStdString(p.ruleId))
-                                                                .arg(p.line)
-                                                                .arg(QString::fromStdString(p.message)));
+            auto *item =
+                new QListWidgetItem(SeverityPalette::icon(p.severity), QStringLiteral("%1 \u00B7 line %2 \u00B7 %3")
+                                                                           .arg(QString::fromStdString(p.ruleId))
+                                                                           .arg(p.line)
+                                                                           .arg(QString::fromStdString(p.message)));
             m_findingsView->addItem(item);
             m_findingRows.push_back(qint64(f));
         }

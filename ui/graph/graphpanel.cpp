@@ -372,8 +372,8 @@ bool GraphPanel::exportSvg(const QString &path, QString *error)
 
 void GraphPanel::exportWithDialog()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Graph as SVG"),
-                                                      QStringLiteral("graph.svg"), tr("SVG images (*.svg)"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Graph as SVG"), QStringLiteral("graph.svg"),
+                                                      tr("SVG images (*.svg)"));
     if (path.isEmpty())
         return;
     QString error;

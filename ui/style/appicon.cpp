@@ -13,7 +13,7 @@ QIcon AppIcon::icon()
         // gets installed; Qt picks the nearest size, so no SVG image plugin is needed.
         for (int size : kSizes) {
             i.addFile(QStringLiteral(":/icons/hicolor/%1x%1/apps/io.github.candle_graph.trace_inspector.png").arg(size),
-                                     QSize(size, size));
+                      QSize(size, size));
         }
         return i;
     }();
