@@ -11,6 +11,7 @@
 #include "core/display/format.h"
 #include "core/analysis/health.h"
 #include "core/itemmodels/gradientkeymodel.h"
+#include "core/model/trace.h"
 #include "ui/gradienthistogram.h"
 #include "ui/style/severitydelegate.h"
 #include "ui/widgets/filterlineedit.h"
@@ -68,6 +69,11 @@ GradientsPanel::GradientsPanel(QWidget *parent)
     panelLayout()->addWidget(split, 1);
 
     connect(this, &EvidenceTablePanel::recordSelected, this, &GradientsPanel::showDetail);
+    connect(this, &EvidenceTablePanel::recordSelected, this, [this](qint64 record) {
+        const GradientKeyEvidence *k = record >= 0 ? m_model->keyAt(std::size_t(record)) : nullptr;
+        if (!m_showing && k && k->firstRecord != UINT32_MAX)
+            Q_EMIT gradientSelected(qint64(k->firstRecord));
+    });
     updateStatus();
 }
 
@@ -85,6 +91,7 @@ QString GradientsPanel::detailText() const
 
 void GradientsPanel::setLoadedTrace(LoadedTracePtr loaded)
 {
+    m_trace = loaded ? loaded->trace : nullptr;
     const void *evidence = loaded ? loaded->evidence.get() : nullptr;
     if (evidence != m_shownEvidence) {
         m_shownEvidence = evidence;
@@ -119,6 +126,7 @@ void GradientsPanel::setLoadedTrace(LoadedTracePtr loaded)
 
 void GradientsPanel::clear()
 {
+    m_trace.reset();
     m_shownEvidence = nullptr;
     m_model->setEvidence(nullptr, nullptr, nullptr);
     m_histogram->clear();
@@ -126,6 +134,28 @@ void GradientsPanel::clear()
     updateContract(nullptr);
     updateBadge(nullptr);
     updateStatus();
+}
+
+void GradientsPanel::showGradient(qint64 gradient)
+{
+    const GradientEvidence *evidence = m_model->evidence() ? &m_model->evidence()->gradients : nullptr;
+    if (!evidence || !m_trace || gradient < 0 || std::size_t(gradient) >= m_trace->gradients.size())
+        return;
+    // Keys are few (one per parameter): a scan by (root, key) finds the record's key, also
+    // for a repeated record of a key whose first record is another.
+    const Gradient &g = m_trace->gradients[std::size_t(gradient)];
+    const std::string_view root = m_trace->str(g.root);
+    const std::string_view key = m_trace->str(g.key);
+    for (std::size_t i = 0; i < evidence->keys.size(); ++i) {
+        if (evidence->keys[i].root == root && evidence->keys[i].key == key) {
+            if (currentRecord() != qint64(i)) {
+                m_showing = true;
+                selectRecord(qint64(i));
+                m_showing = false;
+            }
+            return;
+        }
+    }
 }
 
 void GradientsPanel::updateContract(const LoadedTracePtr &loaded)

@@ -392,6 +392,14 @@ void MainWindow::createLayout()
     }
     connect(m_evidence, &EvidencePanel::spanActivated, m_selection,
             [this](qint64 span) { m_selection->select(Selection::span(span)); });
+    // Gradient records name no span: a key selects its record (details, findings), and a
+    // finding that names a gradient makes its key current.
+    connect(m_gradients, &GradientsPanel::gradientSelected, m_selection,
+            [this](qint64 gradient) { m_selection->select(Selection::gradient(gradient)); });
+    connect(m_selection, &SelectionModel::selectionChanged, m_gradients, [this](const Selection &current) {
+        if (current.kind == Selection::Kind::Gradient)
+            m_gradients->showGradient(current.index);
+    });
     // The chart prepares its series in the background; a load is only done once it is drawn.
     connect(m_memoryChart, &MemoryChartPanel::chartReady, this, [this] {
         const bool wasPending = m_chartPending;

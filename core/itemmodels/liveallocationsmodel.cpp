@@ -225,8 +225,6 @@ QVariant LiveAllocationsModel::data(const QModelIndex &index, int role) const
     case SpanIndexRole: return QVariant::fromValue<qint64>(m_trace->findSpan(a.spanId));
     case DeviceRole: return text(m_trace->str(a.device));
     case BytesRole: return QVariant::fromValue<quint64>(a.bytes);
-    case StartTimeRole: return QVariant::fromValue<quint64>(a.timestampNs);
-    case MemoryCategoryRole: return int(a.category);
     case OpNameRole: return a.opName == kNoString ? QVariant() : QVariant(text(m_trace->str(a.opName)));
     case LineRole: return QVariant::fromValue<quint64>(a.line);
     default: break;

@@ -5,10 +5,11 @@
 
 namespace TraceInspector {
 
-/// Every custom item role used by the core item models (house style rule 11).
+/// Every custom item role the views read from the core item models (house style rule 11);
+/// a role no view or test reads is not kept.
 ///
 /// Models carry meaning, never presentation: ui delegates map these roles to colours, fonts
-/// and icons. Values are stable; append new roles at the end of the list.
+/// and icons. Values are compiled in, never stored: a role's number may change.
 /// Unscoped on purpose: both `SortRole` and `ModelRole::SortRole` read well at call sites.
 enum ModelRole : int {
     /// Raw value for sorting (qint64/quint64/double/QString); DisplayRole is formatted text.
@@ -19,8 +20,6 @@ enum ModelRole : int {
     SpanIdRole,
     /// Index into Trace::spans (qint64), -1 when the row refers to no span.
     SpanIndexRole,
-    /// Start / timestamp in ns (quint64).
-    StartTimeRole,
     /// Duration in ns (quint64); invalid QVariant when unknown (open span).
     DurationRole,
     /// TraceInspector::Severity as int.
@@ -43,18 +42,10 @@ enum ModelRole : int {
     DepthRole,
     /// 1-based source line of the record (quint64).
     LineRole,
-    /// Rule id of a problem / issue (QString).
-    RuleIdRole,
     /// TraceInspector::RelatedKind as int.
     RelatedKindRole,
     /// Index into the Trace array named by RelatedKindRole (qint64), -1 when unknown.
     RelatedIndexRole,
-    /// Related id as text (QString).
-    RelatedIdRole,
-    /// TraceInspector::SpanKind as int.
-    SpanKindRole,
-    /// TraceInspector::ExecutionStep as int.
-    StepRole,
     /// bool: the span is measured.
     IsMeasuredRole,
     /// Bytes (quint64) for byte-valued cells.
@@ -67,8 +58,6 @@ enum ModelRole : int {
     CountRole,
     /// bool: the row is a synthetic grouping row (e.g. the cycle root), not a record.
     IsSyntheticRole,
-    /// TraceInspector::MemoryCategory as int.
-    MemoryCategoryRole,
     /// bool (filter proxies): the row matches the filter itself, not only through a descendant.
     IsFilterMatchRole,
     /// Busy union in ns (quint64) of a span's busiest device stream; invalid when none.
@@ -85,6 +74,5 @@ enum ModelRole : int {
     /// First role free for a model's private use.
     UserRoleBase = Qt::UserRole + 100,
 };
-using ModelRoles = ModelRole;
 
 } // namespace TraceInspector

@@ -215,7 +215,6 @@ QVariant OpTableModel::data(const QModelIndex &index, int role) const
     case SpanIdRole: return qs(m_trace->str(o.spanId));
     case IsDanglingRole: // the op's span_id names no span
         return spanOfOp(std::int64_t(op)) < 0;
-    case StartTimeRole: return QVariant::fromValue(quint64(o.timestampNs));
     case DurationRole: return QVariant::fromValue(quint64(o.durationNs));
     case BarValueRole: return QVariant::fromValue(quint64(o.durationNs));
     case TotalRole: return QVariant::fromValue(quint64(m_maxDurationNs));

@@ -6,6 +6,7 @@
 
 #include "core/display/format.h"
 #include "core/analysis/spantree.h"
+#include "core/compat/floatformat.h"
 #include "core/model/trace.h"
 #include "core/timeline/timelineruler.h"
 
@@ -176,6 +177,12 @@ void RecordFieldsModel::build(RelatedKind kind, qint64 index, std::vector<Sectio
             m_title = tr("device interval of %1").arg(qs(t.str(t.deviceIntervals[i].spanId)));
         }
         break;
+    case RelatedKind::Gradient:
+        if (i < t.gradients.size()) {
+            gradientSections(i, out);
+            m_title = tr("gradient (%1, %2)").arg(qs(t.str(t.gradients[i].root)), qs(t.str(t.gradients[i].key)));
+        }
+        break;
     default: break;
     }
 }
@@ -340,6 +347,25 @@ void RecordFieldsModel::intervalSections(std::size_t i, std::vector<Section> &ou
          tr("device clock %1: not comparable with host times (TRACE_FORMAT.md \u00A74.9)").arg(qs(t.str(d.clockId)))});
     const std::int64_t span = t.findSpan(d.spanId);
     derived.fields.push_back({tr("span"), span < 0 ? tr("unknown span") : qs(t.str(t.spans[std::size_t(span)].name))});
+    out.push_back(std::move(derived));
+}
+
+void RecordFieldsModel::gradientSections(std::size_t i, std::vector<Section> &out) const
+{
+    const Trace &t = *m_trace;
+    const Gradient &g = t.gradients[i];
+    Section record{tr("Record"), {}};
+    record.fields.push_back({QStringLiteral("event_id"), qs(t.str(g.eventId))});
+    record.fields.push_back({QStringLiteral("root"), qs(t.str(g.root))});
+    record.fields.push_back({QStringLiteral("key"), qs(t.str(g.key))});
+    record.fields.push_back({QStringLiteral("state"), qs(gradientStateName(g.state))});
+    // The norm as the normalized output writes it, so a copied field matches the file's text.
+    record.fields.push_back(
+        {QStringLiteral("norm"), g.hasNorm ? QString::fromStdString(formatJsonFloat(g.norm)) : tr("\u2014 (absent)")});
+    record.fields.push_back({tr("line"), QString::number(g.line)});
+    out.push_back(std::move(record));
+    Section derived{tr("Derived"), {}};
+    derived.fields.push_back({tr("span"), tr("\u2014 (gradient records name no span)")});
     out.push_back(std::move(derived));
 }
 

@@ -67,6 +67,7 @@ private:
     void tensorSections(std::size_t i, std::vector<Section> &out) const;
     void memorySections(std::size_t i, std::vector<Section> &out) const;
     void intervalSections(std::size_t i, std::vector<Section> &out) const;
+    void gradientSections(std::size_t i, std::vector<Section> &out) const;
 
     std::shared_ptr<const Trace> m_trace;
     std::shared_ptr<const SpanTree> m_tree;

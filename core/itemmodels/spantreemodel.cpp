@@ -266,7 +266,6 @@ QVariant SpanTreeModel::data(const QModelIndex &index, int role) const
     case SortRole: return sortData(span, column);
     case SpanIndexRole: return QVariant::fromValue(qint64(span));
     case SpanIdRole: return qs(m_trace->str(s.id));
-    case StartTimeRole: return QVariant::fromValue(quint64(s.startNs));
     case DurationRole:
         if (const auto d = m_tree->durationNs(span))
             return QVariant::fromValue(quint64(*d));
@@ -287,8 +286,6 @@ QVariant SpanTreeModel::data(const QModelIndex &index, int role) const
     case IsMeasuredRole: return m_tree->isMeasured(span);
     case DepthRole: return int(m_tree->depth(span));
     case LineRole: return QVariant::fromValue(quint64(s.startLine));
-    case SpanKindRole: return int(s.kind);
-    case StepRole: return int(s.step);
     case DeviceBusyRole:
         if (m_device && !m_device->busyOfSpan(span).empty())
             return QVariant::fromValue(quint64(m_device->maxBusyNs(span)));
@@ -472,7 +469,6 @@ QHash<int, QByteArray> SpanTreeModel::roleNames() const
     names.insert(SortRole, "sort");
     names.insert(SpanIndexRole, "spanIndex");
     names.insert(SpanIdRole, "spanId");
-    names.insert(StartTimeRole, "startNs");
     names.insert(DurationRole, "durationNs");
     names.insert(SelfTimeRole, "selfNs");
     names.insert(FractionRole, "fraction");

@@ -280,7 +280,6 @@ QVariant TensorTableModel::recordData(std::size_t i, int column, int role) const
     case OpIndexRole: return qint64(opOfTensor(i));
     case LineRole: return quint64(tensor.line);
     case BytesRole: return tensor.hasDenseBytes ? QVariant(quint64(tensor.denseBytes)) : QVariant();
-    case MemoryCategoryRole: return int(tensor.category);
     case DeviceRole: return qs(m_trace->str(tensor.device));
     default: return {};
     }

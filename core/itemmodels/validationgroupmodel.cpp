@@ -191,7 +191,6 @@ QVariant ValidationGroupModel::data(const QModelIndex &index, int role) const
     case Qt::ToolTipRole:
         return tr("%1: %n finding(s) shown, first on line %2", nullptr, n).arg(g.rule).arg(g.firstLine);
     case SeverityRole: return g.worstSeverity;
-    case RuleIdRole: return g.rule;
     case CountRole: return QVariant::fromValue(quint64(n));
     case IsSyntheticRole: return true;
     case Qt::TextAlignmentRole:

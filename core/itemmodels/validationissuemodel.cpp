@@ -196,10 +196,8 @@ QVariant ValidationIssueModel::data(const QModelIndex &index, int role) const
         return {};
     case SeverityRole: return int(p->severity);
     case LineRole: return quint64(p->line);
-    case RuleIdRole: return QString::fromStdString(p->ruleId);
     case RelatedKindRole: return int(p->relatedKind);
     case RelatedIndexRole: return p->relatedIndex == UINT64_MAX ? qint64(-1) : qint64(p->relatedIndex);
-    case RelatedIdRole: return QString::fromStdString(p->relatedId);
     case SpanIdRole:
         if (p->relatedKind == RelatedKind::Span)
             return QString::fromStdString(p->relatedId);

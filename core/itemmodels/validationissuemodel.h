@@ -15,8 +15,8 @@ namespace TraceInspector {
 /// hard-rule violations, line order), then the health findings (analysis order).
 ///
 /// The model shares the problem lists by pointer and never copies or changes them.
-/// Roles: DisplayRole (text), SortRole (raw value), SeverityRole, LineRole, RuleIdRole,
-/// RelatedKindRole, RelatedIndexRole, RelatedIdRole, SpanIdRole (for span problems).
+/// Roles: DisplayRole (text), SortRole (raw value), SeverityRole, LineRole,
+/// RelatedKindRole, RelatedIndexRole, SpanIdRole (for span problems).
 class ValidationIssueModel : public QAbstractTableModel
 {
     Q_OBJECT

@@ -17,6 +17,7 @@
 
 #include "core/analysis/opstatistics.h"
 #include "core/analysis/spantree.h"
+#include "core/itemmodels/gradientkeymodel.h"
 #include "core/itemmodels/liveallocationsmodel.h"
 #include "core/itemmodels/modelroles.h"
 #include "core/itemmodels/opaggregatemodel.h"
@@ -30,6 +31,7 @@
 #include "core/itemmodels/validationissuemodel.h"
 #include "core/model/trace.h"
 #include "ui/details/detailspane.h"
+#include "ui/gradientspanel.h"
 #include "ui/mainwindow.h"
 #include "ui/memorychartpanel.h"
 #include "ui/optablepanel.h"
@@ -57,6 +59,7 @@ private Q_SLOTS:
     void selectFromView();
     void opSelectsItsSpanAndHighlightsTheOp();
     void findingSelectsWhatItNames();
+    void gradientRowsJoinTheSelection();
     void memoryInstantSelectsTheSpanRunning();
     void doubleClickZoomsTheTimeline();
     void backAndForward();
@@ -315,6 +318,78 @@ void tst_LinkedViews::findingSelectsWhatItNames()
     m_window->selectionModel()->select(Selection::span(trace.findSpan(std::string_view("a"))));
     m_window->selectionModel()->select(Selection::span(b));
     QCOMPARE(validation->currentFinding(), row);
+}
+
+void tst_LinkedViews::gradientRowsJoinTheSelection()
+{
+    // Two records of key (model, w) share an event id: H-GRAD-EVENT-ID-DUP names the second
+    // (record 1); key (model, b) has one clean record (record 2).
+    const QByteArray text =
+        QByteArray(kMetaLine)
+        + "{\"kind\":\"span_start\",\"id\":\"a\",\"name\":\"root\",\"start_ns\":0,\"span_kind\":\"function\",\"measured\":true}\n"
+          "{\"kind\":\"gradient\",\"event_id\":\"g1\",\"root\":\"model\",\"key\":\"w\",\"state\":\"present\",\"norm\":1.5}\n"
+          "{\"kind\":\"gradient\",\"event_id\":\"g1\",\"root\":\"model\",\"key\":\"w\",\"state\":\"present\",\"norm\":2.5}\n"
+          "{\"kind\":\"gradient\",\"event_id\":\"g2\",\"root\":\"model\",\"key\":\"b\",\"state\":\"zero\",\"norm\":0.0}\n"
+          "{\"kind\":\"span_end\",\"id\":\"a\",\"duration_ns\":100}\n"
+          "{\"kind\":\"terminal\",\"outcome\":\"complete\",\"timestamp_ns\":200}\n";
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("gradients.jsonl"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly) && file.write(text) == text.size());
+    file.close();
+    QVERIFY(open(*m_window, path));
+    m_loaded = m_window->loadedTrace();
+    QCOMPARE(m_loaded->trace->gradients.size(), std::size_t(3));
+
+    auto *gradients = m_window->findChild<GradientsPanel *>(QStringLiteral("gradientsPanel"));
+    QVERIFY(gradients);
+    DetailsPane *details = m_window->detailsPane();
+
+    // A click on the key (model, b) selects its record everywhere: the details pane shows the
+    // record's fields and its source line; no span is selected.
+    QTableView *view = gradients->view();
+    int rowB = -1;
+    for (int r = 0; r < view->model()->rowCount() && rowB < 0; ++r)
+        if (view->model()->index(r, GradientKeyModel::KeyColumn).data().toString() == QLatin1String("b"))
+            rowB = r;
+    QVERIFY(rowB >= 0);
+    QSignalSpy shown(details, &DetailsPane::rawLineShown);
+    const QModelIndex cell = view->model()->index(rowB, GradientKeyModel::KeyColumn);
+    view->scrollTo(cell);
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(cell).center());
+    QCOMPARE(m_window->selectionModel()->current(), Selection::gradient(2));
+    QCOMPARE(details->selection(), Selection::gradient(2));
+    QCOMPARE(m_window->spanTreePanel()->selectedSpan(), qint64(-1));
+    QVERIFY(shown.count() > 0 || shown.wait(10000));
+    QVERIFY2(details->rawText().contains(QStringLiteral("\"event_id\":\"g2\"")), qPrintable(details->rawText()));
+    QCOMPARE(details->findingCount(), 0);
+
+    // The finding that names record 1 selects it, with the finding, and makes key (model, w)
+    // current in the gradients panel without replacing the finding's selection.
+    ValidationPanel *validation = m_window->validationPanel();
+    ValidationIssueModel *issues = validation->issueModel();
+    int row = -1;
+    for (int r = 0; r < issues->rowCount() && row < 0; ++r)
+        if (issues->problemAt(r)->ruleId == "H-GRAD-EVENT-ID-DUP")
+            row = r;
+    QVERIFY(row >= 0);
+    QModelIndex index =
+        validation->proxyModel()->mapFromSource(issues->index(row, ValidationIssueModel::MessageColumn));
+    if (validation->isGrouped())
+        index = validation->groupModel()->mapFromSource(index);
+    QTreeView *findings = validation->view();
+    findings->scrollTo(index);
+    QTest::mouseClick(findings->viewport(), Qt::LeftButton, {}, findings->visualRect(index).center());
+    const Selection current = m_window->selectionModel()->current();
+    QCOMPARE(current.kind, Selection::Kind::Gradient);
+    QCOMPARE(current.index, qint64(1));
+    QCOMPARE(current.finding, qint64(row));
+    QVERIFY(gradients->currentRecord() >= 0);
+    QCOMPARE(view->model()->index(view->currentIndex().row(), GradientKeyModel::KeyColumn).data().toString(),
+             QStringLiteral("w"));
+    QVERIFY(details->findingCount() >= 1);
+    QCOMPARE(details->selection(), current);
 }
 
 void tst_LinkedViews::memoryInstantSelectsTheSpanRunning()

@@ -35,6 +35,7 @@ RelatedKind relatedKindOf(Selection::Kind kind)
     case Selection::Kind::DeviceInterval: return RelatedKind::DeviceInterval;
     case Selection::Kind::Tensor: return RelatedKind::Tensor;
     case Selection::Kind::MemoryEvent: return RelatedKind::Storage;
+    case Selection::Kind::Gradient: return RelatedKind::Gradient;
     default: return RelatedKind::None;
     }
 }
@@ -240,6 +241,10 @@ QList<quint64> DetailsPane::linesOf(const Selection &s) const
     case Selection::Kind::MemoryEvent:
         if (i < t.memory.size())
             return {t.memory[i].line};
+        break;
+    case Selection::Kind::Gradient:
+        if (i < t.gradients.size())
+            return {t.gradients[i].line};
         break;
     default: break;
     }

@@ -38,6 +38,10 @@ Selection Selection::fromProblem(const Problem &problem, qint64 findingIndex, co
         if (within(trace.memory.size()))
             s = Selection::memoryEvent(index);
         break;
+    case RelatedKind::Gradient:
+        if (within(trace.gradients.size()))
+            s = Selection::gradient(index);
+        break;
     default: break;
     }
     s.finding = findingIndex;

@@ -27,6 +27,7 @@ struct Selection {
         DeviceInterval, ///< index into Trace::deviceIntervals
         Tensor,         ///< index into Trace::tensors
         MemoryEvent,    ///< index into Trace::memory
+        Gradient,       ///< index into Trace::gradients (a gradient record names no span)
         Finding,        ///< index into the window's list of findings (see DetailsPane::setFindings)
     };
 
@@ -39,6 +40,7 @@ struct Selection {
     static Selection deviceInterval(qint64 i) { return {Kind::DeviceInterval, i, -1}; }
     static Selection tensor(qint64 i) { return {Kind::Tensor, i, -1}; }
     static Selection memoryEvent(qint64 i) { return {Kind::MemoryEvent, i, -1}; }
+    static Selection gradient(qint64 i) { return {Kind::Gradient, i, -1}; }
     static Selection findingOnly(qint64 findingIndex) { return {Kind::Finding, findingIndex, findingIndex}; }
 
     /// What a finding names, as a selection: the related span, op, tensor, interval or
