@@ -324,7 +324,7 @@ void tst_CompareColumns::recompareWhileSortedByDelta()
     QTRY_COMPARE(childNames(), list({"new", "fwd", "bwd"}));
     QCOMPARE(text(tree, "a", SpanTreeModel::DeltaSelfColumn), QStringLiteral("+30 ns"));
 
-    // Closed, the tree goes back to tree order and stays there.
+    // Closed, the tree goes back to tree order.
     window.comparePanel()->closeButton()->click();
     QCOMPARE(proxy->sortColumn(), -1);
     QTRY_COMPARE(childNames(), list({"fwd", "bwd", "new"}));
