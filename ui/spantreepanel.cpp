@@ -187,6 +187,33 @@ SpanTreePanel::SpanTreePanel(QWidget *parent)
     // A new order (sort) changes which matches come first: open the way again in that order.
     // Filter changes are layout changes too.
     connect(m_proxy, &QAbstractItemModel::layoutChanged, this, &SpanTreePanel::startExpansion);
+    // Comparing again drops the Δ columns while the new baseline loads: a tree sorted by one
+    // of them falls back to tree order, and returns to that order (sorted on the worker when
+    // big) when the columns come back, unless another order was chosen meanwhile.
+    connect(m_proxy, &QAbstractItemModel::columnsAboutToBeRemoved, this,
+            [this](const QModelIndex &, int first, int last) {
+                const int column = m_proxy->sortColumn();
+                if (column >= first && column <= last) {
+                    m_comparisonSortColumn = column;
+                    m_comparisonSortOrder = m_proxy->sortOrder();
+                }
+            });
+    // Queued: a sort is a layout change, which must not start inside the column insertion.
+    connect(
+        m_proxy, &QAbstractItemModel::columnsInserted, this,
+        [this](const QModelIndex &, int, int last) {
+            // This call may come after the columns went again (a queued insertion): keep the
+            // order for when they are back.
+            const int column = m_comparisonSortColumn;
+            if (column < 0 || column > last || column >= m_proxy->columnCount())
+                return;
+            m_comparisonSortColumn = -1;
+            if (m_proxy->sortColumn() < 0) {
+                m_view->sortByColumn(column, m_comparisonSortOrder);
+                m_proxy->sort(column, m_comparisonSortOrder); // the header may still show it: no signal then
+            }
+        },
+        Qt::QueuedConnection);
     connect(m_filter, &FilterLineEdit::filterChanged, this, &SpanTreePanel::applyFilter);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) { Q_EMIT spanSelected(spanOf(current)); });

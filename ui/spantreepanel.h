@@ -140,6 +140,9 @@ private:
     QToolButton *m_stopExpandAll;
     bool m_sorting = false;
     qint64 m_selectWhenLaidOut = -1; // a span to select once the pending layout lands
+    // The order by a comparison column while its columns are gone (a new comparison loads).
+    int m_comparisonSortColumn = -1;
+    Qt::SortOrder m_comparisonSortOrder = Qt::AscendingOrder;
     // Expand All: breadth-first queue of spans whose children are shown.
     std::vector<std::uint32_t> m_expandAllQueue;
     std::size_t m_expandAllNext = 0;

@@ -13,7 +13,7 @@
 namespace TraceInspector {
 
 OpAggregateModel::OpAggregateModel(QObject *parent)
-    : QAbstractTableModel(parent)
+    : ComparisonColumnsModel(parent)
 {
 }
 
@@ -48,24 +48,7 @@ void OpAggregateModel::setComparison(TraceComparisonPtr comparison)
 {
     if (comparison && (!m_trace || !comparison->candidate || comparison->candidate->trace.get() != m_trace.get()))
         comparison.reset();
-    if (comparison == m_comparison)
-        return;
-    if (!comparison) {
-        beginRemoveColumns({}, ColumnCount, ComparisonColumnCount - 1);
-        m_comparison.reset();
-        matchBaseline();
-        endRemoveColumns();
-        return;
-    }
-    const bool insert = !m_comparison;
-    if (insert)
-        beginInsertColumns({}, ColumnCount, ComparisonColumnCount - 1);
-    m_comparison = std::move(comparison);
-    matchBaseline();
-    if (insert)
-        endInsertColumns();
-    else if (rowCount() > 0)
-        Q_EMIT dataChanged(index(0, BaselineTotalColumn), index(rowCount() - 1, DeltaBytesPercentColumn));
+    replaceComparison(std::move(comparison), BaselineTotalColumn, DeltaBytesPercentColumn, [this] { matchBaseline(); });
 }
 
 void OpAggregateModel::matchBaseline()

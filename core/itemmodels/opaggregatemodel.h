@@ -8,6 +8,7 @@
 #include "core/display/format.h"
 #include "core/analysis/opstatistics.h"
 #include "core/diff/opgroupcounterpart.h"
+#include "core/itemmodels/comparisoncolumnsmodel.h"
 #include "core/loading/tracecomparison.h"
 
 namespace TraceInspector {
@@ -26,7 +27,7 @@ struct Trace;
 /// baseline's aggregate (OpGroupCounterpart), Δ and Δ% (DeltaRole for colour); a group the
 /// baseline lacks shows "—", its whole cost as Δ and "new" as Δ% (as the Compare tab does). Clearing the comparison removes them. The rows are op
 /// groups (hundreds, not millions): sorting them on the GUI thread stays far below 100 ms.
-class OpAggregateModel : public QAbstractTableModel
+class OpAggregateModel : public ComparisonColumnsModel<QAbstractTableModel>
 {
     Q_OBJECT
 public:
@@ -76,7 +77,6 @@ public:
     /// Adds the comparison columns when \a comparison's candidate is the shown trace; null,
     /// or another trace, removes them. setTrace() removes them too.
     void setComparison(TraceComparisonPtr comparison);
-    const TraceComparisonPtr &comparison() const { return m_comparison; }
 
     /// Unit of the duration columns; a fixed unit moves to the headers.
     TimeUnit timeUnit() const { return m_unit; }
@@ -96,7 +96,6 @@ private:
     QVariant comparisonData(std::size_t row, int column, int role) const;
 
     std::shared_ptr<const Trace> m_trace;
-    TraceComparisonPtr m_comparison;
     OpGroupCounterpart m_byName;  ///< per row of m_stats
     OpGroupCounterpart m_byShape; ///< per row of m_shapeStats
     std::shared_ptr<const OpStatistics> m_stats;

@@ -61,8 +61,14 @@ void SpanFilterProxyModel::setSourceModel(QAbstractItemModel *sourceModel)
             m_identity = true;
         });
         connect(m_spanModel, &QAbstractItemModel::modelReset, this, [this] {
-            install(computeNow());
+            // A new tree in a sorted view (the same file loaded again keeps its order): sorting
+            // a million spans here would hold the window up. It shows in tree order, filtered,
+            // until the worker's order lands.
+            const bool later = sortsInBackground();
+            install(computeNow(later ? -1 : m_sortColumn));
             endResetModel();
+            if (later)
+                relayout();
         });
         connect(m_spanModel, &QAbstractItemModel::dataChanged, this,
                 [this](const QModelIndex &, const QModelIndex &, const QList<int> &roles) {
@@ -81,12 +87,13 @@ void SpanFilterProxyModel::setSourceModel(QAbstractItemModel *sourceModel)
         connect(m_spanModel, &QAbstractItemModel::columnsInserted, this, [this] { endInsertColumns(); });
         connect(m_spanModel, &QAbstractItemModel::columnsAboutToBeRemoved, this,
                 [this](const QModelIndex &, int first, int last) {
+                    // Announced first: a view may note the order it had (sortColumn()).
+                    beginRemoveColumns({}, first, last);
                     m_sortedByRemovedColumn = m_sortColumn >= first && m_sortColumn <= last;
                     if (m_sortedByRemovedColumn) {
                         m_sorter->cancel();
                         m_sortColumn = -1; // relaid out in tree order once the columns are gone
                     }
-                    beginRemoveColumns({}, first, last);
                 });
         connect(m_spanModel, &QAbstractItemModel::columnsRemoved, this, [this] {
             endRemoveColumns();
@@ -95,7 +102,7 @@ void SpanFilterProxyModel::setSourceModel(QAbstractItemModel *sourceModel)
                 relayout();
         });
     }
-    install(computeNow());
+    install(computeNow(m_sortColumn));
     endResetModel();
 }
 
@@ -235,14 +242,23 @@ SpanFilterProxyModel::Layout SpanFilterProxyModel::computeLayout(const Trace &tr
     return layout;
 }
 
-SpanFilterProxyModel::Layout SpanFilterProxyModel::computeNow() const
+SpanFilterProxyModel::Layout SpanFilterProxyModel::computeNow(int column) const
 {
     const Trace *trace = m_spanModel ? m_spanModel->trace() : nullptr;
     const SpanTree *tree = m_spanModel ? m_spanModel->tree() : nullptr;
     if (!trace || !tree)
         return Layout{};
     return computeLayout(*trace, *tree, m_spanModel->deviceTime(), m_spanModel->comparison().get(), m_filter, m_range,
-                         m_sortColumn, m_sortOrder);
+                         column, m_sortOrder);
+}
+
+bool SpanFilterProxyModel::sortsInBackground() const
+{
+    // A sorted tree re-sorts every parent's children on each filter, range or order change:
+    // a million spans take far longer than a GUI pass may. Unsorted, the layout is one linear
+    // pass and stays here (callers then see the new rows at once).
+    const SpanTree *tree = m_spanModel ? m_spanModel->tree() : nullptr;
+    return m_sortColumn >= 0 && tree && m_backgroundSorting && tree->spanCount() >= BackgroundSort::backgroundRows();
 }
 
 void SpanFilterProxyModel::install(Layout layout)
@@ -297,14 +313,11 @@ SpanFilterProxyModel::Rows SpanFilterProxyModel::buildRows(const Trace &trace, c
 void SpanFilterProxyModel::relayout()
 {
     m_sorter->cancel(); // this layout has the newest filter, range and order
-    const std::shared_ptr<const SpanTree> tree = m_spanModel ? m_spanModel->treeRef() : nullptr;
-    // A sorted tree re-sorts every parent's children on each filter, range or order change:
-    // a million spans take far longer than a GUI pass may. Unsorted, the layout is one linear
-    // pass and stays here (callers then see the new rows at once).
-    if (m_sortColumn < 0 || !tree || !m_backgroundSorting || tree->spanCount() < BackgroundSort::backgroundRows()) {
-        applyLayout(computeNow());
+    if (!sortsInBackground()) {
+        applyLayout(computeNow(m_sortColumn));
         return;
     }
+    const std::shared_ptr<const SpanTree> tree = m_spanModel->treeRef();
     // The worker owns what it reads: the shared snapshots and copies of the filter and range.
     m_sorter->start([this, trace = m_spanModel->traceRef(), tree, device = m_spanModel->deviceTimeRef(),
                      comparison = m_spanModel->comparison(), filter = m_filter, range = m_range, column = m_sortColumn,
@@ -482,6 +495,18 @@ QModelIndex SpanFilterProxyModel::mapFromSource(const QModelIndex &sourceIndex) 
     if (span >= spanCount() || !isVisible(std::int64_t(span)))
         return {};
     return createIndex(int(rowOf(std::uint32_t(span))), sourceIndex.column(), quintptr(span));
+}
+
+Qt::ItemFlags SpanFilterProxyModel::flags(const QModelIndex &index) const
+{
+    if (!index.isValid() || index.internalId() >= spanCount())
+        return Qt::NoItemFlags;
+    // QTreeView looks up every laid-out row among the persistent indexes to see whether it is
+    // open, unless the row can never have children: most spans of a big tree are leaves.
+    Qt::ItemFlags flags = QAbstractProxyModel::flags(index);
+    if (m_spanModel->tree()->children(index.internalId()).empty())
+        flags |= Qt::ItemNeverHasChildren;
+    return flags;
 }
 
 QVariant SpanFilterProxyModel::data(const QModelIndex &index, int role) const

@@ -72,6 +72,9 @@ public:
     bool hasChildren(const QModelIndex &parent = {}) const override;
     QModelIndex mapToSource(const QModelIndex &proxyIndex) const override;
     QModelIndex mapFromSource(const QModelIndex &sourceIndex) const override;
+    /// A span without children in the tree is flagged Qt::ItemNeverHasChildren (whatever the
+    /// filter): a view then skips it when it looks for open rows on every relayout.
+    Qt::ItemFlags flags(const QModelIndex &index) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
     /// \a column -1 restores tree order. Sorting a tree of BackgroundSort::backgroundRows()
@@ -79,7 +82,8 @@ public:
     /// sortColumn() says what was asked at once, isSorting() whether it is still pending.
     /// While such a tree is sorted, a new filter text or time range is laid out (filtered and
     /// re-sorted) on the worker too: filterText() and timeRange() say what was asked, the rows,
-    /// matchCount(), isMatch() and isVisible() what is shown, until the layout lands.
+    /// matchCount(), isMatch() and isVisible() what is shown, until the layout lands. A new
+    /// tree (the source reset) shows filtered in tree order until its order lands.
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
     bool isSorting() const;
     /// Whether sort() may run on a worker thread (off by default: the model then sorts at
@@ -118,7 +122,10 @@ private:
     static Layout computeLayout(const Trace &trace, const SpanTree &tree, const DeviceTime *device,
                                 const TraceComparison *comparison, const TextFilter &filter, const TimeWindow &range,
                                 int column, Qt::SortOrder order);
-    Layout computeNow() const;
+    // The layout of the current filter and range in \a column's order, on this thread.
+    Layout computeNow(int column) const;
+    // Whether a new layout in the current order is computed on the worker.
+    bool sortsInBackground() const;
     void install(Layout layout);
     void relayout();
     // One layout change to \a layout that keeps the persistent indexes of spans still shown.

@@ -19,7 +19,7 @@ QString qs(std::string_view text)
 } // namespace
 
 SpanTreeModel::SpanTreeModel(QObject *parent)
-    : QAbstractItemModel(parent)
+    : ComparisonColumnsModel(parent)
 {
 }
 
@@ -47,25 +47,7 @@ void SpanTreeModel::setComparison(TraceComparisonPtr comparison)
 {
     if (comparison && (!m_tree || !comparison->candidate || comparison->candidate->spanTree.get() != m_tree.get()))
         comparison.reset();
-    if (comparison == m_comparison)
-        return;
-    if (!comparison) {
-        beginRemoveColumns({}, ColumnCount, ComparisonColumnCount - 1);
-        m_comparison.reset();
-        endRemoveColumns();
-        return;
-    }
-    if (!m_comparison) {
-        beginInsertColumns({}, ColumnCount, ComparisonColumnCount - 1);
-        m_comparison = std::move(comparison);
-        endInsertColumns();
-        return;
-    }
-    // Another baseline for the same trace: new values in the same columns (SortRole, so a
-    // proxy sorted by one of them sorts again).
-    m_comparison = std::move(comparison);
-    if (rowCount() > 0)
-        Q_EMIT dataChanged(index(0, BaselineTotalColumn), index(rowCount() - 1, DeltaSelfPercentColumn));
+    replaceComparison(std::move(comparison), BaselineTotalColumn, DeltaSelfPercentColumn);
 }
 
 QVariant SpanTreeModel::comparisonData(std::size_t span, int column, int role) const

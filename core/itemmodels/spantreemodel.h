@@ -7,6 +7,7 @@
 #include <QAbstractItemModel>
 
 #include "core/display/format.h"
+#include "core/itemmodels/comparisoncolumnsmodel.h"
 #include "core/loading/tracecomparison.h"
 
 namespace TraceInspector {
@@ -36,7 +37,7 @@ class DeviceTime;
 /// inserted after the others: the baseline's total and self time of each span's partner, Δ
 /// (candidate − baseline, DeltaRole for colour) and Δ% ("—" for a span without a partner or
 /// an open side). Clearing the comparison removes them.
-class SpanTreeModel : public QAbstractItemModel
+class SpanTreeModel : public ComparisonColumnsModel<QAbstractItemModel>
 {
     Q_OBJECT
 public:
@@ -82,8 +83,6 @@ public:
     /// Adds the comparison columns for \a comparison when its candidate is the shown trace
     /// (same snapshot); null, or another trace, removes them. setTrace() removes them too.
     void setComparison(TraceComparisonPtr comparison);
-    /// The comparison whose columns are shown, or null.
-    const TraceComparisonPtr &comparison() const { return m_comparison; }
     /// Lines "device · stream · clock: busy (n intervals)" for span \a spanIndex, for a
     /// details view; empty when it has no device work.
     QStringList deviceLines(std::int64_t spanIndex) const;
@@ -121,7 +120,6 @@ private:
     std::shared_ptr<const Trace> m_trace;
     std::shared_ptr<const SpanTree> m_tree;
     std::shared_ptr<const DeviceTime> m_device;
-    TraceComparisonPtr m_comparison;
     TimeUnit m_unit = TimeUnit::Auto;
 };
 

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <memory>
+#include <utility>
 
 #include "core/loading/loadedtrace.h"
 #include "core/loading/loadprogress.h"
@@ -50,6 +51,9 @@ public:
     quint64 currentGeneration() const { return m_generation; }
     /// The newest snapshot of the current generation, or null.
     LoadedTracePtr current() const { return m_current; }
+    /// Hands over the newest snapshot and forgets it, once no load is running: the caller's
+    /// reference may then be the last one (to free a big trace off the GUI thread).
+    LoadedTracePtr takeCurrent() { return isLoading() ? m_current : std::exchange(m_current, {}); }
 
 Q_SIGNALS:
     void started(quint64 generation, const QString &path);

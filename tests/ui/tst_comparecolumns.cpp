@@ -41,6 +41,9 @@ private Q_SLOTS:
     void sortByDelta_data();
     void sortByDelta();
     void closeRemovesColumns();
+    void closeReleasesTheBaseline();
+    void recompareWhileSortedByDelta_data();
+    void recompareWhileSortedByDelta();
     void opAggregate_data();
     void opAggregate();
 
@@ -249,6 +252,82 @@ void tst_CompareColumns::closeRemovesColumns()
     const QModelIndex root = tree->proxyModel()->index(0, 0);
     QCOMPARE(tree->proxyModel()->index(0, SpanTreeModel::NameColumn, root).data().toString(), QStringLiteral("fwd"));
     QVERIFY(!window.comparePanel()->summaryLabel()->isVisible());
+}
+
+void tst_CompareColumns::closeReleasesTheBaseline()
+{
+    // Closing frees the baseline run (on a worker: a big one takes longer than a GUI pass),
+    // and nothing is left that shows it.
+    MainWindow window;
+    window.show();
+    QVERIFY(compare(window, write(QStringLiteral("free-base.jsonl"), TestFixtures::spansJsonl(kBaseline)),
+                                  write(QStringLiteral("free-cand.jsonl"), TestFixtures::spansJsonl(kCandidate))));
+    std::weak_ptr<const LoadedTrace> baseline = window.compareController()->baseline();
+    std::weak_ptr<const TraceComparison> comparison = window.compareController()->comparison();
+    QVERIFY(!baseline.expired());
+    window.comparePanel()->closeButton()->click();
+    QVERIFY(!window.spanTreePanel()->model()->comparison());
+    QVERIFY(!window.opTablePanel()->aggregateModel()->comparison());
+    QCOMPARE(window.opTablePanel()->aggregateModel()->columnCount(), int(OpAggregateModel::ColumnCount));
+    QCOMPARE(window.spanTreePanel()->proxyModel()->columnCount(), int(SpanTreeModel::ColumnCount));
+    QTRY_VERIFY(comparison.expired());
+    QTRY_VERIFY(baseline.expired());
+    QVERIFY(window.loadedTrace()); // the window's own run stays
+}
+
+void tst_CompareColumns::recompareWhileSortedByDelta_data()
+{
+    QTest::addColumn<bool>("background");
+    QTest::newRow("on the GUI thread") << false;
+    QTest::newRow("on a worker") << true;
+}
+
+void tst_CompareColumns::recompareWhileSortedByDelta()
+{
+    // Comparing again (another baseline) while the tree is sorted by a Δ column keeps that
+    // order with the new values: the Δ columns go while the new baseline loads and come back
+    // sorted as they were.
+    QFETCH(bool, background);
+    if (background)
+        BackgroundSort::setBackgroundRows(1); // every tree takes the worker path
+    MainWindow window;
+    window.show();
+    SpanTreePanel *tree = window.spanTreePanel();
+    QAbstractItemModelTester proxyTester(tree->proxyModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QVERIFY(compare(window, write(QStringLiteral("re-base.jsonl"), TestFixtures::spansJsonl(kBaseline)),
+                                  write(QStringLiteral("re-cand.jsonl"), TestFixtures::spansJsonl(kCandidate))));
+    QTRY_COMPARE(tree->proxyModel()->columnCount(), int(SpanTreeModel::ComparisonColumnCount));
+    SpanFilterProxyModel *proxy = tree->proxyModel();
+    const auto childNames = [&] {
+        const QModelIndex root = proxy->index(0, 0);
+        QStringList names;
+        for (int r = 0; r < proxy->rowCount(root); ++r)
+            names << proxy->index(r, SpanTreeModel::NameColumn, root).data().toString();
+        return names;
+    };
+    tree->view()->sortByColumn(SpanTreeModel::DeltaSelfColumn, Qt::DescendingOrder);
+    QTRY_VERIFY(!proxy->isSorting());
+    QTRY_COMPARE(childNames(), list({"new", "bwd", "fwd"}));
+
+    // Against this baseline fwd got slower (+30 ns self) and bwd faster (−40 ns).
+    QSignalSpy compared(&window, &MainWindow::comparisonFinished);
+    window.compareWith(write(QStringLiteral("re-base2.jsonl"),
+                                            TestFixtures::spansJsonl("r=step*:-:0:100 a=fwd:r:0:10 b=bwd:r:50:150")));
+    QVERIFY(compared.wait(20000));
+    QVERIFY(compared.at(0).at(0).toBool());
+    QTRY_COMPARE(proxy->columnCount(), int(SpanTreeModel::ComparisonColumnCount));
+    QTRY_COMPARE(proxy->sortColumn(), int(SpanTreeModel::DeltaSelfColumn)); // from the event loop
+    QTRY_VERIFY(!proxy->isSorting());
+    QCOMPARE(proxy->sortOrder(), Qt::DescendingOrder);
+    QCOMPARE(tree->view()->header()->sortIndicatorSection(), int(SpanTreeModel::DeltaSelfColumn));
+    QCOMPARE(tree->view()->header()->sortIndicatorOrder(), Qt::DescendingOrder);
+    QTRY_COMPARE(childNames(), list({"new", "fwd", "bwd"}));
+    QCOMPARE(text(tree, "a", SpanTreeModel::DeltaSelfColumn), QStringLiteral("+30 ns"));
+
+    // Closed, the tree goes back to tree order.
+    window.comparePanel()->closeButton()->click();
+    QCOMPARE(proxy->sortColumn(), -1);
+    QTRY_COMPARE(childNames(), list({"fwd", "bwd", "new"}));
 }
 
 void tst_CompareColumns::opAggregate_data()

@@ -2,6 +2,7 @@
 // Expand All in the span tree: level by level, in slices, bounded, stoppable; '*' and Expand
 // All Below open one subtree; a sort of a big tree runs off the GUI thread and keeps what is open.
 #include <QAbstractItemModelTester>
+#include <QHeaderView>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QTest>
@@ -31,6 +32,9 @@ private Q_SLOTS:
     void backgroundSortKeepsExpandedRows();
     void filterAndRangeOfASortedTreeInBackground_data();
     void filterAndRangeOfASortedTreeInBackground();
+    void landingKeepsExpansionAndSelection_data();
+    void landingKeepsExpansionAndSelection();
+    void newTreeInASortedViewSortsInBackground();
 };
 
 namespace {
@@ -287,6 +291,94 @@ void tst_SpanTreeExpand::filterAndRangeOfASortedTreeInBackground()
     QTRY_COMPARE(qint64(view->currentIndex().internalId()), hidden);
     QVERIFY(!panel.proxyModel()->isSorting());
     QVERIFY(view->isExpanded(rowOf(panel, shape, "c00020")));
+}
+
+void tst_SpanTreeExpand::landingKeepsExpansionAndSelection_data()
+{
+    QTest::addColumn<bool>("background");
+    QTest::newRow("on the GUI thread") << false;
+    QTest::newRow("laid out on a worker") << true;
+}
+
+void tst_SpanTreeExpand::landingKeepsExpansionAndSelection()
+{
+    // However a new layout of a sorted tree lands, the rows still shown keep their state:
+    // open nodes stay open, the current and selected span stay current and selected.
+    QFETCH(bool, background);
+    if (background)
+        BackgroundSort::setBackgroundRows(0); // this small tree takes the big trees' path
+    const Shape shape = wideTree(50, 3);
+    SpanTreePanel panel;
+    QAbstractItemModelTester tester(panel.proxyModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    panel.setTrace(shape.trace, shape.tree);
+    panel.show();
+    QSignalSpy finished(&panel, &SpanTreePanel::expandAllFinished);
+    panel.expandAll();
+    QTRY_COMPARE(finished.size(), 1);
+    QTreeView *view = panel.view();
+    view->sortByColumn(SpanTreeModel::DurationColumn, Qt::AscendingOrder);
+    QTRY_VERIFY(!panel.proxyModel()->isSorting());
+    view->collapse(rowOf(panel, shape, "c00011"));
+    const qint64 selected = shape.trace->findSpan(std::string_view("c00010.00001"));
+    view->setCurrentIndex(rowOf(panel, shape, "c00010.00001"));
+    const auto expanded = [&](int i) {
+        char id[32];
+        std::snprintf(id, sizeof id, "c%05d", i);
+        return view->isExpanded(rowOf(panel, shape, id));
+    };
+
+    // A time range: nothing opens on its own (a filter opens the way to its matches).
+    panel.setTimeRange({10000, 12000});
+    QCOMPARE(panel.proxyModel()->isSorting(), background);
+    QTRY_VERIFY(!panel.proxyModel()->isSorting());
+    const QModelIndex root = rowOf(panel, shape, "r");
+    QCOMPARE(panel.proxyModel()->rowCount(root), 12);
+    QVERIFY(view->isExpanded(root));
+    QVERIFY(expanded(10));
+    QVERIFY(!expanded(11));
+    QCOMPARE(qint64(view->currentIndex().internalId()), selected);
+    QVERIFY(view->selectionModel()->isRowSelected(view->currentIndex().row(), view->currentIndex().parent()));
+
+    // Every row back, in the same order: the rows shown throughout keep their state.
+    panel.setTimeRange({});
+    QTRY_VERIFY(!panel.proxyModel()->isSorting());
+    QCOMPARE(panel.proxyModel()->rowCount(root), 50);
+    QCOMPARE(panel.proxyModel()->index(0, 0, root).internalId(),
+             quintptr(shape.trace->findSpan(std::string_view("c00049"))));
+    QVERIFY(view->isExpanded(root));
+    QVERIFY(expanded(10));
+    QVERIFY(!expanded(11));
+    QCOMPARE(qint64(view->currentIndex().internalId()), selected);
+    QVERIFY(view->selectionModel()->isRowSelected(view->currentIndex().row(), view->currentIndex().parent()));
+}
+
+void tst_SpanTreeExpand::newTreeInASortedViewSortsInBackground()
+{
+    // A trace loaded into a sorted big tree (the same file again keeps the order) shows in
+    // tree order at once and is sorted on the worker, like any other sort of a big tree.
+    BackgroundSort::setBackgroundRows(0); // this small tree takes the big trees' path
+    const Shape first = wideTree(20, 2);
+    SpanTreePanel panel;
+    QAbstractItemModelTester tester(panel.proxyModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    panel.setTrace(first.trace, first.tree);
+    panel.show();
+    panel.view()->sortByColumn(SpanTreeModel::DurationColumn, Qt::AscendingOrder);
+    QTRY_VERIFY(!panel.proxyModel()->isSorting());
+
+    const Shape second = wideTree(50, 3);
+    panel.setTrace(second.trace, second.tree);
+    QVERIFY(panel.proxyModel()->isSorting());
+    QCOMPARE(panel.proxyModel()->sortColumn(), int(SpanTreeModel::DurationColumn));
+    QCOMPARE(panel.view()->header()->sortIndicatorSection(), int(SpanTreeModel::DurationColumn));
+    const QModelIndex root = rowOf(panel, second, "r");
+    QCOMPARE(panel.proxyModel()->rowCount(root), 50);
+    QCOMPARE(panel.proxyModel()->index(0, 0, root).internalId(),
+             quintptr(second.trace->findSpan(std::string_view("c00000")))); // tree order
+    QTRY_VERIFY(!panel.proxyModel()->isSorting());
+    // Shortest first once the order lands.
+    QCOMPARE(panel.proxyModel()->index(0, 0, root).internalId(),
+             quintptr(second.trace->findSpan(std::string_view("c00049"))));
+    QVERIFY(panel.view()->isExpanded(rowOf(panel, second, "r")));
 }
 
 QTEST_MAIN(tst_SpanTreeExpand)
