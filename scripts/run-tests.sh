@@ -19,7 +19,7 @@
 #         time-boxed run of the reader fuzzer (TI_FUZZ_SECONDS, default 120) on a copy of
 #         tests/fuzz/corpus; a crash or a failed check fails the stage and leaves the input
 #         in build/fuzz/artifacts
-# Each stage prints its wall time. With several stages, every one runs even if an earlier
+# Each step prints its wall time and its CPU seconds (user + sys of what it ran). With several stages, every one runs even if an earlier
 # one failed, and the script fails at the end naming the failed ones.
 set -euo pipefail
 cd "$(dirname "$0")/.."
