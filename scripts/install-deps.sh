@@ -14,6 +14,9 @@ packages=(
   # the style check (scripts/check-format.sh, ctest lint_format) and clang-tidy (.clang-tidy)
   clang-format-14 clang-tidy-14
   fonts-dejavu-core time
+  # lld links the ci, dev-asan and fuzz presets (TI_LINKER, cmake/buildspeed.cmake): ~120 test
+  # executables, each linked against the static libraries
+  lld
   # the packaging tests (ctest -L packaging): MIME and desktop databases and their validators,
   # xdg-mime and gio as a desktop uses them, Xvfb to open a trace like a file manager, and
   # dpkg-shlibdeps for the .deb's dependencies

@@ -19,7 +19,7 @@
 #         time-boxed run of the reader fuzzer (TI_FUZZ_SECONDS, default 120) on a copy of
 #         tests/fuzz/corpus; a crash or a failed check fails the stage and leaves the input
 #         in build/fuzz/artifacts
-# Each stage prints its wall time. With several stages, every one runs even if an earlier
+# Each step prints its wall time and its CPU seconds (user + sys of what it ran). With several stages, every one runs even if an earlier
 # one failed, and the script fails at the end naming the failed ones.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -48,9 +48,19 @@ if [ "${#stage_list[@]}" -gt 1 ]; then
   exit 0
 fi
 
+# Wall time and CPU time (user + sys of everything the step ran): on a shared machine the CPU
+# seconds are the comparable figure.
 stage_start=0
-begin() { stage_start=$SECONDS; echo "== $1" >&2; }
-end() { echo "== $1 took $((SECONDS - stage_start)) s" >&2; }
+stage_cpu=0
+times_file=$(mktemp)
+trap 'rm -f "$times_file"' EXIT
+# `times` must run in this shell, not in $(...): a subshell counts only its own children.
+children_cpu() {
+  times >"$times_file"
+  cpu=$(awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] } printf "%d", t }' "$times_file")
+}
+begin() { stage_start=$SECONDS; children_cpu; stage_cpu=$cpu; echo "== $1" >&2; }
+end() { children_cpu; echo "== $1 took $((SECONDS - stage_start)) s ($((cpu - stage_cpu)) CPU s)" >&2; }
 
 for stage in $stages; do
   case $stage in

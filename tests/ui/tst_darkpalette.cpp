@@ -168,7 +168,9 @@ void TestDarkPalette::viewHasNoLightSurface()
 void TestDarkPalette::lightPaletteIsCaught()
 {
     // The control: Fusion's own light palette, the same views, the same measure.
-    QApplication::setPalette(QStyleFactory::create(QStringLiteral("Fusion"))->standardPalette());
+    // QStyleFactory::create hands over ownership: a style only asked for its palette is ours to free.
+    const std::unique_ptr<QStyle> fusion(QStyleFactory::create(QStringLiteral("Fusion")));
+    QApplication::setPalette(fusion->standardPalette());
     QCoreApplication::processEvents();
     for (const QString &name :
          {QStringLiteral("spanTreePanel"), QStringLiteral("validationPanel"), QStringLiteral("rejectionBanner")}) {
