@@ -23,10 +23,11 @@ private Q_SLOTS:
         QTest::newRow("not canonical") << QByteArrayList{"t7", "t07", "t007", "t7", "t07"};
         QTest::newRow("bare numbers") << QByteArrayList{"0", "00", "7", "07", "0", "7"};
         QTest::newRow("long prefix") << QByteArrayList{"cupti:cuda:0", "cuda:0", "cuda:1", "cupti:cuda:0", "cuda:0"};
-        QTest::newRow("many digits") << QByteArrayList{"t12345678", "t123456789", "t67108863", "t67108864", "t12345678"};
+        QTest::newRow("many digits") << QByteArrayList{"t12345678", "t123456789", "t67108863", "t67108864",
+                                                       "t12345678"};
         QTest::newRow("no number") << QByteArrayList{"", "t", "rms_norm", "", "t", "f32"};
-        QTest::newRow("nine prefixes") << QByteArrayList{"a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "i1", "j1", "a1",
-                                                      "i1", "j1"};
+        QTest::newRow("nine prefixes") << QByteArrayList{"a1", "b1", "c1", "d1", "e1", "f1", "g1",
+                                                         "h1", "i1", "j1", "a1", "i1", "j1"};
         QTest::newRow("same prefix other length") << QByteArrayList{"s1", "st1", "s", "st", "s1"};
     }
     void internIsStable()
@@ -51,7 +52,9 @@ private Q_SLOTS:
     void nulBytes()
     {
         StringTable table;
-        const std::string a("a\0" "1", 3);
+        const std::string a("a\0"
+                            "1",
+                            3);
         const std::string b("a1");
         const StringId ia = table.intern(a);
         const StringId ib = table.intern(b);
