@@ -214,7 +214,16 @@ const char *StringTable::store(std::string_view text)
 
 StringId StringTable::intern(std::string_view text)
 {
-    return intern(text, hashBytes(text));
+    // A numbered id already interned needs no hash: only a new one stores it.
+    Numbered key;
+    if (parseNumbered(text, key)) {
+        if (StringId *slot = numberedSlot(key, true, nullptr)) {
+            if (*slot == kNoString)
+                *slot = addEntry(text, hashBytes(text));
+            return *slot;
+        }
+    }
+    return internHashed(text, hashBytes(text));
 }
 
 StringId StringTable::intern(std::string_view text, std::uint32_t h)
