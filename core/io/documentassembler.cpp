@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "core/analysis/densebytes.h"
+#include "core/analysis/radixorder.h"
 #include "core/compat/rustformat.h"
 #include "core/model/hugepages.h"
 
@@ -199,12 +200,10 @@ void DocumentAssembler::walk()
     }
 }
 
-void DocumentAssembler::sortSpans()
+std::vector<std::uint32_t> DocumentAssembler::comparisonOrder() const
 {
-    // Byte-wise id order (§7.2). An 8-byte big-endian prefix makes most comparisons one
-    // integer compare; the full ids break ties. The key is three 32-bit words (12 bytes, not
-    // the 16 of a padded pair): on a file of ten million spans the keys are the largest
-    // allocation next to the trace itself, and they decide the peak of the whole load.
+    // The key is three 32-bit words (12 bytes, not the 16 of a padded pair): on a file of ten
+    // million spans the keys are the largest allocation next to the trace itself.
     struct Key {
         std::uint32_t high;
         std::uint32_t low;
@@ -227,6 +226,52 @@ void DocumentAssembler::sortSpans()
             return a.low < b.low;
         return m_trace.str(m_trace.spans[a.span].id) < m_trace.str(m_trace.spans[b.span].id);
     });
+    std::vector<std::uint32_t> order(keys.size());
+    for (std::size_t i = 0; i < keys.size(); ++i)
+        order[i] = keys[i].span;
+    return order;
+}
+
+void DocumentAssembler::sortSpans()
+{
+    // Byte-wise id order (§7.2). An 8-byte big-endian prefix of each id orders nearly all of
+    // them; a radix sort on it is linear, where a comparison sort of a million spans was the
+    // largest single item of assembling. Runs sharing a prefix are then ordered by the full
+    // ids. Ids are unique here (duplicate starts are kept apart), so any correct sort gives
+    // this order; should two ids ever be equal, the comparison sort below decides as before.
+    const std::size_t n = m_trace.spans.size();
+    const auto idOf = [this](std::uint32_t span) { return m_trace.str(m_trace.spans[span].id); };
+    const auto prefixOf = [&idOf](std::uint32_t span) {
+        const std::string_view id = idOf(span);
+        std::uint64_t prefix = 0;
+        for (std::size_t b = 0; b < 8; ++b)
+            prefix = (prefix << 8) | (b < id.size() ? static_cast<unsigned char>(id[b]) : 0u);
+        return prefix;
+    };
+    std::vector<std::uint64_t> prefixes(n);
+    for (std::size_t i = 0; i < n; ++i)
+        prefixes[i] = prefixOf(static_cast<std::uint32_t>(i));
+    std::vector<std::uint32_t> order = radixOrder(std::move(prefixes));
+    // Ordered by prefix, ids are strictly ordered unless they share it: find those runs
+    // (adjacent ids out of order; a run is all ids of one prefix) and order each by the full ids.
+    bool unique = true;
+    for (std::size_t k = 1; k < n && unique; ++k) {
+        if (idOf(order[k - 1]) < idOf(order[k]))
+            continue;
+        std::size_t run = k - 1;
+        while (run > 0 && prefixOf(order[run - 1]) == prefixOf(order[k]))
+            --run;
+        std::size_t next = k + 1;
+        while (next < n && prefixOf(order[next]) == prefixOf(order[k]))
+            ++next;
+        std::sort(order.begin() + static_cast<std::ptrdiff_t>(run), order.begin() + static_cast<std::ptrdiff_t>(next),
+                  [&idOf](std::uint32_t a, std::uint32_t b) { return idOf(a) < idOf(b); });
+        for (std::size_t j = run + 1; j < next && unique; ++j)
+            unique = idOf(order[j - 1]) < idOf(order[j]);
+        k = next - 1;
+    }
+    if (!unique)
+        order = comparisonOrder();
     // Apply the permutation in place, cycle by cycle: a sorted copy of a million spans
     // would be the largest allocation of the whole load.
     std::vector<Span> &spans = m_trace.spans;
@@ -238,7 +283,7 @@ void DocumentAssembler::sortSpans()
         std::size_t at = start;
         for (;;) {
             placed[at] = true;
-            const std::size_t from = keys[at].span;
+            const std::size_t from = order[at];
             if (from == start) {
                 spans[at] = first;
                 break;

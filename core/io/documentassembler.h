@@ -40,6 +40,8 @@ private:
     void walk();
     void postWalk();
     void sortSpans();
+    /// Span indices in id order by comparison sort (the fallback of sortSpans()).
+    std::vector<std::uint32_t> comparisonOrder() const;
     std::uint32_t lineOf(std::uint8_t code) const;
     /// True when a problem of \a rule is to be reported in full; false when it was counted.
     bool listed(const char *rule);

@@ -9,6 +9,17 @@ namespace {
 
 constexpr std::size_t kBlockBytes = std::size_t(1) << 20;
 constexpr std::size_t kFirstBlockBytes = std::size_t(64) << 10;
+// Numbered ids: up to 8 families (prefixes of up to 8 bytes), numbers below 2^26 in pages of
+// 4096 ids (16 KB), so a family's page directory stays under 128 KB whatever the input.
+constexpr std::size_t kMaxFamilies = 8;
+constexpr std::size_t kMaxPrefix = 8;
+constexpr std::uint32_t kPageShift = 12;
+constexpr std::uint32_t kPageIds = std::uint32_t(1) << kPageShift;
+constexpr std::uint32_t kNumberLimit = std::uint32_t(1) << 26;
+// Pages beyond these are refused (their ids are hashed): scattered numbers (a hostile file
+// of random ids, each naming a page of its own) must not cost 16 KB a string.
+constexpr std::size_t kFreePages = 16;
+constexpr std::size_t kStringsPerPage = 512;
 
 // Multiply-xorshift over 8-byte words: ids are short, and this beats std::hash here.
 std::uint32_t hashBytes(std::string_view s)
@@ -70,8 +81,86 @@ StringTable::StringTable()
     m_slots.resize(1024);
 }
 
+bool StringTable::parseNumbered(std::string_view text, Numbered &out)
+{
+    const std::size_t n = text.size();
+    if (n == 0 || n > kMaxPrefix + 8)
+        return false;
+    std::size_t i = n;
+    while (i > 0 && static_cast<unsigned char>(text[i - 1] - '0') <= 9)
+        --i;
+    const std::size_t digits = n - i;
+    // Canonical numbers only ("t07" is another string than "t7"), at most 8 digits.
+    if (digits == 0 || digits > 8 || i > kMaxPrefix || (digits > 1 && text[i] == '0'))
+        return false;
+    std::uint32_t number = 0;
+    for (std::size_t k = i; k < n; ++k)
+        number = number * 10 + static_cast<std::uint32_t>(text[k] - '0');
+    if (number >= kNumberLimit)
+        return false;
+    std::uint64_t prefix = 0;
+    for (std::size_t k = 0; k < i; ++k)
+        prefix |= std::uint64_t(static_cast<unsigned char>(text[k])) << (8 * k);
+    out = {prefix, static_cast<std::uint32_t>(i), number};
+    return true;
+}
+
+StringId *StringTable::deniedPage()
+{
+    static StringId marker = 0;
+    return &marker;
+}
+
+StringId *StringTable::numberedSlot(const Numbered &key, bool make, StringId *absent)
+{
+    NumberedFamily *family = nullptr;
+    for (NumberedFamily &f : m_families) {
+        if (f.prefix == key.prefix && f.prefixLength == key.prefixLength) {
+            family = &f;
+            break;
+        }
+    }
+    if (!family) {
+        if (!make)
+            return m_families.size() < kMaxFamilies ? absent : nullptr;
+        if (m_families.size() == kMaxFamilies)
+            return nullptr;
+        family = &m_families.emplace_back();
+        family->prefix = key.prefix;
+        family->prefixLength = key.prefixLength;
+    }
+    const std::uint32_t page = key.number >> kPageShift;
+    if (page >= family->pages.size()) {
+        if (!make)
+            return absent;
+        family->pages.resize(page + 1, nullptr);
+    }
+    StringId *&ids = family->pages[page];
+    if (!ids) {
+        if (!make)
+            return absent;
+        if (m_pageStore.size() >= kFreePages + m_count / kStringsPerPage) {
+            ids = deniedPage();
+            return nullptr;
+        }
+        m_pageStore.push_back(std::make_unique<StringId[]>(kPageIds));
+        ids = m_pageStore.back().get();
+    }
+    if (ids == deniedPage())
+        return nullptr;
+    return ids + (key.number & (kPageIds - 1));
+}
+
 StringId StringTable::find(std::string_view text) const
 {
+    Numbered key;
+    if (parseNumbered(text, key)) {
+        StringId absent = kNoString;
+        if (StringId *slot = const_cast<StringTable *>(this)->numberedSlot(key, false, &absent))
+            return *slot;
+    }
+    if (m_slots.size() == 0)
+        return kNoString;
     const std::uint32_t h = hashBytes(text);
     const std::size_t mask = m_slots.size() - 1;
     for (std::size_t i = h & mask;; i = (i + 1) & mask) {
@@ -125,10 +214,41 @@ const char *StringTable::store(std::string_view text)
 
 StringId StringTable::intern(std::string_view text)
 {
-    return intern(text, hashBytes(text));
+    // A numbered id already interned needs no hash: only a new one stores it.
+    Numbered key;
+    if (parseNumbered(text, key)) {
+        if (StringId *slot = numberedSlot(key, true, nullptr)) {
+            if (*slot == kNoString)
+                *slot = addEntry(text, hashBytes(text));
+            return *slot;
+        }
+    }
+    return internHashed(text, hashBytes(text));
 }
 
 StringId StringTable::intern(std::string_view text, std::uint32_t h)
+{
+    Numbered key;
+    if (parseNumbered(text, key)) {
+        if (StringId *slot = numberedSlot(key, true, nullptr)) {
+            if (*slot == kNoString)
+                *slot = addEntry(text, h);
+            return *slot;
+        }
+    }
+    return internHashed(text, h);
+}
+
+StringId StringTable::addEntry(std::string_view text, std::uint32_t h)
+{
+    const auto id = static_cast<StringId>(m_count);
+    if (m_count == m_entries.size())
+        m_entries.resize(m_entries.size() * 2);
+    m_entries[m_count++] = {store(text), static_cast<std::uint32_t>(text.size()), h};
+    return id;
+}
+
+StringId StringTable::internHashed(std::string_view text, std::uint32_t h)
 {
     // Both the cache line and the probe's first slot are likely misses: start fetching the
     // slot now, so that a miss in the cache does not wait for it from scratch.
@@ -155,14 +275,12 @@ StringId StringTable::intern(std::string_view text, std::uint32_t h)
             return id;
         }
     }
-    const auto id = static_cast<StringId>(m_count);
-    if (m_count == m_entries.size())
-        m_entries.resize(m_entries.size() * 2);
-    m_entries[m_count++] = {store(text), static_cast<std::uint32_t>(text.size()), h};
+    const StringId id = addEntry(text, h);
+    m_hashedIds.push_back(id);
     m_slots[i] = (std::uint64_t(h) << 32) | id;
     recent = m_slots[i];
     // Grow at 70 % load: linear probing stays short, the table stays compact.
-    if (m_count * 10 > m_slots.size() * 7)
+    if (m_hashedIds.size() * 10 > m_slots.size() * 7)
         grow();
     return id;
 }
@@ -181,8 +299,12 @@ void StringTable::reserve(std::size_t count)
 {
     if (count > m_entries.size())
         m_entries.resize(count);
+    // Only the strings outside the numbered families need slots: expect the share of them
+    // seen so far among the new ones, with room to spare.
+    const std::size_t added = count > m_count ? count - m_count : 0;
+    const std::size_t hashed = m_hashedIds.size() + added * (m_hashedIds.size() + 1) / m_count + added / 64 + 16;
     std::size_t slots = m_slots.size();
-    while (count * 10 > slots * 7)
+    while (hashed * 10 > slots * 7)
         slots *= 2;
     if (slots != m_slots.size())
         rehash(slots);
@@ -197,7 +319,7 @@ void StringTable::rehash(std::size_t slotCount)
 {
     HugePageArray<std::uint64_t> slots(slotCount);
     const std::size_t mask = slots.size() - 1;
-    for (StringId id = 1; id < m_count; ++id) {
+    for (const StringId id : m_hashedIds) {
         std::size_t i = m_entries[id].hash & mask;
         while (slots[i] != 0)
             i = (i + 1) & mask;
@@ -213,6 +335,22 @@ void StringTable::eraseNewest(StringId id)
     if (id == kNoString || id + 1 != m_count)
         return;
     const Entry e = m_entries[id];
+    if (m_hashedIds.empty() || m_hashedIds.back() != id) {
+        // A numbered id: its slot is the only reference to it.
+        Numbered key;
+        if (parseNumbered({e.data, e.length}, key)) {
+            StringId absent = kNoString;
+            if (StringId *slot = numberedSlot(key, false, &absent); slot && *slot == id)
+                *slot = kNoString;
+        }
+        if (e.length <= kBlockBytes / 4 && !m_blocks.empty()
+            && e.data + e.length == m_blocks.back().get() + m_blockUsed)
+            m_blockUsed -= e.length;
+        m_entries[id] = {};
+        --m_count;
+        return;
+    }
+    m_hashedIds.pop_back();
     const std::uint64_t value = (std::uint64_t(e.hash) << 32) | id;
     // Nothing was inserted after it (a rehash re-inserts in id order too), so no probe
     // chain runs through its slot: clearing the slot keeps every other string reachable.
@@ -238,11 +376,18 @@ void StringTable::dropLookup()
 {
     m_slots = HugePageArray<std::uint64_t>();
     std::vector<std::uint64_t>().swap(m_recent);
+    std::vector<NumberedFamily>().swap(m_families);
+    std::vector<std::unique_ptr<StringId[]>>().swap(m_pageStore);
+    std::vector<StringId>().swap(m_hashedIds);
 }
 
 std::size_t StringTable::memoryUsage() const
 {
-    return m_bytesHeld + m_entries.memoryUsage() + m_slots.memoryUsage();
+    std::size_t directories = 0;
+    for (const NumberedFamily &f : m_families)
+        directories += f.pages.capacity() * sizeof(StringId *);
+    return m_bytesHeld + m_entries.memoryUsage() + m_slots.memoryUsage()
+           + m_pageStore.size() * kPageIds * sizeof(StringId) + directories + m_hashedIds.capacity() * sizeof(StringId);
 }
 
 } // namespace TraceInspector

@@ -84,6 +84,30 @@ private:
         std::uint32_t length;
         std::uint32_t hash;
     };
+    // Ids like "s137786", "t98966", "st82102": a short prefix and a canonical decimal number.
+    // They are most of a trace's strings and nearly all of its unique ones; a hash table of
+    // millions of them misses the cache (and the TLB) on every lookup. Indexed by number
+    // instead, per prefix, the lookups of a trace (new ids ascending, references to recent
+    // ones) stay within a few pages. Strings of other shapes, and numbers a family has no
+    // page for within its budget, go to the hash table; each string lives in exactly one.
+    struct Numbered {
+        std::uint64_t prefix = 0; // prefix bytes, zero-padded
+        std::uint32_t prefixLength = 0;
+        std::uint32_t number = 0;
+    };
+    struct NumberedFamily {
+        std::uint64_t prefix = 0;
+        std::uint32_t prefixLength = 0;
+        std::vector<StringId *> pages; // null: not made yet; deniedPage(): its ids are hashed
+    };
+    static bool parseNumbered(std::string_view text, Numbered &out);
+    /// The slot of \a key's id (0: not interned yet), or null when \a key's string belongs
+    /// in the hash table. Makes the family and the page when \a make and the budget allows;
+    /// without \a make a page not made yet gives \a absent.
+    StringId *numberedSlot(const Numbered &key, bool make, StringId *absent);
+    static StringId *deniedPage();
+    StringId internHashed(std::string_view text, std::uint32_t hash);
+    StringId addEntry(std::string_view text, std::uint32_t hash);
     void grow();
     void rehash(std::size_t slotCount);
     const char *store(std::string_view text);
@@ -97,6 +121,10 @@ private:
     std::size_t m_bytesHeld = 0;
     HugePageArray<Entry> m_entries;
     std::size_t m_count = 0; // entries in use, including the reserved id 0
+    std::vector<NumberedFamily> m_families;
+    std::vector<std::unique_ptr<StringId[]>> m_pageStore;
+    // Ids in the hash table, in id order (a rehash re-inserts them in that order).
+    std::vector<StringId> m_hashedIds;
     // Open addressing, power-of-two size. Each slot holds (hash << 32 | id); 0 = empty. The
     // hash in the slot lets most probes finish without touching the entry.
     HugePageArray<std::uint64_t> m_slots;

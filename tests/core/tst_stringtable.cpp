@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+#include <QtTest>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/model/stringtable.h"
+
+using namespace TraceInspector;
+
+// The table keeps numbered ids ("t98966") in per-prefix pages and everything else in a hash
+// table; these tests check that the split never shows: one id per distinct text, the texts
+// back byte for byte, find() and eraseNewest() the same for both kinds.
+class TstStringTable : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void internIsStable_data()
+    {
+        QTest::addColumn<QByteArrayList>("texts");
+        QTest::newRow("numbered") << QByteArrayList{"t1", "t2", "s1", "st1", "t1", "st1", "s1"};
+        QTest::newRow("not canonical") << QByteArrayList{"t7", "t07", "t007", "t7", "t07"};
+        QTest::newRow("bare numbers") << QByteArrayList{"0", "00", "7", "07", "0", "7"};
+        QTest::newRow("long prefix") << QByteArrayList{"cupti:cuda:0", "cuda:0", "cuda:1", "cupti:cuda:0", "cuda:0"};
+        QTest::newRow("many digits") << QByteArrayList{"t12345678", "t123456789", "t67108863", "t67108864",
+                                                       "t12345678"};
+        QTest::newRow("no number") << QByteArrayList{"", "t", "rms_norm", "", "t", "f32"};
+        QTest::newRow("nine prefixes") << QByteArrayList{"a1", "b1", "c1", "d1", "e1", "f1", "g1",
+                                                         "h1", "i1", "j1", "a1", "i1", "j1"};
+        QTest::newRow("same prefix other length") << QByteArrayList{"s1", "st1", "s", "st", "s1"};
+    }
+    void internIsStable()
+    {
+        QFETCH(QByteArrayList, texts);
+        StringTable table;
+        std::map<std::string, StringId> ids;
+        for (const QByteArray &t : texts) {
+            const std::string text = t.toStdString();
+            const StringId id = table.intern(text);
+            QVERIFY(id != kNoString);
+            const auto [it, inserted] = ids.emplace(text, id);
+            QCOMPARE(it->second, id);
+            QCOMPARE(std::string(table.view(id)), text);
+            QCOMPARE(table.find(text), id);
+        }
+        QCOMPARE(table.size(), ids.size() + 1);
+        QCOMPARE(table.find("never"), kNoString);
+        QCOMPARE(table.find("t999"), kNoString);
+    }
+
+    void nulBytes()
+    {
+        StringTable table;
+        const std::string a("a\0"
+                            "1",
+                            3);
+        const std::string b("a1");
+        const StringId ia = table.intern(a);
+        const StringId ib = table.intern(b);
+        QVERIFY(ia != ib);
+        QCOMPARE(table.view(ia), std::string_view(a));
+        QCOMPARE(table.find(a), ia);
+        QCOMPARE(table.find(b), ib);
+    }
+
+    void eraseNewest_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::newRow("numbered") << QByteArray("s42");
+        QTest::newRow("hashed") << QByteArray("unknown-span");
+    }
+    void eraseNewest()
+    {
+        QFETCH(QByteArray, text);
+        StringTable table;
+        const StringId keep = table.intern("s1");
+        const StringId id = table.intern(text.toStdString());
+        table.eraseNewest(id);
+        QCOMPARE(table.size(), std::size_t(2));
+        QCOMPARE(table.find(text.toStdString()), kNoString);
+        QCOMPARE(table.find("s1"), keep);
+        QCOMPARE(table.intern(text.toStdString()), id); // the id is handed out again
+        QCOMPARE(std::string(table.view(id)), text.toStdString());
+    }
+
+    // Random numbers far apart exhaust the page budget: the rest go to the hash table, and
+    // every string still has one id and is found.
+    void scatteredNumbersStayConsistent()
+    {
+        StringTable table;
+        std::mt19937 random(7);
+        std::vector<std::string> texts;
+        for (int i = 0; i < 20000; ++i)
+            texts.push_back((i % 3 ? "t" : "st") + std::to_string(random() % 60000000));
+        std::map<std::string, StringId> ids;
+        for (const std::string &text : texts) {
+            const StringId id = table.intern(text);
+            const auto [it, inserted] = ids.emplace(text, id);
+            QCOMPARE(it->second, id);
+        }
+        for (const auto &[text, id] : ids) {
+            QCOMPARE(table.find(text), id);
+            QCOMPARE(table.intern(text), id);
+            QCOMPARE(std::string(table.view(id)), text);
+        }
+        QCOMPARE(table.size(), ids.size() + 1);
+        // Bounded: well under 1 KB a string even though nearly every number has a page of its own.
+        QVERIFY2(table.memoryUsage() < ids.size() * 1024, qPrintable(QString::number(table.memoryUsage())));
+    }
+
+    void reserveThenIntern()
+    {
+        StringTable table;
+        table.intern("name");
+        table.reserve(100000);
+        for (int i = 0; i < 50000; ++i) {
+            QCOMPARE(table.intern("t" + std::to_string(i)), StringId(2 * i + 2));
+            const StringId label = table.intern("label." + std::to_string(i));
+            QCOMPARE(table.find("label." + std::to_string(i)), label);
+        }
+        QCOMPARE(table.find("t49999"), StringId(49999 * 2 + 2));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstStringTable)
+#include "tst_stringtable.moc"
