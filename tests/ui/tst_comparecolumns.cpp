@@ -261,7 +261,7 @@ void tst_CompareColumns::closeReleasesTheBaseline()
     MainWindow window;
     window.show();
     QVERIFY(compare(window, write(QStringLiteral("free-base.jsonl"), TestFixtures::spansJsonl(kBaseline)),
-                                  write(QStringLiteral("free-cand.jsonl"), TestFixtures::spansJsonl(kCandidate))));
+                    write(QStringLiteral("free-cand.jsonl"), TestFixtures::spansJsonl(kCandidate))));
     std::weak_ptr<const LoadedTrace> baseline = window.compareController()->baseline();
     std::weak_ptr<const TraceComparison> comparison = window.compareController()->comparison();
     QVERIFY(!baseline.expired());
@@ -295,7 +295,7 @@ void tst_CompareColumns::recompareWhileSortedByDelta()
     SpanTreePanel *tree = window.spanTreePanel();
     QAbstractItemModelTester proxyTester(tree->proxyModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     QVERIFY(compare(window, write(QStringLiteral("re-base.jsonl"), TestFixtures::spansJsonl(kBaseline)),
-                                  write(QStringLiteral("re-cand.jsonl"), TestFixtures::spansJsonl(kCandidate))));
+                    write(QStringLiteral("re-cand.jsonl"), TestFixtures::spansJsonl(kCandidate))));
     QTRY_COMPARE(tree->proxyModel()->columnCount(), int(SpanTreeModel::ComparisonColumnCount));
     SpanFilterProxyModel *proxy = tree->proxyModel();
     const auto childNames = [&] {
@@ -312,7 +312,7 @@ void tst_CompareColumns::recompareWhileSortedByDelta()
     // Against this baseline fwd got slower (+30 ns self) and bwd faster (−40 ns).
     QSignalSpy compared(&window, &MainWindow::comparisonFinished);
     window.compareWith(write(QStringLiteral("re-base2.jsonl"),
-                                            TestFixtures::spansJsonl("r=step*:-:0:100 a=fwd:r:0:10 b=bwd:r:50:150")));
+                             TestFixtures::spansJsonl("r=step*:-:0:100 a=fwd:r:0:10 b=bwd:r:50:150")));
     QVERIFY(compared.wait(20000));
     QVERIFY(compared.at(0).at(0).toBool());
     QTRY_COMPARE(proxy->columnCount(), int(SpanTreeModel::ComparisonColumnCount));
