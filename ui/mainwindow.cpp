@@ -392,7 +392,7 @@ void MainWindow::createLayout()
     }
     connect(m_evidence, &EvidencePanel::spanActivated, m_selection,
             [this](qint64 span) { m_selection->select(Selection::span(span)); });
-    // The chart prepares its series in the background; a load is only done once it is drawn.
+    // The chart draws the series the loader prepared; a load is only done once it is drawn.
     connect(m_memoryChart, &MemoryChartPanel::chartReady, this, [this] {
         const bool wasPending = m_chartPending;
         m_chartPending = false;
@@ -846,9 +846,12 @@ void MainWindow::onAnalysisReady(quint64, const LoadedTracePtr &snapshot)
                                                               snapshot->health, &snapshot->health->findings));
         break;
     case LoadStage::Memory:
-        m_chartPending = true;
-        m_memoryChart->setTrace(snapshot->trace, snapshot->memory);
+        m_memoryChart->showPreparing();
         setEvidenceViews(snapshot);
+        break;
+    case LoadStage::MemoryChart:
+        m_chartPending = true;
+        m_memoryChart->setTrace(snapshot->trace, snapshot->memory, snapshot->memorySeries);
         break;
     }
     updateSummary();

@@ -2,7 +2,9 @@
 #include "ui/memorychartpanel.h"
 
 #include <cmath>
+#include <atomic>
 #include <functional>
+#include <type_traits>
 
 #include <QAction>
 #include <QAreaSeries>
@@ -391,12 +393,6 @@ struct PhysicalSeries {
     int bandColumns = 0;
 };
 
-struct Prepared {
-    std::shared_ptr<const Trace> trace;
-    std::shared_ptr<const MemoryProfile> profile;
-    std::shared_ptr<const MemorySeries> series;
-};
-
 // Chart data of one window, device and width, computed on a worker thread.
 struct Bucketed {
     quint64 generation = 0;
@@ -412,6 +408,27 @@ struct LiveQuery {
     std::uint64_t timeNs = 0;
     std::vector<std::uint32_t> lifetimes;
 };
+
+/// Set when a worker's result is no longer wanted (a newer request, or the panel is gone):
+/// the worker stops at its next check and nobody waits for it.
+using CancelFlag = std::shared_ptr<std::atomic<bool>>;
+
+/// Runs \a job on the thread pool and hands its result to \a done on \a context's thread.
+/// The watcher belongs to \a context and deletes itself when the job ends: a panel closed
+/// meanwhile deletes it, which drops the result, never blocking on the job (which owns
+/// what it reads).
+template<typename Job, typename Done>
+void runAbandonable(QObject *context, Job job, Done done)
+{
+    using Result = std::invoke_result_t<Job>;
+    auto *watcher = new QFutureWatcher<Result>(context);
+    QObject::connect(watcher, &QFutureWatcher<Result>::finished, context, [watcher, done] {
+        watcher->deleteLater();
+        if (!watcher->isCanceled())
+            done(watcher->result());
+    });
+    watcher->setFuture(QtConcurrent::run(std::move(job)));
+}
 
 } // namespace
 
@@ -438,6 +455,9 @@ struct MemoryChartPanel::Private {
     std::optional<std::uint64_t> hoverTime;
     quint64 queryGeneration = 0;
     quint64 bucketGeneration = 0;
+    quint64 traceGeneration = 0;  // a chartReady() posted for an older trace is dropped
+    CancelFlag bucketCancel;      // of the bucket job in flight, if any
+    CancelFlag queryCancel;       // of the live-at-time query in flight, if any
     bool readyWhenDrawn = false;  // chartReady() waits for the first buckets from the worker
     bool bucketsInFlight = false; // a worker computes the buckets of the current request
     bool widthRetried = false;    // buckets asked again once for the plot width after a layout
@@ -471,17 +491,15 @@ struct MemoryChartPanel::Private {
     QSortFilterProxyModel *proxy = nullptr;
     TableActions *tableActions = nullptr;
     QTimer *rebucketTimer = nullptr;
-    QFutureWatcher<Prepared> *watcher = nullptr;
-    QFutureWatcher<LiveQuery> *liveWatcher = nullptr;
-    QFutureWatcher<Bucketed> *bucketWatcher = nullptr;
 
     void build();
     void buildPlot(Plot &plot, const QString &objectName);
     void applyTheme();
-    void onPrepared();
+    void showSeries();
     void rebuildSeries();
     void rebucket();
-    void onBucketed();
+    void onBucketed(Bucketed result);
+    void cancelJobs();
     void applyBuckets();
     void updateAxes();
     void alignPlots();
@@ -500,7 +518,7 @@ struct MemoryChartPanel::Private {
     void placePeakText();
     void updatePeakTexts();
     void refreshTable();
-    void onLiveQuery();
+    void onLiveQuery(LiveQuery result);
     void updateTableTitle();
     void updateLegend();
     void toggleSeries(const QString &legendName, bool visible);
@@ -800,13 +818,6 @@ void MemoryChartPanel::Private::build()
         rebucket();
         refreshTable();
     });
-
-    watcher = new QFutureWatcher<Prepared>(q);
-    QObject::connect(watcher, &QFutureWatcher<Prepared>::finished, q, [this] { onPrepared(); });
-    liveWatcher = new QFutureWatcher<LiveQuery>(q);
-    QObject::connect(liveWatcher, &QFutureWatcher<LiveQuery>::finished, q, [this] { onLiveQuery(); });
-    bucketWatcher = new QFutureWatcher<Bucketed>(q);
-    QObject::connect(bucketWatcher, &QFutureWatcher<Bucketed>::finished, q, [this] { onBucketed(); });
     applyTheme();
 }
 
@@ -854,12 +865,8 @@ void MemoryChartPanel::Private::applyTheme()
     peakBox->setPen(QPen(peakColor(pal), 1));
 }
 
-void MemoryChartPanel::Private::onPrepared()
+void MemoryChartPanel::Private::showSeries()
 {
-    const Prepared p = watcher->result();
-    if (p.trace != trace || p.profile != profile)
-        return; // a newer setTrace() is pending
-    series = p.series;
     {
         const QSignalBlocker block(deviceBox);
         deviceBox->clear();
@@ -878,10 +885,28 @@ void MemoryChartPanel::Private::onPrepared()
     rebucket();
     refreshTable();
     // Ready means drawn: with the buckets still on a worker, the first applyBuckets() says so.
-    if (bucketsInFlight)
+    // Else after this call returns, as before when the series were prepared here: the caller
+    // connects to chartReady() after setTrace().
+    if (bucketsInFlight) {
         readyWhenDrawn = true;
-    else
-        Q_EMIT q->chartReady();
+        return;
+    }
+    QMetaObject::invokeMethod(
+        q,
+        [this, generation = traceGeneration] {
+            if (generation == traceGeneration && series)
+                Q_EMIT q->chartReady();
+        },
+        Qt::QueuedConnection);
+}
+
+void MemoryChartPanel::Private::cancelJobs()
+{
+    for (CancelFlag *flag : {&bucketCancel, &queryCancel}) {
+        if (*flag)
+            (*flag)->store(true, std::memory_order_relaxed);
+        flag->reset();
+    }
 }
 
 void MemoryChartPanel::Private::rebuildSeries()
@@ -1208,6 +1233,9 @@ void MemoryChartPanel::Private::rebucket()
     const quint64 generation = ++bucketGeneration;
     const int width = plotWidth();
     bucketsInFlight = false;
+    if (bucketCancel)
+        bucketCancel->store(true, std::memory_order_relaxed);
+    bucketCancel.reset();
     if (series->changeCount() < BackgroundSort::backgroundRows()) {
         buckets = width;
         drawnWindow = window;
@@ -1219,18 +1247,28 @@ void MemoryChartPanel::Private::rebucket()
     // A million memory changes take 50-300 ms to walk (the whole run, or one device's
     // changes among all of them): on a worker. The chart keeps what it shows until then.
     bucketsInFlight = true;
-    bucketWatcher->setFuture(QtConcurrent::run([series = series, generation, w = window, dev = device, width] {
-        return Bucketed{generation, w, dev, width, series->logical(dev, w, width), series->physical(dev, w, width)};
-    }));
+    bucketCancel = std::make_shared<std::atomic<bool>>(false);
+    runAbandonable(
+        q,
+        [series = series, cancel = bucketCancel, generation, w = window, dev = device, width] {
+            Bucketed out{generation, w, dev, width, {}, {}};
+            if (cancel->load(std::memory_order_relaxed))
+                return out;
+            out.logical = series->logical(dev, w, width);
+            if (!cancel->load(std::memory_order_relaxed))
+                out.physical = series->physical(dev, w, width);
+            return out;
+        },
+        [this](Bucketed result) { onBucketed(std::move(result)); });
 }
 
-void MemoryChartPanel::Private::onBucketed()
+void MemoryChartPanel::Private::onBucketed(Bucketed result)
 {
-    Bucketed result = bucketWatcher->result();
     // A newer window, device, width or trace is on its way: this one is stale.
     if (result.generation != bucketGeneration || result.window != window || result.device != device || !series)
         return;
     bucketsInFlight = false;
+    bucketCancel.reset();
     buckets = result.buckets;
     drawnWindow = result.window;
     logical = std::move(result.logical);
@@ -1550,6 +1588,9 @@ void MemoryChartPanel::Private::updatePeakTexts()
 
 void MemoryChartPanel::Private::refreshTable()
 {
+    if (queryCancel)
+        queryCancel->store(true, std::memory_order_relaxed);
+    queryCancel.reset();
     if (!series || !series->hasLogical(device)) {
         ++queryGeneration;
         model->clear();
@@ -1582,16 +1623,23 @@ void MemoryChartPanel::Private::refreshTable()
     const std::shared_ptr<const MemoryProfile> profileRef = profile;
     const std::uint64_t time = *t;
     tableTitle->setText(tr("Finding the allocations live at %1…").arg(formatTimePoint(time, timeUnit)));
-    liveWatcher->setFuture(QtConcurrent::run([traceRef, profileRef, time, name, generation] {
-        return LiveQuery{generation, time, MemorySeries::liveLifetimesAt(*traceRef, *profileRef, time, name)};
-    }));
+    queryCancel = std::make_shared<std::atomic<bool>>(false);
+    runAbandonable(
+        q,
+        [traceRef, profileRef, cancel = queryCancel, time, name, generation] {
+            LiveQuery out{generation, time, {}};
+            if (!cancel->load(std::memory_order_relaxed))
+                out.lifetimes = MemorySeries::liveLifetimesAt(*traceRef, *profileRef, time, name);
+            return out;
+        },
+        [this](LiveQuery result) { onLiveQuery(std::move(result)); });
 }
 
-void MemoryChartPanel::Private::onLiveQuery()
+void MemoryChartPanel::Private::onLiveQuery(LiveQuery result)
 {
-    LiveQuery result = liveWatcher->result();
     if (result.generation != queryGeneration)
         return; // superseded
+    queryCancel.reset();
     model->setAllocations(trace, profile, result.timeNs, std::move(result.lifetimes));
     tableInstant = result.timeNs;
     updateTableTitle();
@@ -1655,29 +1703,41 @@ MemoryChartPanel::MemoryChartPanel(QWidget *parent)
 
 MemoryChartPanel::~MemoryChartPanel()
 {
-    d->watcher->disconnect();
-    d->watcher->waitForFinished();
-    d->liveWatcher->disconnect();
-    d->liveWatcher->waitForFinished();
-    d->bucketWatcher->disconnect();
-    d->bucketWatcher->waitForFinished();
+    // Workers still running own what they read; their watchers are children of this panel
+    // and go with it, so their results are dropped. Nothing here waits for them.
+    d->cancelJobs();
 }
 
 void MemoryChartPanel::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const MemoryProfile> profile)
 {
+    std::shared_ptr<const MemorySeries> series;
+    if (trace && profile)
+        series = std::make_shared<const MemorySeries>(*trace, *profile);
+    setTrace(std::move(trace), std::move(profile), std::move(series));
+}
+
+void MemoryChartPanel::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const MemoryProfile> profile,
+                                std::shared_ptr<const MemorySeries> series)
+{
     clear();
-    if (!trace || !profile)
+    if (!trace || !profile || !series)
         return;
-    d->trace = trace;
-    d->profile = profile;
+    d->trace = std::move(trace);
+    d->profile = std::move(profile);
+    d->series = std::move(series);
+    d->showSeries();
+}
+
+void MemoryChartPanel::showPreparing()
+{
+    clear();
     d->placeholder->setText(tr("Preparing the memory chart…"));
-    d->watcher->setFuture(QtConcurrent::run([trace, profile] {
-        return Prepared{trace, profile, std::make_shared<const MemorySeries>(*trace, *profile)};
-    }));
 }
 
 void MemoryChartPanel::clear()
 {
+    d->cancelJobs();
+    ++d->traceGeneration;
     d->trace.reset();
     d->profile.reset();
     d->series.reset();

@@ -19,6 +19,7 @@ namespace TraceInspector {
 
 struct Trace;
 struct MemoryProfile;
+class MemorySeries;
 class LiveAllocationsModel;
 class TableActions;
 
@@ -74,9 +75,16 @@ public:
     explicit MemoryChartPanel(QWidget *parent = nullptr);
     ~MemoryChartPanel() override;
 
-    /// Shows the memory of \a trace (\a profile computed from it). The chart data is
-    /// prepared in the background; chartReady() follows.
+    /// Shows the memory of \a trace (\a profile computed from it) with the chart series the
+    /// loader prepared from them (its MemoryChart stage): only Qt Charts series are made
+    /// here. chartReady() follows once drawn (after this call returns).
+    void setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const MemoryProfile> profile,
+                  std::shared_ptr<const MemorySeries> series);
+    /// The same, preparing the series here, on the calling thread: for small traces
+    /// (tests, examples); a loaded trace brings them from the loader.
     void setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const MemoryProfile> profile);
+    /// Empty, saying that the series are on their way (the loader's MemoryChart stage).
+    void showPreparing();
     void clear();
     /// Back to the whole run, all devices and the peak (a different file was opened).
     void resetView();

@@ -701,7 +701,7 @@ void TestMainWindow::progressTextAndBarAgree()
     for (const QList<QVariant> &args : std::as_const(steps)) {
         const auto p = args.at(1).value<LoadProgress>();
         QVERIFY(p.step >= lastStep);
-        QCOMPARE(p.stepCount, 4);
+        QCOMPARE(p.stepCount, 5);
         if (p.step != lastStep)
             names << p.stepName;
         lastStep = p.step;
@@ -711,9 +711,10 @@ void TestMainWindow::progressTextAndBarAgree()
         }
     }
     QCOMPARE(names, (QStringList{QStringLiteral("Reading big.jsonl"),
-                                                QStringLiteral("Building the span tree"),
-                                                               QStringLiteral("Checking health"),
-                                                                              QStringLiteral("Analysing memory")}));
+                        QStringLiteral("Building the span tree"),
+                                       QStringLiteral("Checking health"),
+                                                      QStringLiteral("Analysing memory"),
+                                                                     QStringLiteral("Preparing the memory chart")}));
 }
 
 void TestMainWindow::helpMenu()
