@@ -49,7 +49,7 @@
 #include "ui/evidencepanel.h"
 #include "ui/evidencetablepanel.h"
 #include "ui/gradientspanel.h"
-#include "ui/memorychartpanel.h"
+#include "ui/memorychart/memorychartpanel.h"
 #include "ui/metadatapanel.h"
 #include "ui/optablepanel.h"
 #include "ui/details/detailspane.h"

@@ -31,7 +31,7 @@
 #include "core/model/trace.h"
 #include "ui/details/detailspane.h"
 #include "ui/mainwindow.h"
-#include "ui/memorychartpanel.h"
+#include "ui/memorychart/memorychartpanel.h"
 #include "ui/optablepanel.h"
 #include "ui/recentfiles.h"
 #include "ui/search/searchbar.h"

@@ -40,7 +40,7 @@
 #include "ui/validationpanel.h"
 #include "ui/widgets/loadprogresswidget.h"
 #include "ui/widgets/messagebanner.h"
-#include "ui/memorychartpanel.h"
+#include "ui/memorychart/memorychartpanel.h"
 #include "ui/widgets/filterlineedit.h"
 #include "ui/widgets/formatreferencewindow.h"
 #include "ui/widgets/shortcutsdialog.h"
