@@ -50,6 +50,7 @@
 #include "ui/evidencetablepanel.h"
 #include "ui/gradientspanel.h"
 #include "ui/memorychart/memorychartpanel.h"
+#include "ui/memorychart/timeaxisaligner.h"
 #include "ui/metadatapanel.h"
 #include "ui/optablepanel.h"
 #include "ui/details/detailspane.h"
@@ -225,6 +226,8 @@ void MainWindow::createLayout()
     m_timeSplitter->addWidget(m_memoryChart);
     m_timeSplitter->setStretchFactor(0, 3);
     m_timeSplitter->setStretchFactor(1, 2);
+    // One time at one screen x in both: a common gutter for the chart's labels and legend.
+    new TimeAxisAligner(m_timeline, m_memoryChart, this);
 
     m_centreSplitter = new QSplitter(Qt::Horizontal, this);
     m_centreSplitter->addWidget(m_timeSplitter);
