@@ -49,7 +49,8 @@
 #include "ui/evidencepanel.h"
 #include "ui/evidencetablepanel.h"
 #include "ui/gradientspanel.h"
-#include "ui/memorychartpanel.h"
+#include "ui/memorychart/memorychartpanel.h"
+#include "ui/memorychart/timeaxisaligner.h"
 #include "ui/metadatapanel.h"
 #include "ui/optablepanel.h"
 #include "ui/details/detailspane.h"
@@ -225,6 +226,8 @@ void MainWindow::createLayout()
     m_timeSplitter->addWidget(m_memoryChart);
     m_timeSplitter->setStretchFactor(0, 3);
     m_timeSplitter->setStretchFactor(1, 2);
+    // One time at one screen x in both: a common gutter for the chart's labels and legend.
+    new TimeAxisAligner(m_timeline, m_memoryChart, this);
 
     m_centreSplitter = new QSplitter(Qt::Horizontal, this);
     m_centreSplitter->addWidget(m_timeSplitter);
@@ -400,7 +403,7 @@ void MainWindow::createLayout()
         if (current.kind == Selection::Kind::Gradient)
             m_gradients->showGradient(current.index);
     });
-    // The chart prepares its series in the background; a load is only done once it is drawn.
+    // The chart draws the series the loader prepared; a load is only done once it is drawn.
     connect(m_memoryChart, &MemoryChartPanel::chartReady, this, [this] {
         const bool wasPending = m_chartPending;
         m_chartPending = false;
@@ -856,9 +859,12 @@ void MainWindow::onAnalysisReady(quint64, const LoadedTracePtr &snapshot)
                                                               snapshot->health, &snapshot->health->findings));
         break;
     case LoadStage::Memory:
-        m_chartPending = true;
-        m_memoryChart->setTrace(snapshot->trace, snapshot->memory);
+        m_memoryChart->showPreparing();
         setEvidenceViews(snapshot);
+        break;
+    case LoadStage::MemoryChart:
+        m_chartPending = true;
+        m_memoryChart->setTrace(snapshot->trace, snapshot->memory, snapshot->memorySeries);
         break;
     }
     updateSummary();
@@ -918,6 +924,9 @@ void MainWindow::onCancelled(quint64 generation)
     QString text = tr("Loading %1 was cancelled.").arg(displayName(m_loadingPath));
     if (m_shown && m_shown->generation == generation && !m_shown->isComplete())
         text += u' ' + tr("What had been read is shown; analyses that had not finished are missing.");
+    // Cancelled between the Memory and MemoryChart stages: the chart's series will not come.
+    if (m_shown && m_shown->generation == generation && !m_shown->memorySeries)
+        m_memoryChart->clear();
     m_messageBanner->showMessage(SeverityPalette::Tone::Information, tr("Loading cancelled"), text);
     if (!m_shown)
         m_stack->setCurrentWidget(m_startPage);

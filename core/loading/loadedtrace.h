@@ -22,6 +22,7 @@ struct TraceSummary;
 class SpanTree;
 class OpStatistics;
 class DeviceTime;
+class MemorySeries;
 
 /// The stages a load goes through, in delivery order. Each stage adds to the snapshot
 /// delivered by the previous one; earlier members never change.
@@ -30,6 +31,9 @@ enum class LoadStage : std::uint8_t {
     SpanTree, ///< nesting, self time and depth
     Health,   ///< health findings
     Memory,   ///< memory profile and the §7.3 summary
+    /// The memory chart's series (per-storage deltas with checkpoints), so the chart only
+    /// turns them into Qt Charts series on the GUI thread.
+    MemoryChart,
 };
 
 /// Wall-clock milliseconds each stage took, measured from the start of the load.
@@ -38,6 +42,7 @@ struct LoadTimings {
     qint64 spanTreeDoneMs = -1;
     qint64 healthDoneMs = -1;
     qint64 memoryDoneMs = -1;
+    qint64 memoryChartDoneMs = -1;
     /// Milliseconds of the span-tree stage spent on device busy unions and on the op
     /// aggregate grouped by shape, dtype and device (parts of spanTreeDoneMs).
     qint64 deviceTimeMs = -1;
@@ -75,6 +80,8 @@ struct LoadedTrace {
     /// Tensor joins, tensor_stats verdicts, gradient keys and the capability matrix (with
     /// the Memory stage: it needs the health findings and the memory lifetimes).
     std::shared_ptr<const EvidenceAnalysis> evidence;
+    /// The memory chart's time series of the memory profile (MemoryChart stage).
+    std::shared_ptr<const MemorySeries> memorySeries;
 
     LoadTimings timings;
 
@@ -84,7 +91,7 @@ struct LoadedTrace {
     bool hasHardErrors() const;
     /// Number of lines that failed to read or decode (E-LINE-*).
     std::size_t decodeFailureCount() const;
-    bool isComplete() const { return stage == LoadStage::Memory; }
+    bool isComplete() const { return stage == LoadStage::MemoryChart; }
 };
 
 using LoadedTracePtr = std::shared_ptr<const LoadedTrace>;

@@ -17,6 +17,7 @@
 #include "core/analysis/evidenceanalysis.h"
 #include "core/analysis/health.h"
 #include "core/analysis/memoryprofile.h"
+#include "core/analysis/memoryseries.h"
 #include "core/analysis/opstatistics.h"
 #include "core/analysis/spantree.h"
 #include "core/analysis/summary.h"
@@ -34,8 +35,9 @@ namespace {
 constexpr int kReadEnd = 850;
 constexpr int kSpanTreeEnd = 880;
 constexpr int kHealthEnd = 920;
+constexpr int kMemoryEnd = 960;
 constexpr int kProgressIntervalMs = 40;
-constexpr int kStepCount = 4; // reading, span tree, health, memory
+constexpr int kStepCount = 5; // reading, span tree, health, memory, memory chart
 
 struct LoadEvent {
     enum class Type : quint8 { Progress, Stage, Failure };
@@ -235,6 +237,16 @@ void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 genera
     snapshot->memory = std::move(memory);
     snapshot->stage = LoadStage::Memory;
     snapshot->timings.memoryDoneMs = clock.elapsed();
+    publish(promise, snapshot);
+
+    if (promise.isCanceled() || cancel->load())
+        return;
+    progress.step(5, kMemoryEnd, TraceLoader::tr("Preparing the memory chart"),
+                  TraceLoader::tr("Preparing the memory chart"));
+    snapshot = std::make_shared<LoadedTrace>(*snapshot);
+    snapshot->memorySeries = std::make_shared<const MemorySeries>(trace, *snapshot->memory);
+    snapshot->stage = LoadStage::MemoryChart;
+    snapshot->timings.memoryChartDoneMs = clock.elapsed();
     progress.done();
     publish(promise, snapshot);
 }
@@ -356,12 +368,13 @@ void TraceLoader::onResult(QFutureWatcherBase *watcher, quint64 generation, int 
             qCInfo(lcLoading) << "generation" << generation << "stage" << int(m_current->stage) << "at"
                               << (m_current->stage == LoadStage::SpanTree ? t.spanTreeDoneMs
                                   : m_current->stage == LoadStage::Health ? t.healthDoneMs
-                                                                          : t.memoryDoneMs)
+                                  : m_current->stage == LoadStage::Memory ? t.memoryDoneMs
+                                                                          : t.memoryChartDoneMs)
                               << "ms";
             if (m_current->stage == LoadStage::SpanTree)
                 qCInfo(lcLoading) << "generation" << generation << "device time in" << t.deviceTimeMs
                                   << "ms, op regrouping in" << t.opRegroupMs << "ms";
-            if (t.evidenceMs >= 0)
+            if (m_current->stage == LoadStage::Memory)
                 qCInfo(lcLoading) << "generation" << generation << "evidence analysis took" << t.evidenceMs << "ms";
             Q_EMIT analysisReady(generation, m_current);
         }

@@ -29,7 +29,7 @@
 #include "core/itemmodels/backgroundsort.h"
 #include "core/model/trace.h"
 #include "ui/mainwindow.h"
-#include "ui/memorychartpanel.h"
+#include "ui/memorychart/memorychartpanel.h"
 #include "ui/optablepanel.h"
 #include "ui/search/searchbar.h"
 #include "ui/selection/selectionmodel.h"
@@ -374,6 +374,9 @@ int main(int argc, char **argv)
         [&] { tensors->view()->sortByColumn(TensorTableModel::AllocColumn, Qt::AscendingOrder); }, 2000);
 
     MemoryChartPanel *chart = window.memoryChartPanel();
+    run(
+        "memory chart set trace (loader's series)",
+        [&] { chart->setTrace(loaded->trace, loaded->memory, loaded->memorySeries); }, 3000);
     run(
         "memory chart zoom (a tenth)", [&] { chart->setWindow(tenth); }, 2000);
     run(

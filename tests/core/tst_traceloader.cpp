@@ -10,6 +10,7 @@
 #include "tests/testutils/generator.h"
 #include "core/analysis/health.h"
 #include "core/analysis/memoryprofile.h"
+#include "core/analysis/memoryseries.h"
 #include "core/analysis/opstatistics.h"
 #include "core/analysis/spantree.h"
 #include "core/analysis/summary.h"
@@ -55,6 +56,10 @@ private Q_SLOTS:
     void newerLoadSupersedes();
     void cancelStopsBigLoad();
     void destroyWhileLoading();
+    void memoryChartStage_data();
+    void memoryChartStage();
+    void memoryChartStageDropped_data();
+    void memoryChartStageDropped();
 
 private:
     QString writeFile(const QString &name, const QByteArray &content);
@@ -115,9 +120,9 @@ void TestTraceLoader::deliversStagesInOrder()
     QVERIFY(!first->spanTree && !first->health && !first->memory);
     QVERIFY(!first->isRejected());
 
-    QCOMPARE(analysis.count(), 3);
-    const LoadStage expected[] = {LoadStage::SpanTree, LoadStage::Health, LoadStage::Memory};
-    for (int i = 0; i < 3; ++i) {
+    QCOMPARE(analysis.count(), 4);
+    const LoadStage expected[] = {LoadStage::SpanTree, LoadStage::Health, LoadStage::Memory, LoadStage::MemoryChart};
+    for (int i = 0; i < 4; ++i) {
         QCOMPARE(generationOf(analysis.at(i)), generation);
         const LoadedTracePtr s = snapshotOf(analysis.at(i));
         QCOMPARE(s->stage, expected[i]);
@@ -128,7 +133,7 @@ void TestTraceLoader::deliversStagesInOrder()
 
     const LoadedTracePtr done = snapshotOf(finished.at(0));
     QVERIFY(done->isComplete());
-    QVERIFY(done->spanTree && done->health && done->memory && done->summary);
+    QVERIFY(done->spanTree && done->health && done->memory && done->summary && done->memorySeries);
     QCOMPARE(done->trace->ops.size(), std::size_t(1));
     QCOMPARE(done->summary->opCount, quint64(1));
     QCOMPARE(done->summary->totalNs, quint64(50000));
@@ -259,7 +264,7 @@ void TestTraceLoader::newerLoadSupersedes()
     QCoreApplication::processEvents();
     QCOMPARE(finished.count(), 1);
     QCOMPARE(read.count(), 1);
-    QCOMPARE(analysis.count(), 3);
+    QCOMPARE(analysis.count(), 4);
     for (const QSignalSpy *spy : {&read, &analysis, &finished, &progress}) {
         for (const QList<QVariant> &args : *spy)
             QCOMPARE(generationOf(args), second);
@@ -307,6 +312,117 @@ void TestTraceLoader::destroyWhileLoading()
     clock.start();
     loader.reset(); // cancels and waits for the job instead of leaving it running
     QTRY_COMPARE_WITH_TIMEOUT(QThreadPool::globalInstance()->activeThreadCount(), 0, 5000);
+}
+
+void TestTraceLoader::memoryChartStage_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<bool>("logical");
+    QTest::addColumn<bool>("physical");
+    QTest::newRow("memory records and samples") << example("01_valid_trace10_forward.jsonl") << true << true;
+    QTest::newRow("device samples only") << example("02_valid_trace9_train.jsonl") << false << true;
+    QTest::newRow("no memory events") << example("04_span_end_unknown.jsonl") << false << false;
+}
+
+void TestTraceLoader::memoryChartStage()
+{
+    QFETCH(QString, file);
+    QFETCH(bool, logical);
+    QFETCH(bool, physical);
+    TraceLoader loader;
+    QSignalSpy analysis(&loader, &TraceLoader::analysisReady);
+    QSignalSpy finished(&loader, &TraceLoader::finished);
+    QSignalSpy steps(&loader, &TraceLoader::stepProgress);
+    loader.load(file);
+    QVERIFY(finished.wait(20000));
+
+    // The Memory snapshot has no series yet; the MemoryChart one, the last, has them.
+    QCOMPARE(analysis.count(), 4);
+    const LoadedTracePtr memory = snapshotOf(analysis.at(2));
+    QCOMPARE(memory->stage, LoadStage::Memory);
+    QVERIFY(memory->memory && !memory->memorySeries);
+    QVERIFY(!memory->isComplete());
+    const LoadedTracePtr chart = snapshotOf(analysis.at(3));
+    QCOMPARE(chart->stage, LoadStage::MemoryChart);
+    QCOMPARE(snapshotOf(finished.at(0)), chart);
+    QVERIFY(chart->isComplete());
+    QCOMPARE(chart->memory.get(), memory->memory.get()); // earlier members stay as delivered
+    QVERIFY(chart->memorySeries);
+    QVERIFY(chart->timings.memoryChartDoneMs >= chart->timings.memoryDoneMs);
+
+    // The series are those of the profile delivered: unknown stays unknown, never zero.
+    const MemorySeries &series = *chart->memorySeries;
+    QCOMPARE(series.hasLogical(), logical);
+    QCOMPARE(series.hasPhysical(), physical);
+    const MemorySeries reference(*chart->trace, *chart->memory);
+    QCOMPARE(series.devices(), reference.devices());
+    QCOMPARE(series.runRange(), reference.runRange());
+    QCOMPARE(series.changeCount(), reference.changeCount());
+    const LogicalChartData peak = series.logical(MemorySeries::kAllDevices, {}, 0);
+    QCOMPARE(peak.peakBytes, chart->summary->logicalPeakBytes);
+
+    // Progress names the step like the others: the fifth of five.
+    QStringList names;
+    for (const QList<QVariant> &args : std::as_const(steps)) {
+        const auto p = args.at(1).value<LoadProgress>();
+        QCOMPARE(p.stepCount, 5);
+        if (names.size() < p.step)
+            names << p.stepName;
+    }
+    QCOMPARE(names.size(), 5);
+    QCOMPARE(names.last(), QStringLiteral("Preparing the memory chart"));
+}
+
+void TestTraceLoader::memoryChartStageDropped_data()
+{
+    QTest::addColumn<bool>("supersede");
+    QTest::newRow("cancelled") << false;
+    QTest::newRow("superseded") << true;
+}
+
+void TestTraceLoader::memoryChartStageDropped()
+{
+    QFETCH(bool, supersede);
+    TraceLoader loader;
+    QSignalSpy analysis(&loader, &TraceLoader::analysisReady);
+    QSignalSpy finished(&loader, &TraceLoader::finished);
+    QSignalSpy cancelled(&loader, &TraceLoader::cancelled);
+    const QString next = example("02_valid_trace9_train.jsonl");
+    // Stopped as soon as the Memory stage arrives: the worker may have the series already
+    // (a small trace), but they belong to a load nobody wants any more.
+    quint64 second = 0;
+    const quint64 first = loader.load(example("01_valid_trace10_forward.jsonl"));
+    connect(&loader, &TraceLoader::analysisReady, this, [&](quint64 generation, const LoadedTracePtr &snapshot) {
+        if (generation != first || snapshot->stage != LoadStage::Memory)
+            return;
+        if (supersede)
+            second = loader.load(next);
+        else
+            loader.cancel();
+    });
+    if (supersede)
+        QVERIFY(finished.wait(20000));
+    else
+        QTRY_COMPARE_WITH_TIMEOUT(cancelled.count(), 1, 20000);
+    QTRY_COMPARE_WITH_TIMEOUT(QThreadPool::globalInstance()->activeThreadCount(), 0, 20000);
+    QCoreApplication::processEvents();
+
+    for (const QList<QVariant> &args : std::as_const(analysis)) {
+        if (generationOf(args) == first)
+            QVERIFY(snapshotOf(args)->stage != LoadStage::MemoryChart);
+    }
+    if (!supersede) {
+        QCOMPARE(finished.count(), 0);
+        QVERIFY(!loader.current() || !loader.current()->memorySeries);
+        return;
+    }
+    QCOMPARE(finished.count(), 1);
+    QCOMPARE(generationOf(finished.at(0)), second);
+    const LoadedTracePtr done = snapshotOf(finished.at(0));
+    QCOMPARE(done->trace->path, next.toStdString());
+    QVERIFY(done->memorySeries);
+    QVERIFY(!done->memorySeries->hasLogical()); // the second trace's series, not the first's
+    QCOMPARE(loader.current(), done);
 }
 
 QTEST_GUILESS_MAIN(TestTraceLoader)

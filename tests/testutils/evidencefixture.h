@@ -15,6 +15,7 @@
 #include "core/analysis/gradientmanifest.h"
 #include "core/analysis/health.h"
 #include "core/analysis/memoryprofile.h"
+#include "core/analysis/memoryseries.h"
 #include "core/io/tracereader.h"
 #include "core/loading/loadedtrace.h"
 #include "core/model/trace.h"
@@ -98,7 +99,8 @@ inline LoadedTracePtr loadedSnapshot(std::shared_ptr<const Trace> trace)
     loaded->memory = std::make_shared<const MemoryProfile>(analyzeMemory(*loaded->trace));
     loaded->evidence = std::make_shared<const EvidenceAnalysis>(
         analyzeEvidence(*loaded->trace, loaded->health.get(), loaded->memory.get()));
-    loaded->stage = LoadStage::Memory;
+    loaded->memorySeries = std::make_shared<const MemorySeries>(*loaded->trace, *loaded->memory);
+    loaded->stage = LoadStage::MemoryChart;
     return loaded;
 }
 

@@ -33,7 +33,7 @@
 #include "ui/details/detailspane.h"
 #include "ui/gradientspanel.h"
 #include "ui/mainwindow.h"
-#include "ui/memorychartpanel.h"
+#include "ui/memorychart/memorychartpanel.h"
 #include "ui/optablepanel.h"
 #include "ui/recentfiles.h"
 #include "ui/search/searchbar.h"

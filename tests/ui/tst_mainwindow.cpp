@@ -40,7 +40,7 @@
 #include "ui/validationpanel.h"
 #include "ui/widgets/loadprogresswidget.h"
 #include "ui/widgets/messagebanner.h"
-#include "ui/memorychartpanel.h"
+#include "ui/memorychart/memorychartpanel.h"
 #include "ui/widgets/filterlineedit.h"
 #include "ui/widgets/formatreferencewindow.h"
 #include "ui/widgets/shortcutsdialog.h"
@@ -699,7 +699,7 @@ void TestMainWindow::progressTextAndBarAgree()
     for (const QList<QVariant> &args : std::as_const(steps)) {
         const auto p = args.at(1).value<LoadProgress>();
         QVERIFY(p.step >= lastStep);
-        QCOMPARE(p.stepCount, 4);
+        QCOMPARE(p.stepCount, 5);
         if (p.step != lastStep)
             names << p.stepName;
         lastStep = p.step;
@@ -709,7 +709,8 @@ void TestMainWindow::progressTextAndBarAgree()
         }
     }
     QCOMPARE(names, (QStringList{QStringLiteral("Reading big.jsonl"), QStringLiteral("Building the span tree"),
-                                 QStringLiteral("Checking health"), QStringLiteral("Analysing memory")}));
+                                 QStringLiteral("Checking health"), QStringLiteral("Analysing memory"),
+                                 QStringLiteral("Preparing the memory chart")}));
 }
 
 void TestMainWindow::helpMenu()

@@ -13,7 +13,7 @@
 #include "core/io/tracereader.h"
 #include "core/itemmodels/backgroundsort.h"
 #include "core/model/trace.h"
-#include "ui/memorychartpanel.h"
+#include "ui/memorychart/memorychartpanel.h"
 
 using namespace TraceInspector;
 

@@ -18,7 +18,7 @@
 #include "core/io/tracereader.h"
 #include "core/itemmodels/modelroles.h"
 #include "core/model/trace.h"
-#include "ui/memorychartpanel.h"
+#include "ui/memorychart/memorychartpanel.h"
 #include "core/itemmodels/backgroundsort.h"
 #include "core/itemmodels/liveallocationsmodel.h"
 #include "core/analysis/memoryseries.h"

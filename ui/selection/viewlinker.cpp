@@ -10,7 +10,7 @@
 #include "core/model/trace.h"
 #include "core/timeline/timelinelayout.h"
 #include "ui/details/detailspane.h"
-#include "ui/memorychartpanel.h"
+#include "ui/memorychart/memorychartpanel.h"
 #include "ui/optablepanel.h"
 #include "ui/search/searchbar.h"
 #include "ui/selection/selectionmodel.h"

@@ -173,9 +173,30 @@ void TimelineView::applyStyle()
     m_painter.setStyle(font(), palette());
     if (m_layout)
         m_rows = TimelineRows(*m_layout, m_painter.rowHeight(), m_painter.headerHeight(), m_painter.titleHeight());
-    setViewportMargins(0, 0, 0, 0);
+    setViewportMargins(m_marginLeft, 0, m_marginRight, 0);
     updateScrollBars();
     viewport()->update();
+}
+
+void TimelineView::setTimeAreaMargins(int left, int right)
+{
+    left = std::max(left, 0);
+    right = std::max(right, 0);
+    if (left == m_marginLeft && right == m_marginRight)
+        return;
+    m_marginLeft = left;
+    m_marginRight = right;
+    setViewportMargins(left, 0, right, 0);
+    updateScrollBars();
+    viewport()->update();
+    // Same window, new width: time-aligned views may want to know.
+    Q_EMIT visibleWindowChanged(m_state.host);
+}
+
+int TimelineView::timeToGlobalX(std::uint64_t timeNs) const
+{
+    const double x = timeToX(m_state.host, viewport()->width(), timeNs);
+    return viewport()->mapToGlobal(QPoint(0, 0)).x() + int(std::lround(x));
 }
 
 void TimelineView::changeEvent(QEvent *event)

@@ -71,6 +71,11 @@ public:
     /// The tooltip text at \a pos (empty when nothing is there).
     QString toolTipAt(const QPoint &pos) const;
     int rulerHeight() const { return m_painter.rulerHeight(); }
+    /// Leaves \a left and \a right pixels beside the time area (ruler and lanes), so that it
+    /// spans the same screen x as a view lined up with it (the memory chart's plot area).
+    void setTimeAreaMargins(int left, int right);
+    /// The screen x of host time \a timeNs in the time area as drawn now.
+    int timeToGlobalX(std::uint64_t timeNs) const;
     const TimelineRows &rows() const { return m_rows; }
 
 public Q_SLOTS:
@@ -167,6 +172,8 @@ private:
     int m_dragAxis = -1;
     std::uint64_t m_rangeAnchor = 0;
     bool m_syncingScrollBars = false;
+    int m_marginLeft = 0;
+    int m_marginRight = 0;
 };
 
 } // namespace TraceInspector

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include <QList>
 #include <QRectF>
@@ -19,6 +20,7 @@ namespace TraceInspector {
 
 struct Trace;
 struct MemoryProfile;
+class MemorySeries;
 class LiveAllocationsModel;
 class TableActions;
 
@@ -35,7 +37,7 @@ class TableActions;
 /// series. The keyboard does the same: arrows move the instant, +/- zoom, 0 resets, P goes
 /// to the peak. A plane without records is shown once as "unknown", never as a zero line.
 ///
-/// This is the only file pair that uses Qt Charts; the header exposes none of its types.
+/// Only ui/memorychart/ uses Qt Charts; this header exposes none of its types.
 class MemoryChartPanel : public QWidget
 {
     Q_OBJECT
@@ -74,9 +76,16 @@ public:
     explicit MemoryChartPanel(QWidget *parent = nullptr);
     ~MemoryChartPanel() override;
 
-    /// Shows the memory of \a trace (\a profile computed from it). The chart data is
-    /// prepared in the background; chartReady() follows.
+    /// Shows the memory of \a trace (\a profile computed from it) with the chart series the
+    /// loader prepared from them (its MemoryChart stage): only Qt Charts series are made
+    /// here. chartReady() follows once drawn (after this call returns).
+    void setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const MemoryProfile> profile,
+                  std::shared_ptr<const MemorySeries> series);
+    /// The same, preparing the series here, on the calling thread: for small traces
+    /// (tests, examples); a loaded trace brings them from the loader.
     void setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const MemoryProfile> profile);
+    /// Empty, saying that the series are on their way (the loader's MemoryChart stage).
+    void showPreparing();
     void clear();
     /// Back to the whole run, all devices and the peak (a different file was opened).
     void resetView();
@@ -130,6 +139,16 @@ public:
 
     DrawnState drawnState() const;
 
+    /// Lines the plot area up with a view above (the timeline's time area): it spans screen
+    /// x \a globalLeft to \a globalRight where the labels and legend leave room for that
+    /// (see naturalPlotSpan()); 0, 0 lets Qt Charts place it.
+    void setPlotSpan(int globalLeft, int globalRight);
+    /// The screen x range of the plot area as Qt Charts lays it out with the labels and legend
+    /// shown now; none while no plot is shown.
+    std::optional<std::pair<int, int>> naturalPlotSpan() const;
+    /// The screen x of \a timeNs on the plots as drawn now.
+    int timeToGlobalX(std::uint64_t timeNs) const;
+
 Q_SIGNALS:
     /// A row of the allocations table was activated: the span that allocated the storage.
     void spanActivated(QString spanId);
@@ -146,6 +165,8 @@ Q_SIGNALS:
     void timeRangeSelected(const TraceInspector::TimeWindow &range);
     /// A single click on an allocation row made in a known span.
     void allocationSpanSelected(qint64 spanIndex);
+    /// naturalPlotSpan() changed (labels, legend, fonts, size): for views lined up with it.
+    void plotSpanChanged();
 
 protected:
     void showEvent(QShowEvent *event) override;
