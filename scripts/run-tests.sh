@@ -4,17 +4,13 @@
 # Usage: scripts/run-tests.sh [extra ctest arguments for the main stage]
 #
 # Stages (TI_STAGES, space-separated; default "main", and "main asan fuzz" when CI=true; on a
-# fresh clone on 2 cores: main ~12.5 min, asan ~15.5 min, fuzz ~4 min):
+# fresh clone on 2 cores, see README.md "Style and static checks"):
 #   main  the dev preset (the ci preset, with -Werror, in CI): build, then the whole suite
 #   asan  the dev-asan preset: ASan + UBSan, any sanitizer report (leaks included) fails the
-#         test that caused it (halt_on_error, no recovery). By default a deliberate subset
-#         (TI_ASAN_SCOPE=subset): every engine/adapter test (tests/core), every CLI test and
-#         the GUI tests that drive third-party code we hand memory to (Graphviz, Qt Charts)
-#         or that own worker results (graph, memory chart, evidence panels, details pane).
-#         Why a subset: each of the ~120 test executables is its own ASan link, and the GUI
-#         tests run 2-3 times slower under ASan; the whole suite would take the CI (2 cores)
-#         well past its 30 minutes next to the main and fuzz stages. TI_ASAN_SCOPE=full builds
-#         and runs everything (do so before a release and after touching ui/ ownership).
+#         test that caused it (halt_on_error, no recovery), over the whole suite by default
+#         (TI_ASAN_SCOPE=full). TI_ASAN_SCOPE=subset is a quicker pass for local work: every
+#         engine/adapter test (tests/core), every CLI test and the GUI tests that drive
+#         third-party code we hand memory to (Graphviz, Qt Charts) or own worker results.
 #   fuzz  the fuzz preset (clang, libFuzzer, ASan + UBSan): the corpus replay, then a
 #         time-boxed run of the reader fuzzer (TI_FUZZ_SECONDS, default 120) on a copy of
 #         tests/fuzz/corpus; a crash or a failed check fails the stage and leaves the input
@@ -76,7 +72,7 @@ for stage in $stages; do
       end "tests ($preset)"
       ;;
     asan)
-      scope=${TI_ASAN_SCOPE:-subset}
+      scope=${TI_ASAN_SCOPE:-full}
       targets=()
       filter=()
       if [ "$scope" = subset ]; then
