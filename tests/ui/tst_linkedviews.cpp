@@ -74,6 +74,10 @@ private Q_SLOTS:
 
 private:
     bool open(MainWindow &window, const QString &path);
+    /// Writes \a text to a file in \a dir and opens it in the window.
+    bool openText(const QByteArray &text, const QTemporaryDir &dir);
+    /// Clicks the first finding of rule \a ruleId in the validation panel; its issue row, or -1.
+    int clickFinding(const char *ruleId);
     /// A closed span with ops and a parent, in the middle of the run.
     qint64 spanWithOps() const;
     qint64 selectedOpRows() const;
@@ -115,6 +119,39 @@ bool tst_LinkedViews::open(MainWindow &window, const QString &path)
     if (!finished.wait(60000))
         return false;
     return finished.at(0).at(0).toBool();
+}
+
+bool tst_LinkedViews::openText(const QByteArray &text, const QTemporaryDir &dir)
+{
+    const QString path = dir.filePath(QStringLiteral("trace.jsonl"));
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size())
+        return false;
+    file.close();
+    if (!open(*m_window, path))
+        return false;
+    m_loaded = m_window->loadedTrace();
+    return m_loaded && m_loaded->trace;
+}
+
+int tst_LinkedViews::clickFinding(const char *ruleId)
+{
+    ValidationPanel *validation = m_window->validationPanel();
+    ValidationIssueModel *issues = validation->issueModel();
+    int row = -1;
+    for (int r = 0; r < issues->rowCount() && row < 0; ++r)
+        if (issues->problemAt(r)->ruleId == ruleId)
+            row = r;
+    if (row < 0)
+        return -1;
+    QModelIndex index =
+        validation->proxyModel()->mapFromSource(issues->index(row, ValidationIssueModel::MessageColumn));
+    if (validation->isGrouped())
+        index = validation->groupModel()->mapFromSource(index);
+    QTreeView *view = validation->view();
+    view->scrollTo(index);
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(index).center());
+    return row;
 }
 
 void tst_LinkedViews::init()
@@ -279,31 +316,14 @@ void tst_LinkedViews::findingSelectsWhatItNames()
           "{\"kind\":\"terminal\",\"outcome\":\"complete\",\"timestamp_ns\":200}\n";
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    const QString path = dir.filePath(QStringLiteral("findings.jsonl"));
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly) && file.write(text) == text.size());
-    file.close();
-    QVERIFY(open(*m_window, path));
-    m_loaded = m_window->loadedTrace();
+    QVERIFY(openText(text, dir));
     const Trace &trace = *m_loaded->trace;
     const qint64 b = trace.findSpan(std::string_view("b"));
     QVERIFY(b >= 0);
 
     ValidationPanel *validation = m_window->validationPanel();
-    ValidationIssueModel *issues = validation->issueModel();
-    int row = -1;
-    for (int r = 0; r < issues->rowCount() && row < 0; ++r)
-        if (issues->problemAt(r)->ruleId == "H-SPAN-UNCLOSED")
-            row = r;
+    const int row = clickFinding("H-SPAN-UNCLOSED");
     QVERIFY(row >= 0);
-    // A click on the row.
-    QModelIndex index =
-        validation->proxyModel()->mapFromSource(issues->index(row, ValidationIssueModel::MessageColumn));
-    if (validation->isGrouped())
-        index = validation->groupModel()->mapFromSource(index);
-    QTreeView *view = validation->view();
-    view->scrollTo(index);
-    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(index).center());
     QCOMPARE(validation->currentFinding(), row);
     const Selection current = m_window->selectionModel()->current();
     QCOMPARE(current.kind, Selection::Kind::Span);
@@ -334,12 +354,7 @@ void tst_LinkedViews::gradientRowsJoinTheSelection()
           "{\"kind\":\"terminal\",\"outcome\":\"complete\",\"timestamp_ns\":200}\n";
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    const QString path = dir.filePath(QStringLiteral("gradients.jsonl"));
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly) && file.write(text) == text.size());
-    file.close();
-    QVERIFY(open(*m_window, path));
-    m_loaded = m_window->loadedTrace();
+    QVERIFY(openText(text, dir));
     QCOMPARE(m_loaded->trace->gradients.size(), std::size_t(3));
 
     auto *gradients = m_window->findChild<GradientsPanel *>(QStringLiteral("gradientsPanel"));
@@ -367,20 +382,9 @@ void tst_LinkedViews::gradientRowsJoinTheSelection()
 
     // The finding that names record 1 selects it, with the finding, and makes key (model, w)
     // current in the gradients panel without replacing the finding's selection.
-    ValidationPanel *validation = m_window->validationPanel();
-    ValidationIssueModel *issues = validation->issueModel();
-    int row = -1;
-    for (int r = 0; r < issues->rowCount() && row < 0; ++r)
-        if (issues->problemAt(r)->ruleId == "H-GRAD-EVENT-ID-DUP")
-            row = r;
+    const int row = clickFinding("H-GRAD-EVENT-ID-DUP");
     QVERIFY(row >= 0);
-    QModelIndex index =
-        validation->proxyModel()->mapFromSource(issues->index(row, ValidationIssueModel::MessageColumn));
-    if (validation->isGrouped())
-        index = validation->groupModel()->mapFromSource(index);
-    QTreeView *findings = validation->view();
-    findings->scrollTo(index);
-    QTest::mouseClick(findings->viewport(), Qt::LeftButton, {}, findings->visualRect(index).center());
+    QCOMPARE(m_window->validationPanel()->currentFinding(), row);
     const Selection current = m_window->selectionModel()->current();
     QCOMPARE(current.kind, Selection::Kind::Gradient);
     QCOMPARE(current.index, qint64(1));
