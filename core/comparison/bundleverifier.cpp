@@ -29,9 +29,10 @@ std::vector<std::string> components(const std::string &path)
         if (end == std::string::npos)
             end = path.size();
         std::string part = path.substr(start, end - start);
-        if (!part.empty() && !(part == "." && !first))
+        const bool empty = part.empty(); // read before the move below (clang-tidy use-after-move)
+        if (!empty && !(part == "." && !first))
             parts.push_back(std::move(part));
-        if (!part.empty() || end != path.size())
+        if (!empty || end != path.size())
             first = false;
         start = end + 1;
     }
