@@ -40,7 +40,7 @@ bool show(MemoryChartPanel &panel, const std::shared_ptr<const Trace> &trace,
           const std::shared_ptr<const MemoryProfile> &profile)
 {
     QSignalSpy ready(&panel, &MemoryChartPanel::chartReady);
-    panel.setTrace(trace, profile);
+    panel.setTrace(trace, profile, std::make_shared<const MemorySeries>(*trace, *profile));
     return ready.wait(20000);
 }
 

@@ -48,7 +48,7 @@ Loaded example(const char *name)
 bool showTrace(MemoryChartPanel &panel, const Loaded &l)
 {
     QSignalSpy ready(&panel, &MemoryChartPanel::chartReady);
-    panel.setTrace(l.trace, l.profile);
+    panel.setTrace(l.trace, l.profile, std::make_shared<const MemorySeries>(*l.trace, *l.profile));
     return ready.wait(20000);
 }
 

@@ -41,14 +41,6 @@ MemoryChartPanel::MemoryChartPanel(QWidget *parent)
 // go with it, so their results are dropped. Nothing here waits for them.
 MemoryChartPanel::~MemoryChartPanel() = default;
 
-void MemoryChartPanel::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const MemoryProfile> profile)
-{
-    std::shared_ptr<const MemorySeries> series;
-    if (trace && profile)
-        series = std::make_shared<const MemorySeries>(*trace, *profile);
-    setTrace(std::move(trace), std::move(profile), std::move(series));
-}
-
 void MemoryChartPanel::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const MemoryProfile> profile,
                                 std::shared_ptr<const MemorySeries> series)
 {

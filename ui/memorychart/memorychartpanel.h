@@ -81,9 +81,6 @@ public:
     /// here. chartReady() follows once drawn (after this call returns).
     void setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const MemoryProfile> profile,
                   std::shared_ptr<const MemorySeries> series);
-    /// The same, preparing the series here, on the calling thread: for small traces
-    /// (tests, examples); a loaded trace brings them from the loader.
-    void setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const MemoryProfile> profile);
     /// Empty, saying that the series are on their way (the loader's MemoryChart stage).
     void showPreparing();
     void clear();
