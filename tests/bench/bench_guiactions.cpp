@@ -340,6 +340,7 @@ int main(int argc, char **argv)
                     double(t.elapsed()) / 1000, worstPass, worstCpu);
         reset.print("span tree model resets");
         landing.print("layout changes");
+        loaded = window.loadedTrace(); // the reloaded snapshot, for the chart's steps below
         std::printf("  sorted by column %d, first row %s\n", spans->proxyModel()->sortColumn(),
                     qPrintable(spans->proxyModel()->index(0, 0).data().toString()));
     }
