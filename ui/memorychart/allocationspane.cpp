@@ -69,7 +69,8 @@ AllocationsPane::AllocationsPane(QWidget *parent)
                                false}},
                              LiveAllocationsModel::TensorIdsColumn);
     m_actions->addRowAction(
-        tr("Select &Span"), [this](const QModelIndex &row) { Q_EMIT spanActivated(row.data(SpanIdRole).toString()); },
+        tr("Select &Span"),
+        [this](const QModelIndex &row) { Q_EMIT spanActivated(row.data(SpanIndexRole).toLongLong()); },
         [](const QModelIndex &row) { return row.data(SpanIndexRole).toLongLong() >= 0; },
         QKeySequence(Qt::CTRL | Qt::Key_J));
     connect(m_table, &QTableView::clicked, this, [this](const QModelIndex &index) {
@@ -78,8 +79,8 @@ AllocationsPane::AllocationsPane(QWidget *parent)
             Q_EMIT allocationSpanSelected(span);
     });
     connect(m_table, &QTableView::activated, this, [this](const QModelIndex &index) {
-        const QString span = index.data(SpanIdRole).toString();
-        if (!span.isEmpty())
+        const qint64 span = index.data(SpanIndexRole).toLongLong();
+        if (span >= 0)
             Q_EMIT spanActivated(span);
     });
     connect(m_peakButton, &QPushButton::clicked, this, &AllocationsPane::peakRequested);

@@ -50,7 +50,7 @@ public:
     TableActions *actions() const { return m_actions; }
 
 Q_SIGNALS:
-    void spanActivated(QString spanId);
+    void spanActivated(qint64 spanIndex);
     void allocationSpanSelected(qint64 spanIndex);
     void allocationsShown();
     void peakRequested();

@@ -148,7 +148,7 @@ public:
 
 Q_SIGNALS:
     /// A row of the allocations table was activated: the span that allocated the storage.
-    void spanActivated(QString spanId);
+    void spanActivated(qint64 spanIndex);
     /// The chart data for the trace given to setTrace() is ready and drawn.
     void chartReady();
     /// The allocations table lists a new instant (after selectInstant(), showPeak() or a

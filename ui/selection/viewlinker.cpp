@@ -89,10 +89,8 @@ void ViewLinker::connectViews()
     });
     connect(v.memoryChart, &MemoryChartPanel::allocationSpanSelected, this,
             [this](qint64 span) { fromView(Selection::span(span)); });
-    connect(v.memoryChart, &MemoryChartPanel::spanActivated, this, [this](const QString &id) {
-        if (m_trace)
-            activateFromView(Selection::span(m_trace->findSpan(std::string_view(id.toStdString()))));
-    });
+    connect(v.memoryChart, &MemoryChartPanel::spanActivated, this,
+            [this](qint64 span) { activateFromView(Selection::span(span)); });
     connect(v.memoryChart, &MemoryChartPanel::timeRangeSelected, m_selection, &SelectionModel::setTimeRange);
 
     connect(v.validation, &ValidationPanel::findingSelected, this, [this](int row) { fromFinding(row, false); });
