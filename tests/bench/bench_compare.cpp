@@ -17,9 +17,7 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <ctime>
 #include <functional>
-#include <sys/resource.h>
 
 #include "core/itemmodels/opaggregatemodel.h"
 #include "core/itemmodels/opgroupdiffmodel.h"
@@ -34,23 +32,14 @@
 #include "ui/optablepanel.h"
 #include "ui/spantreepanel.h"
 #include "ui/timeline/timelineview.h"
+#include "tests/bench/benchclock.h"
 
 using namespace TraceInspector;
 
 namespace {
 
-double msSince(const QElapsedTimer &t)
-{
-    return double(t.nsecsElapsed()) / 1e6;
-}
-
-// CPU time of the GUI thread: what a pass costs there, whatever else the shared machine runs.
-double threadCpuMs()
-{
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
-}
+using BenchClock::msSince;
+using BenchClock::threadCpuMs;
 
 // The longest single pass of the event loop: wall time, and the GUI thread's CPU time of
 // the pass that used the most.
@@ -117,8 +106,7 @@ public:
         QElapsedTimer clock;
         clock.start();
         const double cpu = threadCpuMs();
-        rusage u0{};
-        getrusage(RUSAGE_THREAD, &u0);
+        const BenchClock::ThreadWaits w0 = BenchClock::threadWaits();
         ++m_depth;
         const bool result = QApplication::notify(receiver, event);
         --m_depth;
@@ -126,12 +114,11 @@ public:
         if (ms >= m_thresholdMs) {
             // Wall far above CPU: waits (voluntary switches: a lock, I/O), preemption by other
             // threads (involuntary) or page faults (major: read from disk).
-            rusage u1{};
-            getrusage(RUSAGE_THREAD, &u1);
+            const BenchClock::ThreadWaits w1 = BenchClock::threadWaits();
             std::printf("  slow event: %s \"%s\" type %d: %.1f ms (GUI CPU %.1f ms; waited %ld, preempted %ld, "
                         "%ld major faults)\n",
                         className.constData(), qPrintable(name), int(type), ms, threadCpuMs() - cpu,
-                        u1.ru_nvcsw - u0.ru_nvcsw, u1.ru_nivcsw - u0.ru_nivcsw, u1.ru_majflt - u0.ru_majflt);
+                        w1.voluntary - w0.voluntary, w1.involuntary - w0.involuntary, w1.majorFaults - w0.majorFaults);
         }
         return result;
     }

@@ -21,8 +21,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <ctime>
-#include <sys/resource.h>
 #include <functional>
 
 #include "core/analysis/spantree.h"
@@ -40,6 +38,7 @@
 #include "core/itemmodels/optablemodel.h"
 #include "core/itemmodels/tensortablemodel.h"
 #include "ui/timeline/timelineview.h"
+#include "tests/bench/benchclock.h"
 
 using namespace TraceInspector;
 
@@ -52,35 +51,10 @@ struct Figure {
     double worstCpuMs = 0;
 };
 
-// CPU time of the GUI thread: what the action costs there, whatever else the machine runs
-// (the wall times above it grow with the load of a shared machine).
-double threadCpuMs()
-{
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
-}
-
-// Why a call's wall time exceeds its CPU time: waits (voluntary switches: a lock, I/O),
-// preemption by other threads (involuntary) and page faults (major: read from disk).
-struct ThreadWaits {
-    long voluntary = 0;
-    long involuntary = 0;
-    long majorFaults = 0;
-    long minorFaults = 0;
-};
-
-ThreadWaits threadWaits()
-{
-    rusage u{};
-    getrusage(RUSAGE_THREAD, &u);
-    return {u.ru_nvcsw, u.ru_nivcsw, u.ru_majflt, u.ru_minflt};
-}
-
-double msSince(const QElapsedTimer &t)
-{
-    return double(t.nsecsElapsed()) / 1e6;
-}
+using BenchClock::msSince;
+using BenchClock::threadCpuMs;
+using BenchClock::ThreadWaits;
+using BenchClock::threadWaits;
 
 Figure measure(MainWindow &window, const char *name, const std::function<void()> &action, int settleMs = 1000)
 {

@@ -17,7 +17,6 @@
 #include <algorithm>
 #include <optional>
 #include <cstdio>
-#include <ctime>
 #include <random>
 #include <vector>
 
@@ -31,6 +30,7 @@
 #include "ui/timeline/timelinepainter.h"
 #include "ui/timeline/timelinerows.h"
 #include "ui/timeline/timelineview.h"
+#include "tests/bench/benchclock.h"
 
 using namespace TraceInspector;
 
@@ -41,14 +41,7 @@ double ms(qint64 ns)
     return double(ns) / 1e6;
 }
 
-/// CPU time of this thread: what a frame costs us, without the time other processes on a
-/// busy machine took the core away (both are reported).
-double threadCpuMs()
-{
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
-}
+using BenchClock::threadCpuMs;
 
 void report(const char *what, std::vector<double> times)
 {
