@@ -15,6 +15,7 @@
 #include "core/output/jsonwriter.h"
 #include "core/output/normalizedwriter.h"
 #include "ui/widgets/outputerrortext.h"
+#include "core/loading/workerpool.h"
 
 namespace TraceInspector {
 
@@ -113,7 +114,7 @@ void ExportController::exportAsync(LoadedTracePtr loaded, const QString &target,
         watcher->deleteLater();
         Q_EMIT finished(outcome);
     });
-    watcher->setFuture(QtConcurrent::run([loaded, target, replaceOpenedTrace, replaceProtected] {
+    watcher->setFuture(QtConcurrent::run(workerPool(), [loaded, target, replaceOpenedTrace, replaceProtected] {
         return exportTo(*loaded, target, replaceOpenedTrace, replaceProtected);
     }));
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/recentfiles.h"
 
+#include "core/loading/workerpool.h"
+
 #include <QFileInfo>
 #include <QMutex>
 #include <QMutexLocker>
@@ -103,7 +105,7 @@ void RecentFiles::save()
         const QMutexLocker lock(&pendingMutex());
         pendingList() = m_files;
     }
-    (void)QtConcurrent::run(&writePending);
+    (void)QtConcurrent::run(workerPool(), &writePending);
     Q_EMIT changed();
 }
 

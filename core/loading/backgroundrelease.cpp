@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/loading/backgroundrelease.h"
 
+#include "core/loading/workerpool.h"
+
 #include <QThreadPool>
 
 namespace TraceInspector {
@@ -10,7 +12,7 @@ void releaseInBackground(std::shared_ptr<const void> reference)
     if (!reference)
         return;
     // Only this reference may be moved into the task: a copy left here would be the last.
-    QThreadPool::globalInstance()->start([reference = std::move(reference)]() mutable { reference.reset(); });
+    workerPool()->start([reference = std::move(reference)]() mutable { reference.reset(); });
 }
 
 } // namespace TraceInspector

@@ -24,6 +24,7 @@
 #include "core/io/tracereader.h"
 #include "core/io/tracesource.h"
 #include "core/loading/tracesniffer.h"
+#include "core/loading/workerpool.h"
 
 Q_LOGGING_CATEGORY(lcLoading, "traceinspector.loading", QtWarningMsg)
 
@@ -306,7 +307,7 @@ quint64 TraceLoader::load(const QString &path)
             [this, watcher, generation] { onJobFinished(watcher, generation); });
     qCInfo(lcLoading) << "generation" << generation << "loading" << path;
     Q_EMIT started(generation, path);
-    watcher->setFuture(QtConcurrent::run(&runLoad, path, generation, cancel));
+    watcher->setFuture(QtConcurrent::run(workerPool(), &runLoad, path, generation, cancel));
     return generation;
 }
 

@@ -39,6 +39,7 @@
 #include "core/itemmodels/tensortablemodel.h"
 #include "ui/timeline/timelineview.h"
 #include "tests/bench/benchclock.h"
+#include "core/loading/workerpool.h"
 
 using namespace TraceInspector;
 
@@ -160,8 +161,8 @@ int main(int argc, char **argv)
         std::printf("baseline: everything on the GUI thread, QTreeView::expandAll()\n");
     }
     if (const int threads = qEnvironmentVariableIntValue("TI_BENCH_POOL_THREADS"); threads > 0) {
-        QThreadPool::globalInstance()->setMaxThreadCount(threads);
-        std::printf("global thread pool: %d threads\n", threads);
+        workerPool()->setMaxThreadCount(threads);
+        std::printf("worker pool: %d threads\n", threads);
     }
     MainWindow window;
     window.resize(1600, 1000);

@@ -24,6 +24,7 @@
 #include "core/itemmodels/spantreemodel.h"
 #include "core/itemmodels/tensortablemodel.h"
 #include "core/model/trace.h"
+#include "core/loading/workerpool.h"
 
 using namespace TraceInspector;
 
@@ -133,7 +134,7 @@ QList<qint64> treeOrder(const QAbstractItemModel &model, const QModelIndex &pare
 // would be applied by now. (No timed wait: waiting for something not to happen.)
 void drainWorkers()
 {
-    QThreadPool::globalInstance()->waitForDone();
+    workerPool()->waitForDone();
     QCoreApplication::processEvents();
 }
 

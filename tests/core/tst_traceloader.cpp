@@ -7,6 +7,8 @@
 #include <QTest>
 #include <QThreadPool>
 
+#include <algorithm>
+
 #include "tests/testutils/generator.h"
 #include "core/analysis/health.h"
 #include "core/analysis/memoryprofile.h"
@@ -16,6 +18,7 @@
 #include "core/analysis/summary.h"
 #include "core/loading/loadedtrace.h"
 #include "core/loading/traceloader.h"
+#include "core/loading/workerpool.h"
 
 using namespace TraceInspector;
 
@@ -56,6 +59,7 @@ private Q_SLOTS:
     void newerLoadSupersedes();
     void cancelStopsBigLoad();
     void destroyWhileLoading();
+    void loadLeavesQtsPoolFree();
     void memoryChartStage_data();
     void memoryChartStage();
     void memoryChartStageDropped_data();
@@ -80,7 +84,7 @@ void TestTraceLoader::initTestCase()
 
 void TestTraceLoader::cleanupTestCase()
 {
-    QThreadPool::globalInstance()->waitForDone();
+    workerPool()->waitForDone();
 }
 
 QString TestTraceLoader::writeFile(const QString &name, const QByteArray &content)
@@ -260,7 +264,7 @@ void TestTraceLoader::newerLoadSupersedes()
     QVERIFY(finished.wait(60000));
 
     // Let the superseded job run out, then make sure none of its results got through.
-    QTRY_COMPARE_WITH_TIMEOUT(QThreadPool::globalInstance()->activeThreadCount(), 0, 60000);
+    QTRY_COMPARE_WITH_TIMEOUT(workerPool()->activeThreadCount(), 0, 60000);
     QCoreApplication::processEvents();
     QCOMPARE(finished.count(), 1);
     QCOMPARE(read.count(), 1);
@@ -290,7 +294,7 @@ void TestTraceLoader::cancelStopsBigLoad()
     QCOMPARE(generationOf(cancelled.at(0)), generation);
     QVERIFY(!loader.isLoading());
 
-    QTRY_COMPARE_WITH_TIMEOUT(QThreadPool::globalInstance()->activeThreadCount(), 0, 60000);
+    QTRY_COMPARE_WITH_TIMEOUT(workerPool()->activeThreadCount(), 0, 60000);
     QCoreApplication::processEvents();
     QCOMPARE(read.count(), 0);
     QCOMPARE(finished.count(), 0);
@@ -311,7 +315,25 @@ void TestTraceLoader::destroyWhileLoading()
     QElapsedTimer clock;
     clock.start();
     loader.reset(); // cancels and waits for the job instead of leaving it running
-    QTRY_COMPARE_WITH_TIMEOUT(QThreadPool::globalInstance()->activeThreadCount(), 0, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(workerPool()->activeThreadCount(), 0, 5000);
+}
+
+// Qt 6.4's raster engine splits fills over QThreadPool::globalInstance() and waits for them on
+// the GUI thread: a load holding the global workers made every repaint wait for it.
+void TestTraceLoader::loadLeavesQtsPoolFree()
+{
+    TraceLoader loader;
+    int mostGlobalWorkers = 0;
+    int mostInspectorWorkers = 0;
+    connect(&loader, &TraceLoader::progressChanged, this, [&] {
+        mostGlobalWorkers = std::max(mostGlobalWorkers, QThreadPool::globalInstance()->activeThreadCount());
+        mostInspectorWorkers = std::max(mostInspectorWorkers, workerPool()->activeThreadCount());
+    });
+    QSignalSpy finished(&loader, &TraceLoader::finished);
+    loader.load(m_bigTrace);
+    QVERIFY(finished.wait(120000));
+    QVERIFY(mostInspectorWorkers > 0);
+    QCOMPARE(mostGlobalWorkers, 0);
 }
 
 void TestTraceLoader::memoryChartStage_data()
@@ -404,7 +426,7 @@ void TestTraceLoader::memoryChartStageDropped()
         QVERIFY(finished.wait(20000));
     else
         QTRY_COMPARE_WITH_TIMEOUT(cancelled.count(), 1, 20000);
-    QTRY_COMPARE_WITH_TIMEOUT(QThreadPool::globalInstance()->activeThreadCount(), 0, 20000);
+    QTRY_COMPARE_WITH_TIMEOUT(workerPool()->activeThreadCount(), 0, 20000);
     QCoreApplication::processEvents();
 
     for (const QList<QVariant> &args : std::as_const(analysis)) {

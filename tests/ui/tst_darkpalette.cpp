@@ -14,6 +14,7 @@
 #include "ui/mainwindow.h"
 #include "ui/style/palettes.h"
 #include "ui/widgets/messagebanner.h"
+#include "core/loading/workerpool.h"
 
 using namespace TraceInspector;
 
@@ -117,7 +118,7 @@ void TestDarkPalette::initTestCase()
 void TestDarkPalette::cleanupTestCase()
 {
     m_window.reset();
-    QThreadPool::globalInstance()->waitForDone();
+    workerPool()->waitForDone();
 }
 
 QWidget *TestDarkPalette::view(const QString &name) const

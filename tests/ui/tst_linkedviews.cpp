@@ -42,6 +42,7 @@
 #include "ui/spantreepanel.h"
 #include "ui/timeline/timelineview.h"
 #include "ui/validationpanel.h"
+#include "core/loading/workerpool.h"
 
 using namespace TraceInspector;
 
@@ -177,7 +178,7 @@ void tst_LinkedViews::cleanup()
 void tst_LinkedViews::cleanupTestCase()
 {
     RecentFiles().clear();
-    QThreadPool::globalInstance()->waitForDone();
+    workerPool()->waitForDone();
 }
 
 qint64 tst_LinkedViews::spanWithOps() const

@@ -46,6 +46,7 @@
 #include "ui/widgets/shortcutsdialog.h"
 #include "tests/testutils/fixtures.h"
 #include "core/itemmodels/optablemodel.h"
+#include "core/loading/workerpool.h"
 
 using namespace TraceInspector;
 
@@ -156,7 +157,7 @@ void TestMainWindow::initTestCase()
 void TestMainWindow::cleanupTestCase()
 {
     RecentFiles().clear();
-    QThreadPool::globalInstance()->waitForDone();
+    workerPool()->waitForDone();
 }
 
 bool TestMainWindow::openAndWait(MainWindow &window, const QString &path, bool expectOk)
@@ -488,7 +489,7 @@ void TestMainWindow::cancelStopsLoading()
     QVERIFY(window.messageBanner()->isVisible());
     QCOMPARE(window.messageBanner()->title(), QStringLiteral("Loading cancelled"));
 
-    QTRY_COMPARE_WITH_TIMEOUT(QThreadPool::globalInstance()->activeThreadCount(), 0, 60000);
+    QTRY_COMPARE_WITH_TIMEOUT(workerPool()->activeThreadCount(), 0, 60000);
     QCoreApplication::processEvents();
     QCOMPARE(finished.count(), 1);
     QVERIFY(!window.loadedTrace() || !window.loadedTrace()->isComplete());
@@ -502,7 +503,7 @@ void TestMainWindow::newerLoadWins()
     window.openFile(m_bigTrace);
     window.openFile(example("02_valid_trace9_train.jsonl"));
     QVERIFY(finished.wait(60000));
-    QTRY_COMPARE_WITH_TIMEOUT(QThreadPool::globalInstance()->activeThreadCount(), 0, 60000);
+    QTRY_COMPARE_WITH_TIMEOUT(workerPool()->activeThreadCount(), 0, 60000);
     QCoreApplication::processEvents();
     QCOMPARE(finished.count(), 1);
     QCOMPARE(window.loadedTrace()->path, example("02_valid_trace9_train.jsonl"));

@@ -14,6 +14,7 @@
 #include "core/itemmodels/backgroundsort.h"
 #include "core/model/trace.h"
 #include "ui/memorychart/memorychartpanel.h"
+#include "core/loading/workerpool.h"
 
 using namespace TraceInspector;
 
@@ -47,7 +48,7 @@ bool show(MemoryChartPanel &panel, const std::shared_ptr<const Trace> &trace,
 // What a worker may still post is delivered (and must be dropped when stale).
 void drainWorkers()
 {
-    QThreadPool::globalInstance()->waitForDone();
+    workerPool()->waitForDone();
     QCoreApplication::processEvents();
 }
 

@@ -12,6 +12,7 @@
 #include "ui/mainwindow.h"
 #include "ui/memorychart/memorychartpanel.h"
 #include "ui/timeline/timelineview.h"
+#include "core/loading/workerpool.h"
 
 using namespace TraceInspector;
 
@@ -62,7 +63,7 @@ void TestTimeChartAlignment::initTestCase()
 
 void TestTimeChartAlignment::cleanupTestCase()
 {
-    QThreadPool::globalInstance()->waitForDone();
+    workerPool()->waitForDone();
 }
 
 void TestTimeChartAlignment::sameTimeSameX_data()

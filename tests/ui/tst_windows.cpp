@@ -20,6 +20,7 @@
 #include "ui/mainwindow.h"
 #include "ui/recentfiles.h"
 #include "ui/style/appicon.h"
+#include "core/loading/workerpool.h"
 
 using namespace TraceInspector;
 
@@ -95,7 +96,7 @@ void TestWindows::initTestCase()
 void TestWindows::cleanupTestCase()
 {
     RecentFiles().clear();
-    QThreadPool::globalInstance()->waitForDone();
+    workerPool()->waitForDone();
 }
 
 void TestWindows::cleanup()

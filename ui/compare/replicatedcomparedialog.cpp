@@ -19,6 +19,7 @@
 #include "core/comparison/cohortloader.h"
 #include "core/display/format.h"
 #include "ui/compare/samplestripplot.h"
+#include "core/loading/workerpool.h"
 
 namespace TraceInspector {
 
@@ -219,8 +220,8 @@ void ReplicatedCompareDialog::run()
         Q_EMIT finished(outcome.result.has_value());
     });
     const bool raw = m_raw->isChecked();
-    watcher->setFuture(
-        QtConcurrent::run([baseline = paths(baselineInputs()), candidate = paths(candidateInputs()), raw] {
+    watcher->setFuture(QtConcurrent::run(
+        workerPool(), [baseline = paths(baselineInputs()), candidate = paths(candidateInputs()), raw] {
             Outcome outcome;
             const CohortLoad load = loadCohorts(baseline, candidate, raw);
             if (!load.ok())

@@ -26,6 +26,7 @@
 #include "core/analysis/spantree.h"
 #include "core/model/trace.h"
 #include "ui/graph/graphview.h"
+#include "core/loading/workerpool.h"
 
 Q_LOGGING_CATEGORY(lcGraph, "candle.ui.graph", QtInfoMsg)
 
@@ -241,9 +242,10 @@ void GraphPanel::startJob()
     text.lineHeight = metrics.lineSpacing();
     auto trace = m_trace;
     auto tree = m_tree;
-    m_watcher.setFuture(QtConcurrent::run([trace, tree, options, text]() -> std::shared_ptr<const GraphDrawing> {
-        return std::make_shared<const GraphDrawing>(computeGraphDrawing(*trace, *tree, options, text));
-    }));
+    m_watcher.setFuture(
+        QtConcurrent::run(workerPool(), [trace, tree, options, text]() -> std::shared_ptr<const GraphDrawing> {
+            return std::make_shared<const GraphDrawing>(computeGraphDrawing(*trace, *tree, options, text));
+        }));
 }
 
 void GraphPanel::onJobFinished()

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/loading/workerpool.h"
+
 #include <QFutureWatcher>
 #include <QObject>
 #include <QtConcurrent/QtConcurrentRun>
@@ -47,7 +49,7 @@ void runAbandonable(QObject *context, Job job, Done done)
         watcher->deleteLater();
         done(watcher->result());
     });
-    watcher->setFuture(QtConcurrent::run(std::move(job)));
+    watcher->setFuture(QtConcurrent::run(workerPool(), std::move(job)));
 }
 
 } // namespace TraceInspector

@@ -16,6 +16,7 @@
 
 #include "core/display/format.h"
 #include "core/model/trace.h"
+#include "core/loading/workerpool.h"
 
 namespace TraceInspector {
 namespace {
@@ -222,8 +223,8 @@ void SearchBar::startSearch()
         if (const int pending = std::exchange(m_pendingStep, 0))
             step(pending);
     });
-    watcher->setFuture(
-        QtConcurrent::run([trace, query, cancel] { return TraceSearch::run(*trace, query, cancel.get()); }));
+    watcher->setFuture(QtConcurrent::run(
+        workerPool(), [trace, query, cancel] { return TraceSearch::run(*trace, query, cancel.get()); }));
 }
 
 void SearchBar::findNext()

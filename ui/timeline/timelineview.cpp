@@ -8,8 +8,6 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QScrollBar>
-#include <QThread>
-#include <QThreadPool>
 #include <QToolTip>
 #include <QWheelEvent>
 #include <QtConcurrent/QtConcurrentRun>
@@ -18,6 +16,7 @@
 #include <cmath>
 
 #include "core/analysis/spantree.h"
+#include "core/loading/workerpool.h"
 #include "core/model/trace.h"
 #include "ui/timeline/timelinetooltip.h"
 
@@ -73,25 +72,6 @@ void TimelineView::cancelPending()
     m_pending = false;
 }
 
-namespace {
-
-/// Layouts run on a pool of their own, not QThreadPool::globalInstance(): the raster paint
-/// engine splits some fills over the global pool and waits for them on the GUI thread, so a
-/// layout of a big trace holding a global worker (two of them on a two-core machine: the
-/// stacked timelines of a comparison) blocked painting until it finished (4 s and 13 s
-/// GUI-thread passes on the 1 GB pair).
-QThreadPool *layoutPool()
-{
-    static QThreadPool *pool = [] {
-        auto *p = new QThreadPool; // never destroyed: a layout may still run at exit
-        p->setMaxThreadCount(std::max(1, QThread::idealThreadCount()));
-        return p;
-    }();
-    return pool;
-}
-
-} // namespace
-
 void TimelineView::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const SpanTree> tree)
 {
     cancelPending();
@@ -119,7 +99,7 @@ void TimelineView::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<
         installLayout(trace, tree, layout);
         Q_EMIT layoutReady();
     });
-    watcher->setFuture(QtConcurrent::run(layoutPool(), [trace, tree, cancel] {
+    watcher->setFuture(QtConcurrent::run(workerPool(), [trace, tree, cancel] {
         return std::make_shared<const TimelineLayout>(TimelineLayout::build(*trace, *tree, cancel.get()));
     }));
 }
