@@ -81,7 +81,9 @@ full_table() {
   measure "wc -l (floor)" wc -l "$trace"
   echo "                         lines: $(awk '{ print $1 }' "$TMP/out")"
   measure "check" "$CT" check "$trace"
+  CHECK_W=$W
   measure "check --all" "$CT" check --all "$trace"
+  ALL_W=$W
   echo "                         $(tail -n 1 "$TMP/out")"
   if command -v taskset >/dev/null; then
     # The reader splits big files into one segment per thread (two here); on one core the
@@ -134,6 +136,27 @@ fi
 echo
 echo "== $(basename "$BIG"): $(stat -c %s "$BIG") bytes =="
 full_table "$BIG"
+
+# --- the window on the big trace (issue 13: first panel <= check + 0.1 s, fully drawn <=
+# check --all + 0.3 s; issue 9: peak RSS <= 0.7x the file) ---------------------------------------
+GUIOPEN=${BENCH_GUIOPEN:-$(dirname "$(dirname "$(dirname "$CT")")")/tests/bench/bench_guiopen}
+if [ -x "$GUIOPEN" ]; then
+  firsts="" fulls="" rsss=""
+  for ((i = 0; i < RUNS; i++)); do
+    line=$(QT_QPA_PLATFORM=offscreen "$GUIOPEN" "$BIG" 2>/dev/null | grep '^first panel')
+    firsts+="$(echo "$line" | awk '{ print $3 }') "
+    fulls+="$(echo "$line" | awk -F'fully drawn ' '{ split($2, a, " "); print a[1] }') "
+    rsss+="$(echo "$line" | awk -F'peak RSS ' '{ split($2, a, " "); print a[1] }') "
+  done
+  median() { echo $1 | tr ' ' '\n' | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+  awk -v f="$(median "$firsts")" -v d="$(median "$fulls")" -v r="$(median "$rsss")" -v c="$CHECK_W" \
+      -v a="$ALL_W" -v b="$(stat -c %s "$BIG")" 'BEGIN {
+    printf "%-24s %7.2f s  (target <= check + 0.1 = %.2f s: %s)\n", "GUI first panel", f / 1000, c + 0.1, (f / 1000 <= c + 0.1) ? "met" : "NOT met"
+    printf "%-24s %7.2f s  (target <= check --all + 0.3 = %.2f s: %s)\n", "GUI fully drawn", d / 1000, a + 0.3, (d / 1000 <= a + 0.3) ? "met" : "NOT met"
+    printf "%-24s %7.1f MB  RSS/file %.2f (targets <= 0.5, issue 13; <= 0.7, issue 9)\n", "GUI peak RSS", r * 1.048576, r * 1048576 / b }'
+else
+  echo "GUI figures: bench_guiopen not built next to $CT (BENCH_GUIOPEN names it)"
+fi
 
 # --- per-GB scaling: 100 MB, the big trace, optionally 4 GB ----------------------------------
 echo
