@@ -36,7 +36,10 @@ const unsigned char *skipAscii(const unsigned char *p, const unsigned char *end)
     return p;
 }
 
-bool continuation(unsigned char c) { return (c & 0xC0) == 0x80; }
+bool continuation(unsigned char c)
+{
+    return (c & 0xC0) == 0x80;
+}
 
 } // namespace
 

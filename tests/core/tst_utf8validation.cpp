@@ -27,7 +27,10 @@ private Q_SLOTS:
 
 namespace {
 
-bool check(const std::string &s) { return isUtf8(s.data(), s.size()); }
+bool check(const std::string &s)
+{
+    return isUtf8(s.data(), s.size());
+}
 
 } // namespace
 
@@ -88,7 +91,8 @@ void TestUtf8Validation::fourByteSequences()
 {
     // Every lead and second byte with the third and fourth drawn from the boundary values
     // of each byte class (ASCII, continuation ends, leads).
-    const unsigned char edges[] = {0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC2, 0xDF, 0xE0, 0xF0, 0xF4, 0xFF};
+    const unsigned char edges[] = {0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0,
+                                   0xBF, 0xC0, 0xC2, 0xDF, 0xE0, 0xF0, 0xF4, 0xFF};
     int mismatches = 0;
     std::string s;
     for (int b0 = 0; b0 < 256; ++b0)
@@ -119,8 +123,8 @@ void TestUtf8Validation::positionInLine()
     QFETCH(bool, valid);
     for (int before = 0; before < 40; ++before) {
         for (int after = 0; after < 20; ++after) {
-            const std::string s = std::string(std::size_t(before), 'a') + sequence.toStdString()
-                                  + std::string(std::size_t(after), 'b');
+            const std::string s =
+                std::string(std::size_t(before), 'a') + sequence.toStdString() + std::string(std::size_t(after), 'b');
             const std::unique_ptr<char[]> exact(new char[s.size()]);
             std::memcpy(exact.get(), s.data(), s.size());
             QVERIFY2(isUtf8(exact.get(), s.size()) == valid, qPrintable(QStringLiteral("offset %1").arg(before)));
