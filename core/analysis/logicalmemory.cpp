@@ -92,6 +92,13 @@ private:
         m_touchStamp.assign(slots, 0);
         m_recordLifetime.assign(m_memory.size(), kNone);
         o.m_checkpointInterval = std::max<std::size_t>(256, slots);
+        // Every record adds at most one point and one lifetime: with room for that, the
+        // arrays are not copied at each doubling (while both copies are alive). Pages
+        // never written cost no memory; analyze() gives the slack back.
+        o.m_pointTimestamps.reserve(m_memory.size());
+        o.m_pointLiveBytes.reserve(m_memory.size());
+        o.m_pointChangeEnd.reserve(m_memory.size());
+        m_lifetimeAlloc.reserve(m_memory.size());
 
         DenseKeyIndex keys(m_memory.size() / 2 + 16);
         std::vector<std::uint32_t> active; // per key: lifetime + 1, 0 = not active

@@ -7,7 +7,7 @@
 
 namespace TraceInspector {
 
-std::vector<std::uint32_t> radixOrder(std::vector<std::uint64_t> keys)
+std::vector<std::uint32_t> radixOrder(std::vector<std::uint64_t> keys, std::vector<std::uint64_t> *sortedKeys)
 {
     const std::size_t n = keys.size();
     std::vector<std::uint32_t> order(n);
@@ -15,6 +15,11 @@ std::vector<std::uint32_t> radixOrder(std::vector<std::uint64_t> keys)
     if (n < 2048) {
         std::stable_sort(order.begin(), order.end(),
                          [&keys](std::uint32_t a, std::uint32_t b) { return keys[a] < keys[b]; });
+        if (sortedKeys) {
+            sortedKeys->resize(n);
+            for (std::size_t i = 0; i < n; ++i)
+                (*sortedKeys)[i] = keys[order[i]];
+        }
         return order;
     }
     constexpr int kDigitBits = 16;
@@ -42,6 +47,8 @@ std::vector<std::uint32_t> radixOrder(std::vector<std::uint64_t> keys)
         keys.swap(keysOut);
         order.swap(orderOut);
     }
+    if (sortedKeys)
+        *sortedKeys = std::move(keys);
     return order;
 }
 

@@ -251,18 +251,23 @@ void DocumentAssembler::sortSpans()
     std::vector<std::uint64_t> prefixes(n);
     for (std::size_t i = 0; i < n; ++i)
         prefixes[i] = prefixOf(static_cast<std::uint32_t>(i));
-    std::vector<std::uint32_t> order = radixOrder(std::move(prefixes));
+    // The sorted keys are read again below: two ids with different prefixes are ordered by
+    // them alone, which spares looking up both texts (cache misses all over the string
+    // table) for nearly every pair.
+    std::vector<std::uint64_t> sorted;
+    std::vector<std::uint32_t> order = radixOrder(std::move(prefixes), &sorted);
+    const auto prefixAt = [&sorted](std::size_t k) { return sorted[k]; };
     // Ordered by prefix, ids are strictly ordered unless they share it: find those runs
     // (adjacent ids out of order; a run is all ids of one prefix) and order each by the full ids.
     bool unique = true;
     for (std::size_t k = 1; k < n && unique; ++k) {
-        if (idOf(order[k - 1]) < idOf(order[k]))
+        if (prefixAt(k - 1) != prefixAt(k) || idOf(order[k - 1]) < idOf(order[k]))
             continue;
         std::size_t run = k - 1;
-        while (run > 0 && prefixOf(order[run - 1]) == prefixOf(order[k]))
+        while (run > 0 && prefixAt(run - 1) == prefixAt(k))
             --run;
         std::size_t next = k + 1;
-        while (next < n && prefixOf(order[next]) == prefixOf(order[k]))
+        while (next < n && prefixAt(next) == prefixAt(k))
             ++next;
         std::sort(order.begin() + static_cast<std::ptrdiff_t>(run), order.begin() + static_cast<std::ptrdiff_t>(next),
                   [&idOf](std::uint32_t a, std::uint32_t b) { return idOf(a) < idOf(b); });
@@ -270,20 +275,21 @@ void DocumentAssembler::sortSpans()
             unique = idOf(order[j - 1]) < idOf(order[j]);
         k = next - 1;
     }
+    std::vector<std::uint64_t>().swap(sorted);
     if (!unique)
         order = comparisonOrder();
     // Apply the permutation in place, cycle by cycle: a sorted copy of a million spans
-    // would be the largest allocation of the whole load.
+    // would be the largest allocation of the whole load. A placed position is marked by
+    // pointing at itself, which fixed points already do.
     std::vector<Span> &spans = m_trace.spans;
-    std::vector<bool> placed(spans.size(), false);
     for (std::size_t start = 0; start < spans.size(); ++start) {
-        if (placed[start])
+        if (order[start] == start)
             continue;
         const Span first = spans[start];
         std::size_t at = start;
         for (;;) {
-            placed[at] = true;
             const std::size_t from = order[at];
+            order[at] = static_cast<std::uint32_t>(at);
             if (from == start) {
                 spans[at] = first;
                 break;

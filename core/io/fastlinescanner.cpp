@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/io/fastlinescanner.h"
 
+#include <cstdint>
 #include <cstring>
 
 #include "core/compat/serdenumber.h"
@@ -11,6 +12,25 @@ namespace {
 bool startsWith(const char *p, const char *end, std::string_view prefix)
 {
     return static_cast<std::size_t>(end - p) >= prefix.size() && std::memcmp(p, prefix.data(), prefix.size()) == 0;
+}
+
+/// memcmp(a, b, n) == 0 for the short keys of a record, without a library call per member
+/// (that call was a tenth of the fast path's time).
+bool sameKey(const char *a, const char *b, std::size_t n)
+{
+    for (; n >= 8; a += 8, b += 8, n -= 8) {
+        std::uint64_t x;
+        std::uint64_t y;
+        std::memcpy(&x, a, 8);
+        std::memcpy(&y, b, 8);
+        if (x != y)
+            return false;
+    }
+    for (; n > 0; ++a, ++b, --n) {
+        if (*a != *b)
+            return false;
+    }
+    return true;
 }
 
 /// A string without escapes or control characters, the cursor on its opening quote. Such
@@ -116,8 +136,7 @@ bool FastLineScanner::members(const char *p, const char *end)
         if (guess < spec.count()) {
             const std::string_view name = spec.fields[static_cast<std::size_t>(guess)].name;
             if (static_cast<std::size_t>(end - p) > name.size() + 2 && p[0] == '"'
-                && std::memcmp(p + 1, name.data(), name.size()) == 0 && p[name.size() + 1] == '"'
-                && p[name.size() + 2] == ':') {
+                && sameKey(p + 1, name.data(), name.size()) && p[name.size() + 1] == '"' && p[name.size() + 2] == ':') {
                 idx = guess;
                 p += name.size() + 3;
             }

@@ -11,13 +11,12 @@
 #include <cstring>
 #include <string>
 
-#include <simdjson.h>
-
 #include "core/io/eventschema.h"
 #include "core/io/fastlinescanner.h"
 #include "core/io/jsonlexer.h"
 #include "core/io/recordmapping.h"
 #include "core/io/structreader.h"
+#include "core/io/utf8validation.h"
 #include "core/model/trace.h"
 
 namespace TraceInspector {
@@ -442,7 +441,7 @@ bool LineDecoder::decode(const char *data, std::size_t length, DecodedEvent &out
 {
     failure.invalidUtf8 = false;
     failure.column = 0;
-    if (!simdjson::validate_utf8(data, length)) {
+    if (!isUtf8(data, length)) {
         failure.invalidUtf8 = true;
         failure.cause = "stream did not contain valid UTF-8";
         return false;
