@@ -8,7 +8,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ pkg-config python3
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev qt6-qpa-plugins libgl-dev
-  nlohmann-json3-dev libgraphviz-dev
+  nlohmann-json3-dev libssl-dev libgraphviz-dev
   # lupdate/lrelease and their CMake package (qt_add_translations)
   qt6-l10n-tools qt6-tools-dev
   # the style check (scripts/check-format.sh, ctest lint_format) and clang-tidy (.clang-tidy)

@@ -9,9 +9,9 @@
 
 namespace TraceInspector {
 
-/// Incremental SHA-256 (FIPS 180-4) for the gradient manifest digest (§9.4). Written here:
-/// QCryptographicHash would pull Qt Core into the CLI, and libcrypto cost every start of
-/// the CLI more than checking a small trace (issue 13).
+/// Incremental SHA-256 for the gradient manifest digest (§9.4), on OpenSSL's libcrypto: a
+/// maintained implementation that keeps the engine free of Qt (QCryptographicHash would
+/// pull Qt Core into the CLI).
 class Sha256
 {
 public:
