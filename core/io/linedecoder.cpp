@@ -437,13 +437,19 @@ bool LineDecoder::decodeScalar()
     return m_lex.failAfterConsumed("invalid type: " + what + ", expected internally tagged enum TraceEvent");
 }
 
+void LineDecoder::failInvalidUtf8(DecodeFailure &failure)
+{
+    failure.invalidUtf8 = true;
+    failure.column = 0;
+    failure.cause = "stream did not contain valid UTF-8";
+}
+
 bool LineDecoder::decode(const char *data, std::size_t length, DecodedEvent &out, DecodeFailure &failure)
 {
     failure.invalidUtf8 = false;
     failure.column = 0;
     if (!isUtf8(data, length)) {
-        failure.invalidUtf8 = true;
-        failure.cause = "stream did not contain valid UTF-8";
+        failInvalidUtf8(failure);
         return false;
     }
     // Lines of the usual shape need none of the exact path's error bookkeeping (§5.1).

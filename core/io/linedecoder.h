@@ -35,6 +35,8 @@ public:
 
     /// Decodes the trimmed line [data, data + length).
     bool decode(const char *data, std::size_t length, DecodedEvent &out, DecodeFailure &failure);
+    /// The failure decode() gives a line that is not valid UTF-8, for a line checked elsewhere.
+    static void failInvalidUtf8(DecodeFailure &failure);
 
 private:
     void fileFast(DecodedEvent &out);

@@ -87,6 +87,11 @@ void SegmentScanner::handleLine(const char *begin, std::size_t length)
         file(m_event, line);
         return;
     }
+    fileFailure(lineNo, raw, text);
+}
+
+void SegmentScanner::fileFailure(std::uint64_t lineNo, std::string_view raw, std::string_view text)
+{
     m_segment.order.push_back(DecodedSegment::kUndecodable);
     Problem p;
     p.line = lineNo; // local; the reader adds the segment's offset and formats the message
@@ -102,6 +107,49 @@ void SegmentScanner::handleLine(const char *begin, std::size_t length)
     if (!m_segment.firstDecodeProblem)
         m_segment.firstDecodeProblem = p;
     m_segment.decodeLimiter.store(std::move(p), m_segment.decodeProblems);
+}
+
+bool SegmentScanner::fileLongLine(const char *head, std::size_t length, bool validUtf8)
+{
+    if (!validUtf8) {
+        // Whitespace is valid UTF-8, so the line is not blank, and decode() checks UTF-8
+        // before anything else.
+        const std::uint64_t lineNo = ++m_segment.lines;
+        LineDecoder::failInvalidUtf8(m_failure);
+        fileFailure(lineNo, {}, {});
+        return true;
+    }
+    // The line is valid UTF-8 as a whole: cut it at a character boundary so the head is too.
+    std::size_t cut = length;
+    std::size_t lead = length;
+    while (lead > 0 && length - lead < 4 && (static_cast<unsigned char>(head[lead - 1]) & 0xC0) == 0x80)
+        --lead;
+    if (lead > 0) {
+        const auto byte = static_cast<unsigned char>(head[lead - 1]);
+        const std::size_t width = byte < 0xC0 ? 1 : byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4;
+        if (width > length - (lead - 1))
+            cut = lead - 1; // the last character continues past the head
+    }
+    const std::string_view text = rustTrim(std::string_view(head, cut));
+    if (text.empty())
+        return false;
+    // The lexer looks a few bytes ahead at most (an escape, a literal); an error that needed
+    // bytes past the cut meets the cut's end instead and lies within this margin of it.
+    constexpr std::size_t kLookaheadMargin = 4096;
+    {
+        // A throwaway table: the probe must not intern anything when the line is not decided.
+        Trace scratch;
+        LineDecoder probe(scratch);
+        DecodedEvent event;
+        DecodeFailure failure;
+        if (probe.decode(text.data(), text.size(), event, failure) || failure.invalidUtf8 || failure.column == 0
+            || failure.column + kLookaheadMargin > text.size())
+            return false;
+    }
+    // Decided: reading the head again records exactly what the whole line would, interned
+    // strings included, since the scan stops at the same byte.
+    handleLine(head, cut);
+    return true;
 }
 
 std::optional<std::uint64_t> SegmentScanner::dtypeSizeOf(StringId dtype)

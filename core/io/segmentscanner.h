@@ -30,8 +30,16 @@ public:
     /// nor keep doubling slack. The string table is sized for the segment's \a ownBytes.
     void reserveFor(std::uint64_t totalBytes, std::uint64_t ownBytes, std::uint64_t scannedBytes);
 
+    /// Files the verdict of a line too long to hold, of which \a head holds the first \a length
+    /// bytes, when they decide it exactly as the whole line would: the line is not valid UTF-8
+    /// (\a validUtf8, checked over the whole line by the caller), or the scan error of its
+    /// first bytes lies well before their end (scan errors end a line at once, §5.1). Returns
+    /// false, filing nothing, when the whole line is needed.
+    bool fileLongLine(const char *head, std::size_t length, bool validUtf8);
+
 private:
     void handleLine(const char *begin, std::size_t length);
+    void fileFailure(std::uint64_t lineNo, std::string_view raw, std::string_view text);
     void file(DecodedEvent &ev, std::uint32_t line);
     std::optional<std::uint64_t> dtypeSizeOf(StringId dtype);
     bool tensorStatsValid(const TensorStats &s) const;

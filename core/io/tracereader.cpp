@@ -9,14 +9,17 @@
 #include <thread>
 #include <unistd.h>
 
+
 #include "core/io/documentassembler.h"
 #include "core/io/segmentmerger.h"
 #include "core/io/segmentscanner.h"
+#include "core/io/utf8validation.h"
 
 namespace TraceInspector {
 namespace {
 
 constexpr std::size_t kMinChunkBytes = 64;
+constexpr std::size_t kLineEndWindowBytes = std::size_t(256) << 10;
 // Below this much scanned input the record mix says too little to size the arrays by.
 constexpr std::uint64_t kMinReserveSample = std::uint64_t(1) << 20;
 
@@ -72,9 +75,66 @@ std::size_t scanNew(SegmentScanner &scanner, ReadBuffer &buffer, std::size_t &fi
     return newLine || eof ? scanner.scan(buffer.data(), filled, eof) : 0;
 }
 
-/// Offset just past the first LF at or after \a from, or \a end. Looks through \a window.
-std::uint64_t findLineEnd(int fd, std::uint64_t from, std::uint64_t end, ReadBuffer &window)
+/// Checks that bytes arriving piece by piece are valid UTF-8 as a whole, holding back the
+/// start of a character cut by a piece's end.
+class Utf8Stream
 {
+public:
+    void feed(const char *p, std::size_t n)
+    {
+        if (!m_valid)
+            return;
+        if (m_carried > 0) {
+            const std::size_t take = std::min(n, widthOf(m_carry[0]) - m_carried);
+            std::memcpy(m_carry + m_carried, p, take);
+            m_carried += take;
+            p += take;
+            n -= take;
+            if (m_carried < widthOf(m_carry[0]))
+                return;
+            m_valid = isUtf8(m_carry, m_carried);
+            m_carried = 0;
+            if (!m_valid)
+                return;
+        }
+        std::size_t lead = n;
+        while (lead > 0 && n - lead < 4 && (static_cast<unsigned char>(p[lead - 1]) & 0xC0) == 0x80)
+            --lead;
+        std::size_t complete = n;
+        if (lead > 0 && widthOf(p[lead - 1]) > n - (lead - 1))
+            complete = lead - 1;
+        m_valid = isUtf8(p, complete);
+        m_carried = n - complete;
+        std::memcpy(m_carry, p + complete, m_carried);
+    }
+    /// True when everything fed was valid UTF-8 and no character was left unfinished.
+    bool valid() const { return m_valid && m_carried == 0; }
+
+private:
+    static std::size_t widthOf(char c)
+    {
+        const auto byte = static_cast<unsigned char>(c);
+        return byte < 0xC0 ? 1 : byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4;
+    }
+    char m_carry[4] = {};
+    std::size_t m_carried = 0;
+    bool m_valid = true;
+};
+
+struct LineEnd {
+    std::uint64_t offset = 0; // just past the LF, or the end of the range
+    bool complete = false;    // every byte up to it was read
+    bool validUtf8 = false;   // the line (without its LF) is valid UTF-8, counting \a head
+};
+
+/// Finds the end of the line of which \a head (\a headBytes) was read and that goes on at
+/// \a from, looking through \a window, and checks the line's UTF-8 on the way: a line too
+/// long to hold may be decided without reading it into memory.
+LineEnd findLineEnd(int fd, std::uint64_t from, std::uint64_t end, ReadBuffer &window, const char *head,
+                    std::size_t headBytes)
+{
+    Utf8Stream utf8;
+    utf8.feed(head, headBytes);
     std::uint64_t pos = from;
     while (pos < end) {
         const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(window.size(), end - pos));
@@ -82,12 +142,17 @@ std::uint64_t findLineEnd(int fd, std::uint64_t from, std::uint64_t end, ReadBuf
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
-            return end; // the real read will meet the error or the early end again
-        if (const void *nl = std::memchr(window.data(), '\n', static_cast<std::size_t>(n)))
-            return pos + static_cast<std::uint64_t>(static_cast<const char *>(nl) - window.data()) + 1;
-        pos += static_cast<std::uint64_t>(n);
+            return {end, false, false}; // the real read will meet the error or the early end again
+        const auto got = static_cast<std::size_t>(n);
+        if (const void *nl = std::memchr(window.data(), '\n', got)) {
+            const auto before = static_cast<std::size_t>(static_cast<const char *>(nl) - window.data());
+            utf8.feed(window.data(), before);
+            return {pos + before + 1, true, utf8.valid()};
+        }
+        utf8.feed(window.data(), got);
+        pos += got;
     }
-    return end;
+    return {end, true, utf8.valid()};
 }
 
 struct RangeOutcome {
@@ -117,10 +182,19 @@ RangeOutcome scanRange(int fd, std::uint64_t begin, std::uint64_t end, std::uint
             // The pending bytes start a line longer than half a chunk. Make room for all of
             // it at once: doubling would copy a 200 MB line again and again, each time
             // with the old block still alive.
+            // A small window: it stays allocated beside the line while the segment is read.
             if (!window)
-                window = std::make_unique<ReadBuffer>(std::max<std::size_t>(chunk, std::size_t(64) << 10));
-            const std::uint64_t lineEnd = findLineEnd(fd, offset, end, *window);
-            buffer.resizeKeeping(filled, filled + static_cast<std::size_t>(lineEnd - offset) + chunk + kDecoderPadding);
+                window = std::make_unique<ReadBuffer>(std::min<std::size_t>(chunk, kLineEndWindowBytes));
+            const LineEnd lineEnd = findLineEnd(fd, offset, end, *window, buffer.data(), filled);
+            if (lineEnd.complete && scanner.fileLongLine(buffer.data(), filled, lineEnd.validUtf8)) {
+                // Decided by its first bytes (a million `[`): the rest is never held.
+                done.fetch_add(lineEnd.offset - offset, std::memory_order_relaxed);
+                offset = lineEnd.offset;
+                filled = 0;
+                continue;
+            }
+            buffer.resizeKeeping(filled,
+                                 filled + static_cast<std::size_t>(lineEnd.offset - offset) + chunk + kDecoderPadding);
         } else if (buffer.size() > 2 * baseSize && filled <= chunk / 2) {
             buffer.resizeKeeping(filled, baseSize); // the long line is done
         }

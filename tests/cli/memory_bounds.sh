@@ -5,7 +5,8 @@
 # size in check and check --all (they took 150 and 5 times the file), and the summary line
 # gives the true totals (it used to stop counting at 1 000 000). On the unclosed spans, health
 # and the summary add at most a tenth to what reading alone needs (the summary's span depths
-# took ~45 bytes per span: check --all peaked at 1.27 times plain check).
+# took ~45 bytes per span: check --all peaked at 1.27 times plain check). A 100 MB line of
+# nested `[` stays below the file size.
 # Usage: bash memory_bounds.sh <candle-trace> <examples-dir>
 set -u
 CT=$(realpath "$1")
@@ -68,6 +69,20 @@ tail -n 1 "$TMP/out" | grep -q ": 10000[0-9][0-9] errors, .*10000[0-9][0-9] heal
 bounded "$TMP/open.jsonl" check --json "$TMP/open.jsonl"
 [ "$last_rss_kb" -le $((read_kb * 11 / 10)) ] \
   || fail "unclosed spans --json: peak RSS ${last_rss_kb} KB, more than 1.1 times the ${read_kb} KB of plain check"
+
+# A 100 MB line of `[` is refused by its first bytes (§5.1: the scan error at column 1 ends
+# the line): only its UTF-8 is checked on the way to its end, so it is never held in memory
+# (it took 1.1 times the file, the line plus read windows).
+{ head -n 1 "$VALID"; head -c 100000000 /dev/zero | tr '\0' '['; echo; echo "$TERMINAL"; } >"$TMP/nested.jsonl"
+for args in "check" "check --all"; do
+  # shellcheck disable=SC2086
+  bounded "$TMP/nested.jsonl" $args "$TMP/nested.jsonl"
+  [ "$last_rss_kb" -le $(($(stat -c %s "$TMP/nested.jsonl") / 1024)) ] \
+    || fail "deep nesting $args: peak RSS ${last_rss_kb} KB, more than the file"
+done
+grep -q "^$TMP/nested.jsonl:2:1: error\[E-LINE-PARSE\]: parse trace JSONL line 2 from $TMP/nested.jsonl: invalid type: sequence, expected variant identifier at line 1 column 1\$" "$TMP/out" \
+  || fail "deep nesting --all: verdict '$(head -n 1 "$TMP/out" | head -c 300)'"
+rm -f "$TMP/nested.jsonl"
 
 if [ $failures -ne 0 ]; then
   echo "$failures failure(s)"

@@ -38,6 +38,8 @@ private Q_SLOTS:
     void segmentsMatchSingleThread();
     void spanRulesAcrossSegments_data();
     void spanRulesAcrossSegments();
+    void longLinesDecidedByTheirStart_data();
+    void longLinesDecidedByTheirStart();
 };
 
 namespace {
@@ -758,6 +760,74 @@ void TestTraceReader::spanRulesAcrossSegments()
     }
     QCOMPARE(unknownListed + unknownOmitted, std::uint64_t(12000 + 2400));
     QCOMPARE(a.strictError->message, std::string("duplicate span_start id `s0` at index 3"));
+}
+
+// A line longer than half a read chunk is checked for UTF-8 on the way to its end and, when
+// its first bytes decide it (a scan error well before them, or invalid UTF-8 anywhere), is
+// never read into memory; everything else is read whole as before. Both must say exactly
+// what reading the bytes at once says, and intern the same strings.
+void TestTraceReader::longLinesDecidedByTheirStart_data()
+{
+    QTest::addColumn<QByteArray>("line");
+    const QByteArray nested(200000, '[');
+    const QByteArray longName(100000, 'n');
+    QByteArray accents;
+    for (int i = 0; i < 50000; ++i)
+        accents += "\xc3\xa9";
+    QTest::newRow("nested brackets") << nested;
+    QTest::newRow("nested brackets, indented") << QByteArray("  \t") + nested;
+    QTest::newRow("nested brackets then invalid UTF-8") << nested + "\xff";
+    QTest::newRow("nested brackets then a cut character") << nested + "\xc3";
+    QTest::newRow("nested brackets then accents") << nested + accents;
+    QTest::newRow("recursion limit after an id")
+        << QByteArray(R"({"kind":"span_start","id":"early","name":)") + nested + "]";
+    QTest::newRow("scan error at the end")
+        << QByteArray(R"({"kind":"span_start","id":")") + longName + "\",\"name\":[[";
+    QTest::newRow("valid long name") << QByteArray(R"({"kind":"span_start","id":"x","name":")") + longName
+                                            + R"(","start_ns":1,"span_kind":"function","parent_id":"root"})";
+    QTest::newRow("accents in a long name") << QByteArray(R"({"kind":"span_start","id":"y","name":")") + accents
+                                                   + R"(","start_ns":1,"span_kind":"function","parent_id":"root"})";
+    QTest::newRow("accents then brackets") << accents + nested;
+    QTest::newRow("trailing text after a long id")
+        << QByteArray(R"({"kind":"span_end","id":")") + longName + R"(","duration_ns":1}  x)";
+    QTest::newRow("long number") << QByteArray(R"(["span_end",)") + QByteArray(100000, '1') + "]";
+}
+
+void TestTraceReader::longLinesDecidedByTheirStart()
+{
+    QFETCH(QByteArray, line);
+    // Once in the middle and once as a last line without LF.
+    const std::string text = wrap(line.toStdString()) + line.toStdString();
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::string path = dir.filePath(QStringLiteral("long.jsonl")).toStdString();
+    {
+        QFile f(QString::fromStdString(path));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QCOMPARE(f.write(text.data(), qint64(text.size())), qint64(text.size()));
+    }
+    const ReadResult whole = TraceReader::readBytes(text, path);
+    for (const std::size_t chunk : {std::size_t(64), std::size_t(16) << 10, std::size_t(1) << 20}) {
+        ReadOptions options;
+        options.maxThreads = 1;
+        options.chunkBytes = chunk;
+        const ReadResult r = TraceReader::readFile(path, options);
+        QVERIFY(r.trace && whole.trace);
+        QCOMPARE(strictMessage(r), strictMessage(whole));
+        QCOMPARE(r.problems.size(), whole.problems.size());
+        for (std::size_t i = 0; i < whole.problems.size(); ++i) {
+            QCOMPARE(r.problems[i].line, whole.problems[i].line);
+            QCOMPARE(r.problems[i].column, whole.problems[i].column);
+            QCOMPARE(r.problems[i].ruleId, whole.problems[i].ruleId);
+            QCOMPARE(r.problems[i].message, whole.problems[i].message);
+        }
+        QCOMPARE(r.trace->lineCount, whole.trace->lineCount);
+        QCOMPARE(r.trace->fileBytes, whole.trace->fileBytes);
+        QCOMPARE(r.trace->strings.size(), whole.trace->strings.size());
+        for (std::size_t id = 0; id < whole.trace->strings.size(); ++id)
+            QVERIFY(r.trace->str(StringId(id)) == whole.trace->str(StringId(id)));
+        QCOMPARE(r.trace->spans.size(), whole.trace->spans.size());
+    }
 }
 
 QTEST_GUILESS_MAIN(TestTraceReader)
