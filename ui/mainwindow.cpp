@@ -403,6 +403,13 @@ void MainWindow::createLayout()
         if (current.kind == Selection::Kind::Gradient)
             m_gradients->showGradient(current.index);
     });
+    // Device work outside every span belongs to no span: its rows select the interval itself.
+    connect(m_evidence, &EvidencePanel::deviceIntervalSelected, m_selection,
+            [this](qint64 interval) { m_selection->select(Selection::deviceInterval(interval)); });
+    connect(m_selection, &SelectionModel::selectionChanged, m_evidence, [this](const Selection &current) {
+        if (current.kind == Selection::Kind::DeviceInterval)
+            m_evidence->showDeviceInterval(current.index);
+    });
     // The chart draws the series the loader prepared; a load is only done once it is drawn.
     connect(m_memoryChart, &MemoryChartPanel::chartReady, this, [this] {
         const bool wasPending = m_chartPending;
