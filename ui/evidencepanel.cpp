@@ -2,9 +2,11 @@
 #include "ui/evidencepanel.h"
 
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QSplitter>
 #include <QTableView>
+#include <QTreeView>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -12,6 +14,7 @@
 #include "core/analysis/evidenceanalysis.h"
 #include "core/analysis/health.h"
 #include "core/itemmodels/capabilitymodel.h"
+#include "core/itemmodels/outsidedeviceworkmodel.h"
 #include "core/display/format.h"
 #include "core/itemmodels/viewcoverage.h"
 #include "core/model/trace.h"
@@ -38,7 +41,8 @@ EvidencePanel::EvidencePanel(QWidget *parent)
     , m_matrix(new QTableView(this))
     , m_gaps(new QTreeWidget(this))
     , m_views(new QTreeWidget(this))
-    , m_outsideDevice(new QTreeWidget(this))
+    , m_outsideModel(new OutsideDeviceWorkModel(this))
+    , m_outsideDevice(new QTreeView(this))
 {
     setObjectName(QStringLiteral("evidencePanel"));
     m_contract->setObjectName(QStringLiteral("captureContract"));
@@ -65,14 +69,17 @@ EvidencePanel::EvidencePanel(QWidget *parent)
     m_views->setHeaderLabels({tr("View"), tr("Coverage"), tr("Detail")});
     m_views->setAlternatingRowColors(true);
     m_outsideDevice->setObjectName(QStringLiteral("outsideDeviceWork"));
-    m_outsideDevice->setRootIsDecorated(false);
-    m_outsideDevice->setHeaderLabels(
-        {tr("Device"), tr("Stream"), tr("Clock"), tr("Intervals"), tr("Busy outside every span")});
+    m_outsideDevice->setModel(m_outsideModel);
+    m_outsideDevice->setUniformRowHeights(true);
     m_outsideDevice->setAlternatingRowColors(true);
+    m_outsideDevice->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_outsideDevice->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_outsideDevice->setAccessibleName(tr("Device work outside every span"));
     m_outsideDevice->setToolTip(
         tr("Device intervals whose span_id names no span of the trace: the span tree cannot "
            "attribute this work. Busy time is the union of the intervals per device, stream and "
-           "clock, so overlapping intervals count once."));
+           "clock, so overlapping intervals count once. Expand a lane to list its intervals; a "
+           "click selects one in every view."));
 
     auto *matrixTitle = new QLabel(tr("Capability matrix"), this);
     auto *gapsTitle = new QLabel(tr("Evidence gaps"), this);
@@ -114,6 +121,17 @@ EvidencePanel::EvidencePanel(QWidget *parent)
     layout->addWidget(m_contract);
     layout->addWidget(split, 1);
 
+    connect(m_outsideDevice->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &current) {
+                if (m_showing)
+                    return;
+                const qint64 interval = m_outsideModel->intervalAt(current);
+                if (interval < 0)
+                    return;
+                if (m_outsideModel->isLaneRow(current))
+                    m_outsideDevice->expand(current);
+                Q_EMIT deviceIntervalSelected(interval);
+            });
     connect(m_gaps, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem *item) {
         const qint64 span = item->data(0, SpanIndexOfGap).toLongLong();
         if (span >= 0 && item->data(0, SpanIndexOfGap).isValid())
@@ -135,7 +153,7 @@ void EvidencePanel::clear()
     m_model->setEvidence(nullptr);
     m_gaps->clear();
     m_views->clear();
-    m_outsideDevice->clear();
+    setOutsideNote(QString());
     m_contract->setText(tr("No trace loaded."));
 }
 
@@ -236,54 +254,50 @@ void EvidencePanel::setLoadedTrace(LoadedTracePtr loaded)
     m_matrix->resizeColumnsToContents();
 }
 
+void EvidencePanel::setOutsideNote(const QString &note)
+{
+    m_outsideModel->setNote(note);
+    if (!note.isEmpty())
+        m_outsideDevice->setFirstColumnSpanned(0, QModelIndex(), true);
+}
+
 void EvidencePanel::showOutsideDeviceWork()
 {
-    m_outsideDevice->clear();
     const Trace &trace = *m_loaded->trace;
-    const auto note = [this](const QString &text) {
-        auto *item = new QTreeWidgetItem(QStringList{text});
-        m_outsideDevice->addTopLevelItem(item);
-        item->setFirstColumnSpanned(true);
-    };
     if (trace.deviceIntervals.empty()) {
-        note(tr("Not captured: the trace has no device intervals."));
+        setOutsideNote(tr("Not captured: the trace has no device intervals."));
         return;
     }
     const DeviceTime *device = m_loaded->deviceTime.get();
     if (!device) {
-        note(tr("Computing the device time…"));
+        setOutsideNote(tr("Computing the device time…"));
         return;
     }
     if (device->outside().empty()) {
-        // Spelled out rather than %n: no translation is loaded, and "interval(s)" would show as is.
-        note(device->intervalCount() == 1 ? tr("None: the one device interval belongs to a span.")
-                                          : tr("None: each of the %1 device intervals belongs to a span.")
-                                                .arg(formatCount(device->intervalCount())));
+        // Spelled out rather than %n: "interval(s)" would show as is where no translation loads.
+        setOutsideNote(device->intervalCount() == 1 ? tr("None: the one device interval belongs to a span.")
+                                                    : tr("None: each of the %1 device intervals belongs to a span.")
+                                                          .arg(formatCount(device->intervalCount())));
         return;
     }
-    QList<QTreeWidgetItem *> items;
-    for (const DeviceBusy &busy : device->outside()) {
-        const DeviceLane &lane = device->lanes()[busy.lane];
-        auto *item = new QTreeWidgetItem(QStringList{qs(trace.str(lane.device)), qs(trace.str(lane.stream)),
-                                                     qs(trace.str(lane.clock)), formatCount(busy.intervals),
-                                                     formatDuration(busy.busyNs)});
-        item->setTextAlignment(3, Qt::AlignRight | Qt::AlignVCenter);
-        item->setTextAlignment(4, Qt::AlignRight | Qt::AlignVCenter);
-        item->setData(3, Qt::UserRole, qulonglong(busy.intervals));
-        item->setData(4, Qt::UserRole, qulonglong(busy.busyNs));
-        item->setIcon(0, SeverityPalette::icon(Severity::Warning));
-        item->setToolTip(4, busy.intervals == 1
-                                ? tr("%1 of device work on this device, stream and clock in one interval whose span_id "
-                                     "names no span")
-                                      .arg(formatDuration(busy.busyNs))
-                                : tr("%1 of device work on this device, stream and clock in %2 intervals whose span_id "
-                                     "names no span")
-                                      .arg(formatDuration(busy.busyNs), formatCount(busy.intervals)));
-        items << item;
-    }
-    m_outsideDevice->addTopLevelItems(items);
-    for (int c = 0; c < m_outsideDevice->columnCount(); ++c)
+    m_outsideModel->setDeviceTime(m_loaded->trace, m_loaded->deviceTime);
+    m_outsideDevice->setFirstColumnSpanned(0, QModelIndex(), false);
+    for (int c = 0; c < OutsideDeviceWorkModel::ColumnCount; ++c)
         m_outsideDevice->resizeColumnToContents(c);
+}
+
+void EvidencePanel::showDeviceInterval(qint64 interval)
+{
+    const QModelIndex row = m_outsideModel->indexOfInterval(interval);
+    m_showing = true;
+    if (row.isValid()) {
+        m_outsideDevice->expand(row.parent());
+        m_outsideDevice->setCurrentIndex(row);
+        m_outsideDevice->scrollTo(row);
+    } else {
+        m_outsideDevice->selectionModel()->clear();
+    }
+    m_showing = false;
 }
 
 } // namespace TraceInspector

@@ -403,6 +403,13 @@ void MainWindow::createLayout()
         if (current.kind == Selection::Kind::Gradient)
             m_gradients->showGradient(current.index);
     });
+    // Device work outside every span belongs to no span: its rows select the interval itself.
+    connect(m_evidence, &EvidencePanel::deviceIntervalSelected, m_selection,
+            [this](qint64 interval) { m_selection->select(Selection::deviceInterval(interval)); });
+    connect(m_selection, &SelectionModel::selectionChanged, m_evidence, [this](const Selection &current) {
+        if (current.kind == Selection::Kind::DeviceInterval)
+            m_evidence->showDeviceInterval(current.index);
+    });
     // The chart draws the series the loader prepared; a load is only done once it is drawn.
     connect(m_memoryChart, &MemoryChartPanel::chartReady, this, [this] {
         const bool wasPending = m_chartPending;
@@ -924,9 +931,10 @@ void MainWindow::onCancelled(quint64 generation)
     QString text = tr("Loading %1 was cancelled.").arg(displayName(m_loadingPath));
     if (m_shown && m_shown->generation == generation && !m_shown->isComplete())
         text += u' ' + tr("What had been read is shown; analyses that had not finished are missing.");
-    // Cancelled between the Memory and MemoryChart stages: the chart's series will not come.
+    // Cancelled before the MemoryChart stage: the chart's series will not come, and the
+    // trace is shown, so the chart says why it is empty.
     if (m_shown && m_shown->generation == generation && !m_shown->memorySeries)
-        m_memoryChart->clear();
+        m_memoryChart->showLoadCancelled();
     m_messageBanner->showMessage(SeverityPalette::Tone::Information, tr("Loading cancelled"), text);
     if (!m_shown)
         m_stack->setCurrentWidget(m_startPage);

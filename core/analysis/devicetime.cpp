@@ -151,11 +151,13 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
     std::vector<std::uint32_t> ownOffset(spanCount + 1, 0);
     std::vector<std::uint32_t> spanOfInterval(intervals.size(), kNone);
     LaneSet outside;
+    std::vector<std::tuple<std::uint32_t, std::uint64_t, std::uint32_t>> outsideOrder; // (lane, start, index)
     for (std::size_t i = 0; i < intervals.size(); ++i) {
         const DeviceInterval &d = intervals[i];
         const std::uint32_t span = d.spanId < spanOfId.size() ? spanOfId[d.spanId] : kNone;
         if (span == kNone) {
             outside.add(laneOf[i], d.startNs, saturatingAdd(d.startNs, d.durationNs));
+            outsideOrder.emplace_back(laneOf[i], d.startNs, std::uint32_t(i));
             result.m_outsideCount += 1;
             continue;
         }
@@ -164,6 +166,17 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
     }
     for (const auto &[lane, segs] : outside.lanes)
         result.m_outside.push_back(busyOf(lane, segs));
+    // outside() is by lane, like this order: its entries' intervals are consecutive runs.
+    std::sort(outsideOrder.begin(), outsideOrder.end());
+    result.m_outsideIntervals.reserve(outsideOrder.size());
+    result.m_outsideOffset.assign(1, 0);
+    for (std::size_t k = 0; k < outsideOrder.size(); ++k) {
+        if (k > 0 && std::get<0>(outsideOrder[k]) != std::get<0>(outsideOrder[k - 1]))
+            result.m_outsideOffset.push_back(std::uint32_t(k));
+        result.m_outsideIntervals.push_back(std::get<2>(outsideOrder[k]));
+    }
+    if (!outsideOrder.empty())
+        result.m_outsideOffset.push_back(std::uint32_t(outsideOrder.size()));
     for (std::size_t i = 1; i <= spanCount; ++i)
         ownOffset[i] += ownOffset[i - 1];
     std::vector<Segment> own(ownOffset[spanCount]);
@@ -344,7 +357,8 @@ std::size_t DeviceTime::memoryUsage() const
     return m_lanes.capacity() * sizeof(DeviceLane) + m_busy.capacity() * sizeof(DeviceBusy)
            + m_offset.capacity() * sizeof(std::uint32_t) + m_maxBusy.capacity() * sizeof(std::uint64_t)
            + m_flags.capacity() + m_omitted.capacity() * sizeof(m_omitted[0])
-           + m_outside.capacity() * sizeof(DeviceBusy);
+           + m_outside.capacity() * sizeof(DeviceBusy)
+           + (m_outsideIntervals.capacity() + m_outsideOffset.capacity()) * sizeof(std::uint32_t);
 }
 
 } // namespace TraceInspector

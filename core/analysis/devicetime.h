@@ -75,6 +75,13 @@ public:
     /// Unions of the intervals whose span_id names no span, per lane.
     const std::vector<DeviceBusy> &outside() const { return m_outside; }
     std::uint64_t outsideIntervalCount() const { return m_outsideCount; }
+    /// The intervals counted in outside()[\a entry], as indices into Trace::deviceIntervals,
+    /// by start time (then index): so every one of them can be listed and selected.
+    std::span<const std::uint32_t> outsideIntervals(std::size_t entry) const
+    {
+        return {m_outsideIntervals.data() + m_outsideOffset[entry],
+                m_outsideOffset[entry + 1] - m_outsideOffset[entry]};
+    }
 
     std::size_t memoryUsage() const;
 
@@ -88,6 +95,8 @@ private:
     std::vector<std::uint8_t> m_flags;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> m_omitted; // (span, lanes), by span
     std::vector<DeviceBusy> m_outside;
+    std::vector<std::uint32_t> m_outsideIntervals; // by outside() entry, then start
+    std::vector<std::uint32_t> m_outsideOffset{0}; // outside().size() + 1 entries
     std::uint64_t m_intervalCount = 0;
     std::uint64_t m_outsideCount = 0;
     std::size_t m_exceedingCount = 0;

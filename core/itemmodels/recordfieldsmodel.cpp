@@ -174,7 +174,10 @@ void RecordFieldsModel::build(RelatedKind kind, qint64 index, std::vector<Sectio
     case RelatedKind::DeviceInterval:
         if (i < t.deviceIntervals.size()) {
             intervalSections(i, out);
-            m_title = tr("device interval of %1").arg(qs(t.str(t.deviceIntervals[i].spanId)));
+            m_title =
+                t.findSpan(t.deviceIntervals[i].spanId) < 0
+                    ? tr("device interval outside every span (span_id %1)").arg(qs(t.str(t.deviceIntervals[i].spanId)))
+                    : tr("device interval of %1").arg(qs(t.str(t.deviceIntervals[i].spanId)));
         }
         break;
     case RelatedKind::Gradient:
@@ -342,11 +345,14 @@ void RecordFieldsModel::intervalSections(std::size_t i, std::vector<Section> &ou
     record.fields.push_back({tr("line"), QString::number(d.line)});
     out.push_back(std::move(record));
     Section derived{tr("Derived"), {}};
+    derived.fields.push_back({tr("end"), QString::number(endOf(d.startNs, d.durationNs)) + tr(" (device clock)")});
     derived.fields.push_back(
         {tr("clock"),
          tr("device clock %1: not comparable with host times (TRACE_FORMAT.md \u00A74.9)").arg(qs(t.str(d.clockId)))});
     const std::int64_t span = t.findSpan(d.spanId);
-    derived.fields.push_back({tr("span"), span < 0 ? tr("unknown span") : qs(t.str(t.spans[std::size_t(span)].name))});
+    derived.fields.push_back(
+        {tr("span"), span < 0 ? tr("outside every span: span_id %1 names no span of the trace").arg(qs(t.str(d.spanId)))
+                              : qs(t.str(t.spans[std::size_t(span)].name))});
     out.push_back(std::move(derived));
 }
 

@@ -19,6 +19,7 @@
 #include "tests/testutils/traceloading.h"
 
 using namespace TraceInspector;
+using namespace Qt::StringLiterals;
 
 class tst_DeviceTime : public QObject
 {
@@ -29,6 +30,8 @@ private Q_SLOTS:
     void deepChain_data();
     void deepChain();
     void outsideEverySpan();
+    void outsideIntervalsListed_data();
+    void outsideIntervalsListed();
     void saturatesAtTheEndOfTime();
     void lanesAreCappedPerSpan();
     void noIntervals();
@@ -208,6 +211,49 @@ void tst_DeviceTime::outsideEverySpan()
     QCOMPARE(describe(*trace, device, device.outside()), QStringLiteral("g/s/c=150#2 g/s2/c=7#1"));
     QCOMPARE(describe(*trace, device, device.busyOfSpan(std::size_t(trace->findSpan(std::string_view("r"))))),
              QStringLiteral("g/s/c=10#1"));
+}
+
+void tst_DeviceTime::outsideIntervalsListed_data()
+{
+    QTest::addColumn<QByteArray>("intervals");
+    QTest::addColumn<QStringList>("lists"); // per outside() entry: its interval indices
+    QTest::newRow("none outside") << QByteArray("r:g:s:c:0:10") << QStringList{};
+    QTest::newRow("file order") << QByteArray("r:g:s:c:0:10 ghost:g:s:c:0:100 ghost:g:s:c:50:100 other:g:s2:c:0:7")
+                                << QStringList{u"1 2"_s, u"3"_s};
+    // By start time, then by index for equal starts, whatever the file order.
+    QTest::newRow("start order") << QByteArray("x:g:s:c:90:1 y:g:s:c:10:1 r:g:s:c:0:10 z:g:s:c:10:5 w:g:s:c:0:0")
+                                 << QStringList{u"4 1 3 0"_s};
+    QTest::newRow("lanes by device, stream, clock")
+        << QByteArray("x:g:s:c2:5:1 x:g:s:c1:9:1 x:a:s:c2:1:1 x:g:s:c1:2:1") << QStringList{u"2"_s, u"3 1"_s, u"0"_s};
+}
+
+void tst_DeviceTime::outsideIntervalsListed()
+{
+    QFETCH(QByteArray, intervals);
+    QFETCH(QStringList, lists);
+    const auto trace = load("r:-:0:1000", intervalsJsonl(intervals));
+    QVERIFY(trace);
+    const SpanTree tree = SpanTree::build(*trace);
+    const DeviceTime device = DeviceTime::compute(*trace, tree);
+    QCOMPARE(device.outside().size(), std::size_t(lists.size()));
+    std::uint64_t listed = 0;
+    for (std::size_t e = 0; e < device.outside().size(); ++e) {
+        QStringList indices;
+        for (const std::uint32_t i : device.outsideIntervals(e)) {
+            indices << QString::number(i);
+            // Each one is on the entry's lane and names no span.
+            const DeviceInterval &d = trace->deviceIntervals[i];
+            const DeviceLane &lane = device.lanes()[device.outside()[e].lane];
+            QCOMPARE(d.device, lane.device);
+            QCOMPARE(d.streamId, lane.stream);
+            QCOMPARE(d.clockId, lane.clock);
+            QCOMPARE(trace->findSpan(d.spanId), std::int64_t(-1));
+        }
+        QCOMPARE(indices.join(u' '), lists[qsizetype(e)]);
+        QCOMPARE(std::uint64_t(device.outsideIntervals(e).size()), std::uint64_t(device.outside()[e].intervals));
+        listed += device.outsideIntervals(e).size();
+    }
+    QCOMPARE(listed, device.outsideIntervalCount());
 }
 
 void tst_DeviceTime::saturatesAtTheEndOfTime()

@@ -1,17 +1,22 @@
 // SPDX-License-Identifier: MIT
+#include <QAbstractItemModelTester>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTreeView>
 #include <QTreeWidget>
 
 #include "core/analysis/devicetime.h"
 #include "core/analysis/spantree.h"
+#include "core/display/format.h"
 #include "tests/testutils/evidencefixture.h"
 #include "tests/testutils/fixtures.h"
 #include "core/itemmodels/capabilitymodel.h"
 #include "core/itemmodels/flattablemodel.h"
 #include "core/itemmodels/gradientkeymodel.h"
+#include "core/itemmodels/modelroles.h"
+#include "core/itemmodels/outsidedeviceworkmodel.h"
 #include "core/itemmodels/tensorstatsmodel.h"
 #include "core/itemmodels/tensortablemodel.h"
 #include "ui/evidencepanel.h"
@@ -38,6 +43,8 @@ private Q_SLOTS:
     void notCapturedIsSaidInWords();
     void outsideDeviceWorkIsShown_data();
     void outsideDeviceWorkIsShown();
+    void outsideRowsSelectTheirInterval();
+    void outsideRowsAreFetchedInChunks();
     void mainWindowJoinsSelection_data();
     void mainWindowJoinsSelection();
 
@@ -209,17 +216,23 @@ QByteArray intervalsJsonl(const QByteArray &spec)
 void TestEvidencePanels::outsideDeviceWorkIsShown_data()
 {
     QTest::addColumn<QByteArray>("intervals");
-    QTest::addColumn<QStringList>("rows"); // "device|stream|clock|intervals|busy", or one note
+    // A lane row "device|stream|clock|intervals|busy|start|end|" and below it its intervals as
+    // "> span_id||||duration|start|end|line" (the intervals are lines 6.. of the file); or one note.
+    QTest::addColumn<QStringList>("rows");
     QTest::newRow("no intervals: not captured") << QByteArray() << QStringList{u"Not captured*"_s};
     QTest::newRow("all inside spans") << QByteArray("r:cuda:0:c:0:10 a:cuda:0:c:5:10")
                                       << QStringList{u"None: each of the 2 device intervals belongs to a span."_s};
     // ghost names no span: its two overlapping intervals count once (0..30), the one on the
     // other stream is its own lane, and the interval inside `a` is not outside work.
     QTest::newRow("overlapping and per lane")
-        << QByteArray("ghost:cuda:0:c:0:20 ghost:cuda:0:c:10:20 other:cuda:1:c:0:7 a:cuda:0:c:0:1000")
-        << QStringList{u"cuda|0|c|2|30 ns"_s, u"cuda|1|c|1|7 ns"_s};
-    QTest::newRow("another clock is another lane") << QByteArray("ghost:cuda:0:c1:0:20 ghost:cuda:0:c2:0:20")
-                                                   << QStringList{u"cuda|0|c1|1|20 ns"_s, u"cuda|0|c2|1|20 ns"_s};
+        << QByteArray("ghost:cuda:0:c:10:20 ghost:cuda:0:c:0:20 other:cuda:1:c:0:7 a:cuda:0:c:0:1000")
+        << QStringList{u"cuda|0|c|2|30 ns|0 ns|30 ns|"_s, u"> ghost||||20 ns|0 ns|20 ns|7"_s,
+                       u"> ghost||||20 ns|10 ns|30 ns|6"_s, u"cuda|1|c|1|7 ns|0 ns|7 ns|"_s,
+                       u"> other||||7 ns|0 ns|7 ns|8"_s};
+    QTest::newRow("another clock is another lane")
+        << QByteArray("ghost:cuda:0:c1:0:20 ghost:cuda:0:c2:0:20")
+        << QStringList{u"cuda|0|c1|1|20 ns|0 ns|20 ns|"_s, u"> ghost||||20 ns|0 ns|20 ns|6"_s,
+                       u"cuda|0|c2|1|20 ns|0 ns|20 ns|"_s, u"> ghost||||20 ns|0 ns|20 ns|7"_s};
 }
 
 void TestEvidencePanels::outsideDeviceWorkIsShown()
@@ -236,21 +249,30 @@ void TestEvidencePanels::outsideDeviceWorkIsShown()
     loaded->spanTree = tree;
 
     EvidencePanel panel;
+    QAbstractItemModelTester tester(panel.outsideDeviceModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     panel.setLoadedTrace(loaded);
-    QTreeWidget *list = panel.outsideDeviceList();
-    QVERIFY(list);
-    QCOMPARE(list->objectName(), u"outsideDeviceWork"_s);
+    QTreeView *view = panel.outsideDeviceView();
+    QVERIFY(view);
+    QCOMPARE(view->objectName(), u"outsideDeviceWork"_s);
+    QAbstractItemModel *model = view->model();
+    QCOMPARE(model, panel.outsideDeviceModel());
+    const auto cellsOf = [model](const QModelIndex &parent, int row) {
+        QStringList cells;
+        for (int c = 0; c < model->columnCount(parent); ++c)
+            cells << model->index(row, c, parent).data().toString();
+        return cells.join(u'|');
+    };
     QStringList shown;
-    for (int i = 0; i < list->topLevelItemCount(); ++i) {
-        const QTreeWidgetItem *item = list->topLevelItem(i);
-        if (item->isFirstColumnSpanned()) {
-            shown << item->text(0);
+    for (int i = 0; i < model->rowCount(); ++i) {
+        const QModelIndex lane = model->index(i, 0);
+        if (lane.data(IsSyntheticRole).toBool()) {
+            QVERIFY(view->isFirstColumnSpanned(i, {}));
+            shown << lane.data().toString();
             continue;
         }
-        QStringList cells;
-        for (int c = 0; c < list->columnCount(); ++c)
-            cells << item->text(c);
-        shown << cells.join(u'|');
+        shown << cellsOf({}, i);
+        for (int k = 0; k < model->rowCount(lane); ++k)
+            shown << u"> "_s + cellsOf(lane, k);
     }
     QCOMPARE(shown.size(), rows.size());
     for (int i = 0; i < rows.size(); ++i) {
@@ -266,9 +288,95 @@ void TestEvidencePanels::outsideDeviceWorkIsShown()
         early->deviceTime.reset();
         EvidencePanel fresh;
         fresh.setLoadedTrace(early);
-        QCOMPARE(fresh.outsideDeviceList()->topLevelItemCount(), 1);
-        QVERIFY(fresh.outsideDeviceList()->topLevelItem(0)->text(0).startsWith(u"Computing"_s));
+        QCOMPARE(fresh.outsideDeviceModel()->rowCount(), 1);
+        QVERIFY(fresh.outsideDeviceModel()->index(0, 0).data().toString().startsWith(u"Computing"_s));
     }
+}
+
+void TestEvidencePanels::outsideRowsSelectTheirInterval()
+{
+    // ghost's two intervals (lines 6, 7) and other's (line 8) are outside every span.
+    QByteArray text = TestFixtures::spansJsonl("r:-:0:100 a:r:0:50");
+    text.insert(text.lastIndexOf("{\"kind\":\"terminal\""),
+                intervalsJsonl("ghost:cuda:0:c:10:20 ghost:cuda:0:c:0:20 other:cuda:1:c:0:7 a:cuda:0:c:0:5"));
+    const LoadedTracePtr base = TestFixtures::loadedSnapshot(text);
+    QVERIFY(base);
+    auto loaded = std::make_shared<LoadedTrace>(*base);
+    auto tree = std::make_shared<const SpanTree>(SpanTree::build(*loaded->trace));
+    loaded->deviceTime = std::make_shared<const DeviceTime>(DeviceTime::compute(*loaded->trace, *tree));
+    loaded->spanTree = tree;
+    EvidencePanel panel;
+    panel.resize(900, 700);
+    panel.setLoadedTrace(loaded);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QSignalSpy selected(&panel, &EvidencePanel::deviceIntervalSelected);
+    QTreeView *view = panel.outsideDeviceView();
+    OutsideDeviceWorkModel *model = panel.outsideDeviceModel();
+
+    // The lane row selects its earliest interval (index 1) and opens the lane.
+    const QModelIndex lane = model->index(0, OutsideDeviceWorkModel::BusyColumn);
+    view->scrollTo(lane);
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(lane).center());
+    QCOMPARE(selected.count(), 1);
+    QCOMPARE(selected.at(0).at(0).toLongLong(), qint64(1));
+    QVERIFY(view->isExpanded(lane.siblingAtColumn(0)));
+    // An interval row selects that interval.
+    const QModelIndex second = model->index(1, OutsideDeviceWorkModel::StartColumn, lane.siblingAtColumn(0));
+    QCOMPARE(model->intervalAt(second), qint64(0));
+    view->scrollTo(second);
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(second).center());
+    QCOMPARE(selected.count(), 2);
+    QCOMPARE(selected.at(1).at(0).toLongLong(), qint64(0));
+
+    // Shown from elsewhere: its row becomes current (its lane opened), nothing is emitted;
+    // an interval inside a span clears the current row.
+    panel.showDeviceInterval(2);
+    QCOMPARE(model->intervalAt(view->currentIndex()), qint64(2));
+    QVERIFY(view->isExpanded(view->currentIndex().parent()));
+    panel.showDeviceInterval(3);
+    QVERIFY(!view->selectionModel()->hasSelection());
+    QCOMPARE(selected.count(), 2);
+    QVERIFY(!model->indexOfInterval(3).isValid());
+    QVERIFY(!model->indexOfInterval(99).isValid());
+}
+
+void TestEvidencePanels::outsideRowsAreFetchedInChunks()
+{
+    // One lane with more intervals outside every span than one fetch: the view gets them
+    // chunk by chunk, and revealing the last one fetches up to it.
+    const int count = OutsideDeviceWorkModel::kFetchChunk + 5;
+    QByteArray spec;
+    for (int i = 0; i < count; ++i)
+        spec += "ghost:cuda:0:c:" + QByteArray::number(count - i) + ":1 ";
+    QByteArray text = TestFixtures::spansJsonl("r:-:0:100");
+    text.insert(text.lastIndexOf("{\"kind\":\"terminal\""), intervalsJsonl(spec));
+    const LoadedTracePtr base = TestFixtures::loadedSnapshot(text);
+    QVERIFY(base);
+    auto tree = std::make_shared<const SpanTree>(SpanTree::build(*base->trace));
+    auto device = std::make_shared<const DeviceTime>(DeviceTime::compute(*base->trace, *tree));
+    OutsideDeviceWorkModel model;
+    model.setDeviceTime(base->trace, device);
+    const QModelIndex lane = model.index(0, 0);
+    QCOMPARE(model.rowCount(lane), OutsideDeviceWorkModel::kFetchChunk);
+    QVERIFY(model.canFetchMore(lane));
+    model.fetchMore(lane);
+    QCOMPARE(model.rowCount(lane), count);
+    QVERIFY(!model.canFetchMore(lane));
+    // The tester walks (and fetches) every row of a fresh model.
+    model.setDeviceTime(base->trace, device);
+    QCOMPARE(model.rowCount(lane), OutsideDeviceWorkModel::kFetchChunk);
+    {
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    }
+    model.setDeviceTime(base->trace, device);
+    // Interval 0 starts last.
+    const QModelIndex last = model.indexOfInterval(0);
+    QVERIFY(last.isValid());
+    QCOMPARE(last.row(), count - 1);
+    QCOMPARE(model.rowCount(lane), count);
+    QVERIFY(!model.canFetchMore(lane));
+    QCOMPARE(model.index(0, OutsideDeviceWorkModel::IntervalsColumn).data().toString(), formatCount(quint64(count)));
 }
 
 void TestEvidencePanels::mainWindowJoinsSelection_data()

@@ -15,6 +15,7 @@
 #include <QToolButton>
 #include <QTreeView>
 
+#include "core/analysis/devicetime.h"
 #include "core/analysis/opstatistics.h"
 #include "core/analysis/spantree.h"
 #include "core/itemmodels/gradientkeymodel.h"
@@ -30,7 +31,10 @@
 #include "core/itemmodels/validationgroupmodel.h"
 #include "core/itemmodels/validationissuemodel.h"
 #include "core/model/trace.h"
+#include "core/itemmodels/outsidedeviceworkmodel.h"
+#include "core/itemmodels/recordfieldsmodel.h"
 #include "ui/details/detailspane.h"
+#include "ui/evidencepanel.h"
 #include "ui/gradientspanel.h"
 #include "ui/mainwindow.h"
 #include "ui/memorychart/memorychartpanel.h"
@@ -61,6 +65,8 @@ private Q_SLOTS:
     void opSelectsItsSpanAndHighlightsTheOp();
     void findingSelectsWhatItNames();
     void gradientRowsJoinTheSelection();
+    void deviceWorkOutsideEverySpanIsSelectable_data();
+    void deviceWorkOutsideEverySpanIsSelectable();
     void memoryInstantSelectsTheSpanRunning();
     void doubleClickZoomsTheTimeline();
     void backAndForward();
@@ -395,6 +401,135 @@ void tst_LinkedViews::gradientRowsJoinTheSelection()
              QStringLiteral("w"));
     QVERIFY(details->findingCount() >= 1);
     QCOMPARE(details->selection(), current);
+}
+
+void tst_LinkedViews::deviceWorkOutsideEverySpanIsSelectable_data()
+{
+    QTest::addColumn<QString>("view");    // where the click is
+    QTest::addColumn<qint64>("interval"); // what it selects
+    // Intervals: 0 in span `a`; 1 and 2 name the span `ghost` that does not exist (2 starts
+    // first); 3 names `ghost` on another stream.
+    QTest::newRow("timeline device lane") << QStringLiteral("timeline") << qint64(1);
+    QTest::newRow("timeline, another stream") << QStringLiteral("timeline") << qint64(3);
+    QTest::newRow("evidence interval row") << QStringLiteral("evidence") << qint64(1);
+    QTest::newRow("evidence lane row: its first interval") << QStringLiteral("evidence lane") << qint64(2);
+}
+
+void tst_LinkedViews::deviceWorkOutsideEverySpanIsSelectable()
+{
+    QFETCH(QString, view);
+    QFETCH(qint64, interval);
+    const QByteArray text =
+        QByteArray(kMetaLine)
+        + "{\"kind\":\"span_start\",\"id\":\"a\",\"name\":\"root\",\"start_ns\":0,\"span_kind\":\"function\",\"measured\":true}\n"
+          "{\"kind\":\"device_interval\",\"span_id\":\"a\",\"device\":\"cuda:0\",\"stream_id\":\"7\",\"clock_id\":\"cupti:0\","
+          "\"backend\":\"cuda\",\"start_ns\":5000,\"duration_ns\":300}\n"
+          "{\"kind\":\"device_interval\",\"span_id\":\"ghost\",\"device\":\"cuda:0\",\"stream_id\":\"7\",\"clock_id\":\"cupti:0\","
+          "\"backend\":\"cuda\",\"start_ns\":6000,\"duration_ns\":400}\n"
+          "{\"kind\":\"device_interval\",\"span_id\":\"ghost\",\"device\":\"cuda:0\",\"stream_id\":\"7\",\"clock_id\":\"cupti:0\","
+          "\"backend\":\"cuda\",\"start_ns\":4000,\"duration_ns\":200}\n"
+          "{\"kind\":\"device_interval\",\"span_id\":\"ghost\",\"device\":\"cuda:0\",\"stream_id\":\"14\",\"clock_id\":\"cupti:0\","
+          "\"backend\":\"cuda\",\"start_ns\":4500,\"duration_ns\":250}\n"
+          "{\"kind\":\"span_end\",\"id\":\"a\",\"duration_ns\":1000}\n"
+          "{\"kind\":\"terminal\",\"outcome\":\"complete\",\"timestamp_ns\":2000}\n";
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QVERIFY(openText(text, dir));
+    const Trace &trace = *m_loaded->trace;
+    QCOMPARE(trace.deviceIntervals.size(), std::size_t(4));
+    QVERIFY(m_loaded->deviceTime);
+    QCOMPARE(m_loaded->deviceTime->outsideIntervalCount(), std::uint64_t(3));
+    const DeviceInterval &d = trace.deviceIntervals[std::size_t(interval)];
+    QCOMPARE(trace.findSpan(d.spanId), std::int64_t(-1));
+
+    SelectionModel *selection = m_window->selectionModel();
+    DetailsPane *details = m_window->detailsPane();
+    auto *evidence = m_window->findChild<EvidencePanel *>(QStringLiteral("evidencePanel"));
+    QVERIFY(evidence);
+    QTreeView *outsideView = evidence->outsideDeviceView();
+    OutsideDeviceWorkModel *outside = evidence->outsideDeviceModel();
+    QSignalSpy shown(details, &DetailsPane::rawLineShown);
+
+    if (view == QLatin1String("timeline")) {
+        TimelineView *timeline = m_window->timelineView();
+        auto rect = timeline->itemRect(Selection::deviceInterval(interval));
+        if (!rect) {
+            timeline->setSelection(Selection::deviceInterval(interval)); // scrolls it into view, emits nothing
+            rect = timeline->itemRect(Selection::deviceInterval(interval));
+        }
+        QVERIFY(rect);
+        QCOMPARE(selection->current(), Selection{});
+        QTest::mouseClick(timeline->viewport(), Qt::LeftButton, {}, rect->center());
+    } else {
+        QVERIFY(m_window->showTab(QStringLiteral("Evidence")));
+        QTRY_VERIFY(outsideView->isVisible());
+        // Lane rows by device, stream, clock: stream 14 before stream 7 byte-wise.
+        const QModelIndex lane = outside->index(1, 0);
+        QCOMPARE(lane.siblingAtColumn(OutsideDeviceWorkModel::StreamColumn).data().toString(), QStringLiteral("7"));
+        QModelIndex row = lane.siblingAtColumn(OutsideDeviceWorkModel::BusyColumn);
+        if (view == QLatin1String("evidence")) {
+            outsideView->expand(lane);
+            row = outside->indexOfInterval(interval).siblingAtColumn(OutsideDeviceWorkModel::StartColumn);
+        }
+        QVERIFY(row.isValid());
+        outsideView->scrollTo(row);
+        QTest::mouseClick(outsideView->viewport(), Qt::LeftButton, {}, outsideView->visualRect(row).center());
+    }
+
+    // One selection everywhere: the interval itself, not a span.
+    const Selection expected = Selection::deviceInterval(interval);
+    QCOMPARE(selection->current(), expected);
+    QCOMPARE(m_window->timelineView()->selection(), expected);
+    QCOMPARE(details->selection(), expected);
+    QCOMPARE(m_window->spanTreePanel()->selectedSpan(), qint64(-1));
+    QCOMPARE(m_window->selectedSpanIndex(), qint64(-1));
+    QCOMPARE(selectedOpRows(), 0);
+    QVERIFY(m_window->memoryChartPanel()->highlightWindow().isEmpty()); // device time is not host time
+    // The evidence panel makes the interval's row current (its lane opened).
+    QCOMPARE(outside->intervalAt(outsideView->currentIndex()), interval);
+    QVERIFY(outsideView->isExpanded(outsideView->currentIndex().parent()));
+    // The health finding that names it (H-UNKNOWN-SPAN) is current in the validation panel
+    // and listed in the details pane.
+    const int finding = m_window->validationPanel()->currentFinding();
+    QVERIFY(finding >= 0);
+    const Problem *problem = m_window->validationPanel()->issueModel()->problemAt(finding);
+    QVERIFY(problem);
+    QCOMPARE(QString::fromStdString(problem->ruleId), QStringLiteral("H-UNKNOWN-SPAN"));
+    QCOMPARE(problem->relatedIndex, std::uint64_t(interval));
+    QCOMPARE(details->findingCount(), 1);
+
+    // The details pane: every field, the raw line, and that it lies outside every span.
+    const RecordFieldsModel *fields = details->fieldsModel();
+    QCOMPARE(details->title(), QStringLiteral("device interval outside every span (span_id ghost)"));
+    QCOMPARE(fields->value(QStringLiteral("Record"), QStringLiteral("span_id")), QStringLiteral("ghost"));
+    QCOMPARE(fields->value(QStringLiteral("Record"), QStringLiteral("device")), QStringLiteral("cuda:0"));
+    QCOMPARE(fields->value(QStringLiteral("Record"), QStringLiteral("stream_id")),
+             QString::fromStdString(std::string(trace.str(d.streamId))));
+    QCOMPARE(fields->value(QStringLiteral("Record"), QStringLiteral("clock_id")), QStringLiteral("cupti:0"));
+    QCOMPARE(fields->value(QStringLiteral("Record"), QStringLiteral("backend")), QStringLiteral("cuda"));
+    QCOMPARE(fields->value(QStringLiteral("Record"), QStringLiteral("start_ns")),
+             QString::number(d.startNs) + QStringLiteral(" (device clock)"));
+    QVERIFY(fields->value(QStringLiteral("Record"), QStringLiteral("duration_ns"))
+                .startsWith(QString::number(d.durationNs) + QStringLiteral(" (")));
+    QCOMPARE(fields->value(QStringLiteral("Derived"), QStringLiteral("end")),
+             QString::number(d.startNs + d.durationNs) + QStringLiteral(" (device clock)"));
+    QCOMPARE(fields->value(QStringLiteral("Derived"), QStringLiteral("span")),
+             QStringLiteral("outside every span: span_id ghost names no span of the trace"));
+    QVERIFY(shown.count() > 0 || shown.wait(10000));
+    QVERIFY2(details->rawText().contains(QStringLiteral("\"start_ns\":%1,").arg(d.startNs)),
+             qPrintable(details->rawText()));
+    QVERIFY(details->rawText().contains(QStringLiteral("\"span_id\":\"ghost\"")));
+
+    // An interval inside span `a` selects `a` in the span tree and has no row here; Back
+    // returns to the interval outside every span, and its row.
+    selection->select(Selection::deviceInterval(0));
+    QCOMPARE(m_window->spanTreePanel()->selectedSpan(), qint64(trace.findSpan(std::string_view("a"))));
+    QVERIFY(!outsideView->selectionModel()->hasSelection());
+    QCOMPARE(details->fieldsModel()->value(QStringLiteral("Derived"), QStringLiteral("span")), QStringLiteral("root"));
+    selection->back();
+    QCOMPARE(details->selection(), expected);
+    QCOMPARE(m_window->spanTreePanel()->selectedSpan(), qint64(-1));
+    QCOMPARE(outside->intervalAt(outsideView->currentIndex()), interval);
 }
 
 void tst_LinkedViews::memoryInstantSelectsTheSpanRunning()

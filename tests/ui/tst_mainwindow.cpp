@@ -122,6 +122,8 @@ private Q_SLOTS:
     void exportRefusedWhenRejected();
     void exportAsksBeforeReplacingOpenedTrace();
     void cancelStopsLoading();
+    void chartSaysTheLoadWasCancelled_data();
+    void chartSaysTheLoadWasCancelled();
     void newerLoadWins();
     void recentFiles();
     void screenshotOption_data();
@@ -493,6 +495,52 @@ void TestMainWindow::cancelStopsLoading()
     QCoreApplication::processEvents();
     QCOMPARE(finished.count(), 1);
     QVERIFY(!window.loadedTrace() || !window.loadedTrace()->isComplete());
+}
+
+void TestMainWindow::chartSaysTheLoadWasCancelled_data()
+{
+    QTest::addColumn<int>("stage"); // the stage after which the load is cancelled
+    QTest::newRow("after the span tree") << int(LoadStage::SpanTree);
+    QTest::newRow("after health") << int(LoadStage::Health);
+    QTest::newRow("after memory, before the chart's series") << int(LoadStage::Memory);
+}
+
+void TestMainWindow::chartSaysTheLoadWasCancelled()
+{
+    QFETCH(int, stage);
+    MainWindow window;
+    window.show();
+    QSignalSpy finished(&window, &MainWindow::loadFinished);
+    TraceLoader *loader = window.loader();
+    // Connected after the window: it has shown the stage when the load is cancelled.
+    connect(loader, &TraceLoader::analysisReady, this, [loader, stage](quint64, const LoadedTracePtr &snapshot) {
+        if (int(snapshot->stage) == stage)
+            loader->cancel();
+    });
+    window.openFile(example("01_valid_trace10_forward.jsonl"));
+    QVERIFY(finished.wait(20000));
+    QCOMPARE(finished.at(0).at(0).toBool(), false);
+    QCOMPARE(window.messageBanner()->title(), QStringLiteral("Loading cancelled"));
+    QTRY_COMPARE_WITH_TIMEOUT(QThreadPool::globalInstance()->activeThreadCount(), 0, 20000);
+    QCoreApplication::processEvents();
+    // The trace is shown; the chart says why it is empty rather than "No trace loaded".
+    QVERIFY(window.loadedTrace() && window.loadedTrace()->trace);
+    QVERIFY(!window.loadedTrace()->memorySeries);
+    MemoryChartPanel *chart = window.memoryChartPanel();
+    QVERIFY2(chart->placeholderText().startsWith(QStringLiteral("The memory chart was not prepared: loading was "
+                                                                "cancelled")),
+             qPrintable(chart->placeholderText()));
+    QVERIFY(!chart->drawnState().ready);
+    auto *placeholder = chart->findChild<QLabel *>(QStringLiteral("memoryPlaceholder"));
+    QVERIFY(placeholder && placeholder->isVisible());
+
+    // Opening it again draws the chart.
+    QObject::disconnect(loader, &TraceLoader::analysisReady, this, nullptr);
+    window.openFile(example("01_valid_trace10_forward.jsonl"));
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 2, 20000);
+    QCOMPARE(finished.at(1).at(0).toBool(), true);
+    QVERIFY(chart->drawnState().ready);
+    QCOMPARE(chart->placeholderText(), QString());
 }
 
 void TestMainWindow::newerLoadWins()

@@ -59,6 +59,18 @@ void MemoryChartPanel::showPreparing()
     d->placeholder->setText(tr("Preparing the memory chart…"));
 }
 
+void MemoryChartPanel::showLoadCancelled()
+{
+    clear();
+    d->placeholder->setText(tr("The memory chart was not prepared: loading was cancelled before its series were "
+                               "computed. Open the file again to see it."));
+}
+
+QString MemoryChartPanel::placeholderText() const
+{
+    return d->chartStack->currentWidget() == d->placeholder ? d->placeholder->text() : QString();
+}
+
 void MemoryChartPanel::clear()
 {
     d->bucketer.cancel();

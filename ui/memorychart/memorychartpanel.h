@@ -83,6 +83,12 @@ public:
                   std::shared_ptr<const MemorySeries> series);
     /// Empty, saying that the series are on their way (the loader's MemoryChart stage).
     void showPreparing();
+    /// Empty, saying that the chart was not prepared because the load was cancelled before
+    /// the loader's MemoryChart stage (the trace itself is shown).
+    void showLoadCancelled();
+    /// What the panel says instead of a chart (no trace, preparing, cancelled, not captured);
+    /// empty while a chart is drawn.
+    QString placeholderText() const;
     void clear();
     /// Back to the whole run, all devices and the peak (a different file was opened).
     void resetView();

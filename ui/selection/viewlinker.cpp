@@ -262,18 +262,20 @@ void ViewLinker::showFindingOf(const Selection &current, qint64 span)
         validation->showFinding(int(current.finding));
         return;
     }
-    if (!m_trace || !m_findings || span < 0) {
+    // A record outside every span (a device interval whose span_id names no span) still
+    // has the findings that name it.
+    if (!m_trace || !m_findings || (span < 0 && !current.isRecord())) {
         validation->showFinding(-1);
         return;
     }
-    // The first finding that names the selected span, if any.
+    // The first finding that names the selected record or span, if any.
     int row = -1;
     for (std::size_t i = 0; i < m_findings->size() && row < 0; ++i) {
         const Problem &p = (*m_findings)[i];
         if (p.relatedKind == RelatedKind::None)
             continue;
         const Selection named = Selection::fromProblem(p, qint64(i), *m_trace);
-        if (named == current
+        if ((named.kind == current.kind && named.index == current.index)
             || (m_tree && named.spanIndex(*m_trace, *m_tree) == span && current.kind == Selection::Kind::Span))
             row = int(i);
     }
