@@ -521,7 +521,7 @@ void TestMainWindow::chartSaysTheLoadWasCancelled()
     QVERIFY(finished.wait(20000));
     QCOMPARE(finished.at(0).at(0).toBool(), false);
     QCOMPARE(window.messageBanner()->title(), QStringLiteral("Loading cancelled"));
-    QTRY_COMPARE_WITH_TIMEOUT(QThreadPool::globalInstance()->activeThreadCount(), 0, 20000);
+    QTRY_COMPARE_WITH_TIMEOUT(workerPool()->activeThreadCount(), 0, 20000);
     QCoreApplication::processEvents();
     // The trace is shown; the chart says why it is empty rather than "No trace loaded".
     QVERIFY(window.loadedTrace() && window.loadedTrace()->trace);
