@@ -9,7 +9,6 @@
 #include <thread>
 #include <unistd.h>
 
-
 #include "core/io/documentassembler.h"
 #include "core/io/segmentmerger.h"
 #include "core/io/segmentscanner.h"
