@@ -14,6 +14,7 @@
 #include <sys/resource.h>
 
 #include "core/loading/traceloader.h"
+#include "core/loading/mallocarenas.h"
 #include "ui/mainwindow.h"
 #include "ui/timeline/timelineview.h"
 
@@ -21,6 +22,7 @@ using namespace TraceInspector;
 
 int main(int argc, char **argv)
 {
+    limitMallocArenas(); // as the application does
     QApplication app(argc, argv);
     if (argc < 2) {
         std::printf("SKIP: give a trace\n");
