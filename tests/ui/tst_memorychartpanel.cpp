@@ -1,14 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include <QAbstractItemModelTester>
 #include <QAbstractScrollArea>
-#include <QChart>
-#include <QChartView>
 #include <QComboBox>
 #include <QFile>
-#include <QFontMetricsF>
 #include <QLabel>
-#include <QLegend>
-#include <QLegendMarker>
 #include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTableView>
@@ -221,46 +216,6 @@ private Q_SLOTS:
         QCOMPARE(s.legend.size(), 4); // a hidden series keeps its entry, to switch it back on
         panel.resetView();
         QCOMPARE(panel.drawnState().hiddenSeries, QStringList{QStringLiteral("cuda:0 capacity")});
-    }
-
-    // A right-aligned legend gets the plot's height and clips what does not fit: in a short
-    // window the logical plot cut "activation" and hid "other".
-    void legendEntriesFit()
-    {
-        TI_REQUIRE_PYTHON();
-        QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("gen.jsonl"));
-        TI_GENERATE({QStringLiteral("--events"), QStringLiteral("30000"), QStringLiteral("--seed"), QStringLiteral("4"),
-                     QStringLiteral("--out"), path, QStringLiteral("--quiet")});
-        const Loaded l = loadFile(path);
-        QVERIFY(l.trace);
-        for (const QSize size : {QSize(1400, 800), QSize(700, 420), QSize(500, 300)}) {
-            MemoryChartPanel panel;
-            panel.resize(size);
-            panel.show();
-            QVERIFY(showTrace(panel, l));
-            QTRY_VERIFY(panel.drawnState().buckets > 0);
-            for (const char *name : {"logicalChartView", "physicalChartView"}) {
-                auto *view = panel.findChild<QChartView *>(QString::fromLatin1(name));
-                QVERIFY2(view, name);
-                QLegend *legend = view->chart()->legend();
-                int shown = 0;
-                for (const QLegendMarker *m : legend->markers())
-                    shown += m->isVisible() ? 1 : 0;
-                QVERIFY2(shown >= 3, name);
-                // Qt Charts stacks the entries of a right-hand legend at a text line plus
-                // ~9 px of marker padding each, and clips those beyond the legend's height
-                // (QLegend's size hint does not tell: it stays one line high).
-                const double needed = shown * (QFontMetricsF(legend->font()).height() + 6);
-                QVERIFY2(legend->geometry().height() >= needed,
-                         qPrintable(QStringLiteral("%1 at %2x%3: legend %4 px high for %5 entries")
-                                        .arg(QLatin1String(name))
-                                        .arg(size.width())
-                                        .arg(size.height())
-                                        .arg(legend->geometry().height())
-                                        .arg(shown)));
-            }
-        }
     }
 
     void peakLabelClearOfLines()

@@ -87,13 +87,10 @@ void MemoryChartPanel::Private::rebuildSeries()
     }
     if (series->hasPhysical(device))
         chartSeries.addPhysical(*series, device, physicalPlot, q->palette().color(QPalette::Base));
-    // Room for every legend entry of each plot: three per device on the physical one, one per
-    // category on the logical one (a short logical plot cut its fourth entry and hid the fifth).
-    const auto heightFor = [](const MemoryPlot &plot, int entries) {
-        return std::max(100, entries * (QFontMetrics(plot.chart->legend()->font()).height() + 9) + 44);
-    };
-    physicalPlot.view->setMinimumHeight(heightFor(physicalPlot, int(chartSeries.physical().size())));
-    logicalPlot.view->setMinimumHeight(heightFor(logicalPlot, int(chartSeries.layers().size())));
+    // Room for every legend entry of the physical plot (three per device).
+    const int entries = int(chartSeries.physical().size());
+    physicalPlot.view->setMinimumHeight(
+        std::max(100, entries * (QFontMetrics(physicalPlot.chart->legend()->font()).height() + 9) + 44));
     updateLegend();
     updateNotes();
 }
