@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/loading/mallocarenas.h"
 
+#include <cstdlib> // defines __GLIBC__ where the C library is glibc
+
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
