@@ -7,6 +7,7 @@
 
 #include "core/analysis/densebytes.h"
 #include "core/compat/rustformat.h"
+#include "core/io/utf8validation.h"
 #include "core/model/hugepages.h"
 
 namespace TraceInspector {
@@ -120,16 +121,7 @@ bool SegmentScanner::fileLongLine(const char *head, std::size_t length, bool val
         return true;
     }
     // The line is valid UTF-8 as a whole: cut it at a character boundary so the head is too.
-    std::size_t cut = length;
-    std::size_t lead = length;
-    while (lead > 0 && length - lead < 4 && (static_cast<unsigned char>(head[lead - 1]) & 0xC0) == 0x80)
-        --lead;
-    if (lead > 0) {
-        const auto byte = static_cast<unsigned char>(head[lead - 1]);
-        const std::size_t width = byte < 0xC0 ? 1 : byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4;
-        if (width > length - (lead - 1))
-            cut = lead - 1; // the last character continues past the head
-    }
+    const std::size_t cut = wholeCharactersPrefix(head, length);
     const std::string_view text = rustTrim(std::string_view(head, cut));
     if (text.empty())
         return false;

@@ -84,24 +84,19 @@ public:
         if (!m_valid)
             return;
         if (m_carried > 0) {
-            const std::size_t take = std::min(n, widthOf(m_carry[0]) - m_carried);
+            const std::size_t take = std::min(n, utf8SequenceWidth(m_carry[0]) - m_carried);
             std::memcpy(m_carry + m_carried, p, take);
             m_carried += take;
             p += take;
             n -= take;
-            if (m_carried < widthOf(m_carry[0]))
+            if (m_carried < utf8SequenceWidth(m_carry[0]))
                 return;
             m_valid = isUtf8(m_carry, m_carried);
             m_carried = 0;
             if (!m_valid)
                 return;
         }
-        std::size_t lead = n;
-        while (lead > 0 && n - lead < 4 && (static_cast<unsigned char>(p[lead - 1]) & 0xC0) == 0x80)
-            --lead;
-        std::size_t complete = n;
-        if (lead > 0 && widthOf(p[lead - 1]) > n - (lead - 1))
-            complete = lead - 1;
+        const std::size_t complete = wholeCharactersPrefix(p, n);
         m_valid = isUtf8(p, complete);
         m_carried = n - complete;
         std::memcpy(m_carry, p + complete, m_carried);
@@ -110,11 +105,6 @@ public:
     bool valid() const { return m_valid && m_carried == 0; }
 
 private:
-    static std::size_t widthOf(char c)
-    {
-        const auto byte = static_cast<unsigned char>(c);
-        return byte < 0xC0 ? 1 : byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4;
-    }
     char m_carry[4] = {};
     std::size_t m_carried = 0;
     bool m_valid = true;

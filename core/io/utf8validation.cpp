@@ -83,4 +83,21 @@ bool isUtf8(const char *data, std::size_t length)
     }
 }
 
+std::size_t utf8SequenceWidth(char c)
+{
+    const auto byte = static_cast<unsigned char>(c);
+    return byte < 0xC0 ? 1 : byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4;
+}
+
+std::size_t wholeCharactersPrefix(const char *data, std::size_t length)
+{
+    // A character is at most 4 bytes: look back over at most 3 continuation bytes.
+    std::size_t lead = length;
+    while (lead > 0 && length - lead < 4 && (static_cast<unsigned char>(data[lead - 1]) & 0xC0) == 0x80)
+        --lead;
+    if (lead > 0 && utf8SequenceWidth(data[lead - 1]) > length - (lead - 1))
+        return lead - 1;
+    return length;
+}
+
 } // namespace TraceInspector

@@ -11,4 +11,13 @@ namespace TraceInspector {
 /// Reads no byte outside the range.
 bool isUtf8(const char *data, std::size_t length);
 
+/// The number of bytes of the sequence that lead byte \a c starts (1 for ASCII and for a byte
+/// no sequence starts with). Says nothing of validity.
+std::size_t utf8SequenceWidth(char c);
+
+/// The length of the longest prefix of [data, data + length) that does not end inside a
+/// character: \a length, or the offset of a last lead byte whose sequence runs past the end.
+/// For bytes that arrive in pieces or are cut off; says nothing of validity.
+std::size_t wholeCharactersPrefix(const char *data, std::size_t length);
+
 } // namespace TraceInspector
