@@ -42,6 +42,14 @@ class MemoryChartPanel : public QWidget
 {
     Q_OBJECT
 public:
+    /// One entry of a plot's legend as drawn: its series' name, where (view coordinates) and
+    /// whether the series is shown (a hidden one keeps a dimmed entry).
+    struct LegendEntry {
+        QString name;
+        QRectF rect;
+        bool shown = true;
+    };
+
     /// What the chart draws right now, in plain types (tests, accessibility, status text).
     struct DrawnState {
         bool ready = false;        // the chart data of the current trace is prepared
@@ -71,6 +79,11 @@ public:
         QRectF logicalPlot, physicalPlot; // plot areas in view coordinates
         QStringList legend;               // every legend entry shown, both plots
         QStringList hiddenSeries;         // legend entries switched off
+        // Each plot's legend entries, the area they are drawn in unclipped and the view's
+        // rectangle, in view coordinates.
+        QList<LegendEntry> logicalLegend, physicalLegend;
+        QRectF logicalLegendArea, physicalLegendArea;
+        QRectF logicalViewRect, physicalViewRect;
     };
 
     explicit MemoryChartPanel(QWidget *parent = nullptr);

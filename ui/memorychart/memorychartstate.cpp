@@ -4,6 +4,7 @@
 
 #include <QAreaSeries>
 #include <QChart>
+#include <QFontMetricsF>
 #include <QGraphicsRectItem>
 #include <QGraphicsSimpleTextItem>
 #include <QLabel>
@@ -14,6 +15,7 @@
 #include <QValueAxis>
 
 #include "ui/memorychart/chartstyle.h"
+#include "ui/memorychart/chartview.h"
 
 namespace TraceInspector {
 
@@ -63,6 +65,28 @@ MemoryChartPanel::DrawnState MemoryChartPanel::drawnState() const
         for (QLegendMarker *m : p->chart->legend()->markers())
             if (m->isVisible())
                 s.legend << m->label();
+    // Qt Charts stacks a right-hand legend's entries, a text line and 6 px of padding each,
+    // centred in the legend's height when they fit, else from its top, and clips the rest.
+    const auto legendOf = [this](const MemoryPlot &p, QList<LegendEntry> &entries, QRectF &area) {
+        QLegend *legend = p.chart->legend();
+        area = legend->geometry();
+        const double h = QFontMetricsF(legend->font()).height() + 6;
+        QList<QLegendMarker *> shown;
+        for (QLegendMarker *m : legend->markers())
+            if (m->isVisible())
+                shown << m;
+        const double total = h * double(shown.size());
+        double y = total < area.height() ? area.top() + (area.height() - total) / 2 : area.top();
+        for (QLegendMarker *m : shown) {
+            entries << LegendEntry{m->label(), QRectF(area.left(), y, area.width(), h),
+                                   !d->hidden.contains(m->label())};
+            y += h;
+        }
+    };
+    legendOf(d->logicalPlot, s.logicalLegend, s.logicalLegendArea);
+    legendOf(d->physicalPlot, s.physicalLegend, s.physicalLegendArea);
+    s.logicalViewRect = QRectF(d->logicalPlot.view->viewport()->rect());
+    s.physicalViewRect = QRectF(d->physicalPlot.view->viewport()->rect());
     for (const QString &h : std::as_const(d->hidden))
         s.hiddenSeries << h;
     s.hiddenSeries.sort();
