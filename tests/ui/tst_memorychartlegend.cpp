@@ -2,6 +2,7 @@
 // The memory chart's legends in the main window: every entry of both plots drawn whole,
 // inside its view, clear of the plot and of each other, at the default window size and at
 // the smallest one; a click on an entry still toggles its series.
+#include <QAbstractScrollArea>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTest>
@@ -133,8 +134,9 @@ void TestMemoryChartLegend::clickTogglesSeries()
     auto *physicalView = chart.findChild<QWidget *>(QStringLiteral("physicalChartView"));
     QVERIFY(logicalView && physicalView);
     const auto click = [](QWidget *view, const QRectF &rect) {
-        auto *viewport = view->findChild<QWidget *>(QStringLiteral("qt_scrollarea_viewport"));
-        QTest::mouseClick(viewport ? viewport : view, Qt::LeftButton, {}, rect.center().toPoint());
+        auto *area = qobject_cast<QAbstractScrollArea *>(view);
+        QWidget *viewport = area ? area->viewport() : view;
+        QTest::mouseClick(viewport, Qt::LeftButton, {}, rect.center().toPoint());
     };
 
     // The last entry of each plot: "other" (once clipped away) and the hidden capacity.

@@ -8,7 +8,6 @@
 #include <QGraphicsSimpleTextItem>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QLegend>
 #include <QMenu>
 #include <QPushButton>
 #include <QScatterSeries>
@@ -19,6 +18,7 @@
 #include <QVBoxLayout>
 
 #include "ui/memorychart/allocationspane.h"
+#include "ui/memorychart/chartlegend.h"
 #include "ui/memorychart/chartstyle.h"
 #include "ui/memorychart/chartview.h"
 
@@ -49,6 +49,7 @@ void MemoryChartPanel::Private::connectPlot(MemoryPlot &plot)
     plot.view->onLeave = [this] { setHover(std::nullopt); };
     plot.view->onKey = [this](QKeyEvent *e) { return handleKey(e); };
     plot.view->onResized = [this] { scheduleRebucket(); };
+    plot.legend->onClicked = [this](const QString &name) { toggleSeries(name, hidden.contains(name)); };
     QObject::connect(plot.chart, &QChart::plotAreaChanged, q, [this] {
         if (!aligning)
             QTimer::singleShot(0, q, [this] { alignPlots(); });
@@ -106,8 +107,6 @@ void MemoryChartPanel::Private::build()
     physicalPlot.build(q, QStringLiteral("physicalChartView"));
     connectPlot(logicalPlot);
     connectPlot(physicalPlot);
-    physicalPlot.chart->legend()->setMarkerShape(
-        QLegend::MarkerShapeFromSeries); // lines show as lines, dashes as dashes
     logicalPlot.note->setObjectName(QStringLiteral("logicalMemoryNote"));
     physicalPlot.note->setObjectName(QStringLiteral("physicalMemoryNote"));
 

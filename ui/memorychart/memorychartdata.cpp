@@ -7,13 +7,12 @@
 #include <QFontMetrics>
 #include <QGraphicsRectItem>
 #include <QGraphicsSimpleTextItem>
-#include <QLegend>
-#include <QLegendMarker>
 #include <QPushButton>
 #include <QScatterSeries>
 #include <QValueAxis>
 
 #include "ui/memorychart/allocationspane.h"
+#include "ui/memorychart/chartlegend.h"
 #include "ui/memorychart/chartview.h"
 
 namespace TraceInspector {
@@ -82,15 +81,13 @@ void MemoryChartPanel::Private::rebuildSeries()
         logicalPlot.chart->addSeries(peakMarker);
         peakMarker->attachAxis(logicalPlot.x);
         peakMarker->attachAxis(logicalPlot.y);
-        for (QLegendMarker *m : logicalPlot.chart->legend()->markers(peakMarker))
-            m->setVisible(false); // the marker labels itself
     }
     if (series->hasPhysical(device))
         chartSeries.addPhysical(*series, device, physicalPlot, q->palette().color(QPalette::Base));
     // Room for every legend entry of the physical plot (three per device).
     const int entries = int(chartSeries.physical().size());
     physicalPlot.view->setMinimumHeight(
-        std::max(100, entries * (QFontMetrics(physicalPlot.chart->legend()->font()).height() + 9) + 44));
+        std::max(100, entries * (QFontMetrics(physicalPlot.legend->font()).height() + 9) + 44));
     updateLegend();
     updateNotes();
 }

@@ -9,8 +9,6 @@
 #include <QGraphicsRectItem>
 #include <QKeyEvent>
 #include <QLabel>
-#include <QLegend>
-#include <QLegendMarker>
 #include <QMenu>
 #include <QTimer>
 #include <QToolButton>
@@ -142,19 +140,11 @@ void MemoryChartPanel::Private::updateLegend()
     for (const MemoryChartSeries::Physical &s : chartSeries.physical())
         addEntry(s.legendName);
     seriesButton->setEnabled(!seriesMenu->isEmpty());
-    // Clicking a legend entry toggles its series; a hidden one stays listed, dimmed.
-    for (MemoryPlot *p : {&logicalPlot, &physicalPlot}) {
-        for (QLegendMarker *m : p->chart->legend()->markers()) {
-            if (!m->isVisible())
-                continue;
-            QObject::disconnect(m, &QLegendMarker::clicked, nullptr, nullptr);
-            QObject::connect(m, &QLegendMarker::clicked, q, [this, m] {
-                const QString name = m->series()->name();
-                toggleSeries(name, hidden.contains(name));
-            });
-        }
-    }
+    // Clicking a legend entry toggles its series (connectPlot()); a hidden one stays listed, dimmed.
+    chartSeries.fillLegends(logicalPlot, physicalPlot);
     applyVisibility();
+    // Other entries take another width: lay the plots out again.
+    QTimer::singleShot(0, q, [this] { alignPlots(); });
 }
 
 void MemoryChartPanel::Private::hideCapacities()
@@ -185,7 +175,7 @@ void MemoryChartPanel::Private::toggleSeries(const QString &legendName, bool vis
 
 void MemoryChartPanel::Private::applyVisibility()
 {
-    chartSeries.applyVisibility(hidden, q->palette(), logicalPlot, physicalPlot);
+    chartSeries.applyVisibility(hidden, logicalPlot, physicalPlot);
 }
 
 } // namespace TraceInspector

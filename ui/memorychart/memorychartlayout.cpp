@@ -20,10 +20,16 @@
 #include <cmath>
 
 #include "ui/memorychart/allocationspane.h"
+#include "ui/memorychart/chartlegend.h"
 #include "ui/memorychart/chartstyle.h"
 #include "ui/memorychart/chartview.h"
 
 namespace TraceInspector {
+
+namespace {
+// Between a plot's right edge and its legend.
+constexpr int kLegendGap = 8;
+} // namespace
 
 void MemoryChartPanel::Private::updateAxes()
 {
@@ -91,8 +97,16 @@ void MemoryChartPanel::Private::alignPlots()
         if (p->showsView() && p->view->isVisible())
             shown.push_back(p);
     for (MemoryPlot *p : shown) {
-        p->chart->setMargins(ChartStyle::kChartMargins);
+        p->chart->setMargins(baseMargins(*p));
         p->chart->layout()->activate();
+    }
+    // The legends' columns follow the plot heights just laid out (the width they then take
+    // changes no height).
+    if (layoutLegends(shown)) {
+        for (MemoryPlot *p : shown) {
+            p->chart->setMargins(baseMargins(*p));
+            p->chart->layout()->activate();
+        }
     }
     // The byte axes depend on the plot heights just laid out (tick spacing, the peak
     // label's head room): fit them again, then lay out once more.
@@ -120,20 +134,53 @@ void MemoryChartPanel::Private::alignPlots()
         }
         for (MemoryPlot *p : shown) {
             const QRectF r = p->chart->plotArea();
-            QMargins m = ChartStyle::kChartMargins;
+            const QMargins base = baseMargins(*p);
+            QMargins m = base;
             m.setLeft(m.left() + int(std::lround(left - r.left())));
             m.setRight(m.right() + int(std::lround(r.right() - right)));
-            if (m != ChartStyle::kChartMargins) {
+            if (m != base) {
                 p->chart->setMargins(m);
                 p->chart->layout()->activate();
             }
         }
     }
     aligning = false;
+    placeLegends();
     placePeakText();
     placeCursorLines();
     if (std::lround(oldLeft) != std::lround(naturalLeft) || std::lround(oldRight) != std::lround(naturalRight))
         Q_EMIT q->plotSpanChanged();
+}
+
+QMargins MemoryChartPanel::Private::baseMargins(const MemoryPlot &plot) const
+{
+    QMargins m = ChartStyle::kChartMargins;
+    if (plot.legend->width() > 0)
+        m.setRight(m.right() + kLegendGap + int(std::ceil(plot.legend->width())));
+    return m;
+}
+
+bool MemoryChartPanel::Private::layoutLegends(const std::vector<MemoryPlot *> &shown)
+{
+    bool changed = false;
+    for (MemoryPlot *p : shown) {
+        const double before = std::ceil(p->legend->width());
+        // In a narrow window the labels elide before the legend takes much of the plot.
+        const double maxWidth = std::max(140.0, 0.3 * p->view->width());
+        p->legend->layout(p->chart->plotArea().height(), maxWidth);
+        changed = changed || std::ceil(p->legend->width()) != before;
+    }
+    return changed;
+}
+
+void MemoryChartPanel::Private::placeLegends()
+{
+    // Beside the plot, from its top: the time axis' labels below it stay clear.
+    for (MemoryPlot *p : {&logicalPlot, &physicalPlot}) {
+        const QRectF plot = p->chart->plotArea();
+        p->legend->setVisible(p->showsView());
+        p->legend->setPos(std::round(plot.right() + kLegendGap), std::round(plot.top()));
+    }
 }
 
 void MemoryChartPanel::Private::placePeakText()

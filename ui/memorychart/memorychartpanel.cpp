@@ -10,8 +10,6 @@
 #include <QGraphicsSimpleTextItem>
 #include <QImage>
 #include <QLabel>
-#include <QLegend>
-#include <QLegendMarker>
 #include <QLineSeries>
 #include <QPainter>
 #include <QPushButton>

@@ -4,6 +4,7 @@
 // The memory chart panel's internals, shared by its source files (not installed, not
 // included elsewhere).
 
+#include <QMargins>
 #include <QSet>
 #include <QString>
 
@@ -102,6 +103,11 @@ struct MemoryChartPanel::Private {
     // memorychartlayout.cpp
     void updateAxes();
     void alignPlots();
+    // The margins a plot starts from: the chart's, and room for its legend at the right.
+    QMargins baseMargins(const MemoryPlot &plot) const;
+    // Lays each legend out for its plot's height; true when one needs another width.
+    bool layoutLegends(const std::vector<MemoryPlot *> &shown);
+    void placeLegends();
     void placePeakText();
     void updateNotes();
     void updatePeakTexts();

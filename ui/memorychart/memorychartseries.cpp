@@ -3,14 +3,12 @@
 
 #include <QAreaSeries>
 #include <QChart>
-#include <QLegend>
-#include <QLegendMarker>
 #include <QLineSeries>
-#include <QPalette>
 #include <QValueAxis>
 
 #include <algorithm>
 
+#include "ui/memorychart/chartlegend.h"
 #include "ui/memorychart/chartstyle.h"
 #include "ui/memorychart/envelopeitem.h"
 #include "ui/memorychart/memoryplot.h"
@@ -217,40 +215,38 @@ void MemoryChartSeries::fill(const LogicalChartData &logical, const PhysicalChar
     physicalPlot.envelope->setData(std::move(physicalRects), std::move(physicalColors), {});
 }
 
-void MemoryChartSeries::applyVisibility(const QSet<QString> &hidden, const QPalette &pal, MemoryPlot &logicalPlot,
+void MemoryChartSeries::applyVisibility(const QSet<QString> &hidden, MemoryPlot &logicalPlot,
                                         MemoryPlot &physicalPlot) const
 {
-    const auto dim = [&pal](QLegendMarker *m, bool on) {
-        m->setLabelBrush(pal.color(on ? QPalette::Active : QPalette::Disabled, QPalette::Text));
-        QBrush b = m->brush();
-        QColor c = b.color();
-        c.setAlphaF(on ? 1.0f : 0.25f);
-        b.setColor(c);
-        m->setBrush(b);
-    };
     std::vector<bool> layersShown;
     for (const Layer &l : m_layers) {
         const bool on = !hidden.contains(l.area->name());
         layersShown.push_back(on);
         l.area->setVisible(on);
-        for (QLegendMarker *m : logicalPlot.chart->legend()->markers(l.area)) {
-            m->setVisible(true);
-            dim(m, on);
-        }
     }
     std::vector<bool> physicalShown;
     for (const Physical &s : m_physical) {
         const bool on = !hidden.contains(s.legendName);
         physicalShown.push_back(on);
         s.line->setVisible(on);
-        // A hidden series keeps its legend entry (to switch it back on).
-        for (QLegendMarker *m : physicalPlot.chart->legend()->markers(s.line)) {
-            m->setVisible(true);
-            dim(m, on);
-        }
     }
     physicalPlot.envelope->setShown(std::move(physicalShown));
     logicalPlot.envelope->setShown(std::move(layersShown));
+    // A hidden series keeps its legend entry, dimmed (to switch it back on).
+    logicalPlot.legend->setHidden(hidden);
+    physicalPlot.legend->setHidden(hidden);
+}
+
+void MemoryChartSeries::fillLegends(MemoryPlot &logicalPlot, MemoryPlot &physicalPlot) const
+{
+    std::vector<ChartLegend::Entry> logical;
+    for (const Layer &l : m_layers)
+        logical.push_back({l.area->name(), l.area->brush(), l.area->pen(), true});
+    logicalPlot.legend->setEntries(std::move(logical));
+    std::vector<ChartLegend::Entry> physical;
+    for (const Physical &s : m_physical)
+        physical.push_back({s.legendName, Qt::NoBrush, s.line->pen(), true});
+    physicalPlot.legend->setEntries(std::move(physical));
 }
 
 QStringList MemoryChartSeries::legendNames() const

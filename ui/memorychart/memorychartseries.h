@@ -13,7 +13,6 @@
 
 class QAreaSeries;
 class QLineSeries;
-class QPalette;
 
 namespace TraceInspector {
 
@@ -59,8 +58,9 @@ public:
     void fill(const LogicalChartData &logical, const PhysicalChartData &physical, const TimeWindow &window, int buckets,
               double timeFactor, MemoryPlot &logicalPlot, MemoryPlot &physicalPlot);
     /// Shows the series not in \a hidden; hidden ones keep a dimmed legend entry.
-    void applyVisibility(const QSet<QString> &hidden, const QPalette &palette, MemoryPlot &logicalPlot,
-                         MemoryPlot &physicalPlot) const;
+    void applyVisibility(const QSet<QString> &hidden, MemoryPlot &logicalPlot, MemoryPlot &physicalPlot) const;
+    /// The legend entries of each plot: a swatch per area, a line per physical series.
+    void fillLegends(MemoryPlot &logicalPlot, MemoryPlot &physicalPlot) const;
 
     QStringList legendNames() const;
     const std::vector<Layer> &layers() const { return m_layers; }

@@ -4,16 +4,14 @@
 
 #include <QAreaSeries>
 #include <QChart>
-#include <QFontMetricsF>
 #include <QGraphicsRectItem>
 #include <QGraphicsSimpleTextItem>
 #include <QLabel>
-#include <QLegend>
-#include <QLegendMarker>
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QValueAxis>
 
+#include "ui/memorychart/chartlegend.h"
 #include "ui/memorychart/chartstyle.h"
 #include "ui/memorychart/chartview.h"
 
@@ -62,25 +60,18 @@ MemoryChartPanel::DrawnState MemoryChartPanel::drawnState() const
     s.logicalPlot = d->logicalPlot.chart->plotArea();
     s.physicalPlot = d->physicalPlot.chart->plotArea();
     for (const MemoryPlot *p : {&d->logicalPlot, &d->physicalPlot})
-        for (QLegendMarker *m : p->chart->legend()->markers())
-            if (m->isVisible())
-                s.legend << m->label();
-    // Qt Charts stacks a right-hand legend's entries, a text line and 6 px of padding each,
-    // centred in the legend's height when they fit, else from its top, and clips the rest.
-    const auto legendOf = [this](const MemoryPlot &p, QList<LegendEntry> &entries, QRectF &area) {
-        QLegend *legend = p.chart->legend();
-        area = legend->geometry();
-        const double h = QFontMetricsF(legend->font()).height() + 6;
-        QList<QLegendMarker *> shown;
-        for (QLegendMarker *m : legend->markers())
-            if (m->isVisible())
-                shown << m;
-        const double total = h * double(shown.size());
-        double y = total < area.height() ? area.top() + (area.height() - total) / 2 : area.top();
-        for (QLegendMarker *m : shown) {
-            entries << LegendEntry{m->label(), QRectF(area.left(), y, area.width(), h),
-                                   !d->hidden.contains(m->label())};
-            y += h;
+        for (const ChartLegend::Entry &e : p->legend->entries())
+            s.legend << e.name;
+    // The chart fills its view: chart coordinates are view coordinates. The legend clips
+    // nothing: its area is every entry's.
+    const auto legendOf = [](const MemoryPlot &p, QList<LegendEntry> &entries, QRectF &area) {
+        const ChartLegend &legend = *p.legend;
+        if (!legend.isVisible())
+            return;
+        area = legend.mapRectToParent(legend.boundingRect());
+        for (std::size_t i = 0; i < legend.entryRects().size(); ++i) {
+            const ChartLegend::Entry &e = legend.entries()[i];
+            entries << LegendEntry{e.name, legend.mapRectToParent(legend.entryRects()[i]), e.shown};
         }
     };
     legendOf(d->logicalPlot, s.logicalLegend, s.logicalLegendArea);

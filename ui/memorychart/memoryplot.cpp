@@ -12,6 +12,7 @@
 
 #include <algorithm>
 
+#include "ui/memorychart/chartlegend.h"
 #include "ui/memorychart/chartstyle.h"
 #include "ui/memorychart/chartview.h"
 #include "ui/memorychart/envelopeitem.h"
@@ -24,12 +25,14 @@ void MemoryPlot::build(QWidget *parent, const QString &objectName)
     chart->setAnimationOptions(QChart::NoAnimation);
     chart->setBackgroundRoundness(0);
     chart->setMargins(ChartStyle::kChartMargins);
-    // At the right, the legend costs the plot width rather than scarce height.
-    chart->legend()->setAlignment(Qt::AlignRight);
-    chart->legend()->setShowToolTips(true);
+    // At the right, the legend costs the plot width rather than scarce height; ours lays out
+    // in columns (Qt Charts' own clips what a short plot cannot hold in one).
+    chart->legend()->hide();
+    legend = new ChartLegend(chart);
+    legend->setZValue(25);
     QFont legendFont = chart->legend()->font();
     legendFont.setPointSizeF(legendFont.pointSizeF() * 0.85);
-    chart->legend()->setFont(legendFont);
+    legend->setFont(legendFont);
     x = new QValueAxis(chart);
     y = new QValueAxis(chart);
     for (QValueAxis *a : {x, y})
@@ -73,7 +76,9 @@ void MemoryPlot::applyTheme(const QPalette &pal)
     grid.setAlpha(ChartStyle::isDark(pal) ? 45 : 30);
     chart->setBackgroundBrush(base);
     chart->setBackgroundPen(Qt::NoPen);
-    chart->legend()->setLabelColor(text);
+    QColor hover = pal.color(QPalette::Highlight);
+    hover.setAlpha(ChartStyle::isDark(pal) ? 70 : 45);
+    legend->setColors(text, pal.color(QPalette::Disabled, QPalette::Text), hover);
     for (QValueAxis *a : {x, y}) {
         a->setLabelsColor(text);
         a->setTitleBrush(text);

@@ -20,6 +20,7 @@ class QWidget;
 
 namespace TraceInspector {
 
+class ChartLegend;
 class ChartView;
 class EnvelopeItem;
 
@@ -35,6 +36,7 @@ struct MemoryPlot {
     QGraphicsRectItem *highlightRect = nullptr; // the selection's time span
     QGraphicsRectItem *rangeRect = nullptr;     // the window's time range
     EnvelopeItem *envelope = nullptr;           // dense data, a pixel column at a time
+    ChartLegend *legend = nullptr;              // in the right margin, instead of Qt Charts' own
     QStackedWidget *slot = nullptr;             // the view, or the note saying the plane is unknown
     QLabel *note = nullptr;
     ChartUnit unit;
