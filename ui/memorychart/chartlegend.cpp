@@ -15,9 +15,9 @@
 namespace TraceInspector {
 
 namespace {
-constexpr double kPadding = 3;     // around an entry, inside its rectangle
-constexpr double kTextGap = 5;     // between the swatch and the label
-constexpr double kColumnGap = 10;  // between two columns
+constexpr double kPadding = 3;    // around an entry, inside its rectangle
+constexpr double kTextGap = 5;    // between the swatch and the label
+constexpr double kColumnGap = 10; // between two columns
 constexpr double kDimmedAlpha = 0.3;
 
 QColor dimmed(QColor c, bool shown)
@@ -181,8 +181,8 @@ void ChartLegend::paint(QPainter *painter, const QStyleOptionGraphicsItem *, QWi
             painter->drawLine(QPointF(swatchArea.left(), midY), QPointF(swatchArea.right(), midY));
         }
         painter->setPen(e.shown ? m_text : m_dimmed);
-        const QRectF textRect(swatchArea.right() + kTextGap, r.top(), r.right() - kPadding - swatchArea.right() - kTextGap,
-                              r.height());
+        const QRectF textRect(swatchArea.right() + kTextGap, r.top(),
+                              r.right() - kPadding - swatchArea.right() - kTextGap, r.height());
         painter->drawText(textRect, Qt::AlignLeft | Qt::AlignVCenter, m_labels[i]);
     }
     painter->restore();
@@ -207,9 +207,9 @@ void ChartLegend::setHovered(int entry)
         return;
     }
     const Entry &e = m_entries[std::size_t(entry)];
-    setToolTip(e.shown ? QCoreApplication::translate("TraceInspector::ChartLegend", "%1: click to hide").arg(e.name)
-                       : QCoreApplication::translate("TraceInspector::ChartLegend", "%1 (hidden): click to show")
-                             .arg(e.name));
+    setToolTip(
+        e.shown ? QCoreApplication::translate("TraceInspector::ChartLegend", "%1: click to hide").arg(e.name)
+                : QCoreApplication::translate("TraceInspector::ChartLegend", "%1 (hidden): click to show").arg(e.name));
     setCursor(Qt::PointingHandCursor);
 }
 
