@@ -222,6 +222,21 @@ bool SpanTreeModel::hasChildren(const QModelIndex &parent) const
     return rowCount(parent) > 0;
 }
 
+Qt::ItemFlags SpanTreeModel::flags(const QModelIndex &index) const
+{
+    if (!index.isValid() || index.model() != this)
+        return Qt::NoItemFlags;
+    return spanFlags(index.internalId());
+}
+
+Qt::ItemFlags SpanTreeModel::spanFlags(std::size_t span) const
+{
+    if (!m_tree || span >= m_tree->spanCount())
+        return Qt::NoItemFlags;
+    const Qt::ItemFlags flags = Qt::ItemIsSelectable | Qt::ItemIsEnabled;
+    return m_tree->children(span).empty() ? flags | Qt::ItemNeverHasChildren : flags;
+}
+
 QVariant SpanTreeModel::data(const QModelIndex &index, int role) const
 {
     if (!m_tree || !index.isValid() || index.internalId() >= m_tree->spanCount())

@@ -106,6 +106,12 @@ public:
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
     bool hasChildren(const QModelIndex &parent = {}) const override;
+    /// Selectable and enabled; a span without children is also Qt::ItemNeverHasChildren (in
+    /// every column), so a view skips it when it looks for open rows on every relayout.
+    Qt::ItemFlags flags(const QModelIndex &index) const override;
+    /// flags() of any row of span \a span, without an index (the filter proxy asks this for
+    /// each row QTreeView lays out).
+    Qt::ItemFlags spanFlags(std::size_t span) const;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
     QHash<int, QByteArray> roleNames() const override;

@@ -119,6 +119,7 @@ private Q_SLOTS:
     void sortThenFilter();
     void persistentIndexes();
     void mappingAndSiblings();
+    void leafFlags();
     void clear();
 };
 
@@ -517,6 +518,34 @@ void tst_SpanTreeModel::mappingAndSiblings()
     chained.setSourceModel(&other);
     QCOMPARE(chained.rowCount(), 0);
     QCOMPARE(chained.columnCount(), 0);
+}
+
+// A leaf is flagged ItemNeverHasChildren in the model and, with the same flags, in the proxy
+// (which answers without mapping each row back to the source: QTreeView asks for every row it
+// lays out).
+void tst_SpanTreeModel::leafFlags()
+{
+    SpanTreeModel model;
+    SpanFilterProxyModel proxy;
+    proxy.setSourceModel(&model);
+    const auto trace = load(spansJsonl(kTree));
+    show(model, trace);
+    proxy.sort(SpanTreeModel::NameColumn, Qt::DescendingOrder);
+    const Qt::ItemFlags plain = Qt::ItemIsSelectable | Qt::ItemIsEnabled;
+    for (const char *id : {"r", "a", "c", "d", "f", "g"}) {
+        const std::int64_t span = trace->findSpan(std::string_view(id));
+        QVERIFY2(span >= 0, id);
+        for (int column = 0; column < model.columnCount(); ++column) {
+            const QModelIndex source = model.indexForSpan(span, column);
+            const bool leaf = !model.hasChildren(source.siblingAtColumn(0));
+            QCOMPARE(model.flags(source), leaf ? plain | Qt::ItemNeverHasChildren : plain);
+            const QModelIndex shown = proxy.mapFromSource(source);
+            QVERIFY2(shown.isValid(), id);
+            QCOMPARE(proxy.flags(shown), model.flags(source));
+        }
+    }
+    QCOMPARE(model.flags({}), Qt::ItemFlags());
+    QCOMPARE(proxy.flags({}), Qt::ItemFlags());
 }
 
 void tst_SpanTreeModel::clear()
