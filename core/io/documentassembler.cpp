@@ -5,8 +5,8 @@
 #include <cstring>
 
 #include "core/analysis/densebytes.h"
-#include "core/analysis/radixorder.h"
 #include "core/compat/rustformat.h"
+#include "core/io/spanidorder.h"
 #include "core/model/hugepages.h"
 
 namespace TraceInspector {
@@ -234,49 +234,11 @@ std::vector<std::uint32_t> DocumentAssembler::comparisonOrder() const
 
 void DocumentAssembler::sortSpans()
 {
-    // Byte-wise id order (§7.2). An 8-byte big-endian prefix of each id orders nearly all of
-    // them; a radix sort on it is linear, where a comparison sort of a million spans was the
-    // largest single item of assembling. Runs sharing a prefix are then ordered by the full
-    // ids. Ids are unique here (duplicate starts are kept apart), so any correct sort gives
-    // this order; should two ids ever be equal, the comparison sort below decides as before.
-    const std::size_t n = m_trace.spans.size();
-    const auto idOf = [this](std::uint32_t span) { return m_trace.str(m_trace.spans[span].id); };
-    const auto prefixOf = [&idOf](std::uint32_t span) {
-        const std::string_view id = idOf(span);
-        std::uint64_t prefix = 0;
-        for (std::size_t b = 0; b < 8; ++b)
-            prefix = (prefix << 8) | (b < id.size() ? static_cast<unsigned char>(id[b]) : 0u);
-        return prefix;
-    };
-    std::vector<std::uint64_t> prefixes(n);
-    for (std::size_t i = 0; i < n; ++i)
-        prefixes[i] = prefixOf(static_cast<std::uint32_t>(i));
-    // The sorted keys are read again below: two ids with different prefixes are ordered by
-    // them alone, which spares looking up both texts (cache misses all over the string
-    // table) for nearly every pair.
-    std::vector<std::uint64_t> sorted;
-    std::vector<std::uint32_t> order = radixOrder(std::move(prefixes), &sorted);
-    const auto prefixAt = [&sorted](std::size_t k) { return sorted[k]; };
-    // Ordered by prefix, ids are strictly ordered unless they share it: find those runs
-    // (adjacent ids out of order; a run is all ids of one prefix) and order each by the full ids.
-    bool unique = true;
-    for (std::size_t k = 1; k < n && unique; ++k) {
-        if (prefixAt(k - 1) != prefixAt(k) || idOf(order[k - 1]) < idOf(order[k]))
-            continue;
-        std::size_t run = k - 1;
-        while (run > 0 && prefixAt(run - 1) == prefixAt(k))
-            --run;
-        std::size_t next = k + 1;
-        while (next < n && prefixAt(next) == prefixAt(k))
-            ++next;
-        std::sort(order.begin() + static_cast<std::ptrdiff_t>(run), order.begin() + static_cast<std::ptrdiff_t>(next),
-                  [&idOf](std::uint32_t a, std::uint32_t b) { return idOf(a) < idOf(b); });
-        for (std::size_t j = run + 1; j < next && unique; ++j)
-            unique = idOf(order[j - 1]) < idOf(order[j]);
-        k = next - 1;
-    }
-    std::vector<std::uint64_t>().swap(sorted);
-    if (!unique)
+    // Byte-wise id order (§7.2). Ids are unique here (duplicate starts are kept apart), so
+    // any correct sort gives this order; should two ids ever be equal, the comparison sort
+    // decides as before.
+    std::vector<std::uint32_t> order;
+    if (!orderSpansById(m_trace, order))
         order = comparisonOrder();
     // Apply the permutation in place, cycle by cycle: a sorted copy of a million spans
     // would be the largest allocation of the whole load. A placed position is marked by

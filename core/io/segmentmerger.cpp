@@ -14,7 +14,7 @@ namespace {
 class Remapper
 {
 public:
-    Remapper(Trace &dst, const Trace &src, std::uint64_t lineOffset)
+    Remapper(Trace &dst, Trace &src, std::uint64_t lineOffset)
         : m_dst(dst)
         , m_src(src)
         , m_lineOffset(lineOffset)
@@ -26,12 +26,17 @@ public:
         dst.strings.reserve(dst.strings.size() + src.strings.size());
         // The source's stored hashes spare hashing again, and fetching the slots a few
         // strings ahead overlaps the cache misses of probing a table of millions.
+        // The source is given back as it is read: a later segment of unique ids is most of
+        // a table, and both copies of it would be the peak of the whole read.
         constexpr StringId kAhead = 8;
+        constexpr StringId kReleaseEvery = 1 << 16;
         const auto count = static_cast<StringId>(src.strings.size());
         for (StringId id = 1; id < count; ++id) {
             if (id + kAhead < count)
                 dst.strings.prefetch(src.strings.storedHash(id + kAhead));
             m_strings[id] = dst.strings.intern(src.strings.view(id), src.strings.storedHash(id));
+            if (id % kReleaseEvery == 0)
+                src.strings.releaseBefore(id + 1);
         }
         m_shapes.resize(src.shapes.size());
         for (ShapeId id = 0; id < src.shapes.size(); ++id)

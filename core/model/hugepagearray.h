@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
 #include <new>
@@ -48,6 +49,15 @@ public:
         m_data = static_cast<T *>(p);
         m_count = count;
         advise();
+    }
+    /// Gives the whole pages under the first \a count elements back to the kernel; those
+    /// elements read as zero from here on. For an array read once front to back and dropped.
+    void discardFront(std::size_t count)
+    {
+        constexpr std::size_t kPage = 4096;
+        const std::size_t length = std::min(count, m_count) * sizeof(T) / kPage * kPage;
+        if (length > 0)
+            ::madvise(m_data, length, MADV_DONTNEED);
     }
     T &operator[](std::size_t i) { return m_data[i]; }
     const T &operator[](std::size_t i) const { return m_data[i]; }

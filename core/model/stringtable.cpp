@@ -202,6 +202,7 @@ const char *StringTable::store(std::string_view text)
         if (size < text.size())
             size = kBlockBytes;
         m_blocks.push_back(std::make_unique_for_overwrite<char[]>(size));
+        m_blockSizes.push_back(size);
         m_blockSize = size;
         m_blockUsed = 0;
         m_bytesHeld += size;
@@ -379,6 +380,31 @@ void StringTable::dropLookup()
     std::vector<NumberedFamily>().swap(m_families);
     std::vector<std::unique_ptr<StringId[]>>().swap(m_pageStore);
     std::vector<StringId>().swap(m_hashedIds);
+}
+
+void StringTable::releaseBefore(StringId upTo)
+{
+    if (upTo >= m_count)
+        return;
+    m_entries.discardFront(upTo);
+    // Texts of small strings lie in m_blocks in id order: the blocks before the one holding
+    // id upTo's text hold only texts of lower ids. Other strings do not tell where they lie.
+    const Entry &e = m_entries[upTo];
+    if (e.length == 0 || e.length > kBlockBytes / 4)
+        return;
+    const auto at = reinterpret_cast<std::uintptr_t>(e.data);
+    std::size_t block = m_releasedBlocks;
+    for (; block < m_blocks.size(); ++block) {
+        const auto begin = reinterpret_cast<std::uintptr_t>(m_blocks[block].get());
+        if (at >= begin && at - begin < m_blockSizes[block])
+            break;
+    }
+    if (block == m_blocks.size())
+        return;
+    for (; m_releasedBlocks < block; ++m_releasedBlocks) {
+        m_blocks[m_releasedBlocks].reset();
+        m_bytesHeld -= m_blockSizes[m_releasedBlocks];
+    }
 }
 
 std::size_t StringTable::memoryUsage() const

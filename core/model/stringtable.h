@@ -70,6 +70,11 @@ public:
     /// called again. Merging a segment's table into another needs only the texts, and
     /// the index of millions of unique ids is a third of the table.
     void dropLookup();
+    /// Gives back the memory of the texts and entries of the ids below \a upTo (after
+    /// dropLookup()): view() and storedHash() must not be called for them again. Merging a
+    /// segment's table into another reads it once in id order; releasing it on the way keeps
+    /// the two copies of millions of unique ids from being alive at once.
+    void releaseBefore(StringId upTo);
     /// Number of ids handed out, including the reserved id 0.
     std::size_t size() const { return m_count; }
     /// Approximate heap bytes held.
@@ -114,6 +119,8 @@ private:
 
     // Bytes live in fixed blocks that never move, so views stay valid while the table grows.
     std::vector<std::unique_ptr<char[]>> m_blocks;
+    std::vector<std::size_t> m_blockSizes;
+    std::size_t m_releasedBlocks = 0; // m_blocks before this index were freed (releaseBefore())
     std::vector<std::unique_ptr<char[]>> m_largeBlocks;
     AdoptableBlock *m_offered = nullptr;
     std::size_t m_blockUsed = 0;

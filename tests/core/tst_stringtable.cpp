@@ -121,6 +121,34 @@ private Q_SLOTS:
         }
         QCOMPARE(table.find("t49999"), StringId(49999 * 2 + 2));
     }
+
+    // Merging reads a table once in id order and gives it back on the way: every text not
+    // released yet reads back intact (the blocks released are only those of lower ids), and
+    // the memory held goes down as it goes.
+    void releaseBeforeKeepsTheRest()
+    {
+        StringTable table;
+        std::vector<std::string> texts{""};
+        for (int i = 0; i < 300000; ++i) {
+            std::string text = i % 5 == 0 ? "label." + std::to_string(i) : "s" + std::to_string(i);
+            if (i == 1000 || i == 150000)
+                text = std::string(300000, static_cast<char>('a' + i % 7)); // a block of its own
+            if (i == 2000)
+                text.clear();
+            if (table.intern(text) == texts.size())
+                texts.push_back(text);
+        }
+        QCOMPARE(table.size(), texts.size());
+        table.dropLookup();
+        const std::size_t before = table.memoryUsage();
+        for (StringId id = 1; id < texts.size(); ++id) {
+            QCOMPARE(std::string(table.view(id)), texts[id]);
+            if (id % 4096 == 0)
+                table.releaseBefore(id + 1);
+        }
+        QVERIFY2(table.memoryUsage() + 1000000 < before, qPrintable(QString::number(table.memoryUsage())));
+        table.releaseBefore(StringId(texts.size())); // past the end: nothing to do
+    }
 };
 
 QTEST_GUILESS_MAIN(TstStringTable)

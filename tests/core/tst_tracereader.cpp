@@ -5,11 +5,14 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <fstream>
+#include <random>
 #include <set>
 #include <sstream>
 
 #include "tests/testutils/generator.h"
+#include "core/io/spanidorder.h"
 #include "core/io/tracereader.h"
 
 using namespace TraceInspector;
@@ -40,6 +43,8 @@ private Q_SLOTS:
     void spanRulesAcrossSegments();
     void longLinesDecidedByTheirStart_data();
     void longLinesDecidedByTheirStart();
+    void spansInIdOrder_data();
+    void spansInIdOrder();
 };
 
 namespace {
@@ -828,6 +833,68 @@ void TestTraceReader::longLinesDecidedByTheirStart()
             QVERIFY(r.trace->str(StringId(id)) == whole.trace->str(StringId(id)));
         QCOMPARE(r.trace->spans.size(), whole.trace->spans.size());
     }
+}
+
+// The id order is split by the top bits of an 8-byte prefix before it is radix sorted; with
+// more spans than one part takes at once, every shape of id must still come out in byte-wise
+// order: shared prefixes, ids shorter than 8 bytes, a top digit shared by all, equal prefixes
+// over long ids, bytes above 0x7f. A repeated id is reported.
+void TestTraceReader::spansInIdOrder_data()
+{
+    QTest::addColumn<int>("shape");
+    QTest::addColumn<int>("count");
+    QTest::newRow("numbered") << 0 << 300000;
+    QTest::newRow("one top digit") << 1 << 300000;
+    QTest::newRow("long shared prefix") << 2 << 200000;
+    QTest::newRow("random bytes") << 3 << 300000;
+    QTest::newRow("few") << 0 << 1000;
+    QTest::newRow("repeated id") << 4 << 200000;
+}
+
+void TestTraceReader::spansInIdOrder()
+{
+    QFETCH(int, shape);
+    QFETCH(int, count);
+    Trace trace;
+    std::mt19937 random(11);
+    for (int i = 0; i < count; ++i) {
+        std::string id;
+        switch (shape) {
+        case 0: id = "s" + std::to_string(random() % 10000000); break;
+        case 1: id = "ss" + std::to_string(random() % 100000); break;
+        case 2: id = "layer.block." + std::to_string(random() % 1000000); break;
+        case 3:
+            for (std::uint32_t k = 0, n = 1 + random() % 10; k < n; ++k)
+                id.push_back(static_cast<char>(random() % 4 == 0 ? 0x80 + random() % 128 : 'a' + random() % 3));
+            break;
+        default: id = i == count - 1 ? "s17" : "s" + std::to_string(i); break;
+        }
+        Span span;
+        span.id = trace.strings.intern(id);
+        trace.spans.push_back(span);
+    }
+    // Ids are unique in an assembled trace (the walk drops repeated span_starts).
+    if (shape != 4) {
+        std::set<StringId> seen;
+        std::vector<Span> unique;
+        for (const Span &span : trace.spans) {
+            if (seen.insert(span.id).second)
+                unique.push_back(span);
+        }
+        trace.spans = unique;
+    }
+    std::vector<std::uint32_t> order;
+    const bool unique = orderSpansById(trace, order);
+    QCOMPARE(unique, shape != 4);
+    if (!unique)
+        return;
+    QCOMPARE(order.size(), trace.spans.size());
+    std::vector<std::string> expected;
+    for (const Span &span : trace.spans)
+        expected.emplace_back(trace.str(span.id));
+    std::sort(expected.begin(), expected.end());
+    for (std::size_t k = 0; k < order.size(); ++k)
+        QCOMPARE(std::string(trace.str(trace.spans[order[k]].id)), expected[k]);
 }
 
 QTEST_GUILESS_MAIN(TestTraceReader)
