@@ -200,56 +200,117 @@ void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 genera
     if (promise.isCanceled())
         return;
     progress.step(2, kReadEnd, TraceLoader::tr("Building the span tree"), TraceLoader::tr("Building the span tree"));
-    snapshot = std::make_shared<LoadedTrace>(*snapshot);
     auto tree = std::make_shared<const SpanTree>(SpanTree::build(trace));
+
+    // Device time is the longest analysis after the read and needs only the tree; health,
+    // memory and the chart's series need neither. So it runs on a second worker while this
+    // one goes on with them, and each stage is still published in order, as soon as it and
+    // the stages before it are done (issue #13: the window drawn soon after the read).
+    struct DeviceTimeResult {
+        std::shared_ptr<const DeviceTime> deviceTime;
+        qint64 ms = 0;
+        std::exception_ptr error; // rethrown here, so runLoad() reports it as before
+    };
+    QFuture<DeviceTimeResult> deviceTimeJob =
+        QtConcurrent::run(workerPool(), [keep = snapshot->trace, tree]() noexcept {
+            DeviceTimeResult result;
+            QElapsedTimer part;
+            part.start();
+            try {
+                result.deviceTime = std::make_shared<const DeviceTime>(DeviceTime::compute(*keep, *tree));
+            } catch (...) {
+                result.error = std::current_exception();
+            }
+            result.ms = part.elapsed();
+            return result;
+        });
+    // A cancelled or failed load leaves no work behind: the job's end is the load's end.
+    struct WaitAtExit {
+        QFuture<DeviceTimeResult> &job;
+        ~WaitAtExit() { job.waitForFinished(); }
+    } waitAtExit{deviceTimeJob};
+
     {
         QElapsedTimer part;
         part.start();
-        snapshot->deviceTime = std::make_shared<const DeviceTime>(DeviceTime::compute(trace, *tree));
-        snapshot->timings.deviceTimeMs = part.restart();
+        snapshot = std::make_shared<LoadedTrace>(*snapshot);
         snapshot->opStatisticsByShape = std::make_shared<const OpStatistics>(
             OpStatistics::compute(trace, OpGrouping::NameShapeDtypeDevice, tree.get()));
         snapshot->timings.opRegroupMs = part.elapsed();
+        snapshot->spanTree = std::move(tree);
     }
-    snapshot->spanTree = std::move(tree);
-    snapshot->stage = LoadStage::SpanTree;
-    snapshot->timings.spanTreeDoneMs = clock.elapsed();
-    publish(promise, snapshot);
+    // The stages after the span tree, computed on this worker: each one's snapshot waits here
+    // until the span tree stage is out.
+    std::shared_ptr<const HealthReport> health;
+    std::shared_ptr<const MemoryProfile> memory;
+    std::shared_ptr<const TraceSummary> summary;
+    std::shared_ptr<const EvidenceAnalysis> evidence;
+    qint64 evidenceMs = -1;
+    std::shared_ptr<const MemorySeries> memorySeries;
+    const auto publishReady = [&](bool wait) {
+        if (snapshot->stage == LoadStage::Read) {
+            if (!wait && !deviceTimeJob.isFinished())
+                return;
+            DeviceTimeResult done = deviceTimeJob.result();
+            if (done.error)
+                std::rethrow_exception(done.error);
+            snapshot->deviceTime = std::move(done.deviceTime);
+            snapshot->timings.deviceTimeMs = done.ms;
+            snapshot->stage = LoadStage::SpanTree;
+            snapshot->timings.spanTreeDoneMs = clock.elapsed();
+            publish(promise, snapshot);
+        }
+        if (snapshot->stage == LoadStage::SpanTree && health) {
+            snapshot = std::make_shared<LoadedTrace>(*snapshot);
+            snapshot->health = health;
+            snapshot->stage = LoadStage::Health;
+            snapshot->timings.healthDoneMs = clock.elapsed();
+            publish(promise, snapshot);
+        }
+        if (snapshot->stage == LoadStage::Health && evidence) {
+            snapshot = std::make_shared<LoadedTrace>(*snapshot);
+            snapshot->memory = memory;
+            snapshot->summary = summary;
+            snapshot->evidence = evidence;
+            snapshot->timings.evidenceMs = evidenceMs;
+            snapshot->stage = LoadStage::Memory;
+            snapshot->timings.memoryDoneMs = clock.elapsed();
+            publish(promise, snapshot);
+        }
+        if (snapshot->stage == LoadStage::Memory && memorySeries) {
+            snapshot = std::make_shared<LoadedTrace>(*snapshot);
+            snapshot->memorySeries = memorySeries;
+            snapshot->stage = LoadStage::MemoryChart;
+            snapshot->timings.memoryChartDoneMs = clock.elapsed();
+            progress.done();
+            publish(promise, snapshot);
+        }
+    };
 
     if (promise.isCanceled())
         return;
     progress.step(3, kSpanTreeEnd, TraceLoader::tr("Checking health"), TraceLoader::tr("Checking health"));
-    snapshot = std::make_shared<LoadedTrace>(*snapshot);
-    snapshot->health = std::make_shared<const HealthReport>(analyzeHealth(trace));
-    snapshot->stage = LoadStage::Health;
-    snapshot->timings.healthDoneMs = clock.elapsed();
-    publish(promise, snapshot);
+    health = std::make_shared<const HealthReport>(analyzeHealth(trace));
+    publishReady(false);
 
     if (promise.isCanceled())
         return;
     progress.step(4, kHealthEnd, TraceLoader::tr("Analysing memory"), TraceLoader::tr("Analysing memory"));
-    snapshot = std::make_shared<LoadedTrace>(*snapshot);
-    auto memory = std::make_shared<const MemoryProfile>(analyzeMemory(trace));
-    snapshot->summary = std::make_shared<const TraceSummary>(computeSummary(trace, *memory));
+    memory = std::make_shared<const MemoryProfile>(analyzeMemory(trace));
+    summary = std::make_shared<const TraceSummary>(computeSummary(trace, *memory));
     const qint64 evidenceStart = clock.elapsed();
-    snapshot->evidence =
-        std::make_shared<const EvidenceAnalysis>(analyzeEvidence(trace, snapshot->health.get(), memory.get()));
-    snapshot->timings.evidenceMs = clock.elapsed() - evidenceStart;
-    snapshot->memory = std::move(memory);
-    snapshot->stage = LoadStage::Memory;
-    snapshot->timings.memoryDoneMs = clock.elapsed();
-    publish(promise, snapshot);
+    evidence = std::make_shared<const EvidenceAnalysis>(analyzeEvidence(trace, health.get(), memory.get()));
+    evidenceMs = clock.elapsed() - evidenceStart;
+    publishReady(false);
 
     if (promise.isCanceled() || cancel->load())
         return;
     progress.step(5, kMemoryEnd, TraceLoader::tr("Preparing the memory chart"),
                   TraceLoader::tr("Preparing the memory chart"));
-    snapshot = std::make_shared<LoadedTrace>(*snapshot);
-    snapshot->memorySeries = std::make_shared<const MemorySeries>(trace, *snapshot->memory);
-    snapshot->stage = LoadStage::MemoryChart;
-    snapshot->timings.memoryChartDoneMs = clock.elapsed();
-    progress.done();
-    publish(promise, snapshot);
+    memorySeries = std::make_shared<const MemorySeries>(trace, *memory);
+    if (promise.isCanceled() || cancel->load())
+        return;
+    publishReady(true);
 }
 
 void runLoad(QPromise<LoadEvent> &promise, const QString &path, quint64 generation, const CancelFlag &cancel)

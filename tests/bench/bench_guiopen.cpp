@@ -11,10 +11,16 @@
 
 #include <cstdio>
 
+#include <malloc.h>
 #include <sys/resource.h>
 
-#include "core/loading/traceloader.h"
+#include "core/analysis/devicetime.h"
+#include "core/analysis/evidenceanalysis.h"
+#include "core/analysis/memoryprofile.h"
+#include "core/analysis/memoryseries.h"
+#include "core/analysis/spantree.h"
 #include "core/loading/mallocarenas.h"
+#include "core/loading/traceloader.h"
 #include "ui/mainwindow.h"
 #include "ui/timeline/timelineview.h"
 
@@ -63,5 +69,29 @@ int main(int argc, char **argv)
     getrusage(RUSAGE_SELF, &usage);
     std::printf("first panel %.0f ms; last stage %.0f ms; fully drawn %.0f ms; peak RSS %.1f MiB\n", firstPanelMs,
                 loadedMs, fullyDrawnMs, double(usage.ru_maxrss) / 1024);
+
+    // Where the time after the read and the memory over the CLI's go (not read by bench_check.sh).
+    const LoadedTracePtr loaded = window.loader()->current();
+    if (!loaded)
+        return 0;
+    const LoadTimings &t = loaded->timings;
+    std::printf("stages (ms from the start): read %lld, span tree %lld (device time %lld, op regrouping %lld), "
+                "health %lld, memory %lld (evidence %lld), memory chart %lld\n",
+                static_cast<long long>(t.readDoneMs), static_cast<long long>(t.spanTreeDoneMs),
+                static_cast<long long>(t.deviceTimeMs), static_cast<long long>(t.opRegroupMs),
+                static_cast<long long>(t.healthDoneMs), static_cast<long long>(t.memoryDoneMs),
+                static_cast<long long>(t.evidenceMs), static_cast<long long>(t.memoryChartDoneMs));
+    const auto mib = [](std::size_t bytes) { return double(bytes) / (1024 * 1024); };
+    const auto layout = window.timelineView()->layoutData();
+    std::printf("held (MiB): trace %.1f, span tree %.1f, device time %.1f, memory profile %.1f, memory series %.1f, "
+                "evidence %.1f, timeline layout %.1f\n",
+                mib(loaded->trace->memoryUsage()), mib(loaded->spanTree ? loaded->spanTree->memoryUsage() : 0),
+                mib(loaded->deviceTime ? loaded->deviceTime->memoryUsage() : 0),
+                mib(loaded->memory ? loaded->memory->memoryUsage() : 0),
+                mib(loaded->memorySeries ? loaded->memorySeries->memoryUsage() : 0),
+                mib(loaded->evidence ? loaded->evidence->memoryUsage() : 0), mib(layout ? layout->memoryUsage() : 0));
+    const struct mallinfo2 heap = mallinfo2();
+    std::printf("malloc (MiB): heap %.1f, mmapped %.1f, in use %.1f, free in the heap %.1f\n", mib(heap.arena),
+                mib(heap.hblkhd), mib(heap.uordblks + heap.hblkhd), mib(heap.fordblks));
     return 0;
 }

@@ -10,6 +10,7 @@
 #include <algorithm>
 
 #include "tests/testutils/generator.h"
+#include "core/analysis/devicetime.h"
 #include "core/analysis/health.h"
 #include "core/analysis/memoryprofile.h"
 #include "core/analysis/memoryseries.h"
@@ -50,6 +51,7 @@ private Q_SLOTS:
     void cleanupTestCase();
 
     void deliversStagesInOrder();
+    void eachStageCarriesItsOwnResults();
     void rejectedTraceIsStillShown();
     void failsWithReason_data();
     void failsWithReason();
@@ -145,6 +147,47 @@ void TestTraceLoader::deliversStagesInOrder()
     QVERIFY(done->health->findings.empty());
     QVERIFY(done->timings.readDoneMs >= 0 && done->timings.memoryDoneMs >= done->timings.readDoneMs);
     QCOMPARE(loader.current(), done);
+}
+
+// Device time is computed beside health and memory (issue #13); each snapshot must still hold
+// exactly its own stage's results and those before it, the same objects from stage to stage.
+void TestTraceLoader::eachStageCarriesItsOwnResults()
+{
+    TraceLoader loader;
+    QSignalSpy analysis(&loader, &TraceLoader::analysisReady);
+    QSignalSpy finished(&loader, &TraceLoader::finished);
+    loader.load(example("01_valid_trace10_forward.jsonl")); // has device intervals
+    QVERIFY(finished.wait(20000));
+    QCOMPARE(analysis.count(), 4);
+    const LoadedTracePtr tree = snapshotOf(analysis.at(0));
+    const LoadedTracePtr health = snapshotOf(analysis.at(1));
+    const LoadedTracePtr memory = snapshotOf(analysis.at(2));
+    const LoadedTracePtr chart = snapshotOf(analysis.at(3));
+
+    QCOMPARE(tree->stage, LoadStage::SpanTree);
+    QVERIFY(tree->spanTree && tree->deviceTime && tree->opStatisticsByShape);
+    QVERIFY(!tree->deviceTime->isEmpty());
+    QVERIFY(!tree->health && !tree->memory && !tree->summary && !tree->evidence && !tree->memorySeries);
+    QVERIFY(health->health && !health->memory && !health->summary && !health->evidence && !health->memorySeries);
+    QVERIFY(memory->memory && memory->summary && memory->evidence && !memory->memorySeries);
+    QVERIFY(chart->memorySeries);
+    for (const LoadedTracePtr &later : {health, memory, chart}) {
+        QCOMPARE(later->spanTree.get(), tree->spanTree.get());
+        QCOMPARE(later->deviceTime.get(), tree->deviceTime.get());
+        QCOMPARE(later->opStatisticsByShape.get(), tree->opStatisticsByShape.get());
+    }
+    QCOMPARE(memory->health.get(), health->health.get());
+    QCOMPARE(chart->health.get(), health->health.get());
+    QCOMPARE(chart->memory.get(), memory->memory.get());
+    QCOMPARE(chart->evidence.get(), memory->evidence.get());
+
+    const LoadTimings &t = chart->timings;
+    QVERIFY(t.deviceTimeMs >= 0 && t.opRegroupMs >= 0 && t.evidenceMs >= 0);
+    QVERIFY(t.readDoneMs >= 0);
+    QVERIFY(t.spanTreeDoneMs >= t.readDoneMs);
+    QVERIFY(t.healthDoneMs >= t.spanTreeDoneMs);
+    QVERIFY(t.memoryDoneMs >= t.healthDoneMs);
+    QVERIFY(t.memoryChartDoneMs >= t.memoryDoneMs);
 }
 
 void TestTraceLoader::rejectedTraceIsStillShown()

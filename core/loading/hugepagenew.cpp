@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The CLI's global operator new: large blocks are advised to use transparent huge pages.
+// The process's global operator new: large blocks are advised to use transparent huge pages.
+// Linked into the executables that load big traces (the CLI, the window, their benchmarks).
 //
 // The analysis of a 1 GB trace (health, memory) fills arrays of tens of MB that malloc maps
 // fresh; with 4 KiB pages every 4 KiB written is a page fault, and on machines set to THP
@@ -14,6 +15,8 @@
 
 #include "core/model/hugepages.h"
 
+#if defined(TI_HUGE_PAGE_NEW) // not under a sanitizer, whose runtime has its own
+
 void *operator new(std::size_t size)
 {
     for (;;) {
@@ -27,3 +30,5 @@ void *operator new(std::size_t size)
         handler();
     }
 }
+
+#endif

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+// The CPU time of each analysis the loader and the views run after the read (issue #13's
+// "window fully drawn" budget), measured one at a time on one thread, with the size of what
+// each keeps. Usage: bench_stages TRACE [REPEATS]; prints one line per analysis (ms, MiB).
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <functional>
+
+#include "core/analysis/devicetime.h"
+#include "core/analysis/health.h"
+#include "core/analysis/memoryprofile.h"
+#include "core/analysis/memoryseries.h"
+#include "core/analysis/opstatistics.h"
+#include "core/analysis/spantree.h"
+#include "core/io/tracereader.h"
+#include "core/timeline/timelinelayout.h"
+
+using namespace TraceInspector;
+
+namespace {
+
+double cpuMs()
+{
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
+}
+
+void measure(const char *name, int repeats, const std::function<std::size_t()> &run)
+{
+    // The first run pays the page faults of fresh memory, as the loader's single run does.
+    double first = 0;
+    double best = 1e300;
+    std::size_t bytes = 0;
+    for (int i = 0; i < repeats; ++i) {
+        const double start = cpuMs();
+        bytes = run();
+        const double took = cpuMs() - start;
+        if (i == 0)
+            first = took;
+        best = std::min(best, took);
+    }
+    std::printf("%-16s first %6.0f ms CPU, best of %d %6.0f ms; keeps %6.1f MiB\n", name, first, repeats, best,
+                double(bytes) / (1024 * 1024));
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        std::printf("SKIP: give a trace\n");
+        return 77;
+    }
+    const int repeats = argc > 2 ? std::max(1, std::atoi(argv[2])) : 3;
+    ReadResult read = TraceReader::readFile(argv[1]);
+    if (!read.trace) {
+        std::printf("the trace did not load\n");
+        return 1;
+    }
+    const Trace &trace = *read.trace;
+    const SpanTree tree = SpanTree::build(trace);
+    measure("span tree", repeats, [&] { return SpanTree::build(trace).memoryUsage(); });
+    measure("device time", repeats, [&] { return DeviceTime::compute(trace, tree).memoryUsage(); });
+    measure("op regrouping", repeats, [&] {
+        OpStatistics::compute(trace, OpGrouping::NameShapeDtypeDevice, &tree);
+        return std::size_t(0);
+    });
+    measure("health", repeats, [&] {
+        analyzeHealth(trace);
+        return std::size_t(0);
+    });
+    const MemoryProfile memory = analyzeMemory(trace);
+    measure("memory", repeats, [&] { return analyzeMemory(trace).memoryUsage(); });
+    measure("memory series", repeats, [&] { return MemorySeries(trace, memory).memoryUsage(); });
+    measure("timeline layout", repeats, [&] { return TimelineLayout::build(trace, tree).memoryUsage(); });
+    return 0;
+}
