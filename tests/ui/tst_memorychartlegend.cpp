@@ -73,6 +73,19 @@ QString problem(const MemoryChartPanel &chart)
     return p;
 }
 
+// Shows \a window at \a size (the minimum size when empty) with the bundled sample loaded and
+// its chart drawn; on failure the test has failed (check QTest::currentTestFailed()).
+void showSample(MainWindow &window, QSize size)
+{
+    window.resize(size.isEmpty() ? window.minimumSizeHint() : size);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QSignalSpy finished(&window, &MainWindow::loadFinished);
+    window.openFile(MainWindow::sampleTracePath());
+    QVERIFY(finished.wait(60000));
+    QTRY_VERIFY(window.memoryChartPanel()->drawnState().buckets > 0);
+}
+
 } // namespace
 
 void TestMemoryChartLegend::initTestCase()
@@ -97,18 +110,13 @@ void TestMemoryChartLegend::entriesWholeAndApart_data()
 void TestMemoryChartLegend::entriesWholeAndApart()
 {
     QFETCH(QSize, size);
-    const QString sample = MainWindow::sampleTracePath();
-    if (sample.isEmpty())
+    if (MainWindow::sampleTracePath().isEmpty())
         QSKIP("the sample trace is not built in");
     MainWindow window;
-    window.resize(size.isEmpty() ? window.minimumSizeHint() : size);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QSignalSpy finished(&window, &MainWindow::loadFinished);
-    window.openFile(sample);
-    QVERIFY(finished.wait(60000));
+    showSample(window, size);
+    if (QTest::currentTestFailed())
+        return;
     MemoryChartPanel &chart = *window.memoryChartPanel();
-    QTRY_VERIFY(chart.drawnState().buckets > 0);
     // The sample has five memory categories and two devices with used, reserved and capacity.
     QCOMPARE(chart.drawnState().layers.size(), 5);
     QCOMPARE(chart.drawnState().physicalLines.size(), 6);
@@ -117,18 +125,13 @@ void TestMemoryChartLegend::entriesWholeAndApart()
 
 void TestMemoryChartLegend::clickTogglesSeries()
 {
-    const QString sample = MainWindow::sampleTracePath();
-    if (sample.isEmpty())
+    if (MainWindow::sampleTracePath().isEmpty())
         QSKIP("the sample trace is not built in");
     MainWindow window;
-    window.resize(1600, 1000);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QSignalSpy finished(&window, &MainWindow::loadFinished);
-    window.openFile(sample);
-    QVERIFY(finished.wait(60000));
+    showSample(window, QSize(1600, 1000));
+    if (QTest::currentTestFailed())
+        return;
     MemoryChartPanel &chart = *window.memoryChartPanel();
-    QTRY_VERIFY(chart.drawnState().buckets > 0);
     QTRY_VERIFY2(problem(chart).isEmpty(), qPrintable(problem(chart)));
     auto *logicalView = chart.findChild<QWidget *>(QStringLiteral("logicalChartView"));
     auto *physicalView = chart.findChild<QWidget *>(QStringLiteral("physicalChartView"));
