@@ -9,7 +9,7 @@
 #include <cstdio>
 
 #include "core/display/translations.h"
-#include "core/loading/mallocarenas.h"
+#include "core/loading/malloctuning.h"
 #include "core/version.h"
 #include "ui/mainwindow.h"
 #include "ui/style/appicon.h"
@@ -191,7 +191,7 @@ int handleArgumentsWithoutDisplay(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-    TraceInspector::limitMallocArenas();
+    TraceInspector::tuneMallocForBigTraces();
     setApplicationInfo();
     if (const int exitCode = handleArgumentsWithoutDisplay(argc, argv); exitCode >= 0)
         return exitCode;

@@ -28,7 +28,7 @@
 #include "ui/compare/comparecontroller.h"
 #include "ui/compare/comparepanel.h"
 #include "ui/compare/stackedtimeline.h"
-#include "core/loading/mallocarenas.h"
+#include "core/loading/malloctuning.h"
 #include "ui/mainwindow.h"
 #include "ui/optablepanel.h"
 #include "ui/spantreepanel.h"
@@ -133,7 +133,7 @@ private:
 
 int main(int argc, char **argv)
 {
-    limitMallocArenas(); // as the application does
+    tuneMallocForBigTraces(); // as the application does
     TimingApplication app(argc, argv);
     app.m_thresholdMs = qEnvironmentVariableIntValue("TI_BENCH_SLOW_EVENTS");
     const QString baseline = argc > 2 ? QString::fromLocal8Bit(argv[1]) : qEnvironmentVariable("TI_BENCH_BASELINE");

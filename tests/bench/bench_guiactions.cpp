@@ -26,7 +26,7 @@
 #include "core/analysis/spantree.h"
 #include "core/itemmodels/backgroundsort.h"
 #include "core/model/trace.h"
-#include "core/loading/mallocarenas.h"
+#include "core/loading/malloctuning.h"
 #include "ui/mainwindow.h"
 #include "ui/memorychart/memorychartpanel.h"
 #include "ui/optablepanel.h"
@@ -150,7 +150,7 @@ std::size_t shownRows(const QTreeView *view, const QModelIndex &parent = {})
 
 int main(int argc, char **argv)
 {
-    limitMallocArenas(); // as the application does
+    tuneMallocForBigTraces(); // as the application does
     QApplication app(argc, argv);
     QString path = argc > 1 ? QString::fromLocal8Bit(argv[1]) : qEnvironmentVariable("TI_BENCH_TRACE");
     if (path.isEmpty()) {

@@ -19,7 +19,7 @@
 #include "core/analysis/memoryprofile.h"
 #include "core/analysis/memoryseries.h"
 #include "core/analysis/spantree.h"
-#include "core/loading/mallocarenas.h"
+#include "core/loading/malloctuning.h"
 #include "core/loading/traceloader.h"
 #include "ui/mainwindow.h"
 #include "ui/timeline/timelineview.h"
@@ -28,7 +28,7 @@ using namespace TraceInspector;
 
 int main(int argc, char **argv)
 {
-    limitMallocArenas(); // as the application does
+    tuneMallocForBigTraces(); // as the application does
     QApplication app(argc, argv);
     if (argc < 2) {
         std::printf("SKIP: give a trace\n");

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "core/loading/mallocarenas.h"
+#include "core/loading/malloctuning.h"
 
 #include <cstdlib> // defines __GLIBC__ where the C library is glibc
 
@@ -9,10 +9,11 @@
 
 namespace TraceInspector {
 
-void limitMallocArenas()
+void tuneMallocForBigTraces()
 {
 #if defined(__GLIBC__)
     mallopt(M_ARENA_MAX, 2);
+    mallopt(M_MMAP_THRESHOLD, 4 * 1024 * 1024); // also turns the dynamic threshold off
 #endif
 }
 
