@@ -105,7 +105,7 @@ void RecentFiles::save()
         const QMutexLocker lock(&pendingMutex());
         pendingList() = m_files;
     }
-    (void)QtConcurrent::run(workerPool(), &writePending);
+    (void)runInBackground(&writePending);
     Q_EMIT changed();
 }
 
