@@ -36,6 +36,7 @@ private Q_SLOTS:
     void multiDevice();
     void window_data();
     void window();
+    void rulerLabelsWhole();
 
 private:
     void save(const QImage &image, const QString &name);
@@ -170,6 +171,39 @@ void tst_TimelineRender::sampleTrace()
         QVERIFY2(lightness > 0.6, qPrintable(QString::number(lightness)));
     // The sample trace's device intervals are on device clocks: each gets its own axis.
     QVERIFY(!view.layoutData()->clockDomains().empty());
+}
+
+// A tick near the right edge had its label cut there: "3.574" of "3.574 64 s" read as a time
+// of its own. Pan across ticks: the ruler's last columns above the tick marks stay empty.
+void tst_TimelineRender::rulerLabelsWhole()
+{
+    const Loaded f = load(QStringLiteral(TI_SOURCE_DIR "/resources/sample-trace.jsonl"));
+    QVERIFY(f.trace);
+    TimelineView view;
+    view.resize(900, 300);
+    QSignalSpy ready(&view, &TimelineView::layoutReady);
+    view.setTrace(f.trace, f.tree);
+    QVERIFY(ready.wait(10000));
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    const std::uint64_t begin = f.trace->spans.front().startNs;
+    const std::uint64_t length = f.trace->spans.front().durationNs / 7;
+    int cut = 0;
+    for (int step = 0; step < 40; ++step) {
+        const std::uint64_t from = begin + length * std::uint64_t(step) / 40;
+        view.setVisibleWindow({from, from + length});
+        const QImage image = view.viewport()->grab().toImage();
+        const QRgb background = image.pixel(image.width() - 2, 1);
+        // The labels' rows: under the ruler's top pixel, above the 8 px of tick marks.
+        const int rulerTextBottom = view.rulerHeight() - 10;
+        for (int y = 2; y < rulerTextBottom; ++y) {
+            for (int x = image.width() - 3; x < image.width(); ++x) {
+                if (image.pixel(x, y) != background)
+                    ++cut;
+            }
+        }
+    }
+    QCOMPARE(cut, 0);
 }
 
 void tst_TimelineRender::multiDevice_data()

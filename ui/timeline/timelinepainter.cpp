@@ -279,8 +279,10 @@ void TimelinePainter::paintRuler(QPainter &p, const QRect &rect, const TimeWindo
     for (std::uint64_t t : scale.ticks) {
         const int x = rect.left() + int(std::floor(timeToX(window, width, t)));
         p.fillRect(QRect(x, rect.bottom() - 8, 1, 8), m_colors.tick());
-        p.drawText(QPointF(x + 3, baseline),
-                   QString::fromStdString(formatRulerLabel(t - origin, scale.unit, scale.decimals)));
+        const QString label = QString::fromStdString(formatRulerLabel(t - origin, scale.unit, scale.decimals));
+        // A label cut at the right edge reads as another time ("3.574" of "3.574 64 s").
+        if (x + 3 + m_smallMetrics.horizontalAdvance(label) <= rect.right())
+            p.drawText(QPointF(x + 3, baseline), label);
     }
 }
 
