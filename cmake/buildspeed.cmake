@@ -49,6 +49,11 @@ function(ti_test_precompiled_header name kind)
   if(NOT TI_PCH)
     return()
   endif()
+  # A test's moc output is included by its own .cpp (tst_x.moc), so AUTOMOC's
+  # mocs_compilation.cpp is empty; with the header it cost ~2 s (~3 s under ASan) per test of
+  # only loading the ~180 MB .gch.
+  set_source_files_properties(${CMAKE_CURRENT_BINARY_DIR}/${name}_autogen/mocs_compilation.cpp
+                              PROPERTIES SKIP_PRECOMPILE_HEADERS ON)
   get_property(_host GLOBAL PROPERTY TI_TEST_PCH_${kind})
   if(_host)
     target_precompile_headers(${name} REUSE_FROM ${_host})
