@@ -29,6 +29,12 @@ if [ "$fix" -eq 1 ]; then
   echo "formatted ${#files[@]} files" >&2
   exit 0
 fi
+# One run over every file (~2 CPU s; a run per file cost ~50, mostly start-up, in each CI
+# stage's suite); only when it finds something does the loop below name the files.
+if "$tool" --style=file --dry-run --Werror "${files[@]}" >/dev/null 2>&1; then
+  echo "all ${#files[@]} C++ files are formatted" >&2
+  exit 0
+fi
 bad=()
 for f in "${files[@]}"; do
   if ! "$tool" --style=file --dry-run --Werror "$f" >/dev/null 2>&1; then
