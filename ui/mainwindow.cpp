@@ -849,7 +849,7 @@ void MainWindow::onAnalysisReady(quint64, const LoadedTracePtr &snapshot)
     switch (snapshot->stage) {
     case LoadStage::Read: break;
     case LoadStage::SpanTree:
-        m_spanTree->setTrace(snapshot->trace, snapshot->spanTree, snapshot->deviceTime);
+        m_spanTree->setTrace(snapshot->trace, snapshot->spanTree);
         m_opTable->setSpanTree(snapshot->spanTree);
         m_linker->setTrace(snapshot->trace, snapshot->spanTree);
         m_details->setTrace(snapshot->trace, snapshot->spanTree);
@@ -872,6 +872,10 @@ void MainWindow::onAnalysisReady(quint64, const LoadedTracePtr &snapshot)
     case LoadStage::MemoryChart:
         m_chartPending = true;
         m_memoryChart->setTrace(snapshot->trace, snapshot->memory, snapshot->memorySeries);
+        break;
+    case LoadStage::DeviceTime:
+        m_spanTree->setDeviceTime(snapshot->deviceTime);
+        m_evidence->setLoadedTrace(snapshot); // device work outside every span
         break;
     }
     updateSummary();
