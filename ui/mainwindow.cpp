@@ -898,7 +898,9 @@ void MainWindow::onFinished(quint64, const LoadedTracePtr &snapshot)
 
 void MainWindow::reportLoaded()
 {
-
+    // The details pane's line index is wanted only at the first click: scanning the file
+    // during the load would compete with the analyses for the cores (issue #13).
+    m_details->prepareRawLines();
     qCInfo(lcWindow) << "fully loaded and drawn after" << m_loadClock.elapsed() << "ms";
     Q_EMIT loadFinished(true);
 }
