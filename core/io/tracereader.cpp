@@ -246,7 +246,10 @@ RangeOutcome scanRange(int fd, std::uint64_t begin, std::uint64_t end, std::uint
         const bool eof = n == 0;
         scanAndShift(scanner, segment.trace->strings, buffer, baseSize, filled, static_cast<std::size_t>(n), eof);
         offset += static_cast<std::uint64_t>(n);
-        if (!reserved && (offset - begin >= kMinReserveSample || eof)) {
+        // The sample is what was scanned, not what was read: the start of a 200 MB line
+        // pending in the buffer says nothing about the record mix, and sizing the arrays
+        // and the string table by the few lines before it reserved megabytes for nothing.
+        if (!reserved && (offset - begin - filled >= kMinReserveSample || eof)) {
             scanner.reserveFor(reserveBytes, end - begin, offset - begin - filled);
             reserved = true;
         }
