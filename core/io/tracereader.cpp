@@ -3,8 +3,10 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <fcntl.h>
 #include <thread>
 #include <unistd.h>
@@ -39,26 +41,49 @@ ReadResult inputFailure(const InputError &error, const std::string &path)
 
 /// A read buffer that is not zeroed when allocated: every byte the scanner looks at was
 /// read into it or is padding set explicitly, and zeroing 4 MB per segment costs more than
-/// reading a small file.
+/// reading a small file. Its storage comes from malloc(), so that growing it for a long line
+/// is a realloc(): glibc moves the pages of a large (mapped) block with mremap() instead of
+/// copying them, and the old and the new block are never alive together.
 class ReadBuffer
 {
 public:
-    explicit ReadBuffer(std::size_t size) { m_block = {std::make_unique_for_overwrite<char[]>(size), size}; }
+    explicit ReadBuffer(std::size_t size) { m_block = {allocate(size), size, 0}; }
     char *data() { return m_block.data.get(); }
     std::size_t size() const { return m_block.size; }
-    /// Replaces the buffer by one of \a size bytes holding its first \a keep bytes.
-    void resizeKeeping(std::size_t keep, std::size_t size) { replace(m_block.data.get(), keep, size); }
+    /// Resizes the buffer to \a size bytes, keeping as many of its first bytes as fit.
+    void resize(std::size_t size)
+    {
+        auto *moved = static_cast<char *>(std::realloc(m_block.data.get(), size));
+        if (!moved)
+            throw std::bad_alloc();
+        (void)m_block.data.release();
+        m_block.data.reset(moved);
+        m_block.size = size;
+    }
     /// Replaces the buffer by one of \a size bytes holding the \a keep bytes at \a from.
     void replace(const char *from, std::size_t keep, std::size_t size)
     {
-        auto other = std::make_unique_for_overwrite<char[]>(size);
+        StringTable::Bytes other = allocate(size);
         std::memcpy(other.get(), from, keep);
-        m_block = {std::move(other), size};
+        m_block = {std::move(other), size, 0};
     }
-    /// The storage, for StringTable::offerBlock(); empty once the table took it.
-    StringTable::AdoptableBlock &block() { return m_block; }
+    /// The storage, for StringTable::offerBlock(), with \a used bytes holding data; empty
+    /// once the table took it.
+    StringTable::AdoptableBlock &block(std::size_t used)
+    {
+        m_block.used = used;
+        return m_block;
+    }
 
 private:
+    static StringTable::Bytes allocate(std::size_t size)
+    {
+        auto *p = static_cast<char *>(std::malloc(size));
+        if (!p)
+            throw std::bad_alloc();
+        return StringTable::Bytes(p);
+    }
+
     StringTable::AdoptableBlock m_block;
 };
 
@@ -72,6 +97,27 @@ std::size_t scanNew(SegmentScanner &scanner, ReadBuffer &buffer, std::size_t &fi
     filled += added;
     std::memset(buffer.data() + filled, 0, kDecoderPadding);
     return newLine || eof ? scanner.scan(buffer.data(), filled, eof) : 0;
+}
+
+/// scanNew() for a buffer that may have grown for a long line, then drops the bytes scanned.
+/// A buffer grown beyond twice its base size is offered to the string table: when the long
+/// line's bulk is one string (a 200 MB name), the table takes the buffer over instead of
+/// copying the string, and the bytes not scanned yet move to a new buffer of the base size.
+void scanAndShift(SegmentScanner &scanner, StringTable &strings, ReadBuffer &buffer, std::size_t baseSize,
+                  std::size_t &filled, std::size_t added, bool eof)
+{
+    const bool offer = buffer.size() > 2 * baseSize;
+    if (offer)
+        strings.offerBlock(&buffer.block(filled + added + kDecoderPadding));
+    const char *const scanned = buffer.data();
+    const std::size_t used = scanNew(scanner, buffer, filled, added, eof);
+    if (offer)
+        strings.offerBlock(nullptr);
+    if (!buffer.data()) // taken: the rest of the bytes are still readable in the table's block
+        buffer.replace(scanned + used, filled - used, std::max(baseSize, filled - used + kDecoderPadding));
+    else
+        std::memmove(buffer.data(), buffer.data() + used, filled - used);
+    filled -= used;
 }
 
 /// Checks that bytes arriving piece by piece are valid UTF-8 as a whole, holding back the
@@ -169,8 +215,8 @@ RangeOutcome scanRange(int fd, std::uint64_t begin, std::uint64_t end, std::uint
             return {};
         if (buffer.size() - kDecoderPadding - filled < chunk / 2) {
             // The pending bytes start a line longer than half a chunk. Make room for all of
-            // it at once: doubling would copy a 200 MB line again and again, each time
-            // with the old block still alive.
+            // it at once: its length is known, and one resize moves the bytes read so far
+            // once.
             // A small window: it stays allocated beside the line while the segment is read.
             if (!window)
                 window = std::make_unique<ReadBuffer>(std::min<std::size_t>(chunk, kLineEndWindowBytes));
@@ -182,10 +228,9 @@ RangeOutcome scanRange(int fd, std::uint64_t begin, std::uint64_t end, std::uint
                 filled = 0;
                 continue;
             }
-            buffer.resizeKeeping(filled,
-                                 filled + static_cast<std::size_t>(lineEnd.offset - offset) + chunk + kDecoderPadding);
+            buffer.resize(filled + static_cast<std::size_t>(lineEnd.offset - offset) + chunk + kDecoderPadding);
         } else if (buffer.size() > 2 * baseSize && filled <= chunk / 2) {
-            buffer.resizeKeeping(filled, baseSize); // the long line is done
+            buffer.resize(baseSize); // the long line is done
         }
         const auto want =
             static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size() - kDecoderPadding - filled, end - offset));
@@ -199,23 +244,12 @@ RangeOutcome scanRange(int fd, std::uint64_t begin, std::uint64_t end, std::uint
             }
         }
         const bool eof = n == 0;
-        // A buffer grown for a long line may be taken over by the string table when that
-        // line's bulk is one string (a 200 MB name): then the string is not copied.
-        const bool offer = buffer.size() > 2 * baseSize;
-        StringTable &strings = segment.trace->strings;
-        if (offer)
-            strings.offerBlock(&buffer.block());
-        const char *const scanned = buffer.data();
-        const std::size_t used = scanNew(scanner, buffer, filled, static_cast<std::size_t>(n), eof);
+        scanAndShift(scanner, segment.trace->strings, buffer, baseSize, filled, static_cast<std::size_t>(n), eof);
         offset += static_cast<std::uint64_t>(n);
-        if (offer)
-            strings.offerBlock(nullptr);
-        if (!buffer.data()) // taken: the rest of the bytes are still readable in the table's block
-            buffer.replace(scanned + used, filled - used, std::max(baseSize, filled - used + kDecoderPadding));
-        else
-            std::memmove(buffer.data(), buffer.data() + used, filled - used);
-        filled -= used;
-        if (!reserved && (offset - begin >= kMinReserveSample || eof)) {
+        // The sample is what was scanned, not what was read: the start of a 200 MB line
+        // pending in the buffer says nothing about the record mix, and sizing the arrays
+        // and the string table by the few lines before it reserved megabytes for nothing.
+        if (!reserved && (offset - begin - filled >= kMinReserveSample || eof)) {
             scanner.reserveFor(reserveBytes, end - begin, offset - begin - filled);
             reserved = true;
         }
@@ -244,10 +278,12 @@ bool scanStream(TraceSource &source, const ReadOptions &options, std::size_t chu
             return true;
         if (buffer.size() - kDecoderPadding - filled < chunk / 2) {
             // A long line: nothing tells how long it will get, so double (up to the limit).
+            // The realloc() moves the bytes held without a second copy of them, and the
+            // room not read into yet takes no memory.
             const std::uint64_t cap = maxLine + chunk + kDecoderPadding;
-            buffer.resizeKeeping(filled, static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size() * 2, cap)));
+            buffer.resize(static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size() * 2, cap)));
         } else if (buffer.size() > 2 * baseSize && filled <= chunk / 2) {
-            buffer.resizeKeeping(filled, baseSize);
+            buffer.resize(baseSize);
         }
         const std::int64_t n = source.readSome(buffer.data() + filled, buffer.size() - kDecoderPadding - filled, wait);
         if (n < 0) {
@@ -257,9 +293,7 @@ bool scanStream(TraceSource &source, const ReadOptions &options, std::size_t chu
             return false;
         }
         const bool eof = n == 0;
-        const std::size_t used = scanNew(scanner, buffer, filled, static_cast<std::size_t>(n), eof);
-        std::memmove(buffer.data(), buffer.data() + used, filled - used);
-        filled -= used;
+        scanAndShift(scanner, segment.trace->strings, buffer, baseSize, filled, static_cast<std::size_t>(n), eof);
         if (filled > maxLine) {
             error.kind = InputError::Kind::LineTooLong;
             error.line = segment.lines + 1;

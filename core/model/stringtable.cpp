@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <new>
 
 namespace TraceInspector {
 namespace {
@@ -179,19 +180,22 @@ StringId StringTable::find(std::string_view text) const
 const char *StringTable::store(std::string_view text)
 {
     if (text.size() > kBlockBytes / 4) {
-        if (m_offered && m_offered->data && text.size() >= m_offered->size / 2) {
+        if (m_offered && m_offered->data && text.size() >= m_offered->used / 2) {
             const auto begin = reinterpret_cast<std::uintptr_t>(m_offered->data.get());
             const auto at = reinterpret_cast<std::uintptr_t>(text.data());
-            if (at >= begin && at - begin + text.size() <= m_offered->size) {
-                m_bytesHeld += m_offered->size;
+            if (at >= begin && at - begin + text.size() <= m_offered->used) {
+                m_bytesHeld += m_offered->used;
                 m_largeBlocks.push_back(std::move(m_offered->data));
                 m_offered->size = 0;
+                m_offered->used = 0;
                 return text.data();
             }
         }
         // Large strings get a block of their own and leave the current block open.
-        m_largeBlocks.push_back(std::make_unique_for_overwrite<char[]>(text.size()));
-        char *p = m_largeBlocks.back().get();
+        auto *p = static_cast<char *>(std::malloc(text.size()));
+        if (!p)
+            throw std::bad_alloc();
+        m_largeBlocks.emplace_back(p);
         std::memcpy(p, text.data(), text.size());
         m_bytesHeld += text.size();
         return p;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -23,11 +24,20 @@ inline constexpr StringId kNoString = 0;
 class StringTable
 {
 public:
+    /// Frees bytes from std::malloc(): a reader grows its buffer for a long line with
+    /// std::realloc(), which moves the pages of a large block instead of copying them.
+    struct FreeBytes {
+        void operator()(char *p) const noexcept { std::free(p); }
+    };
+    using Bytes = std::unique_ptr<char[], FreeBytes>;
     /// A caller's buffer that the table may take over instead of copying a large string
     /// lying inside it (see offerBlock()). Emptied (data null, size 0) when taken.
     struct AdoptableBlock {
-        std::unique_ptr<char[]> data;
+        Bytes data;
         std::size_t size = 0;
+        /// The first bytes that hold data; the rest of a large block was never written, so
+        /// it takes no memory, and only these count in memoryUsage() once taken.
+        std::size_t used = 0;
     };
 
     StringTable();
@@ -57,7 +67,7 @@ public:
         return {e.data, e.length};
     }
     /// While \a block is offered (null: none), a new string of more than 256 KB that lies
-    /// inside it and fills at least half of it is kept by taking the block over rather than
+    /// inside it and fills at least half of its used bytes is kept by taking the block over rather than
     /// by copying it: the reader's buffer holding one 200 MB line would otherwise be alive
     /// next to a copy of the line's 200 MB string.
     void offerBlock(AdoptableBlock *block) { m_offered = block; }
@@ -121,7 +131,7 @@ private:
     std::vector<std::unique_ptr<char[]>> m_blocks;
     std::vector<std::size_t> m_blockSizes;
     std::size_t m_releasedBlocks = 0; // m_blocks before this index were freed (releaseBefore())
-    std::vector<std::unique_ptr<char[]>> m_largeBlocks;
+    std::vector<Bytes> m_largeBlocks;
     AdoptableBlock *m_offered = nullptr;
     std::size_t m_blockUsed = 0;
     std::size_t m_blockSize = 0;

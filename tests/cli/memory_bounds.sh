@@ -97,6 +97,32 @@ grep -q "^$TMP/nested.jsonl:2:1: error\[E-LINE-PARSE\]: parse trace JSONL line 2
   || fail "deep nesting --all: verdict '$(head -n 1 "$TMP/out" | head -c 300)'"
 rm -f "$TMP/nested.jsonl"
 
+# A 110 MB line whose bulk is one span name must be decoded and kept: the name is held once,
+# in the read buffer the string table takes over, so the peak is the file plus the process
+# (~5 MB) in check, check --all and from a pipe. Piped, the buffer grew by doubling with the
+# old and the new block alive at once and the name was then copied: twice the file.
+{ head -n 1 "$VALID"; printf '{"kind":"span_start","id":"s","name":"'; head -c 110000000 /dev/zero | tr '\0' n
+  printf '","start_ns":0,"span_kind":"function"}\n{"kind":"span_end","id":"s","duration_ns":1}\n'; echo "$TERMINAL"; } \
+  >"$TMP/longline.jsonl"
+long_bytes=$(stat -c %s "$TMP/longline.jsonl")
+long_limit_kb=$(((long_bytes + 8 * 1024 * 1024) / 1024))
+for args in "check" "check --all"; do
+  # shellcheck disable=SC2086
+  bounded "$TMP/longline.jsonl" $args "$TMP/longline.jsonl"
+  [ "$last_rss_kb" -le "$long_limit_kb" ] || fail "long line $args: peak RSS ${last_rss_kb} KB, more than the file plus 8 MB"
+done
+grep -q "^$TMP/longline.jsonl: 2 errors, 5 warnings (0 load problems, 2 health errors, 5 health warnings); .*; verdict: valid\$" "$TMP/out" \
+  || fail "long line --all: totals '$(tail -n 1 "$TMP/out" | head -c 300)'"
+for args in "check" "check --all"; do
+  # shellcheck disable=SC2086
+  cat "$TMP/longline.jsonl" | /usr/bin/time -f '%M' -o "$TMP/rss" "$CT" $args /dev/stdin >"$TMP/out" 2>"$TMP/err"
+  rss_kb=$(tail -n 1 "$TMP/rss")
+  echo "piped $args : peak RSS $((rss_kb / 1024)) MB for a $((long_bytes / 1024 / 1024)) MB file"
+  [ "$rss_kb" -le "$long_limit_kb" ] || fail "long line piped $args: peak RSS ${rss_kb} KB, more than the file plus 8 MB"
+done
+grep -q "^/dev/stdin: 2 errors, 5 warnings .*; verdict: valid\$" "$TMP/out" || fail "long line piped --all: totals '$(tail -n 1 "$TMP/out" | head -c 300)'"
+rm -f "$TMP/longline.jsonl"
+
 if [ $failures -ne 0 ]; then
   echo "$failures failure(s)"
   exit 1
