@@ -849,7 +849,7 @@ void MainWindow::onAnalysisReady(quint64, const LoadedTracePtr &snapshot)
     switch (snapshot->stage) {
     case LoadStage::Read: break;
     case LoadStage::SpanTree:
-        m_spanTree->setTrace(snapshot->trace, snapshot->spanTree);
+        m_spanTree->setTrace(snapshot->trace, snapshot->spanTree, snapshot->deviceTime);
         m_opTable->setSpanTree(snapshot->spanTree);
         m_linker->setTrace(snapshot->trace, snapshot->spanTree);
         m_details->setTrace(snapshot->trace, snapshot->spanTree);
@@ -873,10 +873,6 @@ void MainWindow::onAnalysisReady(quint64, const LoadedTracePtr &snapshot)
         m_chartPending = true;
         m_memoryChart->setTrace(snapshot->trace, snapshot->memory, snapshot->memorySeries);
         break;
-    case LoadStage::DeviceTime:
-        m_spanTree->setDeviceTime(snapshot->deviceTime);
-        m_evidence->setLoadedTrace(snapshot); // device work outside every span
-        break;
     }
     updateSummary();
     qCInfo(lcWindow) << "stage" << int(snapshot->stage) << "shown in" << clock.elapsed() << "ms on the GUI thread";
@@ -898,9 +894,7 @@ void MainWindow::onFinished(quint64, const LoadedTracePtr &snapshot)
 
 void MainWindow::reportLoaded()
 {
-    // The details pane's line index is wanted only at the first click: scanning the file
-    // during the load would compete with the analyses for the cores (issue #13).
-    m_details->prepareRawLines();
+
     qCInfo(lcWindow) << "fully loaded and drawn after" << m_loadClock.elapsed() << "ms";
     Q_EMIT loadFinished(true);
 }

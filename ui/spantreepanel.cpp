@@ -249,23 +249,6 @@ void SpanTreePanel::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr
         for (const Span &sp : m_trace->spans)
             m_latestStart = std::max(m_latestStart, sp.startNs);
     m_model->setTrace(m_trace, m_tree, std::move(deviceTime));
-    showDeviceColumns();
-    if (m_tree) {
-        m_view->expandToDepth(m_tree->spanCount() < kExpandTwoLevelsBelow ? 1 : 0);
-        if (!m_proxy->filterText().isEmpty())
-            startExpansion();
-    }
-    updateStatus();
-}
-
-void SpanTreePanel::setDeviceTime(std::shared_ptr<const DeviceTime> deviceTime)
-{
-    m_model->setDeviceTime(std::move(deviceTime));
-    showDeviceColumns();
-}
-
-void SpanTreePanel::showDeviceColumns()
-{
     // No device_interval records: no device columns rather than two empty ones.
     const bool device = m_model->deviceTime() != nullptr;
     m_view->setColumnHidden(SpanTreeModel::DeviceBusyColumn, !device);
@@ -276,6 +259,12 @@ void SpanTreePanel::showDeviceColumns()
                         header->visualIndex(SpanTreeModel::SelfColumn) + 1);
     header->moveSection(header->visualIndex(SpanTreeModel::DeviceLanesColumn),
                         header->visualIndex(SpanTreeModel::DeviceBusyColumn) + 1);
+    if (m_tree) {
+        m_view->expandToDepth(m_tree->spanCount() < kExpandTwoLevelsBelow ? 1 : 0);
+        if (!m_proxy->filterText().isEmpty())
+            startExpansion();
+    }
+    updateStatus();
 }
 
 void SpanTreePanel::clear()

@@ -48,9 +48,6 @@ public:
     /// \a deviceTime adds the device busy columns (hidden for a trace without device work).
     void setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const SpanTree> tree,
                   std::shared_ptr<const DeviceTime> deviceTime = {});
-    /// Adds the device busy columns to the tree shown, keeping its rows, expansion and
-    /// selection (device time arrives after the tree).
-    void setDeviceTime(std::shared_ptr<const DeviceTime> deviceTime);
     void clear();
 
     /// Index of the current span, or -1.
@@ -125,7 +122,6 @@ private:
     QModelIndex proxyIndexOf(std::uint32_t span) const;
     void stepMatch(bool forward);
     void updateStatus();
-    void showDeviceColumns();
     qint64 spanOf(const QModelIndex &proxyIndex) const;
 
     std::shared_ptr<const Trace> m_trace;

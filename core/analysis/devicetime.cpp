@@ -189,11 +189,6 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
             own[cursor[spanOfInterval[i]]++] = Segment{laneOf[i], d.startNs, saturatingAdd(d.startNs, d.durationNs)};
         }
     }
-    // Only the per-span lists are read from here on: what resolved them goes now, as this runs
-    // beside the memory analysis and the views' layouts (the window's peak memory).
-    std::vector<std::uint32_t>().swap(laneOf);
-    std::vector<std::uint32_t>().swap(spanOfId);
-    std::vector<std::uint32_t>().swap(spanOfInterval);
     const auto ownOf = [&](std::uint32_t span) {
         return std::span<const Segment>(own.data() + ownOffset[span], ownOffset[span + 1] - ownOffset[span]);
     };
@@ -350,9 +345,6 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
         }
     }
 
-    std::vector<Segment>().swap(own);
-    std::vector<std::uint32_t>().swap(ownOffset);
-    std::vector<std::uint32_t>().swap(byDepth);
     result.m_busy.reserve(emitted.size());
     for (std::size_t i = 0; i < spanCount; ++i) {
         result.m_busy.insert(result.m_busy.end(), emitted.begin() + emittedStart[i],

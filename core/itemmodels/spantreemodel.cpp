@@ -43,17 +43,6 @@ void SpanTreeModel::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr
     endResetModel();
 }
 
-void SpanTreeModel::setDeviceTime(std::shared_ptr<const DeviceTime> deviceTime)
-{
-    if (!m_tree)
-        return;
-    const bool fits = deviceTime && !deviceTime->isEmpty() && deviceTime->spanCount() == m_tree->spanCount();
-    m_device = fits ? std::move(deviceTime) : nullptr;
-    // Every role of the device columns may change, their sort order too: no roles named.
-    if (const int rows = rowCount(); rows > 0)
-        Q_EMIT dataChanged(index(0, DeviceBusyColumn), index(rows - 1, DeviceLanesColumn));
-}
-
 void SpanTreeModel::setComparison(TraceComparisonPtr comparison)
 {
     if (comparison && (!m_tree || !comparison->candidate || comparison->candidate->spanTree.get() != m_tree.get()))

@@ -72,10 +72,6 @@ public:
     /// device columns.
     void setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const SpanTree> tree,
                   std::shared_ptr<const DeviceTime> deviceTime = {});
-    /// Fills the device columns of the tree shown, without a reset (rows, expansion and
-    /// selection stay): device time is the load's last stage. \a deviceTime must come from the
-    /// same trace and tree; null or empty removes them.
-    void setDeviceTime(std::shared_ptr<const DeviceTime> deviceTime);
     const Trace *trace() const { return m_trace.get(); }
     const SpanTree *tree() const { return m_tree.get(); }
     /// Device busy unions, or null when the trace has none.

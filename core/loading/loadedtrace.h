@@ -34,10 +34,6 @@ enum class LoadStage : std::uint8_t {
     /// The memory chart's series (per-storage deltas with checkpoints), so the chart only
     /// turns them into Qt Charts series on the GUI thread.
     MemoryChart,
-    /// Device busy unions per span. Computed on a second worker beside health and memory, and
-    /// delivered last: no other stage needs them, so the span tree, the timeline and the chart
-    /// are drawn without waiting for the longest analysis after the read (issue #13).
-    DeviceTime,
 };
 
 /// Wall-clock milliseconds each stage took, measured from the start of the load.
@@ -47,9 +43,8 @@ struct LoadTimings {
     qint64 healthDoneMs = -1;
     qint64 memoryDoneMs = -1;
     qint64 memoryChartDoneMs = -1;
-    qint64 deviceTimeDoneMs = -1;
-    /// Milliseconds spent on device busy unions (on their own worker, from the span tree on)
-    /// and on the op aggregate grouped by shape, dtype and device (part of spanTreeDoneMs).
+    /// Milliseconds of the span-tree stage spent on device busy unions and on the op
+    /// aggregate grouped by shape, dtype and device (parts of spanTreeDoneMs).
     qint64 deviceTimeMs = -1;
     qint64 opRegroupMs = -1;
     qint64 evidenceMs = -1; ///< duration of the evidence analysis (part of the Memory stage)
@@ -75,8 +70,9 @@ struct LoadedTrace {
     std::shared_ptr<const OpStatistics> opStatistics;
 
     std::shared_ptr<const SpanTree> spanTree;
-    /// With the span tree: the op aggregate per (op, shape, dtype, device), so it is never
-    /// computed on the GUI thread.
+    /// With the span tree: device busy unions per span, and the op aggregate per
+    /// (op, shape, dtype, device), so neither is computed on the GUI thread.
+    std::shared_ptr<const DeviceTime> deviceTime;
     std::shared_ptr<const OpStatistics> opStatisticsByShape;
     std::shared_ptr<const HealthReport> health;
     std::shared_ptr<const MemoryProfile> memory;
@@ -86,8 +82,6 @@ struct LoadedTrace {
     std::shared_ptr<const EvidenceAnalysis> evidence;
     /// The memory chart's time series of the memory profile (MemoryChart stage).
     std::shared_ptr<const MemorySeries> memorySeries;
-    /// Device busy unions per span (DeviceTime stage).
-    std::shared_ptr<const DeviceTime> deviceTime;
 
     LoadTimings timings;
 
@@ -97,7 +91,7 @@ struct LoadedTrace {
     bool hasHardErrors() const;
     /// Number of lines that failed to read or decode (E-LINE-*).
     std::size_t decodeFailureCount() const;
-    bool isComplete() const { return stage == LoadStage::DeviceTime; }
+    bool isComplete() const { return stage == LoadStage::MemoryChart; }
 };
 
 using LoadedTracePtr = std::shared_ptr<const LoadedTrace>;

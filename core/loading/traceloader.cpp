@@ -202,10 +202,10 @@ void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 genera
     progress.step(2, kReadEnd, TraceLoader::tr("Building the span tree"), TraceLoader::tr("Building the span tree"));
     auto tree = std::make_shared<const SpanTree>(SpanTree::build(trace));
 
-    // Device time is the longest analysis after the read and needs only the tree; nothing
-    // else needs it. So it runs on a second worker while this one goes on with the other
-    // stages, and is published last: the span tree, timeline, validation and memory chart are
-    // drawn without waiting for it (issue #13: the window drawn soon after the read).
+    // Device time is the longest analysis after the read and needs only the tree; health,
+    // memory and the chart's series need neither. So it runs on a second worker while this
+    // one goes on with them, and each stage is still published in order, as soon as it and
+    // the stages before it are done (issue #13: the window drawn soon after the read).
     struct DeviceTimeResult {
         std::shared_ptr<const DeviceTime> deviceTime;
         qint64 ms = 0;
@@ -237,12 +237,9 @@ void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 genera
             OpStatistics::compute(trace, OpGrouping::NameShapeDtypeDevice, tree.get()));
         snapshot->timings.opRegroupMs = part.elapsed();
         snapshot->spanTree = std::move(tree);
-        snapshot->stage = LoadStage::SpanTree;
-        snapshot->timings.spanTreeDoneMs = clock.elapsed();
-        publish(promise, snapshot);
     }
-    // The stages after the span tree, in order: a stage computed before the one before it is
-    // published (device time, on its own worker) waits here for its turn.
+    // The stages after the span tree, computed on this worker: each one's snapshot waits here
+    // until the span tree stage is out.
     std::shared_ptr<const HealthReport> health;
     std::shared_ptr<const MemoryProfile> memory;
     std::shared_ptr<const TraceSummary> summary;
@@ -250,6 +247,18 @@ void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 genera
     qint64 evidenceMs = -1;
     std::shared_ptr<const MemorySeries> memorySeries;
     const auto publishReady = [&](bool wait) {
+        if (snapshot->stage == LoadStage::Read) {
+            if (!wait && !deviceTimeJob.isFinished())
+                return;
+            DeviceTimeResult done = deviceTimeJob.result();
+            if (done.error)
+                std::rethrow_exception(done.error);
+            snapshot->deviceTime = std::move(done.deviceTime);
+            snapshot->timings.deviceTimeMs = done.ms;
+            snapshot->stage = LoadStage::SpanTree;
+            snapshot->timings.spanTreeDoneMs = clock.elapsed();
+            publish(promise, snapshot);
+        }
         if (snapshot->stage == LoadStage::SpanTree && health) {
             snapshot = std::make_shared<LoadedTrace>(*snapshot);
             snapshot->health = health;
@@ -272,17 +281,6 @@ void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 genera
             snapshot->memorySeries = memorySeries;
             snapshot->stage = LoadStage::MemoryChart;
             snapshot->timings.memoryChartDoneMs = clock.elapsed();
-            publish(promise, snapshot);
-        }
-        if (snapshot->stage == LoadStage::MemoryChart && (wait || deviceTimeJob.isFinished())) {
-            DeviceTimeResult done = deviceTimeJob.result();
-            if (done.error)
-                std::rethrow_exception(done.error);
-            snapshot = std::make_shared<LoadedTrace>(*snapshot);
-            snapshot->deviceTime = std::move(done.deviceTime);
-            snapshot->timings.deviceTimeMs = done.ms;
-            snapshot->stage = LoadStage::DeviceTime;
-            snapshot->timings.deviceTimeDoneMs = clock.elapsed();
             progress.done();
             publish(promise, snapshot);
         }
@@ -431,16 +429,14 @@ void TraceLoader::onResult(QFutureWatcherBase *watcher, quint64 generation, int 
             Q_EMIT traceRead(generation, m_current);
         } else {
             qCInfo(lcLoading) << "generation" << generation << "stage" << int(m_current->stage) << "at"
-                              << (m_current->stage == LoadStage::SpanTree      ? t.spanTreeDoneMs
-                                  : m_current->stage == LoadStage::Health      ? t.healthDoneMs
-                                  : m_current->stage == LoadStage::Memory      ? t.memoryDoneMs
-                                  : m_current->stage == LoadStage::MemoryChart ? t.memoryChartDoneMs
-                                                                               : t.deviceTimeDoneMs)
+                              << (m_current->stage == LoadStage::SpanTree ? t.spanTreeDoneMs
+                                  : m_current->stage == LoadStage::Health ? t.healthDoneMs
+                                  : m_current->stage == LoadStage::Memory ? t.memoryDoneMs
+                                                                          : t.memoryChartDoneMs)
                               << "ms";
             if (m_current->stage == LoadStage::SpanTree)
-                qCInfo(lcLoading) << "generation" << generation << "op regrouping in" << t.opRegroupMs << "ms";
-            if (m_current->stage == LoadStage::DeviceTime)
-                qCInfo(lcLoading) << "generation" << generation << "device time in" << t.deviceTimeMs << "ms";
+                qCInfo(lcLoading) << "generation" << generation << "device time in" << t.deviceTimeMs
+                                  << "ms, op regrouping in" << t.opRegroupMs << "ms";
             if (m_current->stage == LoadStage::Memory)
                 qCInfo(lcLoading) << "generation" << generation << "evidence analysis took" << t.evidenceMs << "ms";
             Q_EMIT analysisReady(generation, m_current);

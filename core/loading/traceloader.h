@@ -22,9 +22,8 @@ namespace TraceInspector {
 /// Each load() starts a new generation and supersedes the previous one: the old job is
 /// cancelled and whatever it still produces is dropped. The job reads the file tolerantly,
 /// then builds the span tree, runs health and memory analysis, prepares the memory chart's
-/// series (MemorySeries, plain C++: the chart only draws them) and, on a second worker, the
-/// device busy unions; it publishes an immutable LoadedTrace snapshot after each stage, in
-/// LoadStage order, so views can fill as data arrives.
+/// series (MemorySeries, plain C++: the chart only draws them), and publishes an
+/// immutable LoadedTrace snapshot after each stage, so views can fill as data arrives.
 /// All signals are emitted on the thread that owns the loader, and only for the current
 /// generation.
 class TraceLoader : public QObject

@@ -75,13 +75,12 @@ int main(int argc, char **argv)
     if (!loaded)
         return 0;
     const LoadTimings &t = loaded->timings;
-    std::printf("stages (ms from the start): read %lld, span tree %lld (op regrouping %lld), health %lld, "
-                "memory %lld (evidence %lld), memory chart %lld, device time %lld (computed in %lld)\n",
+    std::printf("stages (ms from the start): read %lld, span tree %lld (device time %lld, op regrouping %lld), "
+                "health %lld, memory %lld (evidence %lld), memory chart %lld\n",
                 static_cast<long long>(t.readDoneMs), static_cast<long long>(t.spanTreeDoneMs),
-                static_cast<long long>(t.opRegroupMs), static_cast<long long>(t.healthDoneMs),
-                static_cast<long long>(t.memoryDoneMs), static_cast<long long>(t.evidenceMs),
-                static_cast<long long>(t.memoryChartDoneMs), static_cast<long long>(t.deviceTimeDoneMs),
-                static_cast<long long>(t.deviceTimeMs));
+                static_cast<long long>(t.deviceTimeMs), static_cast<long long>(t.opRegroupMs),
+                static_cast<long long>(t.healthDoneMs), static_cast<long long>(t.memoryDoneMs),
+                static_cast<long long>(t.evidenceMs), static_cast<long long>(t.memoryChartDoneMs));
     const auto mib = [](std::size_t bytes) { return double(bytes) / (1024 * 1024); };
     const auto layout = window.timelineView()->layoutData();
     std::printf("held (MiB): trace %.1f, span tree %.1f, device time %.1f, memory profile %.1f, memory series %.1f, "

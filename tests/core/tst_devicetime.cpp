@@ -37,7 +37,6 @@ private Q_SLOTS:
     void noIntervals();
     void spanTreeModelColumns();
     void spanTreeModelTester();
-    void deviceTimeArrivesAfterTheTree();
     void loaderComputesItWithTheTree();
 };
 
@@ -331,41 +330,6 @@ void tst_DeviceTime::spanTreeModelColumns()
     QCOMPARE(proxy.index(0, 0).data(SpanIdRole).toString(), QStringLiteral("r"));
 }
 
-// Device time is the load's last stage: it fills the columns of the tree shown without a reset
-// (rows, expansion and selection stay), and a view sorted by busy time is sorted again.
-void tst_DeviceTime::deviceTimeArrivesAfterTheTree()
-{
-    const auto trace = load("r:-:0:100 a:r:0:50 b:r:50:50", intervalsJsonl("b:g0:s1:cupti:50:40 a:g0:s1:cupti:0:10"));
-    QVERIFY(trace);
-    auto tree = std::make_shared<const SpanTree>(SpanTree::build(*trace));
-    auto device = std::make_shared<const DeviceTime>(DeviceTime::compute(*trace, *tree));
-    SpanTreeModel model;
-    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    model.setTrace(trace, tree);
-    SpanFilterProxyModel proxy;
-    proxy.setSourceModel(&model);
-    proxy.sort(SpanTreeModel::DeviceBusyColumn, Qt::DescendingOrder);
-    const QModelIndex root = proxy.index(0, 0);
-    const QPersistentModelIndex first = proxy.index(0, 0, root);
-    QCOMPARE(first.data(SpanIdRole).toString(), QStringLiteral("a")); // no device time: tree order
-    QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
-    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
-
-    model.setDeviceTime(device);
-    QCOMPARE(model.deviceTime(), device.get());
-    QCOMPARE(resets.count(), 0);
-    QVERIFY(changed.count() > 0);
-    const QModelIndex b = model.indexForSpan(trace->findSpan(std::string_view("b")), SpanTreeModel::DeviceBusyColumn);
-    QCOMPARE(b.data(SortRole).toULongLong(), 40ULL);
-    QCOMPARE(proxy.index(0, 0, proxy.index(0, 0)).data(SpanIdRole).toString(), QStringLiteral("b"));
-    QVERIFY(first.isValid()); // a persistent index (a selection) follows its span
-    QCOMPARE(first.data(SpanIdRole).toString(), QStringLiteral("a"));
-
-    // Device time of another tree is not shown.
-    model.setDeviceTime(std::make_shared<const DeviceTime>());
-    QVERIFY(!model.deviceTime());
-}
-
 void tst_DeviceTime::spanTreeModelTester()
 {
     const auto trace = load("r:-:0:1000 a:r:10:400 b:r:500:400 a1:a:20:100 lone:-:0:5",
@@ -400,20 +364,20 @@ void tst_DeviceTime::loaderComputesItWithTheTree()
     QSignalSpy finished(&loader, &TraceLoader::finished);
     loader.load(path);
     QVERIFY(finished.wait(20000));
-    LoadedTracePtr atDeviceStage;
+    LoadedTracePtr atTree;
     for (const QList<QVariant> &stage : stages) {
         const auto snapshot = stage.at(1).value<LoadedTracePtr>();
-        if (snapshot->stage == LoadStage::DeviceTime)
-            atDeviceStage = snapshot;
+        if (snapshot->stage == LoadStage::SpanTree)
+            atTree = snapshot;
     }
-    QVERIFY(atDeviceStage);
-    QVERIFY(atDeviceStage->deviceTime && atDeviceStage->opStatisticsByShape);
-    QCOMPARE(atDeviceStage->opStatisticsByShape->grouping(), OpGrouping::NameShapeDtypeDevice);
-    QVERIFY(atDeviceStage->timings.deviceTimeMs >= 0 && atDeviceStage->timings.opRegroupMs >= 0);
-    const DeviceTime &device = *atDeviceStage->deviceTime;
+    QVERIFY(atTree);
+    QVERIFY(atTree->deviceTime && atTree->opStatisticsByShape);
+    QCOMPARE(atTree->opStatisticsByShape->grouping(), OpGrouping::NameShapeDtypeDevice);
+    QVERIFY(atTree->timings.deviceTimeMs >= 0 && atTree->timings.opRegroupMs >= 0);
+    const DeviceTime &device = *atTree->deviceTime;
     QCOMPARE(device.intervalCount(), std::uint64_t(2));
     QCOMPARE(device.outsideIntervalCount(), std::uint64_t(1));
-    const auto a = std::size_t(atDeviceStage->trace->findSpan(std::string_view("a")));
+    const auto a = std::size_t(atTree->trace->findSpan(std::string_view("a")));
     QCOMPARE(device.maxBusyNs(a), std::uint64_t(70));
     QVERIFY(device.exceedsHostWindow(a));
     QCOMPARE(device.exceedingSpanCount(), std::size_t(1)); // r lasts 100 ns

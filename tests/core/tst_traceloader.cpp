@@ -134,10 +134,9 @@ void TestTraceLoader::deliversStagesInOrder()
     QVERIFY(!first->spanTree && !first->health && !first->memory);
     QVERIFY(!first->isRejected());
 
-    QCOMPARE(analysis.count(), 5);
-    const LoadStage expected[] = {LoadStage::SpanTree, LoadStage::Health, LoadStage::Memory, LoadStage::MemoryChart,
-                                  LoadStage::DeviceTime};
-    for (int i = 0; i < 5; ++i) {
+    QCOMPARE(analysis.count(), 4);
+    const LoadStage expected[] = {LoadStage::SpanTree, LoadStage::Health, LoadStage::Memory, LoadStage::MemoryChart};
+    for (int i = 0; i < 4; ++i) {
         QCOMPARE(generationOf(analysis.at(i)), generation);
         const LoadedTracePtr s = snapshotOf(analysis.at(i));
         QCOMPARE(s->stage, expected[i]);
@@ -148,7 +147,7 @@ void TestTraceLoader::deliversStagesInOrder()
 
     const LoadedTracePtr done = snapshotOf(finished.at(0));
     QVERIFY(done->isComplete());
-    QVERIFY(done->spanTree && done->health && done->memory && done->summary && done->memorySeries && done->deviceTime);
+    QVERIFY(done->spanTree && done->health && done->memory && done->summary && done->memorySeries);
     QCOMPARE(done->trace->ops.size(), std::size_t(1));
     QCOMPARE(done->summary->opCount, quint64(1));
     QCOMPARE(done->summary->totalNs, quint64(50000));
@@ -158,8 +157,7 @@ void TestTraceLoader::deliversStagesInOrder()
     QCOMPARE(loader.current(), done);
 }
 
-// Device time is computed beside health and memory and published last (issue #13: the span
-// tree, timeline and chart are drawn without waiting for it); each snapshot must still hold
+// Device time is computed beside health and memory (issue #13); each snapshot must still hold
 // exactly its own stage's results and those before it, the same objects from stage to stage.
 void TestTraceLoader::eachStageCarriesItsOwnResults()
 {
@@ -168,27 +166,22 @@ void TestTraceLoader::eachStageCarriesItsOwnResults()
     QSignalSpy finished(&loader, &TraceLoader::finished);
     loader.load(example("01_valid_trace10_forward.jsonl")); // has device intervals
     QVERIFY(finished.wait(20000));
-    QCOMPARE(analysis.count(), 5);
+    QCOMPARE(analysis.count(), 4);
     const LoadedTracePtr tree = snapshotOf(analysis.at(0));
     const LoadedTracePtr health = snapshotOf(analysis.at(1));
     const LoadedTracePtr memory = snapshotOf(analysis.at(2));
     const LoadedTracePtr chart = snapshotOf(analysis.at(3));
-    const LoadedTracePtr device = snapshotOf(analysis.at(4));
 
     QCOMPARE(tree->stage, LoadStage::SpanTree);
-    QVERIFY(tree->spanTree && tree->opStatisticsByShape);
-    QVERIFY(!tree->deviceTime); // the span tree does not wait for device time
+    QVERIFY(tree->spanTree && tree->deviceTime && tree->opStatisticsByShape);
+    QVERIFY(!tree->deviceTime->isEmpty());
     QVERIFY(!tree->health && !tree->memory && !tree->summary && !tree->evidence && !tree->memorySeries);
     QVERIFY(health->health && !health->memory && !health->summary && !health->evidence && !health->memorySeries);
     QVERIFY(memory->memory && memory->summary && memory->evidence && !memory->memorySeries);
-    QVERIFY(chart->memorySeries && !chart->deviceTime);
-    QVERIFY(!health->deviceTime && !memory->deviceTime);
-    QCOMPARE(device->stage, LoadStage::DeviceTime);
-    QVERIFY(device->deviceTime && !device->deviceTime->isEmpty());
-    QCOMPARE(snapshotOf(finished.at(0)), device);
-    QCOMPARE(device->memorySeries.get(), chart->memorySeries.get());
-    for (const LoadedTracePtr &later : {health, memory, chart, device}) {
+    QVERIFY(chart->memorySeries);
+    for (const LoadedTracePtr &later : {health, memory, chart}) {
         QCOMPARE(later->spanTree.get(), tree->spanTree.get());
+        QCOMPARE(later->deviceTime.get(), tree->deviceTime.get());
         QCOMPARE(later->opStatisticsByShape.get(), tree->opStatisticsByShape.get());
     }
     QCOMPARE(memory->health.get(), health->health.get());
@@ -196,14 +189,13 @@ void TestTraceLoader::eachStageCarriesItsOwnResults()
     QCOMPARE(chart->memory.get(), memory->memory.get());
     QCOMPARE(chart->evidence.get(), memory->evidence.get());
 
-    const LoadTimings &t = device->timings;
+    const LoadTimings &t = chart->timings;
     QVERIFY(t.deviceTimeMs >= 0 && t.opRegroupMs >= 0 && t.evidenceMs >= 0);
     QVERIFY(t.readDoneMs >= 0);
     QVERIFY(t.spanTreeDoneMs >= t.readDoneMs);
     QVERIFY(t.healthDoneMs >= t.spanTreeDoneMs);
     QVERIFY(t.memoryDoneMs >= t.healthDoneMs);
     QVERIFY(t.memoryChartDoneMs >= t.memoryDoneMs);
-    QVERIFY(t.deviceTimeDoneMs >= t.memoryChartDoneMs);
 }
 
 void TestTraceLoader::rejectedTraceIsStillShown()
@@ -327,7 +319,7 @@ void TestTraceLoader::newerLoadSupersedes()
     QCoreApplication::processEvents();
     QCOMPARE(finished.count(), 1);
     QCOMPARE(read.count(), 1);
-    QCOMPARE(analysis.count(), 5);
+    QCOMPARE(analysis.count(), 4);
     for (const QSignalSpy *spy : {&read, &analysis, &finished, &progress}) {
         for (const QList<QVariant> &args : *spy)
             QCOMPARE(generationOf(args), second);
@@ -472,18 +464,16 @@ void TestTraceLoader::memoryChartStage()
     loader.load(file);
     QVERIFY(finished.wait(20000));
 
-    // The Memory snapshot has no series yet; the MemoryChart one has them (device time, the
-    // last stage, keeps them).
-    QCOMPARE(analysis.count(), 5);
+    // The Memory snapshot has no series yet; the MemoryChart one, the last, has them.
+    QCOMPARE(analysis.count(), 4);
     const LoadedTracePtr memory = snapshotOf(analysis.at(2));
     QCOMPARE(memory->stage, LoadStage::Memory);
     QVERIFY(memory->memory && !memory->memorySeries);
     QVERIFY(!memory->isComplete());
     const LoadedTracePtr chart = snapshotOf(analysis.at(3));
     QCOMPARE(chart->stage, LoadStage::MemoryChart);
-    QCOMPARE(snapshotOf(finished.at(0))->memorySeries.get(), chart->memorySeries.get());
-    QVERIFY(!chart->isComplete());
-    QVERIFY(snapshotOf(finished.at(0))->isComplete());
+    QCOMPARE(snapshotOf(finished.at(0)), chart);
+    QVERIFY(chart->isComplete());
     QCOMPARE(chart->memory.get(), memory->memory.get()); // earlier members stay as delivered
     QVERIFY(chart->memorySeries);
     QVERIFY(chart->timings.memoryChartDoneMs >= chart->timings.memoryDoneMs);

@@ -30,7 +30,6 @@
 #include "core/itemmodels/validationfilterproxymodel.h"
 #include "core/itemmodels/validationissuemodel.h"
 #include "core/loading/traceloader.h"
-#include "ui/details/detailspane.h"
 #include "ui/exportcontroller.h"
 #include "ui/mainwindow.h"
 #include "ui/optablepanel.h"
@@ -125,7 +124,6 @@ private Q_SLOTS:
     void cancelStopsLoading();
     void chartSaysTheLoadWasCancelled_data();
     void chartSaysTheLoadWasCancelled();
-    void rawLinesIndexedOnceDrawn();
     void newerLoadWins();
     void recentFiles();
     void screenshotOption_data();
@@ -543,34 +541,6 @@ void TestMainWindow::chartSaysTheLoadWasCancelled()
     QCOMPARE(finished.at(1).at(0).toBool(), true);
     QVERIFY(chart->drawnState().ready);
     QCOMPARE(chart->placeholderText(), QString());
-}
-
-// The details pane's scan of the file waits for the window to be drawn (issue #13): during the
-// load it would compete with the analyses for the cores. A load cancelled midway never scans;
-// a finished one does, so the first click finds its line at once.
-void TestMainWindow::rawLinesIndexedOnceDrawn()
-{
-    MainWindow window;
-    window.show();
-    QSignalSpy finished(&window, &MainWindow::loadFinished);
-    TraceLoader *loader = window.loader();
-    connect(loader, &TraceLoader::analysisReady, this, [loader](quint64, const LoadedTracePtr &snapshot) {
-        if (snapshot->stage == LoadStage::SpanTree)
-            loader->cancel();
-    });
-    window.openFile(example("01_valid_trace10_forward.jsonl"));
-    QVERIFY(finished.wait(20000));
-    QCOMPARE(finished.at(0).at(0).toBool(), false);
-    QTRY_COMPARE_WITH_TIMEOUT(workerPool()->activeThreadCount(), 0, 20000);
-    QCoreApplication::processEvents();
-    QVERIFY(window.loadedTrace() && window.loadedTrace()->spanTree);
-    QVERIFY(!window.detailsPane()->isRawLineIndexed());
-
-    QObject::disconnect(loader, &TraceLoader::analysisReady, this, nullptr);
-    window.openFile(example("01_valid_trace10_forward.jsonl"));
-    QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 2, 20000);
-    QCOMPARE(finished.at(1).at(0).toBool(), true);
-    QTRY_VERIFY_WITH_TIMEOUT(window.detailsPane()->isRawLineIndexed(), 20000);
 }
 
 void TestMainWindow::newerLoadWins()

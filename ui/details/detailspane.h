@@ -42,12 +42,6 @@ public:
 
     /// The trace (its path and size locate the raw lines) and its span tree; null clears.
     void setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const SpanTree> tree);
-    /// Indexes the trace's raw lines in the background before the first selection needs them.
-    /// Called once the window is drawn: during a load, the scan of a big file would compete
-    /// with the analyses for the cores (without it, the first request builds the index).
-    void prepareRawLines();
-    /// Whether the raw-line index of the trace shown is built.
-    bool isRawLineIndexed() const;
     /// The window's findings (load problems and health findings, in the order the validation
     /// panel lists them): a Selection of Kind::Finding or with `finding` set indexes this.
     void setFindings(std::shared_ptr<const std::vector<Problem>> findings);
