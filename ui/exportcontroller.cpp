@@ -114,7 +114,7 @@ void ExportController::exportAsync(LoadedTracePtr loaded, const QString &target,
         watcher->deleteLater();
         Q_EMIT finished(outcome);
     });
-    watcher->setFuture(runInBackground([loaded, target, replaceOpenedTrace, replaceProtected] {
+    watcher->setFuture(QtConcurrent::run(workerPool(), [loaded, target, replaceOpenedTrace, replaceProtected] {
         return exportTo(*loaded, target, replaceOpenedTrace, replaceProtected);
     }));
 }

@@ -321,7 +321,7 @@ void OpTablePanel::aggregateInBackground(const TimeWindow &window)
     updateStatus();
     const std::shared_ptr<const Trace> trace = m_trace;
     const std::shared_ptr<const SpanTree> tree = m_tree;
-    m_rangeWatcher->setFuture(runInBackground([trace, tree, next = window] {
+    m_rangeWatcher->setFuture(QtConcurrent::run(workerPool(), [trace, tree, next = window] {
         // Both groupings, so switching between them inside the range needs no new pass.
         RangeStatistics stats;
         stats.byName =

@@ -105,7 +105,7 @@ void RecentFiles::save()
         const QMutexLocker lock(&pendingMutex());
         pendingList() = m_files;
     }
-    (void)runInBackground(&writePending);
+    (void)QtConcurrent::run(workerPool(), &writePending);
     Q_EMIT changed();
 }
 

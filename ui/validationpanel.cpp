@@ -232,7 +232,7 @@ void ValidationPanel::explainTensorStats()
     for (const int r : rows)
         problems.push_back(*m_model->problemAt(r));
     const QString path = m_loaded->path;
-    m_reasonWatcher->setFuture(runInBackground([path, lines, rows, problems] {
+    m_reasonWatcher->setFuture(QtConcurrent::run(workerPool(), [path, lines, rows, problems] {
         const std::vector<RawLine> raw = RawLine::readMany(path, lines, kLineBytesShown);
         std::vector<std::pair<int, QString>> out;
         for (std::size_t i = 0; i < rows.size(); ++i)
@@ -449,7 +449,8 @@ void ValidationPanel::showDetail()
     // The file may be a gigabyte: find the line off the GUI thread.
     const QString path = m_loaded->path;
     const std::uint64_t line = p->line;
-    m_lineWatcher->setFuture(runInBackground([path, line] { return RawLine::read(path, line, kLineBytesShown); }));
+    m_lineWatcher->setFuture(
+        QtConcurrent::run(workerPool(), [path, line] { return RawLine::read(path, line, kLineBytesShown); }));
 }
 
 QString ValidationPanel::detailHeader(const Problem &p) const

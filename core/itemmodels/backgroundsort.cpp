@@ -43,7 +43,7 @@ void BackgroundSort::start(std::function<Apply()> compute)
     m_workers.erase(
         std::remove_if(m_workers.begin(), m_workers.end(), [](const QFuture<void> &f) { return f.isFinished(); }),
         m_workers.end());
-    m_workers.push_back(runInBackground([this, compute = std::move(compute), generation]() mutable {
+    m_workers.push_back(QtConcurrent::run(workerPool(), [this, compute = std::move(compute), generation]() mutable {
         Apply apply = compute();
         // Safe: the destructor waits for every worker. A call still queued when this object
         // is destroyed is dropped with it.

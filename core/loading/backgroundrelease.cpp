@@ -12,10 +12,7 @@ void releaseInBackground(std::shared_ptr<const void> reference)
     if (!reference)
         return;
     // Only this reference may be moved into the task: a copy left here would be the last.
-    workerPool()->start([reference = std::move(reference)]() mutable {
-        enterBackgroundPriority();
-        reference.reset();
-    });
+    workerPool()->start([reference = std::move(reference)]() mutable { reference.reset(); });
 }
 
 } // namespace TraceInspector

@@ -211,18 +211,19 @@ void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 genera
         qint64 ms = 0;
         std::exception_ptr error; // rethrown here, so runLoad() reports it as before
     };
-    QFuture<DeviceTimeResult> deviceTimeJob = runInBackground([keep = snapshot->trace, tree]() noexcept {
-        DeviceTimeResult result;
-        QElapsedTimer part;
-        part.start();
-        try {
-            result.deviceTime = std::make_shared<const DeviceTime>(DeviceTime::compute(*keep, *tree));
-        } catch (...) {
-            result.error = std::current_exception();
-        }
-        result.ms = part.elapsed();
-        return result;
-    });
+    QFuture<DeviceTimeResult> deviceTimeJob =
+        QtConcurrent::run(workerPool(), [keep = snapshot->trace, tree]() noexcept {
+            DeviceTimeResult result;
+            QElapsedTimer part;
+            part.start();
+            try {
+                result.deviceTime = std::make_shared<const DeviceTime>(DeviceTime::compute(*keep, *tree));
+            } catch (...) {
+                result.error = std::current_exception();
+            }
+            result.ms = part.elapsed();
+            return result;
+        });
     // A cancelled or failed load leaves no work behind: the job's end is the load's end.
     struct WaitAtExit {
         QFuture<DeviceTimeResult> &job;
@@ -314,8 +315,6 @@ void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 genera
 
 void runLoad(QPromise<LoadEvent> &promise, const QString &path, quint64 generation, const CancelFlag &cancel)
 {
-    // Not through runInBackground(): QtConcurrent hands a promise only to the function it runs.
-    enterBackgroundPriority();
     try {
         runStages(promise, path, generation, cancel);
     } catch (const std::bad_alloc &) {

@@ -6,13 +6,6 @@
 #include <QThreadPool>
 
 #include <algorithm>
-#include <cerrno>
-
-#ifdef __linux__
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-#endif
 
 namespace TraceInspector {
 
@@ -41,31 +34,11 @@ void waitForJobsAtExit()
         inspectorPool->waitForDone();
 }
 
-// Enough for the GUI thread to win a shared core (weight 1024 against 335) without starving
-// the load when the GUI thread is busy for long.
-constexpr int kBackgroundNiceIncrement = 5;
-
 } // namespace
 
 QThreadPool *workerPool()
 {
     return inspectorPool();
-}
-
-void enterBackgroundPriority()
-{
-#ifdef __linux__
-    thread_local bool lowered = false;
-    if (lowered)
-        return;
-    lowered = true;
-    // Linux keeps a nice value per thread: PRIO_PROCESS with a thread id sets that thread's.
-    const auto tid = static_cast<id_t>(::syscall(SYS_gettid));
-    errno = 0;
-    const int current = ::getpriority(PRIO_PROCESS, tid);
-    if (errno == 0)
-        (void)::setpriority(PRIO_PROCESS, tid, std::min(19, current + kBackgroundNiceIncrement));
-#endif
 }
 
 } // namespace TraceInspector

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
@@ -9,12 +8,6 @@
 #include <QThreadPool>
 
 #include <algorithm>
-#include <thread>
-#include <utility>
-
-#ifdef __linux__
-#include <unistd.h>
-#endif
 
 #include "tests/testutils/generator.h"
 #include "core/analysis/devicetime.h"
@@ -69,7 +62,6 @@ private Q_SLOTS:
     void cancelStopsBigLoad();
     void destroyWhileLoading();
     void loadLeavesQtsPoolFree();
-    void backgroundWorkYieldsToTheGuiThread();
     void memoryChartStage_data();
     void memoryChartStage();
     void memoryChartStageDropped_data();
@@ -385,61 +377,6 @@ void TestTraceLoader::loadLeavesQtsPoolFree()
     QVERIFY(finished.wait(120000));
     QVERIFY(mostInspectorWorkers > 0);
     QCOMPARE(mostGlobalWorkers, 0);
-}
-
-// On two cores a load's workers took the CPU from the GUI thread: a pass of 63 ms of GUI work
-// during a reload took 124 ms. Every background thread now runs at a higher nice value.
-void TestTraceLoader::backgroundWorkYieldsToTheGuiThread()
-{
-#ifndef __linux__
-    QSKIP("nice values per thread are Linux's");
-#else
-    // The nice value of each of this process's threads: field 19 of /proc/self/task/TID/stat.
-    const auto niceOf = [](const QString &tid) {
-        QFile stat(QStringLiteral("/proc/self/task/%1/stat").arg(tid));
-        if (!stat.open(QIODevice::ReadOnly))
-            return 0;
-        const QByteArray text = stat.readAll();
-        const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
-        return fields.size() > 16 ? fields.at(16).toInt() : 0;
-    };
-    const QString self = QString::number(QCoreApplication::applicationPid());
-    const int guiNice = niceOf(self); // the main thread's id is the process id
-    if (guiNice >= 19)
-        QSKIP("the test runs at the lowest priority already");
-
-    // A job, and a thread the job starts (as the reader starts its segment workers).
-    const auto niceInJob = [&] {
-        int inThread = 0;
-        std::thread child([&] { inThread = niceOf(QString::number(::gettid())); });
-        child.join();
-        return std::make_pair(niceOf(QString::number(::gettid())), inThread);
-    };
-    const auto [job, started] = runInBackground(niceInJob).result();
-    QVERIFY2(job > guiNice, qPrintable(QStringLiteral("job %1, GUI %2").arg(job).arg(guiNice)));
-    QCOMPARE(started, job);
-
-    // The load: while it reports progress, every other thread of the process that is busy
-    // reading is below the GUI thread.
-    TraceLoader loader;
-    int lowestOther = 19;
-    int runningSeen = 0;
-    connect(&loader, &TraceLoader::progressChanged, this, [&] {
-        const QStringList tids = QDir(QStringLiteral("/proc/self/task")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
-        for (const QString &tid : tids) {
-            QFile stat(QStringLiteral("/proc/self/task/%1/stat").arg(tid));
-            if (tid == self || !stat.open(QIODevice::ReadOnly) || !stat.readAll().contains(") R "))
-                continue; // only threads running now: Qt's own idle threads keep the default
-            lowestOther = std::min(lowestOther, niceOf(tid));
-            ++runningSeen;
-        }
-    });
-    QSignalSpy finished(&loader, &TraceLoader::finished);
-    loader.load(m_bigTrace);
-    QVERIFY(finished.wait(120000));
-    QVERIFY(runningSeen > 0);
-    QVERIFY2(lowestOther > guiNice, qPrintable(QStringLiteral("a running thread at nice %1").arg(lowestOther)));
-#endif
 }
 
 void TestTraceLoader::memoryChartStage_data()

@@ -136,7 +136,7 @@ void CompareController::startIfReady()
         setState(State::Ready);
         Q_EMIT comparisonReady(m_comparison);
     });
-    watcher->setFuture(runInBackground([baseline = m_baseline, candidate = m_candidate] {
+    watcher->setFuture(QtConcurrent::run(workerPool(), [baseline = m_baseline, candidate = m_candidate] {
         TraceComparisonPtr comparison = TraceComparison::compute(baseline, candidate);
         std::vector<std::uint32_t> order =
             SpanDiffModel::presortedOrder(*comparison, initialSpanColumn(), kInitialOrder);

@@ -220,15 +220,16 @@ void ReplicatedCompareDialog::run()
         Q_EMIT finished(outcome.result.has_value());
     });
     const bool raw = m_raw->isChecked();
-    watcher->setFuture(runInBackground([baseline = paths(baselineInputs()), candidate = paths(candidateInputs()), raw] {
-        Outcome outcome;
-        const CohortLoad load = loadCohorts(baseline, candidate, raw);
-        if (!load.ok())
-            outcome.error = QString::fromStdString(load.error);
-        else
-            outcome.result = compareCohorts(load, raw);
-        return outcome;
-    }));
+    watcher->setFuture(QtConcurrent::run(
+        workerPool(), [baseline = paths(baselineInputs()), candidate = paths(candidateInputs()), raw] {
+            Outcome outcome;
+            const CohortLoad load = loadCohorts(baseline, candidate, raw);
+            if (!load.ok())
+                outcome.error = QString::fromStdString(load.error);
+            else
+                outcome.result = compareCohorts(load, raw);
+            return outcome;
+        }));
 }
 
 QString ReplicatedCompareDialog::verdictText(ComparisonVerdict verdict)

@@ -193,7 +193,7 @@ void RawLineReader::prepare()
     // The scan of a 1 GB file is a second of a worker: done now, after the load, it no longer
     // competes with the GUI thread for the cores when the first record is clicked.
     std::shared_ptr<Shared> shared = m_shared;
-    QFuture<void> future = runInBackground([shared] {
+    QFuture<void> future = QtConcurrent::run(workerPool(), [shared] {
         QMutexLocker lock(&shared->mutex);
         QFile file(shared->path);
         QString error; // a request reports it, with the lines it could not read
@@ -233,7 +233,7 @@ quint64 RawLineReader::request(const QList<quint64> &lines)
     const quint64 id = ++m_nextRequest;
     std::shared_ptr<Shared> shared = m_shared;
     QPointer<RawLineReader> self(this);
-    QFuture<void> future = runInBackground([shared, lines, id, self] {
+    QFuture<void> future = QtConcurrent::run(workerPool(), [shared, lines, id, self] {
         QString error;
         QList<SourceLine> out;
         QMutexLocker lock(&shared->mutex);

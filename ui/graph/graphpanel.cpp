@@ -242,9 +242,10 @@ void GraphPanel::startJob()
     text.lineHeight = metrics.lineSpacing();
     auto trace = m_trace;
     auto tree = m_tree;
-    m_watcher.setFuture(runInBackground([trace, tree, options, text]() -> std::shared_ptr<const GraphDrawing> {
-        return std::make_shared<const GraphDrawing>(computeGraphDrawing(*trace, *tree, options, text));
-    }));
+    m_watcher.setFuture(
+        QtConcurrent::run(workerPool(), [trace, tree, options, text]() -> std::shared_ptr<const GraphDrawing> {
+            return std::make_shared<const GraphDrawing>(computeGraphDrawing(*trace, *tree, options, text));
+        }));
 }
 
 void GraphPanel::onJobFinished()

@@ -49,7 +49,7 @@ void runAbandonable(QObject *context, Job job, Done done)
         watcher->deleteLater();
         done(watcher->result());
     });
-    watcher->setFuture(runInBackground(std::move(job)));
+    watcher->setFuture(QtConcurrent::run(workerPool(), std::move(job)));
 }
 
 } // namespace TraceInspector

@@ -223,8 +223,8 @@ void SearchBar::startSearch()
         if (const int pending = std::exchange(m_pendingStep, 0))
             step(pending);
     });
-    watcher->setFuture(
-        runInBackground([trace, query, cancel] { return TraceSearch::run(*trace, query, cancel.get()); }));
+    watcher->setFuture(QtConcurrent::run(
+        workerPool(), [trace, query, cancel] { return TraceSearch::run(*trace, query, cancel.get()); }));
 }
 
 void SearchBar::findNext()

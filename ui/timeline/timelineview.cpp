@@ -99,7 +99,7 @@ void TimelineView::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<
         installLayout(trace, tree, layout);
         Q_EMIT layoutReady();
     });
-    watcher->setFuture(runInBackground([trace, tree, cancel] {
+    watcher->setFuture(QtConcurrent::run(workerPool(), [trace, tree, cancel] {
         return std::make_shared<const TimelineLayout>(TimelineLayout::build(*trace, *tree, cancel.get()));
     }));
 }
