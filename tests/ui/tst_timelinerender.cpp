@@ -45,6 +45,8 @@ private:
         std::shared_ptr<const SpanTree> tree;
     };
     static Loaded load(const QString &path);
+    /// Gives \a view the trace, waits for its layout and shows it at \a size.
+    static bool showLaidOut(TimelineView &view, const Loaded &f, QSize size, int timeoutMs = 10000);
 
     QTemporaryDir m_dir;
     QString m_multiPath;
@@ -107,6 +109,17 @@ tst_TimelineRender::Loaded tst_TimelineRender::load(const QString &path)
     return out;
 }
 
+bool tst_TimelineRender::showLaidOut(TimelineView &view, const Loaded &f, QSize size, int timeoutMs)
+{
+    view.resize(size);
+    QSignalSpy ready(&view, &TimelineView::layoutReady);
+    view.setTrace(f.trace, f.tree);
+    if (!ready.wait(timeoutMs))
+        return false;
+    view.show();
+    return QTest::qWaitForWindowExposed(&view);
+}
+
 void tst_TimelineRender::save(const QImage &image, const QString &name)
 {
     const QString dir = qEnvironmentVariable("TI_SCREENSHOT_DIR");
@@ -140,12 +153,7 @@ void tst_TimelineRender::sampleTrace()
     TimelineView view;
     if (dark)
         view.setPalette(darkPalette());
-    view.resize(1400, 520);
-    QSignalSpy ready(&view, &TimelineView::layoutReady);
-    view.setTrace(f.trace, f.tree);
-    QVERIFY(ready.wait(10000));
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(showLaidOut(view, f, QSize(1400, 520)));
     if (zoom == u"span") {
         // A mid-depth span, selected and fitted: labels readable, selection outlined.
         qint64 target = -1;
@@ -180,12 +188,7 @@ void tst_TimelineRender::rulerLabelsWhole()
     const Loaded f = load(QStringLiteral(TI_SOURCE_DIR "/resources/sample-trace.jsonl"));
     QVERIFY(f.trace);
     TimelineView view;
-    view.resize(900, 300);
-    QSignalSpy ready(&view, &TimelineView::layoutReady);
-    view.setTrace(f.trace, f.tree);
-    QVERIFY(ready.wait(10000));
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(showLaidOut(view, f, QSize(900, 300)));
     const std::uint64_t begin = f.trace->spans.front().startNs;
     const std::uint64_t length = f.trace->spans.front().durationNs / 7;
     int cut = 0;
@@ -227,12 +230,7 @@ void tst_TimelineRender::multiDevice()
     TimelineView view;
     if (dark)
         view.setPalette(darkPalette());
-    view.resize(1400, 800);
-    QSignalSpy ready(&view, &TimelineView::layoutReady);
-    view.setTrace(f.trace, f.tree);
-    QVERIFY(ready.wait(30000));
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(showLaidOut(view, f, QSize(1400, 800), 30000));
     QVERIFY(view.layoutData()->clockDomains().size() >= 2);
     const QImage whole = view.grab().toImage();
     save(whole,
