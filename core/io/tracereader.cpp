@@ -47,7 +47,7 @@ ReadResult inputFailure(const InputError &error, const std::string &path)
 class ReadBuffer
 {
 public:
-    explicit ReadBuffer(std::size_t size) { m_block = {allocate(size), size, 0}; }
+    explicit ReadBuffer(std::size_t size) { m_block = {StringTable::allocateBytes(size), size, 0}; }
     char *data() { return m_block.data.get(); }
     std::size_t size() const { return m_block.size; }
     /// Resizes the buffer to \a size bytes, keeping as many of its first bytes as fit.
@@ -63,7 +63,7 @@ public:
     /// Replaces the buffer by one of \a size bytes holding the \a keep bytes at \a from.
     void replace(const char *from, std::size_t keep, std::size_t size)
     {
-        StringTable::Bytes other = allocate(size);
+        StringTable::Bytes other = StringTable::allocateBytes(size);
         std::memcpy(other.get(), from, keep);
         m_block = {std::move(other), size, 0};
     }
@@ -76,14 +76,6 @@ public:
     }
 
 private:
-    static StringTable::Bytes allocate(std::size_t size)
-    {
-        auto *p = static_cast<char *>(std::malloc(size));
-        if (!p)
-            throw std::bad_alloc();
-        return StringTable::Bytes(p);
-    }
-
     StringTable::AdoptableBlock m_block;
 };
 

@@ -177,6 +177,14 @@ StringId StringTable::find(std::string_view text) const
     }
 }
 
+StringTable::Bytes StringTable::allocateBytes(std::size_t size)
+{
+    auto *p = static_cast<char *>(std::malloc(size));
+    if (!p)
+        throw std::bad_alloc();
+    return Bytes(p);
+}
+
 const char *StringTable::store(std::string_view text)
 {
     if (text.size() > kBlockBytes / 4) {
@@ -192,10 +200,7 @@ const char *StringTable::store(std::string_view text)
             }
         }
         // Large strings get a block of their own and leave the current block open.
-        auto *p = static_cast<char *>(std::malloc(text.size()));
-        if (!p)
-            throw std::bad_alloc();
-        m_largeBlocks.emplace_back(p);
+        char *p = m_largeBlocks.emplace_back(allocateBytes(text.size())).get();
         std::memcpy(p, text.data(), text.size());
         m_bytesHeld += text.size();
         return p;

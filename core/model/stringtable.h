@@ -30,6 +30,8 @@ public:
         void operator()(char *p) const noexcept { std::free(p); }
     };
     using Bytes = std::unique_ptr<char[], FreeBytes>;
+    /// \a size bytes from std::malloc(), not zeroed; throws std::bad_alloc when there are none.
+    static Bytes allocateBytes(std::size_t size);
     /// A caller's buffer that the table may take over instead of copying a large string
     /// lying inside it (see offerBlock()). Emptied (data null, size 0) when taken.
     struct AdoptableBlock {
