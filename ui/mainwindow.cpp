@@ -65,6 +65,7 @@
 #include "ui/tensorspanel.h"
 #include "ui/tensorstatspanel.h"
 #include "ui/validationpanel.h"
+#include "ui/widgets/elidedlabel.h"
 #include "ui/widgets/filterlineedit.h"
 #include "ui/widgets/formatreferencewindow.h"
 #include "ui/widgets/loadprogresswidget.h"
@@ -85,7 +86,7 @@ constexpr int kCentreHeight = 660;
 constexpr int kListsHeight = 260;
 constexpr int kTimelineHeight = 300;
 constexpr int kChartHeight = 360;
-constexpr int kTimelineMinimumHeight = 160;
+constexpr int kTimelineMinimumHeight = 120;
 
 QString displayName(const QString &path)
 {
@@ -351,7 +352,7 @@ void MainWindow::createLayout()
     layout->addWidget(m_stack, 1);
     setCentralWidget(central);
 
-    m_summary = new QLabel(this);
+    m_summary = new ElidedLabel(this);
     m_summary->setTextFormat(Qt::PlainText);
     m_summary->setContentsMargins(4, 0, 4, 0);
     m_progress = new LoadProgressWidget(this);
@@ -1178,10 +1179,15 @@ void MainWindow::setEvidenceViews(const LoadedTracePtr &snapshot)
     QElapsedTimer clock;
     clock.start();
     m_tensors->setLoadedTrace(snapshot);
+    const qint64 tensors = clock.restart();
     m_tensorStats->setLoadedTrace(snapshot);
+    const qint64 stats = clock.restart();
     m_gradients->setLoadedTrace(snapshot);
+    const qint64 gradients = clock.restart();
     m_evidence->setLoadedTrace(snapshot);
-    qCInfo(lcWindow) << "evidence views filled in" << clock.elapsed() << "ms";
+    const qint64 evidence = clock.elapsed();
+    qCInfo(lcWindow) << "evidence views filled in" << tensors + stats + gradients + evidence << "ms: tensors" << tensors
+                     << "tensor stats" << stats << "gradients" << gradients << "evidence" << evidence;
 }
 
 void MainWindow::resetViewState()

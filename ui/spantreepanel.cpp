@@ -24,6 +24,7 @@
 #include "core/model/trace.h"
 #include "ui/delegates/durationbardelegate.h"
 #include "ui/delegates/spanitemdelegate.h"
+#include "ui/widgets/elidedlabel.h"
 #include "ui/widgets/filterlineedit.h"
 #include "ui/widgets/tableactions.h"
 #include "ui/widgets/treeview.h"
@@ -47,7 +48,7 @@ SpanTreePanel::SpanTreePanel(QWidget *parent)
     , m_proxy(new SpanFilterProxyModel(this))
     , m_itemDelegate(new SpanItemDelegate(this))
     , m_filter(new FilterLineEdit(this))
-    , m_status(new QLabel(this))
+    , m_status(new ElidedLabel(this))
     , m_previous(new QToolButton(this))
     , m_next(new QToolButton(this))
     , m_view(new TreeView(this))

@@ -27,6 +27,7 @@
 #include "core/loading/rawline.h"
 #include "ui/style/severitydelegate.h"
 #include "ui/style/severitypalette.h"
+#include "ui/widgets/elidedlabel.h"
 #include "ui/widgets/tableactions.h"
 #include "core/loading/workerpool.h"
 
@@ -50,7 +51,7 @@ ValidationPanel::ValidationPanel(QWidget *parent)
     , m_severity(new QComboBox(this))
     , m_filter(new QLineEdit(this))
     , m_groupBox(new QCheckBox(tr("&Group by rule"), this))
-    , m_counts(new QLabel(this))
+    , m_counts(new ElidedLabel(this))
     , m_file(new QLabel(this))
     , m_detail(new QTextBrowser(this))
     , m_filterTimer(new QTimer(this))

@@ -37,6 +37,7 @@
 #include "core/itemmodels/optablemodel.h"
 #include "core/itemmodels/spantreemodel.h"
 #include "ui/recentfiles.h"
+#include "ui/selection/selectionmodel.h"
 #include "ui/validationpanel.h"
 #include "ui/widgets/loadprogresswidget.h"
 #include "ui/widgets/messagebanner.h"
@@ -135,6 +136,7 @@ private Q_SLOTS:
     void progressTextAndBarAgree();
     void helpMenu();
     void everyActionReachableByKeyboard();
+    void fitsASmallScreenWhateverItShows();
 
 private:
     bool openAndWait(MainWindow &window, const QString &path, bool expectOk = true);
@@ -825,3 +827,44 @@ void TestMainWindow::everyActionReachableByKeyboard()
 
 QTEST_MAIN(TestMainWindow)
 #include "tst_mainwindow.moc"
+
+// The window must fit a 1280x800 laptop screen with its title bar (and be usable 1024 pixels
+// wide), whatever it shows: status lines that grow with the data (match counts, a range's figures,
+// the trace's summary) used to raise its minimum width until it grew past the screen (and,
+// offscreen, every growth repainted the whole window in one pass of 50-90 ms).
+void TestMainWindow::fitsASmallScreenWhateverItShows()
+{
+    constexpr QSize kSmallScreen(1024, 770);
+    MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const auto fits = [&](const char *when) {
+        const QSize minimum = window.minimumSizeHint().expandedTo(window.minimumSize());
+        if (minimum.width() > kSmallScreen.width() || minimum.height() > kSmallScreen.height())
+            return QStringLiteral("%1: the window needs at least %2x%3")
+                .arg(QLatin1StringView(when))
+                .arg(minimum.width())
+                .arg(minimum.height());
+        if (window.size() != QSize(1400, 900))
+            return QStringLiteral("%1: the window grew to %2x%3")
+                .arg(QLatin1StringView(when))
+                .arg(window.width())
+                .arg(window.height());
+        return QString();
+    };
+    QCOMPARE(fits("empty"), QString());
+    QVERIFY(openAndWait(window, m_bigTrace));
+    QCOMPARE(fits("loaded"), QString());
+    const TimeWindow run = window.memoryChartPanel()->runWindow();
+    window.selectionModel()->setTimeRange(
+        {run.begin + (run.end - run.begin) / 3, run.begin + (run.end - run.begin) / 2});
+    QTest::qWait(50);
+    QCOMPARE(fits("a time range"), QString());
+    window.spanTreePanel()->setFilterText(QStringLiteral("microbatch"));
+    QTest::qWait(50);
+    QCOMPARE(fits("a span filter over a time range"), QString());
+    window.resize(kSmallScreen);
+    QTest::qWait(50);
+    QCOMPARE(window.size(), kSmallScreen);
+}

@@ -55,7 +55,7 @@ GraphPanel::GraphPanel(QWidget *parent)
     m_message->setWordWrap(true);
 
     m_scopeBox->setObjectName(QStringLiteral("graphScope"));
-    m_scopeBox->addItem(tr("Span paths (micro-batches merged)"), int(CallGraphScope::SpanPath));
+    m_scopeBox->addItem(tr("Span paths"), int(CallGraphScope::SpanPath));
     m_scopeBox->addItem(tr("Spans"), int(CallGraphScope::Subtree));
     m_scopeBox->setToolTip(tr("One node per span, or one per span path: spans with the same names from the root "
                               "down (repeated micro-batches) merge into one node"));
@@ -78,7 +78,8 @@ GraphPanel::GraphPanel(QWidget *parent)
     m_wholeButton->setToolTip(tr("Show the graph of the whole trace instead of the selected span's subtree"));
     m_fitButton->setText(tr("Fit"));
     m_fitButton->setToolTip(tr("Zoom to show the whole graph (wheel zooms, drag pans)"));
-    m_exportButton->setText(tr("Export SVG…"));
+    m_exportButton->setText(tr("SVG…")); // short: the bar must fit a 1024-pixel window
+    m_exportButton->setToolTip(tr("Export the graph as an SVG image"));
     m_exportButton->setObjectName(QStringLiteral("graphExportSvg"));
 
     auto *bar = new QHBoxLayout;

@@ -84,10 +84,6 @@ void MemoryChartPanel::Private::rebuildSeries()
     }
     if (series->hasPhysical(device))
         chartSeries.addPhysical(*series, device, physicalPlot, q->palette().color(QPalette::Base));
-    // Room for every legend entry of the physical plot (three per device).
-    const int entries = int(chartSeries.physical().size());
-    physicalPlot.view->setMinimumHeight(
-        std::max(100, entries * (QFontMetrics(physicalPlot.legend->font()).height() + 9) + 44));
     updateLegend();
     updateNotes();
 }
