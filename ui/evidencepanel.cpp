@@ -106,9 +106,9 @@ EvidencePanel::EvidencePanel(QWidget *parent)
     split->addWidget(section(outsideTitle, m_outsideDevice));
     split->setChildrenCollapsible(false);
     // Small minimums: the panel shares the window's height with the timeline and the chart,
-    // and a 1280x800 screen must still hold the whole window.
+    // and a small screen must still hold the whole window.
     for (QWidget *body : std::initializer_list<QWidget *>{m_matrix, m_gaps, m_views, m_outsideDevice})
-        body->setMinimumHeight(2 * fontMetrics().height());
+        body->setMinimumHeight(3 * fontMetrics().height());
     // The matrix is the point of the panel: it gets the room, gaps and views what is left.
     split->setStretchFactor(0, 4);
     split->setStretchFactor(1, 2);
@@ -116,8 +116,8 @@ EvidencePanel::EvidencePanel(QWidget *parent)
     split->setStretchFactor(3, 1);
 
     auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 4, 0, 0);
-    layout->setSpacing(4);
+    layout->setContentsMargins(0, 2, 0, 0);
+    layout->setSpacing(2);
     layout->addWidget(m_contract);
     layout->addWidget(split, 1);
 

@@ -44,6 +44,9 @@ AllocationsPane::AllocationsPane(QWidget *parent)
     m_proxy->setSortRole(SortRole);
     m_table = new QTableView(this);
     m_table->setObjectName(QStringLiteral("peakAllocationsTable"));
+    // The header and a row or two at the least (Qt's default minimum is taller): the panel
+    // shares the window's height with the timeline, and a small screen must hold it all.
+    m_table->setMinimumHeight(3 * fontMetrics().height());
     m_table->setModel(m_proxy);
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(LiveAllocationsModel::BytesColumn, Qt::DescendingOrder);
