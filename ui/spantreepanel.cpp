@@ -637,8 +637,8 @@ void SpanTreePanel::updateStatus()
         else if (m_expandedMatches < m_proxy->matchCount() && m_proxy->matchCount() > 0)
             parts << tr("first %1 opened; F3 for the rest").arg(formatCount(m_expandedMatches));
     }
-    if (m_sorting)
-        parts << tr("sorting…");
+    if (m_sorting) // a worker lays the tree out: a new order, or a filter or range over a big tree
+        parts << (m_proxy->sortColumn() >= 0 ? tr("sorting…") : tr("filtering…"));
     if (m_expandAllTimer->isActive())
         parts << tr("expanding: %n row(s)…", nullptr, int(std::min<std::size_t>(m_expandAllRows, INT_MAX)));
     else if (m_expandAllTruncated)

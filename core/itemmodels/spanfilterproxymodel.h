@@ -126,6 +126,8 @@ private:
     Layout computeNow(int column) const;
     // Whether a new layout in the current order is computed on the worker.
     bool sortsInBackground() const;
+    // Whether the current filter or range of an unsorted tree is laid out on the worker.
+    bool filtersInBackground() const;
     void install(Layout layout);
     void relayout();
     // One layout change to \a layout that keeps the persistent indexes of spans still shown.
