@@ -314,20 +314,27 @@ void edgeFindings(HealthContext &ctx, const std::vector<std::int32_t> &spanOf)
     }
 }
 
-void memoryPairingFindings(HealthContext &ctx)
+/// \a buffer is another pass's array of the string table's size, given on so that its pages
+/// are not mapped and zeroed afresh: it holds the storage index.
+void memoryPairingFindings(HealthContext &ctx, std::vector<std::int32_t> buffer)
 {
     const Trace &trace = ctx.trace;
     const auto &memory = trace.memory;
     if (memory.empty())
         return;
 
-    std::vector<std::uint32_t> order(memory.size());
-    std::iota(order.begin(), order.end(), 0u);
-    const auto earlier = [&](std::uint32_t a, std::uint32_t b) {
-        return memory[a].timestampNs < memory[b].timestampNs;
-    };
-    if (!std::is_sorted(order.begin(), order.end(), earlier))
-        std::stable_sort(order.begin(), order.end(), earlier);
+    // Records already in time order (the usual case) are walked in place, without an order array.
+    const bool inTimeOrder =
+        std::is_sorted(memory.begin(), memory.end(),
+                       [](const MemoryEvent &a, const MemoryEvent &b) { return a.timestampNs < b.timestampNs; });
+    std::vector<std::uint32_t> order;
+    if (!inTimeOrder) {
+        order.resize(memory.size());
+        std::iota(order.begin(), order.end(), 0u);
+        std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+            return memory[a].timestampNs < memory[b].timestampNs;
+        });
+    }
 
     // Live state per (device, storage) key. Keys are found through their interned storage
     // id; the few storages seen on several devices chain their keys.
@@ -344,22 +351,29 @@ void memoryPairingFindings(HealthContext &ctx)
         StringId tensor;
         std::uint32_t next;
     };
-    std::vector<std::uint32_t> keyOfStorage(trace.strings.size(), kEnd);
+    // Key indices are kept as their two's complement bits (modular conversion, C++20).
+    std::vector<std::int32_t> &storageKeys = buffer;
+    storageKeys.assign(trace.strings.size(), static_cast<std::int32_t>(kEnd));
+    const auto keyOfStorage = [&storageKeys](StringId storage) {
+        return static_cast<std::uint32_t>(storageKeys[storage]);
+    };
     std::vector<KeyState> states;
+    states.reserve(memory.size()); // at most one key a record: no copy at each doubling
     std::vector<AliasNode> aliases;
     std::uint64_t liveCount = 0;
 
-    for (std::uint32_t index : order) {
+    for (std::size_t position = 0; position < memory.size(); ++position) {
+        const auto index = static_cast<std::uint32_t>(inTimeOrder ? position : order[position]);
         const MemoryEvent &m = memory[index];
-        std::uint32_t k = keyOfStorage[m.storageId];
+        std::uint32_t k = keyOfStorage(m.storageId);
         while (k != kEnd && states[k].device != m.device)
             k = states[k].sameStorage;
         if (k == kEnd) {
             k = static_cast<std::uint32_t>(states.size());
             KeyState &created = states.emplace_back();
             created.device = m.device;
-            created.sameStorage = keyOfStorage[m.storageId];
-            keyOfStorage[m.storageId] = k;
+            created.sameStorage = keyOfStorage(m.storageId);
+            storageKeys[m.storageId] = static_cast<std::int32_t>(k);
         }
         KeyState &st = states[k];
         const std::string_view storage = trace.str(m.storageId);
@@ -487,7 +501,8 @@ HealthReport analyzeHealth(const Trace &trace)
     spanFindings(ctx, spanOf, report.coverage);
     evidenceFindings(ctx, spanOf);
     edgeFindings(ctx, spanOf);
-    memoryPairingFindings(ctx);
+    // The span index is not needed past here; its buffer becomes the storage index.
+    memoryPairingFindings(ctx, std::move(spanOf));
     gradientFindings(ctx);
     coverageFindings(ctx, report.coverage);
     labelFindings(ctx);

@@ -14,21 +14,21 @@ namespace {
 
 constexpr std::uint32_t kNone = UINT32_MAX;
 
-/// Indices into Trace::memory in §8.1 step 1 order: stable by (timestamp, position).
+/// Indices into Trace::memory in §8.1 step 1 order: stable by (timestamp, position). Empty
+/// when the records are in that order already (the usual case): no array of identities.
 std::vector<std::uint32_t> sortedRecordOrder(const std::vector<MemoryEvent> &memory)
 {
-    std::vector<std::uint32_t> order(memory.size());
-    std::iota(order.begin(), order.end(), 0u);
     bool sorted = true;
     for (std::size_t i = 1; i < memory.size() && sorted; ++i)
         sorted = memory[i - 1].timestampNs <= memory[i].timestampNs;
     if (sorted)
-        return order;
+        return {};
     // (timestamp, index) pairs are unique, so an unstable sort of them is the stable order.
     std::vector<std::pair<std::uint64_t, std::uint32_t>> keyed(memory.size());
     for (std::uint32_t i = 0; i < memory.size(); ++i)
         keyed[i] = {memory[i].timestampNs, i};
     std::sort(keyed.begin(), keyed.end());
+    std::vector<std::uint32_t> order(memory.size());
     for (std::size_t i = 0; i < keyed.size(); ++i)
         order[i] = keyed[i].second;
     return order;
@@ -49,9 +49,9 @@ public:
     void run()
     {
         collectDevices();
-        const std::vector<std::uint32_t> order = sortedRecordOrder(m_memory);
-        walk(order);
-        finishLifetimes(order);
+        m_order = sortedRecordOrder(m_memory);
+        walk();
+        finishLifetimes();
         finishPeak();
     }
 
@@ -81,7 +81,13 @@ private:
             m_out.m_byDevice[i].device = devices[i];
     }
 
-    void walk(const std::vector<std::uint32_t> &order)
+    /// The record at \a position in time order.
+    std::uint32_t recordAt(std::size_t position) const
+    {
+        return m_order.empty() ? static_cast<std::uint32_t>(position) : m_order[position];
+    }
+
+    void walk()
     {
         LogicalMemoryProfile &o = m_out;
         const std::size_t deviceCount = o.m_devices.size();
@@ -100,16 +106,28 @@ private:
         o.m_pointChangeEnd.reserve(m_memory.size());
         m_lifetimeAlloc.reserve(m_memory.size());
 
-        DenseKeyIndex keys(m_memory.size() / 2 + 16);
-        std::vector<std::uint32_t> active; // per key: lifetime + 1, 0 = not active
+        // Live state per (device, storage) key, found through the interned storage id (ids
+        // are dense indices into the string table: one array read instead of a hash probe);
+        // the few storages seen on several devices chain their keys. A key keeps its
+        // lifetime's size and category, so a free does not go back to the creating record.
+        struct KeyState {
+            std::uint64_t bytes = 0;
+            std::uint32_t device = 0;
+            std::uint32_t sameStorage = kNone;
+            std::uint32_t active = 0; // lifetime + 1, 0 = not active
+            MemoryCategory category = MemoryCategory::Other;
+        };
+        std::vector<std::uint32_t> keyOfStorage(m_trace.strings.size(), kNone);
+        std::vector<KeyState> keys;
+        keys.reserve(m_memory.size()); // at most one key a record; untouched pages cost nothing
         WideSum total;
         std::uint64_t totalAllocations = 0;
         std::optional<std::uint64_t> peakLive;
         std::uint32_t group = 0;
         std::vector<std::uint32_t> touched;
 
-        for (std::size_t i = 0; i < order.size();) {
-            const std::uint64_t ts = m_memory[order[i]].timestampNs;
+        for (std::size_t i = 0; i < m_memory.size();) {
+            const std::uint64_t ts = m_memory[recordAt(i)].timestampNs;
             ++group;
             touched.clear();
             const auto touch = [&](std::size_t slot) {
@@ -118,22 +136,32 @@ private:
                     touched.push_back(static_cast<std::uint32_t>(slot));
                 }
             };
-            for (; i < order.size() && m_memory[order[i]].timestampNs == ts; ++i) {
-                const std::uint32_t r = order[i];
+            for (; i < m_memory.size() && m_memory[recordAt(i)].timestampNs == ts; ++i) {
+                const std::uint32_t r = recordAt(i);
                 const MemoryEvent &e = m_memory[r];
                 const std::uint32_t device = m_deviceIndex.insert(e.device);
-                const std::uint32_t key = keys.insert((std::uint64_t(device) << 32) | e.storageId);
-                if (key >= active.size())
-                    active.resize(key + 1, 0);
+                std::uint32_t k = keyOfStorage[e.storageId];
+                while (k != kNone && keys[k].device != device)
+                    k = keys[k].sameStorage;
+                if (k == kNone) {
+                    k = static_cast<std::uint32_t>(keys.size());
+                    KeyState &created = keys.emplace_back();
+                    created.device = device;
+                    created.sameStorage = keyOfStorage[e.storageId];
+                    keyOfStorage[e.storageId] = k;
+                }
+                KeyState &key = keys[k];
                 LogicalDeviceMemoryStats &stats = o.m_byDevice[device];
                 if (e.action == MemoryAction::Alloc) {
-                    if (active[key] != 0) {
-                        m_recordLifetime[r] = active[key] - 1;
+                    if (key.active != 0) {
+                        m_recordLifetime[r] = key.active - 1;
                         continue;
                     }
                     const auto lifetime = static_cast<std::uint32_t>(m_lifetimeAlloc.size());
                     m_lifetimeAlloc.push_back(r);
-                    active[key] = lifetime + 1;
+                    key.active = lifetime + 1;
+                    key.bytes = e.bytes;
+                    key.category = e.category;
                     m_recordLifetime[r] = lifetime;
                     ++totalAllocations;
                     o.m_totalAllocatedBytes = saturatingAdd(o.m_totalAllocatedBytes, e.bytes);
@@ -148,20 +176,19 @@ private:
                     touch(device);
                     touch(cat);
                 } else {
-                    if (active[key] == 0)
+                    if (key.active == 0)
                         continue;
-                    const std::uint32_t lifetime = active[key] - 1;
-                    active[key] = 0;
+                    const std::uint32_t lifetime = key.active - 1;
+                    key.active = 0;
                     m_recordLifetime[r] = lifetime;
                     ++o.m_matchedFreeCount;
                     ++stats.matchedStorageFreeCount;
                     // The storage keeps its first alloc's size and category.
-                    const MemoryEvent &a = m_memory[m_lifetimeAlloc[lifetime]];
-                    const std::size_t cat = deviceCount + static_cast<std::size_t>(a.category);
-                    total.sub(a.bytes);
-                    m_slots[device].bytes.sub(a.bytes);
+                    const std::size_t cat = deviceCount + static_cast<std::size_t>(key.category);
+                    total.sub(key.bytes);
+                    m_slots[device].bytes.sub(key.bytes);
                     --m_slots[device].count;
-                    m_slots[cat].bytes.sub(a.bytes);
+                    m_slots[cat].bytes.sub(key.bytes);
                     --m_slots[cat].count;
                     touch(device);
                     touch(cat);
@@ -209,7 +236,7 @@ private:
         m_hasPeak = peakLive.has_value();
     }
 
-    void finishLifetimes(const std::vector<std::uint32_t> &order)
+    void finishLifetimes()
     {
         LogicalMemoryProfile &o = m_out;
         const std::size_t count = m_lifetimeAlloc.size();
@@ -256,7 +283,8 @@ private:
             range.count = 0;
         }
         o.m_lifetimeRecords.assign(records, 0);
-        for (const std::uint32_t r : order) {
+        for (std::size_t at = 0; at < m_memory.size(); ++at) {
+            const std::uint32_t r = recordAt(at);
             const std::uint32_t l = m_recordLifetime[r];
             if (l == kNone)
                 continue;
@@ -265,6 +293,7 @@ private:
         }
         m_recordLifetime = {};
         m_lifetimeAlloc = {};
+        m_order = {};
     }
 
     void finishPeak()
@@ -297,6 +326,7 @@ private:
     const std::vector<MemoryEvent> &m_memory;
     LogicalMemoryProfile &m_out;
     DenseKeyIndex m_deviceIndex;
+    std::vector<std::uint32_t> m_order; // sortedRecordOrder(): empty = file order is time order
     std::vector<SlotState> m_slots;
     std::vector<std::uint8_t> m_emittedPresent;
     std::vector<std::uint64_t> m_emittedBytes;
