@@ -73,7 +73,7 @@ int runCheck(const CliArgs &args)
     }
     const ReadResult &r = in.result;
     const bool rejected = !r.accepted();
-    const std::string strictMessage = rejectionMessage(r);
+    const std::string &strictMessage = rejectionMessage(r);
     // Every output line starts with the file name; a line break in it must not split one.
     const std::string file = oneLine(args.file);
 

@@ -15,6 +15,13 @@ namespace TraceInspector {
 void printError(const std::string &message)
 {
     // Every byte of the message, as upstream prints it: an id may hold a NUL or a newline.
+    if (message.size() > (std::size_t(1) << 16)) {
+        // Not copied into one line: a message may quote a 200 MB value.
+        std::fputs("error: ", stderr);
+        std::fwrite(message.data(), 1, message.size(), stderr);
+        std::fputc('\n', stderr);
+        return;
+    }
     std::string line = "error: " + message + "\n";
     std::fwrite(line.data(), 1, line.size(), stderr);
 }

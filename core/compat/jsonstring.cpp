@@ -46,6 +46,12 @@ inline bool blockNeedsEscape(std::uint64_t w)
 void appendJsonString(std::string &out, std::string_view text)
 {
     out.push_back('"');
+    appendJsonStringBody(out, text);
+    out.push_back('"');
+}
+
+void appendJsonStringBody(std::string &out, std::string_view text)
+{
     const char *p = text.data();
     const char *const end = p + text.size();
     const char *run = p; // start of the pending raw run
@@ -77,7 +83,6 @@ void appendJsonString(std::string &out, std::string_view text)
         run = p;
     }
     out.append(run, std::size_t(end - run));
-    out.push_back('"');
 }
 
 void appendJsonU64(std::string &out, std::uint64_t value)

@@ -13,6 +13,9 @@ namespace TraceInspector {
 /// U+0000–U+001F as `\u00xx` (lowercase hex), everything else (including `/`, U+007F,
 /// non-ASCII and invalid UTF-8 bytes) raw.
 void appendJsonString(std::string &out, std::string_view text);
+/// appendJsonString() without the quotes. Each byte is escaped on its own, so a text may be
+/// escaped in pieces cut anywhere.
+void appendJsonStringBody(std::string &out, std::string_view text);
 
 /// Appends the decimal text of \a value to \a out.
 void appendJsonU64(std::string &out, std::uint64_t value);

@@ -4,13 +4,26 @@
 #include "core/compat/rustformat.h"
 #include "core/compat/floatformat.h"
 
+#include <cstring>
+
 namespace TraceInspector {
 
 bool JsonLexer::failColumn(std::size_t column, std::string_view text)
 {
+    m_cause.assign(text);
+    return failWithCause(column);
+}
+
+bool JsonLexer::failColumnTaking(std::size_t column, std::string &&text)
+{
+    m_cause = std::move(text);
+    return failWithCause(column);
+}
+
+bool JsonLexer::failWithCause(std::size_t column)
+{
     m_failed = true;
     m_column = static_cast<std::uint32_t>(column);
-    m_cause.assign(text);
     m_cause += " at line 1 column ";
     m_cause += std::to_string(column);
     return false;
@@ -47,15 +60,73 @@ bool JsonLexer::hexEscape(const char *&p, std::uint32_t &value)
     return ok || failAt(p - 1, "invalid escape");
 }
 
-bool JsonLexer::parseStringSlow(const char *start, const char *p, std::string_view &out)
+namespace {
+
+/// Where JsonLexer::unescape() writes a string's bytes.
+struct ScratchSink {
+    std::string &text;
+    void put(char c) { text.push_back(c); }
+    void append(const char *from, const char *to) { text.append(from, to); }
+};
+/// Over the string's own bytes: each escape is longer than what it stands for, so the
+/// writing never overtakes the reading.
+struct InPlaceSink {
+    char *at;
+    void put(char c) { *at++ = c; }
+    void append(const char *from, const char *to)
+    {
+        const auto n = static_cast<std::size_t>(to - from);
+        std::memmove(at, from, n);
+        at += n;
+    }
+};
+struct SkipSink {
+    void put(char) {}
+    void append(const char *, const char *) {}
+};
+
+} // namespace
+
+bool JsonLexer::parseStringSlow(const char *start, const char *p, std::string_view &out, Unescape mode)
 {
-    m_scratch.assign(start, p);
+    switch (mode) {
+    case Unescape::ToScratch: {
+        // Room for the rest of the line at once: unescaping never lengthens a string, and
+        // doubling would hold the old and the new copy of a long one together. A large
+        // block's room not written to takes no memory (reset() gives a large one back).
+        m_scratch.reserve(static_cast<std::size_t>(m_end - start));
+        m_scratch.assign(start, p);
+        ScratchSink sink{m_scratch};
+        if (!unescape(p, sink))
+            return false;
+        out = m_scratch;
+        return true;
+    }
+    case Unescape::InPlace: {
+        // The bytes before p hold no escape: they stay where they are.
+        InPlaceSink sink{const_cast<char *>(p)};
+        if (!unescape(p, sink))
+            return false;
+        out = std::string_view(start, static_cast<std::size_t>(sink.at - start));
+        return true;
+    }
+    case Unescape::Skip: break;
+    }
+    SkipSink sink;
+    out = {};
+    return unescape(p, sink);
+}
+
+// The string from \a p on, up to and past its closing quote, with every escape and control
+// character checked exactly as serde_json does.
+template<typename Sink>
+bool JsonLexer::unescape(const char *p, Sink &sink)
+{
     for (;;) {
         if (p >= m_end)
             return failEof("a string");
         const auto c = static_cast<unsigned char>(*p);
         if (c == '"') {
-            out = m_scratch;
             m_p = p + 1;
             return true;
         }
@@ -65,21 +136,21 @@ bool JsonLexer::parseStringSlow(const char *start, const char *p, std::string_vi
             const char *run = p;
             while (p < m_end && *p != '"' && *p != '\\' && static_cast<unsigned char>(*p) >= 0x20)
                 ++p;
-            m_scratch.append(run, p);
+            sink.append(run, p);
             continue;
         }
         ++p; // the backslash
         if (p >= m_end)
             return failEof("a string");
         switch (*p++) {
-        case '"': m_scratch.push_back('"'); break;
-        case '\\': m_scratch.push_back('\\'); break;
-        case '/': m_scratch.push_back('/'); break;
-        case 'b': m_scratch.push_back('\b'); break;
-        case 'f': m_scratch.push_back('\f'); break;
-        case 'n': m_scratch.push_back('\n'); break;
-        case 'r': m_scratch.push_back('\r'); break;
-        case 't': m_scratch.push_back('\t'); break;
+        case '"': sink.put('"'); break;
+        case '\\': sink.put('\\'); break;
+        case '/': sink.put('/'); break;
+        case 'b': sink.put('\b'); break;
+        case 'f': sink.put('\f'); break;
+        case 'n': sink.put('\n'); break;
+        case 'r': sink.put('\r'); break;
+        case 't': sink.put('\t'); break;
         case 'u': {
             std::uint32_t cp = 0;
             if (!hexEscape(p, cp))
@@ -123,7 +194,7 @@ bool JsonLexer::parseStringSlow(const char *start, const char *p, std::string_vi
                 buf[n++] = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
                 buf[n++] = static_cast<char>(0x80 | (cp & 0x3F));
             }
-            m_scratch.append(buf, n);
+            sink.append(buf, buf + n);
             break;
         }
         default: return failAt(p - 1, "invalid escape");
@@ -162,7 +233,7 @@ bool JsonLexer::skipValue(int depth)
     switch (*m_p) {
     case '"': {
         std::string_view s;
-        return parseString(s);
+        return parseString(s, Unescape::Skip);
     }
     case 'n': return parseIdent("null");
     case 't': return parseIdent("true");

@@ -21,6 +21,8 @@ class JsonLexer
 public:
     /// serde_json's recursion limit: the 128th nested container is refused.
     static constexpr int kMaxDepth = 128;
+    /// The unescape buffer a line leaves is kept for the next one up to this size.
+    static constexpr std::size_t kKeptScratchBytes = std::size_t(1) << 20;
 
     void reset(const char *begin, const char *end)
     {
@@ -28,6 +30,8 @@ public:
         m_end = end;
         m_p = begin;
         m_failed = false;
+        if (m_scratch.capacity() > kKeptScratchBytes)
+            std::string().swap(m_scratch); // not held on for the rest of the read
     }
 
     // --- cursor ------------------------------------------------------------------
@@ -57,6 +61,8 @@ public:
     // --- errors (always return false) ----------------------------------------------
     bool failed() const { return m_failed; }
     const std::string &cause() const { return m_cause; }
+    /// Moves the cause out (it may quote a 200 MB value); cause() is empty afterwards.
+    std::string takeCause() { return std::move(m_cause); }
     std::uint32_t column() const { return m_column; }
     /// Error about the byte at \a byte.
     bool failAt(const char *byte, std::string_view text)
@@ -65,31 +71,30 @@ public:
     }
     /// Error positioned at the last consumed byte (serde_json's `error`/`fix_position`).
     bool failAfterConsumed(std::string_view text) { return failColumn(static_cast<std::size_t>(m_p - m_begin), text); }
+    /// The same for a text built for the error, which becomes the cause without a copy.
+    bool failAfterConsumedTaking(std::string &&text)
+    {
+        return failColumnTaking(static_cast<std::size_t>(m_p - m_begin), std::move(text));
+    }
     /// `EOF while parsing <what>` at the end of the line.
     bool failEof(std::string_view what);
     bool failColumn(std::size_t column, std::string_view text);
+    bool failColumnTaking(std::size_t column, std::string &&text);
 
     // --- values ----------------------------------------------------------------------
     /// Reads the string at the cursor (on its opening quote). \a out views the line when
     /// the string has no escapes, else an internal buffer valid until the next string.
-    bool parseString(std::string_view &out)
+    bool parseString(std::string_view &out) { return parseString(out, Unescape::ToScratch); }
+    /// parseString() for a value the caller keeps: with writableLines(), a string with
+    /// escapes is unescaped over its own bytes in the line (never longer than they are), so
+    /// \a out views the line either way and a 200 MB value is held once, not twice.
+    bool parseValueString(std::string_view &out)
     {
-        const char *p = m_p + 1;
-        const char *start = p;
-        // Fast scan: most strings have no escapes and no control characters.
-        while (p < m_end) {
-            const auto c = static_cast<unsigned char>(*p);
-            if (c == '"') {
-                out = std::string_view(start, static_cast<std::size_t>(p - start));
-                m_p = p + 1;
-                return true;
-            }
-            if (c == '\\' || c < 0x20)
-                break;
-            ++p;
-        }
-        return parseStringSlow(start, p, out);
+        return parseString(out, m_writable ? Unescape::InPlace : Unescape::ToScratch);
     }
+    /// Lines given to reset() may be overwritten by parseValueString(): the caller's buffer
+    /// is writable and reads no line again after the lexer. Off by default.
+    void setWritableLines(bool writable) { m_writable = writable; }
     /// Reads the number at the cursor (a '-' or a digit).
     bool parseNumber(SerdeNumber &out);
     /// `true`/`false`/`null` after their first byte: the rest must match exactly.
@@ -195,7 +200,30 @@ public:
     }
 
 private:
-    bool parseStringSlow(const char *start, const char *p, std::string_view &out);
+    /// Where a string with escapes is unescaped to; Skip checks it without writing.
+    enum class Unescape : std::uint8_t { ToScratch, InPlace, Skip };
+    bool parseString(std::string_view &out, Unescape mode)
+    {
+        const char *p = m_p + 1;
+        const char *start = p;
+        // Fast scan: most strings have no escapes and no control characters.
+        while (p < m_end) {
+            const auto c = static_cast<unsigned char>(*p);
+            if (c == '"') {
+                out = std::string_view(start, static_cast<std::size_t>(p - start));
+                m_p = p + 1;
+                return true;
+            }
+            if (c == '\\' || c < 0x20)
+                break;
+            ++p;
+        }
+        return parseStringSlow(start, p, out, mode);
+    }
+    bool failWithCause(std::size_t column); // m_cause holds the text
+    bool parseStringSlow(const char *start, const char *p, std::string_view &out, Unescape mode);
+    template<typename Sink>
+    bool unescape(const char *p, Sink &sink);
     bool hexEscape(const char *&p, std::uint32_t &value);
 
     const char *m_begin = nullptr;
@@ -205,6 +233,7 @@ private:
     std::string m_cause;
     std::uint32_t m_column = 0;
     std::string m_scratch; // unescaped strings
+    bool m_writable = false;
 };
 
 } // namespace TraceInspector

@@ -133,8 +133,7 @@ bool LineDecoder::readKindTag(int &kind)
             return false;
         kind = eventKindFromName(s);
         if (kind < 0)
-            return m_lex.failAfterConsumed("unknown variant `" + std::string(s) + "`, expected "
-                                           + std::string(eventKindExpectation()));
+            return m_lex.failAfterConsumedTaking(StructReader::unknownVariant(s, eventKindExpectation()));
         return true;
     }
     if (c == '[' || c == '{') // refused before the bracket is consumed
@@ -466,7 +465,7 @@ bool LineDecoder::decode(const char *data, std::size_t length, DecodedEvent &out
     default: scanned = decodeScalar(); break;
     }
     if (!scanned) {
-        failure.cause = m_lex.cause();
+        failure.cause = m_lex.takeCause();
         failure.column = m_lex.column();
         return false;
     }
@@ -478,7 +477,7 @@ bool LineDecoder::decode(const char *data, std::size_t length, DecodedEvent &out
     m_lex.skipWs();
     if (!m_lex.atEnd()) {
         m_lex.failAt(m_lex.pos(), "trailing characters");
-        failure.cause = m_lex.cause();
+        failure.cause = m_lex.takeCause();
         failure.column = m_lex.column();
         return false;
     }

@@ -35,6 +35,9 @@ public:
 
     /// Decodes the trimmed line [data, data + length).
     bool decode(const char *data, std::size_t length, DecodedEvent &out, DecodeFailure &failure);
+    /// Lets decode() unescape values over their bytes in the line (JsonLexer::
+    /// setWritableLines()): for a reader whose lines are in a writable buffer it reads once.
+    void setWritableLines(bool writable) { m_lex.setWritableLines(writable); }
     /// The failure decode() gives a line that is not valid UTF-8, for a line checked elsewhere.
     static void failInvalidUtf8(DecodeFailure &failure);
 

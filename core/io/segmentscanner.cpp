@@ -17,6 +17,9 @@ SegmentScanner::SegmentScanner(DecodedSegment &segment)
     , m_trace(*segment.trace)
     , m_decoder(*segment.trace)
 {
+    // The readers' buffers are writable and each line is decoded once (fileLongLine()'s
+    // probe has a decoder of its own): a 200 MB name with an escape is then held once.
+    m_decoder.setWritableLines(true);
 }
 
 std::size_t SegmentScanner::scan(const char *data, std::size_t length, bool final)
@@ -105,8 +108,13 @@ void SegmentScanner::fileFailure(std::uint64_t lineNo, std::string_view raw, std
             p.column = static_cast<std::uint32_t>(text.data() - raw.data()) + m_failure.column;
     }
     p.message = std::move(m_failure.cause);
-    if (!m_segment.firstDecodeProblem)
-        m_segment.firstDecodeProblem = p;
+    if (!m_segment.firstDecodeProblem) {
+        // The strict error keeps the whole text; the stored problem copies only its cut (the
+        // text may quote a 200 MB value).
+        m_segment.decodeLimiter.storeCopy(p, m_segment.decodeProblems);
+        m_segment.firstDecodeProblem = std::move(p);
+        return;
+    }
     m_segment.decodeLimiter.store(std::move(p), m_segment.decodeProblems);
 }
 

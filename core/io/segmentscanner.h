@@ -22,7 +22,7 @@ public:
 
     /// Scans the complete lines of [data, data+length); with \a final a last line without
     /// LF counts too. Returns the bytes consumed. kDecoderPadding bytes past \a length
-    /// must be readable.
+    /// must be readable; the lines scanned may be overwritten (LineDecoder::setWritableLines()).
     std::size_t scan(const char *data, std::size_t length, bool final);
 
     /// Reserves array capacity for \a totalBytes of input from the record mix seen in the

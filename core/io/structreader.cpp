@@ -14,6 +14,17 @@ std::string elementCount(std::size_t n)
 
 } // namespace
 
+std::string StructReader::unknownVariant(std::string_view value, std::string_view expected)
+{
+    constexpr std::string_view kHead = "unknown variant `";
+    constexpr std::string_view kMiddle = "`, expected ";
+    std::string text;
+    text.reserve(kHead.size() + value.size() + kMiddle.size() + expected.size()
+                 + (value.size() > (std::size_t(1) << 16) ? kMessagePrefixRoom : 0));
+    text.append(kHead).append(value).append(kMiddle).append(expected);
+    return text;
+}
+
 bool StructReader::readUnsigned(std::uint64_t &out, std::string_view expected, int depth)
 {
     // Fast path: plain digits that fit, not followed by a fraction or exponent.
@@ -107,12 +118,11 @@ bool StructReader::readEnum(const EnumSpec &spec, int &index, int depth)
     const char c = m_lex.peek();
     if (c == '"') {
         std::string_view s;
-        if (!m_lex.parseString(s))
+        if (!m_lex.parseValueString(s))
             return false;
         index = spec.lookup(s);
         if (index < 0)
-            mismatch("unknown variant `" + std::string(s) + "`, expected "
-                     + std::string(enumExpectation(spec.typeName)));
+            mismatch(unknownVariant(s, enumExpectation(spec.typeName)));
         return true;
     }
     if (c != '{')
@@ -137,7 +147,7 @@ bool StructReader::readEnum(const EnumSpec &spec, int &index, int depth)
     if (entries != 1)
         mismatch("invalid value: map, expected map with a single key");
     else if (found < 0)
-        mismatch("unknown variant `" + key + "`, expected " + std::string(enumExpectation(spec.typeName)));
+        mismatch(unknownVariant(key, enumExpectation(spec.typeName)));
     else if (!isUnit)
         mismatch("invalid type: " + what + ", expected unit");
     else
@@ -336,7 +346,7 @@ bool StructReader::readEdgeTag(EdgeKind &kind, bool &valid, int depth)
             kind = *k;
             valid = true;
         } else {
-            mismatch("unknown variant `" + std::string(s) + "`, expected `call` or `data`");
+            mismatch(unknownVariant(s, "`call` or `data`"));
         }
         return true;
     }

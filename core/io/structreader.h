@@ -60,6 +60,12 @@ public:
     bool blocked() const { return m_primary.set || (m_deferring && m_deferred.set); }
     bool hasMismatch() const { return m_primary.set; }
     std::string takeMismatch() { return std::move(m_primary.text); }
+    /// `unknown variant `<value>`, expected <expected>`, built at its final size at once: the
+    /// value may be 200 MB. It has room for the reader's `parse trace JSONL line N from
+    /// <path>: ` in front (kMessagePrefixRoom), so adding that moves the text within its
+    /// block instead of copying it; the room is never written, so it takes no memory.
+    static std::string unknownVariant(std::string_view value, std::string_view expected);
+    static constexpr std::size_t kMessagePrefixRoom = 4096 + 64;
     /// Reads the value at the cursor and records `invalid type: U, expected E`.
     bool typeError(std::string_view expected, int depth)
     {
@@ -109,7 +115,7 @@ private:
     bool readString(std::string_view &out, int depth)
     {
         if (!m_lex.atEnd() && m_lex.peek() == '"')
-            return m_lex.parseString(out);
+            return m_lex.parseValueString(out);
         return typeError("a string", depth);
     }
     bool readEnum(const EnumSpec &spec, int &index, int depth);

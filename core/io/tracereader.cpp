@@ -330,7 +330,8 @@ std::vector<std::uint64_t> splitPoints(int fd, std::uint64_t size, unsigned part
 void prefixDecodeMessage(Problem &p, const std::string &path)
 {
     const char *verb = p.ruleId == "E-LINE-READ" ? "read" : "parse";
-    p.message = std::string(verb) + " trace JSONL line " + std::to_string(p.line) + " from " + path + ": " + p.message;
+    // In place: a long message has room for this in front (StructReader::unknownVariant()).
+    p.message.insert(0, std::string(verb) + " trace JSONL line " + std::to_string(p.line) + " from " + path + ": ");
 }
 
 /// Merges the segments, runs the stream rules and composes the result.

@@ -73,23 +73,61 @@ std::uint64_t ProblemLimiter::omittedCount() const
     return n;
 }
 
+namespace {
+
+/// Where shorten() cuts \a text: kMaxMessageBytes, backed up so no UTF-8 character is split.
+std::size_t cutOf(std::string_view text)
+{
+    std::size_t cut = ProblemLimiter::kMaxMessageBytes;
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
+        --cut;
+    return cut;
+}
+
+void appendNotShown(std::string &out, std::size_t dropped)
+{
+    out += "… [" + std::to_string(dropped) + " more bytes not shown]";
+}
+
+} // namespace
+
 bool ProblemLimiter::shorten(std::string &text)
 {
     if (text.size() <= kMaxMessageBytes)
         return false;
-    std::size_t cut = kMaxMessageBytes;
-    // Back up over UTF-8 continuation bytes so no character is split.
-    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
-        --cut;
+    const std::size_t cut = cutOf(text);
     const std::size_t dropped = text.size() - cut;
     text.resize(cut);
-    text += "… [" + std::to_string(dropped) + " more bytes not shown]";
+    appendNotShown(text, dropped);
+    // The cut text would otherwise keep the block of the whole one (a 200 MB value).
+    text.shrink_to_fit();
     return true;
 }
 
 bool ProblemLimiter::store(Problem &&problem, std::vector<Problem> &out)
 {
     shorten(problem.message);
+    return storeShortened(std::move(problem), out);
+}
+
+bool ProblemLimiter::storeCopy(Problem &problem, std::vector<Problem> &out)
+{
+    std::string message = std::move(problem.message);
+    Problem copy = problem;
+    problem.message = std::move(message);
+    const std::string_view text = problem.message;
+    if (text.size() <= kMaxMessageBytes) {
+        copy.message = text;
+    } else {
+        const std::size_t cut = cutOf(text);
+        copy.message = text.substr(0, cut);
+        appendNotShown(copy.message, text.size() - cut);
+    }
+    return storeShortened(std::move(copy), out);
+}
+
+bool ProblemLimiter::storeShortened(Problem &&problem, std::vector<Problem> &out)
+{
     if (problem.relatedId.size() > kMaxMessageBytes)
         problem.relatedId.clear(); // a cut id would name no record; the line still locates it
     if (!admit(problem.ruleId, problem.severity, problem.message.size() + problem.relatedId.size()))

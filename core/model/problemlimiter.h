@@ -53,6 +53,8 @@ public:
 
     /// Offers \a problem, shortening its texts first; appends it to \a out when admitted.
     bool store(Problem &&problem, std::vector<Problem> &out);
+    /// store() of a copy of \a problem, of whose message only the bytes kept are copied.
+    bool storeCopy(Problem &problem, std::vector<Problem> &out);
 
     /// Cuts \a text to kMaxMessageBytes (at a UTF-8 character boundary) and says how much
     /// was left out. Returns whether it changed the text.
@@ -68,6 +70,7 @@ private:
         bool exhausted = false;
     };
     RuleState &stateOf(std::string_view ruleId, Severity severity);
+    bool storeShortened(Problem &&problem, std::vector<Problem> &out);
 
     std::vector<RuleState> m_rules;
     std::size_t m_last = 0;

@@ -41,6 +41,20 @@ void writeOmittedJson(JsonWriter &w, const OmittedProblems &o, const char *stage
     w.endObject();
 }
 
+namespace {
+
+/// The JSON string of \a text with invalid UTF-8 replaced (utf8Lossy()); a valid text, as
+/// nearly all are, is written without the copy (a message may quote a 200 MB value).
+void lossyString(JsonWriter &w, std::string_view text)
+{
+    if (isValidUtf8(text))
+        w.string(text);
+    else
+        w.string(utf8Lossy(text));
+}
+
+} // namespace
+
 void writeProblemJson(JsonWriter &w, const Problem &p, const char *stage)
 {
     w.beginObject();
@@ -51,13 +65,16 @@ void writeProblemJson(JsonWriter &w, const Problem &p, const char *stage)
     w.key("rule").string(p.ruleId);
     if (!p.code.empty())
         w.key("code").string(p.code);
-    w.key("message").string(utf8Lossy(p.message)); // a file name in it may be any bytes
+    w.key("message");
+    lossyString(w, p.message); // a file name in it may be any bytes
     w.key("stage").string(stage);
     if (p.relatedKind != RelatedKind::None) {
         w.key("related").beginObject();
         w.key("kind").string(relatedKindName(p.relatedKind));
-        if (!p.relatedId.empty())
-            w.key("id").string(utf8Lossy(p.relatedId));
+        if (!p.relatedId.empty()) {
+            w.key("id");
+            lossyString(w, p.relatedId);
+        }
         if (p.relatedIndex != UINT64_MAX)
             w.key("index").u64(p.relatedIndex);
         w.endObject();
@@ -102,11 +119,13 @@ ProblemCounts countProblems(const ReadResult &read, const HealthReport &health)
     return c;
 }
 
-std::string rejectionMessage(const ReadResult &read)
+const std::string &rejectionMessage(const ReadResult &read)
 {
+    static const std::string none;
+    static const std::string notLoaded = "trace was not loaded";
     if (read.accepted())
-        return {};
-    return read.strictError ? read.strictError->message : std::string("trace was not loaded");
+        return none;
+    return read.strictError ? read.strictError->message : notLoaded;
 }
 
 void writeCheckReportJson(JsonWriter &w, const CheckReport &report)
@@ -123,7 +142,7 @@ void writeCheckReportJson(JsonWriter &w, const CheckReport &report)
     w.key("verdict").string(r.accepted() ? "valid" : "rejected");
     w.key("error");
     if (!r.accepted())
-        w.string(utf8Lossy(rejectionMessage(r)));
+        lossyString(w, rejectionMessage(r));
     else
         w.null();
     w.key("error_line");

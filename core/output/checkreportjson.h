@@ -24,7 +24,7 @@ struct ProblemCounts {
 ProblemCounts countProblems(const ReadResult &read, const HealthReport &health);
 
 /// Upstream's message for a rejected trace, empty for an accepted one.
-std::string rejectionMessage(const ReadResult &read);
+const std::string &rejectionMessage(const ReadResult &read);
 
 /// What `candle-trace check --json` reports on: one read trace (tolerant load, strict
 /// verdict), its health and its summary. \a file is the name as given (any bytes).

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/output/jsonwriter.h"
 
+#include <algorithm>
 #include <array>
 #include <cassert>
 #include <cerrno>
@@ -84,7 +85,19 @@ JsonWriter &JsonWriter::key(std::string_view name)
 JsonWriter &JsonWriter::string(std::string_view value)
 {
     separate();
-    appendJsonString(m_buf, value);
+    const std::size_t piece = std::max<std::size_t>(m_threshold, std::size_t(1) << 16);
+    if (value.size() <= piece || !hasSink()) {
+        appendJsonString(m_buf, value);
+    } else {
+        // A long text (a message quoting a 200 MB value) goes out in pieces: escaped whole,
+        // it would be held a second time in the buffer, and the buffer's doubling a third.
+        m_buf.push_back('"');
+        for (std::size_t at = 0; at < value.size(); at += piece) {
+            appendJsonStringBody(m_buf, value.substr(at, piece));
+            maybeFlush();
+        }
+        m_buf.push_back('"');
+    }
     m_needComma = true;
     return *this;
 }
