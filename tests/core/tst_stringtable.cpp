@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/model/hugepages.h"
 #include "core/model/stringtable.h"
 
 using namespace TraceInspector;
@@ -148,6 +149,44 @@ private Q_SLOTS:
         }
         QVERIFY2(table.memoryUsage() + 1000000 < before, qPrintable(QString::number(table.memoryUsage())));
         table.releaseBefore(StringId(texts.size())); // past the end: nothing to do
+    }
+
+    // Large blocks fill whole 2 MiB pages with malloc's header (hugeBlockBytes): a block of
+    // any other size keeps up to 2 MiB at either end in 4 KiB pages, a page fault each.
+    void largeBlocksFillWholeHugePages()
+    {
+        constexpr std::size_t kHuge = std::size_t(2) << 20;
+        QCOMPARE(hugeBlockBytes(100), std::size_t(100));
+        QCOMPARE(hugeBlockBytes(3 * kHuge), 4 * kHuge - 32);
+        QCOMPARE(hugeBlockBytes(4 * kHuge - 32), 4 * kHuge - 32);
+        std::vector<std::uint64_t> records;
+        reserveHuge(records, 1000000);
+        QVERIFY(records.capacity() >= 1000000);
+        QCOMPARE((records.capacity() * sizeof(std::uint64_t) + 32) % kHuge, std::size_t(0));
+        std::vector<std::uint64_t> small;
+        reserveHuge(small, 1000);
+        QVERIFY(small.capacity() >= 1000 && small.capacity() * sizeof(std::uint64_t) < kHuge);
+    }
+
+    // A table of tens of MB of texts spans the large (huge-page) blocks: every text reads
+    // back intact across them, also while the front is given back.
+    void textsAcrossLargeBlocks()
+    {
+        StringTable table;
+        std::vector<std::string> texts{""};
+        for (int i = 0; i < 1500000; ++i) {
+            std::string text = "span.name." + std::to_string(i) + (i % 3 ? ".fwd" : ".backward.pass");
+            if (table.intern(text) == texts.size())
+                texts.push_back(std::move(text));
+        }
+        for (StringId id = 1; id < texts.size(); id += 7)
+            QCOMPARE(table.find(texts[id]), id);
+        table.dropLookup();
+        for (StringId id = 1; id < texts.size(); ++id) {
+            QCOMPARE(table.view(id), std::string_view(texts[id]));
+            if (id % 65536 == 0)
+                table.releaseBefore(id + 1);
+        }
     }
 };
 
