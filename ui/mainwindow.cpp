@@ -84,8 +84,8 @@ const QString kAppName = QStringLiteral("Candle Trace Inspector");
 // the lists leave, but never less than about eight rows.
 constexpr int kCentreHeight = 660;
 constexpr int kListsHeight = 260;
-constexpr int kTimelineHeight = 300;
-constexpr int kChartHeight = 360;
+constexpr int kTimelineHeight = 240;
+constexpr int kChartHeight = 420;
 constexpr int kTimelineMinimumHeight = 120;
 
 QString displayName(const QString &path)
