@@ -18,6 +18,7 @@
 #include "core/model/trace.h"
 #include "ui/delegates/spanitemdelegate.h"
 #include "ui/spantreepanel.h"
+#include "ui/widgets/elidedlabel.h"
 #include "ui/widgets/filterlineedit.h"
 #include "ui/widgets/tableactions.h"
 
@@ -94,6 +95,7 @@ private Q_SLOTS:
     void measuredTimeUnknownNeverZero();
     void resetView();
     void copyRowsWithSpanIds();
+    void longStatusElidesInsteadOfWidening();
 };
 
 void tst_SpanTreePanel::showsTrace()
@@ -478,6 +480,33 @@ void tst_SpanTreePanel::copyRowsWithSpanIds()
     QCOMPARE(lines.at(0), QStringLiteral("Name\tKind\tStep\tStart\tDuration\tSelf\t% measured\tSpan id\tDepth"));
     QVERIFY2(lines.at(1).startsWith(QStringLiteral("matmul\tfunction\t")), qPrintable(lines.at(1)));
     QVERIFY(lines.at(1).endsWith(QStringLiteral("\tb\t2")));
+}
+
+void tst_SpanTreePanel::longStatusElidesInsteadOfWidening()
+{
+    // The status grows with the data (counts, matches, open and dangling spans): as a plain
+    // label it raised the panel's minimum width with every longer text, and the window's.
+    SpanTreePanel panel;
+    const Loaded loaded = load(kTree);
+    panel.setTrace(loaded.trace, loaded.tree);
+    panel.resize(900, 500);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    auto *status = qobject_cast<ElidedLabel *>(panel.findChild<QLabel *>(QStringLiteral("spanStatus")));
+    QVERIFY(status);
+    panel.setFilterText(QStringLiteral("a"));
+    QTRY_VERIFY(status->text().contains(QStringLiteral("match")));
+    const QString whole = status->text();
+    const int textWidth = status->fontMetrics().horizontalAdvance(whole);
+    QVERIFY(status->minimumSizeHint().width() < textWidth / 4);
+    const int narrow = panel.minimumSizeHint().width();
+    QVERIFY2(narrow < textWidth, qPrintable(QStringLiteral("%1 >= %2").arg(narrow).arg(textWidth)));
+    panel.resize(2400, 500);
+    QTRY_VERIFY(!status->isElided());
+    panel.resize(narrow, 500);
+    QTRY_VERIFY(status->isElided());
+    QCOMPARE(status->text(), whole); // the text itself is kept whole, for its tooltip
+    QVERIFY(panel.width() < textWidth);
 }
 
 QTEST_MAIN(tst_SpanTreePanel)
