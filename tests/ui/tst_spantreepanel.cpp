@@ -35,6 +35,15 @@ Loaded load(const QByteArray &spec)
     return TestFixtures::analysed(spansJsonl(spec), TestFixtures::SpanTreeAnalysis, QStringLiteral("panel.jsonl"));
 }
 
+// Shows \a loaded in \a panel at \a size, as a user sees it; false if the window never shows.
+bool showTrace(SpanTreePanel &panel, const Loaded &loaded, QSize size = {900, 500})
+{
+    panel.setTrace(loaded.trace, loaded.tree);
+    panel.resize(size);
+    panel.show();
+    return QTest::qWaitForWindowExposed(&panel);
+}
+
 qint64 spanIndex(const Loaded &loaded, const char *id)
 {
     return loaded.trace->findSpan(std::string_view(id));
@@ -103,10 +112,7 @@ void tst_SpanTreePanel::showsTrace()
     SpanTreePanel panel;
     QAbstractItemModelTester tester(panel.view()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     const Loaded loaded = load(kTree);
-    panel.setTrace(loaded.trace, loaded.tree);
-    panel.resize(900, 500);
-    panel.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QVERIFY(showTrace(panel, loaded));
     // Small trees open two levels.
     QCOMPARE(visible(*panel.view()), QStringLiteral("r[a[b c] d[e]] f g"));
     const QString status = panel.findChild<QLabel *>(QStringLiteral("spanStatus"))->text();
@@ -176,10 +182,7 @@ void tst_SpanTreePanel::selectionSignals()
 {
     SpanTreePanel panel;
     const Loaded loaded = load(kTree);
-    panel.setTrace(loaded.trace, loaded.tree);
-    panel.resize(900, 500);
-    panel.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QVERIFY(showTrace(panel, loaded));
     QSignalSpy selected(&panel, &SpanTreePanel::spanSelected);
     QTreeView *view = panel.view();
     const QModelIndex a = view->model()->index(0, 0, view->model()->index(0, 0));
@@ -198,10 +201,7 @@ void tst_SpanTreePanel::activation()
 {
     SpanTreePanel panel;
     const Loaded loaded = load(kTree);
-    panel.setTrace(loaded.trace, loaded.tree);
-    panel.resize(900, 500);
-    panel.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QVERIFY(showTrace(panel, loaded));
     QSignalSpy activated(&panel, &SpanTreePanel::spanActivated);
     panel.selectSpan(spanIndex(loaded, "e"));
     QTest::keyClick(panel.view(), Qt::Key_Return);
@@ -244,10 +244,7 @@ void tst_SpanTreePanel::sortByHeaderClick()
 {
     SpanTreePanel panel;
     const Loaded loaded = load(kTree);
-    panel.setTrace(loaded.trace, loaded.tree);
-    panel.resize(1200, 500);
-    panel.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QVERIFY(showTrace(panel, loaded, {1200, 500}));
     QHeaderView *header = panel.view()->header();
     QCOMPARE(panel.proxyModel()->sortColumn(), -1);
     const int x = header->sectionViewportPosition(SpanTreeModel::DurationColumn)
@@ -488,10 +485,7 @@ void tst_SpanTreePanel::longStatusElidesInsteadOfWidening()
     // label it raised the panel's minimum width with every longer text, and the window's.
     SpanTreePanel panel;
     const Loaded loaded = load(kTree);
-    panel.setTrace(loaded.trace, loaded.tree);
-    panel.resize(900, 500);
-    panel.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QVERIFY(showTrace(panel, loaded));
     auto *status = qobject_cast<ElidedLabel *>(panel.findChild<QLabel *>(QStringLiteral("spanStatus")));
     QVERIFY(status);
     panel.setFilterText(QStringLiteral("a"));
