@@ -252,23 +252,26 @@ SpanFilterProxyModel::Layout SpanFilterProxyModel::computeNow(int column) const
                          column, m_sortOrder);
 }
 
+bool SpanFilterProxyModel::bigForTheWorker() const
+{
+    const SpanTree *tree = m_spanModel ? m_spanModel->tree() : nullptr;
+    return tree && m_backgroundSorting && tree->spanCount() >= BackgroundSort::backgroundRows();
+}
+
 bool SpanFilterProxyModel::sortsInBackground() const
 {
     // A sorted tree re-sorts every parent's children on each filter, range or order change:
-    // a million spans take far longer than a GUI pass may. Unsorted, the layout is one linear
-    // pass and stays here (callers then see the new rows at once).
-    const SpanTree *tree = m_spanModel ? m_spanModel->tree() : nullptr;
-    return m_sortColumn >= 0 && tree && m_backgroundSorting && tree->spanCount() >= BackgroundSort::backgroundRows();
+    // a million spans take far longer than a GUI pass may.
+    return m_sortColumn >= 0 && bigForTheWorker();
 }
 
 bool SpanFilterProxyModel::filtersInBackground() const
 {
     // Unsorted, a filter or a time range is still a pass over every span and its ancestors
     // with fresh arrays (57 ms of GUI time for a million spans, more than half of a range
-    // selection's): the worker takes it as well. Back to the whole tree stays here.
-    const SpanTree *tree = m_spanModel ? m_spanModel->tree() : nullptr;
-    return tree && m_backgroundSorting && tree->spanCount() >= BackgroundSort::backgroundRows()
-           && (!m_filter.isEmpty() || !m_range.isEmpty());
+    // selection's): the worker takes it as well. Back to the whole tree stays here, and
+    // callers see those rows at once.
+    return bigForTheWorker() && (!m_filter.isEmpty() || !m_range.isEmpty());
 }
 
 void SpanFilterProxyModel::install(Layout layout)

@@ -124,6 +124,8 @@ private:
                                 int column, Qt::SortOrder order);
     // The layout of the current filter and range in \a column's order, on this thread.
     Layout computeNow(int column) const;
+    // Whether the tree is big enough, and the worker allowed, for layouts off this thread.
+    bool bigForTheWorker() const;
     // Whether a new layout in the current order is computed on the worker.
     bool sortsInBackground() const;
     // Whether the current filter or range of an unsorted tree is laid out on the worker.
