@@ -8,6 +8,7 @@
 #include "core/compat/rustformat.h"
 #include "core/io/spanidorder.h"
 #include "core/model/hugepages.h"
+#include "core/model/permuteinplace.h"
 
 namespace TraceInspector {
 
@@ -240,26 +241,7 @@ void DocumentAssembler::sortSpans()
     std::vector<std::uint32_t> order;
     if (!orderSpansById(m_trace, order))
         order = comparisonOrder();
-    // Apply the permutation in place, cycle by cycle: a sorted copy of a million spans
-    // would be the largest allocation of the whole load. A placed position is marked by
-    // pointing at itself, which fixed points already do.
-    std::vector<Span> &spans = m_trace.spans;
-    for (std::size_t start = 0; start < spans.size(); ++start) {
-        if (order[start] == start)
-            continue;
-        const Span first = spans[start];
-        std::size_t at = start;
-        for (;;) {
-            const std::size_t from = order[at];
-            order[at] = static_cast<std::uint32_t>(at);
-            if (from == start) {
-                spans[at] = first;
-                break;
-            }
-            spans[at] = spans[from];
-            at = from;
-        }
-    }
+    permuteInPlace(m_trace.spans, order);
 }
 
 void DocumentAssembler::postWalk()
