@@ -46,7 +46,8 @@ std::vector<std::uint32_t> cyclesOf(std::size_t n, std::size_t length)
     std::vector<std::uint32_t> order = identity(n);
     for (std::size_t begin = 0; begin < n; begin += length + 1) {
         const std::size_t end = std::min(n, begin + length);
-        std::rotate(order.begin() + static_cast<std::ptrdiff_t>(begin), order.begin() + static_cast<std::ptrdiff_t>(begin) + 1,
+        std::rotate(order.begin() + static_cast<std::ptrdiff_t>(begin),
+                    order.begin() + static_cast<std::ptrdiff_t>(begin) + 1,
                     order.begin() + static_cast<std::ptrdiff_t>(end));
     }
     return order;
