@@ -8,6 +8,7 @@
 #include "core/compat/rustformat.h"
 #include "core/io/spanidorder.h"
 #include "core/model/hugepages.h"
+#include "core/model/permuteinplace.h"
 
 namespace TraceInspector {
 
@@ -66,9 +67,8 @@ void DocumentAssembler::reportPostWalk(std::uint32_t line, const char *rule, std
     m_limiter.store(std::move(p), m_problems);
 }
 
-std::uint32_t DocumentAssembler::lineOf(std::uint8_t code) const
+std::uint32_t DocumentAssembler::lineOf(std::uint8_t code, std::uint64_t i) const
 {
-    const std::uint64_t i = m_cursor[code];
     const Trace &t = m_trace;
     switch (static_cast<EventKind>(code)) {
     case EventKind::Meta: return m_segment.metas[i].second;
@@ -100,23 +100,25 @@ void DocumentAssembler::walk()
         const std::uint64_t i = index++;
         if (code == DecodedSegment::kUndecodable)
             continue;
-        const std::uint32_t line = lineOf(code);
         const std::uint64_t n = m_cursor[code]++;
+        // Only a record that is reported needs its line: reading every record's line walked
+        // all the record arrays of the trace once more (hundreds of MB for 1 GB).
+        const auto line = [this, code, n] { return lineOf(code, n); };
         if (terminalSeen && listed("E-AFTER-TERMINAL")) {
-            report(line, "E-AFTER-TERMINAL",
+            report(line(), "E-AFTER-TERMINAL",
                    "terminal event must be the final trace record; found another event at index " + std::to_string(i));
         }
         switch (code) {
         case static_cast<std::uint8_t>(EventKind::Meta):
             if (i != 0 && listed("E-META-FIRST")) {
-                report(line, "E-META-FIRST",
+                report(line(), "E-META-FIRST",
                        "meta event must be the first non-empty trace record, found at index " + std::to_string(i),
                        RelatedKind::Meta);
             }
             // Tolerant: the first meta wins wherever it stands.
             if (!m_trace.meta) {
                 m_trace.meta = std::move(m_segment.metas[n].first);
-                m_trace.metaLine = line;
+                m_trace.metaLine = line();
             }
             break;
         case static_cast<std::uint8_t>(EventKind::SpanStart): {
@@ -124,7 +126,7 @@ void DocumentAssembler::walk()
             if (spanById[id] != 0) {
                 if (listed("E-SPAN-START-DUP")) {
                     const std::string text(m_trace.str(id));
-                    report(line, "E-SPAN-START-DUP",
+                    report(line(), "E-SPAN-START-DUP",
                            "duplicate span_start id `" + text + "` at index " + std::to_string(i), RelatedKind::Span,
                            text);
                 }
@@ -143,7 +145,7 @@ void DocumentAssembler::walk()
                 const std::uint64_t k = end.id == kNoString ? unresolvedEnd++ : 0;
                 if (listed("E-SPAN-END-UNKNOWN")) {
                     const std::string text(end.id != kNoString ? m_trace.str(end.id) : m_segment.unresolvedEnds.at(k));
-                    report(line, "E-SPAN-END-UNKNOWN",
+                    report(line(), "E-SPAN-END-UNKNOWN",
                            "span_end for unknown span `" + text + "` at index " + std::to_string(i), RelatedKind::Span,
                            text);
                 }
@@ -153,7 +155,7 @@ void DocumentAssembler::walk()
             if (span.closed) {
                 if (listed("E-SPAN-END-DUP")) {
                     const std::string text(m_trace.str(end.id));
-                    report(line, "E-SPAN-END-DUP",
+                    report(line(), "E-SPAN-END-DUP",
                            "duplicate span_end for `" + text + "` at index " + std::to_string(i), RelatedKind::Span,
                            text);
                 }
@@ -167,13 +169,13 @@ void DocumentAssembler::walk()
         case DecodedSegment::kDuplicateSpanStart:
             if (listed("E-SPAN-START-DUP")) {
                 const std::string text(m_trace.str(m_segment.duplicateStarts[n].id));
-                report(line, "E-SPAN-START-DUP", "duplicate span_start id `" + text + "` at index " + std::to_string(i),
-                       RelatedKind::Span, text);
+                report(line(), "E-SPAN-START-DUP",
+                       "duplicate span_start id `" + text + "` at index " + std::to_string(i), RelatedKind::Span, text);
             }
             break;
         case DecodedSegment::kInvalidTensorStats:
             if (listed("E-TSTATS-INVALID"))
-                report(line, "E-TSTATS-INVALID", "invalid tensor_stats event at index " + std::to_string(i),
+                report(line(), "E-TSTATS-INVALID", "invalid tensor_stats event at index " + std::to_string(i),
                        RelatedKind::TensorStats);
             break;
         case static_cast<std::uint8_t>(EventKind::Terminal):
@@ -240,26 +242,7 @@ void DocumentAssembler::sortSpans()
     std::vector<std::uint32_t> order;
     if (!orderSpansById(m_trace, order))
         order = comparisonOrder();
-    // Apply the permutation in place, cycle by cycle: a sorted copy of a million spans
-    // would be the largest allocation of the whole load. A placed position is marked by
-    // pointing at itself, which fixed points already do.
-    std::vector<Span> &spans = m_trace.spans;
-    for (std::size_t start = 0; start < spans.size(); ++start) {
-        if (order[start] == start)
-            continue;
-        const Span first = spans[start];
-        std::size_t at = start;
-        for (;;) {
-            const std::size_t from = order[at];
-            order[at] = static_cast<std::uint32_t>(at);
-            if (from == start) {
-                spans[at] = first;
-                break;
-            }
-            spans[at] = spans[from];
-            at = from;
-        }
-    }
+    permuteInPlace(m_trace.spans, order);
 }
 
 void DocumentAssembler::postWalk()

@@ -42,7 +42,7 @@ private:
     void sortSpans();
     /// Span indices in id order by comparison sort (the fallback of sortSpans()).
     std::vector<std::uint32_t> comparisonOrder() const;
-    std::uint32_t lineOf(std::uint8_t code) const;
+    std::uint32_t lineOf(std::uint8_t code, std::uint64_t index) const;
     /// True when a problem of \a rule is to be reported in full; false when it was counted.
     bool listed(const char *rule);
     void report(std::uint32_t line, const char *rule, std::string message, RelatedKind kind = RelatedKind::None,

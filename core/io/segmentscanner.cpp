@@ -76,6 +76,8 @@ void SegmentScanner::reserveFor(std::uint64_t totalBytes, std::uint64_t ownBytes
     grow(m_trace.edges);
     grow(m_segment.spanEnds);
     grow(m_segment.order);
+    if (m_trace.idLists.size() != 0)
+        m_trace.idLists.reserve(static_cast<std::size_t>(static_cast<double>(m_trace.idLists.size()) * scale) + 16);
 }
 
 void SegmentScanner::handleLine(const char *begin, std::size_t length)

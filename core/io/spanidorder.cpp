@@ -32,12 +32,18 @@ public:
             return true;
         if (count <= m_direct)
             return sortDirect(order, count);
+        // The digits are kept for the scatter below (2 bytes a span): working one out reads
+        // the span, its string entry and its text, cache misses all over a large table.
+        std::vector<std::uint16_t> digits(count);
         std::vector<std::uint32_t> counts(kBuckets + 1, 0);
-        for (std::size_t k = 0; k < count; ++k)
-            ++counts[digit(order[k], shift) + 1];
+        for (std::size_t k = 0; k < count; ++k) {
+            digits[k] = static_cast<std::uint16_t>(digit(order[k], shift));
+            ++counts[digits[k] + 1];
+        }
         const bool oneBucket =
             std::any_of(counts.begin(), counts.end(), [count](std::uint32_t c) { return c == count; });
         if (oneBucket) {
+            std::vector<std::uint16_t>().swap(digits);
             if (shift == 0)
                 return sortRun(order, count); // the whole prefix is shared
             return sort(order, count, shift - kDigitBits);
@@ -48,9 +54,10 @@ public:
             std::vector<std::uint32_t> scattered(count);
             std::vector<std::uint32_t> next(counts.begin(), counts.end() - 1);
             for (std::size_t k = 0; k < count; ++k)
-                scattered[next[digit(order[k], shift)]++] = order[k];
+                scattered[next[digits[k]]++] = order[k];
             std::copy(scattered.begin(), scattered.end(), order);
         }
+        std::vector<std::uint16_t>().swap(digits);
         for (std::size_t b = 0; b < kBuckets; ++b) {
             const std::size_t size = counts[b + 1] - counts[b];
             if (size < 2)

@@ -24,6 +24,8 @@ constexpr std::uint32_t kNumberLimit = std::uint32_t(1) << 26;
 // of random ids, each naming a page of its own) must not cost 16 KB a string.
 constexpr std::size_t kFreePages = 16;
 constexpr std::size_t kStringsPerPage = 512;
+// Pages of a slab after the first: 2 MiB, one huge page.
+constexpr std::size_t kSlabPages = (std::size_t(2) << 20) / (kPageIds * sizeof(StringId));
 
 // Multiply-xorshift over 8-byte words: ids are short, and this beats std::hash here.
 std::uint32_t hashBytes(std::string_view s)
@@ -143,16 +145,29 @@ StringId *StringTable::numberedSlot(const Numbered &key, bool make, StringId *ab
     if (!ids) {
         if (!make)
             return absent;
-        if (m_pageStore.size() >= kFreePages + m_count / kStringsPerPage) {
+        if (m_pagesMade >= kFreePages + m_count / kStringsPerPage) {
             ids = deniedPage();
             return nullptr;
         }
-        m_pageStore.push_back(std::make_unique<StringId[]>(kPageIds));
-        ids = m_pageStore.back().get();
+        ids = newNumberedPage();
     }
     if (ids == deniedPage())
         return nullptr;
     return ids + (key.number & (kPageIds - 1));
+}
+
+StringId *StringTable::newNumberedPage()
+{
+    if (m_slabPagesLeft == 0) {
+        const std::size_t pages = m_pageSlabs.empty() ? kFreePages : kSlabPages;
+        m_pageSlabs.emplace_back(pages * kPageIds);
+        m_slabPagesLeft = pages;
+    }
+    HugePageArray<StringId> &slab = m_pageSlabs.back();
+    StringId *page = &slab[slab.size() - m_slabPagesLeft * kPageIds];
+    --m_slabPagesLeft;
+    ++m_pagesMade;
+    return page;
 }
 
 StringId StringTable::find(std::string_view text) const
@@ -393,7 +408,9 @@ void StringTable::dropLookup()
     m_slots = HugePageArray<std::uint64_t>();
     std::vector<std::uint64_t>().swap(m_recent);
     std::vector<NumberedFamily>().swap(m_families);
-    std::vector<std::unique_ptr<StringId[]>>().swap(m_pageStore);
+    std::vector<HugePageArray<StringId>>().swap(m_pageSlabs);
+    m_pagesMade = 0;
+    m_slabPagesLeft = 0;
     std::vector<StringId>().swap(m_hashedIds);
 }
 
@@ -427,8 +444,8 @@ std::size_t StringTable::memoryUsage() const
     std::size_t directories = 0;
     for (const NumberedFamily &f : m_families)
         directories += f.pages.capacity() * sizeof(StringId *);
-    return m_bytesHeld + m_entries.memoryUsage() + m_slots.memoryUsage()
-           + m_pageStore.size() * kPageIds * sizeof(StringId) + directories + m_hashedIds.capacity() * sizeof(StringId);
+    return m_bytesHeld + m_entries.memoryUsage() + m_slots.memoryUsage() + m_pagesMade * kPageIds * sizeof(StringId)
+           + directories + m_hashedIds.capacity() * sizeof(StringId);
 }
 
 } // namespace TraceInspector

@@ -141,7 +141,14 @@ private:
     HugePageArray<Entry> m_entries;
     std::size_t m_count = 0; // entries in use, including the reserved id 0
     std::vector<NumberedFamily> m_families;
-    std::vector<std::unique_ptr<StringId[]>> m_pageStore;
+    // Pages of numbered ids are carved from slabs of anonymous memory, which the kernel
+    // hands out zeroed: a page of its own each was cleared twice (by the kernel and by
+    // make_unique) and, in 4 KiB pages, took a quarter of a 1 GB read's page faults. The
+    // first slab is small, so a small trace touches little; later ones are a huge page.
+    StringId *newNumberedPage();
+    std::vector<HugePageArray<StringId>> m_pageSlabs;
+    std::size_t m_pagesMade = 0;
+    std::size_t m_slabPagesLeft = 0;
     // Ids in the hash table, in id order (a rehash re-inserts them in that order).
     std::vector<StringId> m_hashedIds;
     // Open addressing, power-of-two size. Each slot holds (hash << 32 | id); 0 = empty. The
