@@ -7,6 +7,7 @@
 # Usage: bench/bench_hostile.sh [path/to/candle-trace]
 #   BENCH_BIG_MB    size of the big inputs (default 1000)
 #   BENCH_TMPDIR    where the inputs go (default: a new directory under $TMPDIR or /tmp)
+#   BENCH_INPUTS    the inputs to run, by name (default: all of them)
 set -eu # no pipefail: `yes | head` ends yes with SIGPIPE by design
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -46,14 +47,26 @@ make_input() { # name
       { echo "$META"; printf '{"kind":"span_start","id":"s","name":"'; head -c 200000000 /dev/zero | tr '\0' n
         printf '","start_ns":0,"span_kind":"function"}\n{"kind":"span_end","id":"s","duration_ns":1}\n'; echo "$TERMINAL"; } ;;
     deep-nesting-100mb) { echo "$META"; head -c 100000000 /dev/zero | tr '\0' '['; echo; echo "$TERMINAL"; } ;;
+    # A span started and ended with a 100 MB id: the end lies in the reader's second segment.
+    two-100mb-ids)
+      { echo "$META"; printf '{"kind":"span_start","id":"'; head -c 100000000 /dev/zero | tr '\0' i
+        printf '","name":"n","start_ns":0,"span_kind":"function"}\n{"kind":"span_end","id":"'
+        head -c 100000000 /dev/zero | tr '\0' i; printf '","duration_ns":1}\n'; echo "$TERMINAL"; } ;;
+    unclosed-200mb-id)
+      { echo "$META"; printf '{"kind":"span_start","id":"'; head -c 200000000 /dev/zero | tr '\0' i
+        printf '","name":"n","start_ns":0,"span_kind":"function"}\n'; echo "$TERMINAL"; } ;;
+    unknown-200mb-span-kind)
+      { echo "$META"; printf '{"kind":"span_start","id":"s","name":"n","start_ns":0,"span_kind":"'
+        head -c 200000000 /dev/zero | tr '\0' k; printf '"}\n'; echo "$TERMINAL"; } ;;
   esac
 }
 
 echo "candle-trace: $CT ($("$CT" --version)); big inputs ${BIG_MB} MB; $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-24s %-14s %9s %8s %10s %7s %9s %s\n' input command "file MB" "wall s" "peak MB" "x file" "limit MB" verdict
 worst=ok
-for input in garbage-lines invalid-utf8-lines unknown-span-ends unclosed-spans duplicate-span-starts ops-in-unknown-spans \
-             one-200mb-line deep-nesting-100mb; do
+ALL_INPUTS="garbage-lines invalid-utf8-lines unknown-span-ends unclosed-spans duplicate-span-starts ops-in-unknown-spans
+  one-200mb-line deep-nesting-100mb two-100mb-ids unclosed-200mb-id unknown-200mb-span-kind"
+for input in ${BENCH_INPUTS:-$ALL_INPUTS}; do
   file=$TMP/$input.jsonl
   make_input "$input" >"$file"
   bytes=$(stat -c %s "$file")

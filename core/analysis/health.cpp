@@ -13,7 +13,7 @@ namespace TraceInspector {
 
 namespace HealthDetail {
 
-void HealthContext::emit(Severity severity, std::string_view ruleId, std::string_view code, std::string message,
+void HealthContext::emit(Severity severity, std::string_view ruleId, std::string_view code, FindingText message,
                          std::uint64_t line, RelatedKind kind, std::string_view relatedId, std::uint64_t relatedIndex)
 {
     Problem p;
@@ -21,22 +21,22 @@ void HealthContext::emit(Severity severity, std::string_view ruleId, std::string
     p.severity = severity;
     p.ruleId = ruleId;
     p.code = code;
-    p.message = std::move(message);
+    p.message = std::move(message.text);
     p.relatedKind = kind;
-    p.relatedId = relatedId;
+    // The limiter drops a longer one (a cut id names no record): no copy of a 200 MB id.
+    if (relatedId.size() <= ProblemLimiter::kMaxMessageBytes)
+        p.relatedId = relatedId;
     p.relatedIndex = relatedIndex;
-    limiter.store(std::move(p), findings);
+    if (message.shortened)
+        limiter.storeShortened(std::move(p), findings);
+    else
+        limiter.store(std::move(p), findings);
 }
 
-std::string concat(std::initializer_list<std::string_view> parts)
+FindingText concat(std::initializer_list<std::string_view> parts)
 {
-    std::size_t length = 0;
-    for (std::string_view part : parts)
-        length += part.size();
-    std::string out;
-    out.reserve(length);
-    for (std::string_view part : parts)
-        out += part;
+    FindingText out(ProblemLimiter::shortJoin(parts));
+    out.shortened = true;
     return out;
 }
 
@@ -66,7 +66,7 @@ void terminalFindings(HealthContext &ctx)
         return;
     const Terminal &terminal = *trace.terminal;
     const auto emitTerminal = [&](Severity severity, std::string_view ruleId, std::string_view code,
-                                  std::string message) {
+                                  FindingText message) {
         ctx.emit(severity, ruleId, code, std::move(message), terminal.line, RelatedKind::Terminal);
     };
     if (terminal.outcome == RunOutcome::Complete && terminal.reason) {
@@ -164,7 +164,7 @@ void spanFindings(HealthContext &ctx, const std::vector<std::int32_t> &spanOf, C
         const Span &s = spans[i];
         const std::string_view id = trace.str(s.id);
         const auto emitSpan = [&](Severity severity, std::string_view ruleId, std::string_view code,
-                                  std::string message) {
+                                  FindingText message) {
             ctx.emit(severity, ruleId, code, std::move(message), s.startLine, RelatedKind::Span, id, i);
         };
         if (!s.closed) {
@@ -284,7 +284,7 @@ void edgeFindings(HealthContext &ctx, const std::vector<std::int32_t> &spanOf)
         const Edge &e = trace.edges[i];
         const std::string_view from = trace.str(e.from);
         const std::string_view to = trace.str(e.to);
-        const auto emitEdge = [&](std::string_view ruleId, std::string_view code, std::string message) {
+        const auto emitEdge = [&](std::string_view ruleId, std::string_view code, FindingText message) {
             ctx.emit(Severity::Error, ruleId, code, std::move(message), e.line, RelatedKind::Edge, from, i);
         };
         if (e.kind == EdgeKind::Call) {
@@ -378,7 +378,7 @@ void memoryPairingFindings(HealthContext &ctx, std::vector<std::int32_t> buffer)
         KeyState &st = states[k];
         const std::string_view storage = trace.str(m.storageId);
         const std::string_view device = trace.str(m.device);
-        const auto emitMemory = [&](std::string_view ruleId, std::string_view code, std::string message) {
+        const auto emitMemory = [&](std::string_view ruleId, std::string_view code, FindingText message) {
             ctx.emit(Severity::Error, ruleId, code, std::move(message), m.line, RelatedKind::Storage, storage, index);
         };
         if (m.action == MemoryAction::Alloc) {

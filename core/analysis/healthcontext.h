@@ -24,6 +24,22 @@ enum ScratchBit : std::uint8_t {
     LabelName = 4,
 };
 
+/// A finding's message. concat() builds it as the stored problem keeps it (cut at
+/// ProblemLimiter::kMaxMessageBytes), so a message quoting a 200 MB id copies only the bytes
+/// it keeps; any other text is cut when stored.
+struct FindingText {
+    FindingText(std::string full)
+        : text(std::move(full))
+    {
+    }
+    FindingText(const char *full)
+        : text(full)
+    {
+    }
+    std::string text;
+    bool shortened = false; // already as ProblemLimiter::shorten() leaves it
+};
+
 struct HealthContext {
     const Trace &trace;
     bool failed = false;
@@ -33,17 +49,17 @@ struct HealthContext {
 
     Severity structural() const { return failed ? Severity::Warning : Severity::Error; }
 
-    void emit(Severity severity, std::string_view ruleId, std::string_view code, std::string message,
+    void emit(Severity severity, std::string_view ruleId, std::string_view code, FindingText message,
               std::uint64_t line, RelatedKind kind = RelatedKind::None, std::string_view relatedId = {},
               std::uint64_t relatedIndex = UINT64_MAX);
-    void emitMeta(Severity severity, std::string_view ruleId, std::string_view code, std::string message,
+    void emitMeta(Severity severity, std::string_view ruleId, std::string_view code, FindingText message,
                   std::string_view relatedId = {})
     {
         emit(severity, ruleId, code, std::move(message), trace.metaLine, RelatedKind::Meta, relatedId);
     }
 };
 
-std::string concat(std::initializer_list<std::string_view> parts);
+FindingText concat(std::initializer_list<std::string_view> parts);
 
 /// §10.4, per gradient record and then the contract checks (the contract part needs meta).
 void gradientFindings(HealthContext &ctx);

@@ -58,7 +58,7 @@ void gradientFindings(HealthContext &ctx)
         const std::string_view eventId = trace.str(g.eventId);
         const std::string_view root = trace.str(g.root);
         const std::string_view key = trace.str(g.key);
-        const auto emitGradient = [&](std::string_view ruleId, std::string_view code, std::string message) {
+        const auto emitGradient = [&](std::string_view ruleId, std::string_view code, FindingText message) {
             ctx.emit(Severity::Error, ruleId, code, std::move(message), g.line, RelatedKind::Gradient, eventId, i);
         };
         if (isRustBlank(eventId))
@@ -139,7 +139,7 @@ void gradientFindings(HealthContext &ctx)
         const Observation &obs = entry.second;
         const Gradient &g = trace.gradients[obs.first];
         const std::string pair = quotedPair(trace.str(g.root), trace.str(g.key));
-        const auto emitPair = [&](std::string_view ruleId, std::string_view code, std::string message) {
+        const auto emitPair = [&](std::string_view ruleId, std::string_view code, FindingText message) {
             ctx.emit(Severity::Error, ruleId, code, std::move(message), g.line, RelatedKind::Gradient,
                      trace.str(g.eventId), obs.first);
         };
@@ -183,7 +183,7 @@ void gradientFindings(HealthContext &ctx)
         const bool judged = !ctx.failed || familyComplete;
         const std::string name = rustDebugString(family.family);
         const std::string min = std::to_string(family.minPresent);
-        const auto emitFamily = [&](std::string_view ruleId, std::string_view code, std::string message) {
+        const auto emitFamily = [&](std::string_view ruleId, std::string_view code, FindingText message) {
             ctx.emitMeta(Severity::Error, ruleId, code, std::move(message), family.family);
         };
         if (nonFinite > 0)

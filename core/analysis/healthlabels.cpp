@@ -10,7 +10,7 @@ namespace TraceInspector::HealthDetail {
 
 namespace {
 
-std::string backticked(std::string_view prefix, std::string_view label, std::string_view suffix)
+FindingText backticked(std::string_view prefix, std::string_view label, std::string_view suffix)
 {
     return concat({prefix, "`", label, "`", suffix});
 }

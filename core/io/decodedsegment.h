@@ -36,9 +36,17 @@ struct DuplicateSpanStart {
 /// kMaxMessageBytes, and a rule stores at most kMaxTextBytesPerRule) — the unknown
 /// span_ends past those are only counted, so their ids are never shown.
 struct UnresolvedEnds {
+    /// A kept id that is held by its own block instead of being copied into `text`.
+    struct Held {
+        std::uint64_t k = 0; // its index among the kept ids
+        std::string_view id;
+        StringTable::Bytes block;
+    };
+
     std::uint64_t count = 0;
-    std::string text;                // the kept ids, one after the other
+    std::string text;                // the kept ids, one after the other (but the held ones)
     std::vector<std::uint64_t> ends; // end offset in `text` of each kept id
+    std::vector<Held> held;          // in order of k; few: each holds more than 256 KB
     std::uint64_t shownBytes = 0;    // sum of the kept ids' lengths, each cut at kMaxMessageBytes
 
     std::uint64_t kept() const { return ends.size(); }
@@ -46,6 +54,12 @@ struct UnresolvedEnds {
     {
         if (k >= kept())
             return {}; // not reached: only kept ids can be listed (see above)
+        if (!held.empty()) {
+            const auto h =
+                std::lower_bound(held.begin(), held.end(), k, [](const Held &a, std::uint64_t b) { return a.k < b; });
+            if (h != held.end() && h->k == k)
+                return h->id;
+        }
         const std::uint64_t begin = k ? ends[k - 1] : 0;
         return std::string_view(text).substr(begin, ends[k] - begin);
     }
@@ -61,6 +75,16 @@ struct UnresolvedEnds {
         if (!keep)
             return;
         text.append(id);
+        ends.push_back(text.size());
+        shownBytes += std::min<std::uint64_t>(id.size(), ProblemLimiter::kMaxMessageBytes);
+    }
+    /// add() of a kept \a id that lies in \a block (StringTable::eraseNewest()): the block
+    /// is kept instead of a copy of the id, which a 200 MB id line would make while the
+    /// line's block is still alive.
+    void addHeld(std::string_view id, StringTable::Bytes block)
+    {
+        ++count;
+        held.push_back({kept(), id, std::move(block)});
         ends.push_back(text.size());
         shownBytes += std::min<std::uint64_t>(id.size(), ProblemLimiter::kMaxMessageBytes);
     }

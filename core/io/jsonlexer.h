@@ -95,6 +95,14 @@ public:
     /// Lines given to reset() may be overwritten by parseValueString(): the caller's buffer
     /// is writable and reads no line again after the lexer. Off by default.
     void setWritableLines(bool writable) { m_writable = writable; }
+    /// Whether \a s (a string just read) lies in a writable line, which is never read again:
+    /// its bytes may be given back once copied (appendReleasing()).
+    bool disposable(std::string_view s) const
+    {
+        const auto at = reinterpret_cast<std::uintptr_t>(s.data());
+        return m_writable && at >= reinterpret_cast<std::uintptr_t>(m_begin)
+               && at + s.size() <= reinterpret_cast<std::uintptr_t>(m_end);
+    }
     /// Reads the number at the cursor (a '-' or a digit).
     bool parseNumber(SerdeNumber &out);
     /// `true`/`false`/`null` after their first byte: the rest must match exactly.

@@ -133,7 +133,8 @@ bool LineDecoder::readKindTag(int &kind)
             return false;
         kind = eventKindFromName(s);
         if (kind < 0)
-            return m_lex.failAfterConsumedTaking(StructReader::unknownVariant(s, eventKindExpectation()));
+            return m_lex.failAfterConsumedTaking(
+                StructReader::unknownVariant(s, eventKindExpectation(), m_lex.disposable(s)));
         return true;
     }
     if (c == '[' || c == '{') // refused before the bracket is consumed

@@ -3,10 +3,10 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <sys/mman.h>
 #include <type_traits>
 
 #include "core/model/hugepages.h"
+#include "core/model/pagerelease.h"
 
 namespace TraceInspector {
 namespace {
@@ -67,18 +67,6 @@ private:
     std::vector<ShapeId> m_shapes;
     std::vector<StringId> m_scratch;
 };
-
-/// Gives the whole pages of [begin, end) back to the kernel. Only for memory that is never
-/// read again: the pages read as zeros afterwards. The allocator's own bytes lie outside
-/// an allocation's elements, and only pages wholly inside them are given back.
-void releasePages(const void *begin, const void *end)
-{
-    constexpr std::uintptr_t kPage = 4096;
-    const std::uintptr_t first = (reinterpret_cast<std::uintptr_t>(begin) + kPage - 1) & ~(kPage - 1);
-    const std::uintptr_t last = reinterpret_cast<std::uintptr_t>(end) & ~(kPage - 1);
-    if (last > first)
-        ::madvise(reinterpret_cast<void *>(first), last - first, MADV_DONTNEED);
-}
 
 template<typename T, typename Fn>
 void appendAll(std::vector<T> &dst, std::vector<T> &src, Fn &&fix)

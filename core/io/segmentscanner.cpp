@@ -210,8 +210,14 @@ void SegmentScanner::file(DecodedEvent &ev, std::uint32_t line)
         if (id == m_stringsBefore && m_trace.strings.size() == m_stringsBefore + 1) {
             // This line interned the id: no earlier line of the segment started that span.
             UnresolvedEnds &u = m_segment.unresolvedEnds;
-            u.add(m_trace.str(id), !m_segment.startsFile || u.keepsMore());
-            m_trace.strings.eraseNewest(id);
+            const std::string_view text = m_trace.str(id);
+            StringTable::Bytes block;
+            const bool keep = !m_segment.startsFile || u.keepsMore();
+            m_trace.strings.eraseNewest(id, keep ? &block : nullptr);
+            if (block)
+                u.addHeld(text, std::move(block)); // a long id: held where it lies
+            else
+                u.add(text, keep); // still readable (eraseNewest())
             id = kNoString;
         }
         m_segment.spanEnds.push_back({ev.spanEndDurationNs, id, line});

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/io/structreader.h"
 
+#include "core/model/pagerelease.h"
 #include "core/model/trace.h"
 
 namespace TraceInspector {
@@ -14,14 +15,19 @@ std::string elementCount(std::size_t n)
 
 } // namespace
 
-std::string StructReader::unknownVariant(std::string_view value, std::string_view expected)
+std::string StructReader::unknownVariant(std::string_view value, std::string_view expected, bool disposable)
 {
     constexpr std::string_view kHead = "unknown variant `";
     constexpr std::string_view kMiddle = "`, expected ";
     std::string text;
     text.reserve(kHead.size() + value.size() + kMiddle.size() + expected.size()
                  + (value.size() > (std::size_t(1) << 16) ? kMessagePrefixRoom : 0));
-    text.append(kHead).append(value).append(kMiddle).append(expected);
+    text.append(kHead);
+    if (disposable)
+        appendReleasing(text, value);
+    else
+        text.append(value);
+    text.append(kMiddle).append(expected);
     return text;
 }
 
@@ -122,7 +128,7 @@ bool StructReader::readEnum(const EnumSpec &spec, int &index, int depth)
             return false;
         index = spec.lookup(s);
         if (index < 0)
-            mismatch(unknownVariant(s, enumExpectation(spec.typeName)));
+            mismatch(unknownVariant(s, enumExpectation(spec.typeName), m_lex.disposable(s)));
         return true;
     }
     if (c != '{')
@@ -346,7 +352,7 @@ bool StructReader::readEdgeTag(EdgeKind &kind, bool &valid, int depth)
             kind = *k;
             valid = true;
         } else {
-            mismatch(unknownVariant(s, "`call` or `data`"));
+            mismatch(unknownVariant(s, "`call` or `data`", m_lex.disposable(s)));
         }
         return true;
     }

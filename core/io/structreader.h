@@ -63,8 +63,10 @@ public:
     /// `unknown variant `<value>`, expected <expected>`, built at its final size at once: the
     /// value may be 200 MB. It has room for the reader's `parse trace JSONL line N from
     /// <path>: ` in front (kMessagePrefixRoom), so adding that moves the text within its
-    /// block instead of copying it; the room is never written, so it takes no memory.
-    static std::string unknownVariant(std::string_view value, std::string_view expected);
+    /// block instead of copying it; the room is never written, so it takes no memory. A
+    /// \a disposable value (JsonLexer::disposable()) gives its pages back as it is copied, so
+    /// that the line and the message do not both hold it.
+    static std::string unknownVariant(std::string_view value, std::string_view expected, bool disposable = false);
     static constexpr std::size_t kMessagePrefixRoom = 4096 + 64;
     /// Reads the value at the cursor and records `invalid type: U, expected E`.
     bool typeError(std::string_view expected, int depth)

@@ -104,6 +104,31 @@ bool ProblemLimiter::shorten(std::string &text)
     return true;
 }
 
+std::string ProblemLimiter::shortJoin(std::initializer_list<std::string_view> parts)
+{
+    std::size_t length = 0;
+    for (std::string_view part : parts)
+        length += part.size();
+    const bool cut = length > kMaxMessageBytes;
+    std::string out;
+    // Up to the byte at kMaxMessageBytes: cutOf() looks at it.
+    const std::size_t keep = cut ? kMaxMessageBytes + 1 : length;
+    out.reserve(keep);
+    for (std::string_view part : parts) {
+        if (out.size() + part.size() >= keep) {
+            out.append(part.substr(0, keep - out.size()));
+            break;
+        }
+        out.append(part);
+    }
+    if (cut) {
+        const std::size_t at = cutOf(out);
+        out.resize(at);
+        appendNotShown(out, length - at);
+    }
+    return out;
+}
+
 bool ProblemLimiter::store(Problem &&problem, std::vector<Problem> &out)
 {
     shorten(problem.message);
@@ -129,7 +154,7 @@ bool ProblemLimiter::storeCopy(Problem &problem, std::vector<Problem> &out)
 bool ProblemLimiter::storeShortened(Problem &&problem, std::vector<Problem> &out)
 {
     if (problem.relatedId.size() > kMaxMessageBytes)
-        problem.relatedId.clear(); // a cut id would name no record; the line still locates it
+        std::string().swap(problem.relatedId); // a cut id would name no record; the line still locates it
     if (!admit(problem.ruleId, problem.severity, problem.message.size() + problem.relatedId.size()))
         return false;
     out.push_back(std::move(problem));

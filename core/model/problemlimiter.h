@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -55,10 +56,15 @@ public:
     bool store(Problem &&problem, std::vector<Problem> &out);
     /// store() of a copy of \a problem, of whose message only the bytes kept are copied.
     bool storeCopy(Problem &problem, std::vector<Problem> &out);
+    /// store() of a problem whose message is already as shorten() leaves it (shortJoin()).
+    bool storeShortened(Problem &&problem, std::vector<Problem> &out);
 
     /// Cuts \a text to kMaxMessageBytes (at a UTF-8 character boundary) and says how much
     /// was left out. Returns whether it changed the text.
     static bool shorten(std::string &text);
+    /// The concatenation of \a parts as shorten() leaves it, built without the whole: a
+    /// message quoting a 200 MB id copies only the bytes it keeps.
+    static std::string shortJoin(std::initializer_list<std::string_view> parts);
 
 private:
     struct RuleState {
@@ -70,7 +76,6 @@ private:
         bool exhausted = false;
     };
     RuleState &stateOf(std::string_view ruleId, Severity severity);
-    bool storeShortened(Problem &&problem, std::vector<Problem> &out);
 
     std::vector<RuleState> m_rules;
     std::size_t m_last = 0;

@@ -212,6 +212,7 @@ const char *StringTable::store(std::string_view text)
             if (at >= begin && at - begin + text.size() <= m_offered->used) {
                 m_bytesHeld += m_offered->used;
                 m_largeBlocks.push_back(std::move(m_offered->data));
+                m_largeBlockBytes.push_back(m_offered->used);
                 m_offered->size = 0;
                 m_offered->used = 0;
                 return text.data();
@@ -220,6 +221,7 @@ const char *StringTable::store(std::string_view text)
         // Large strings get a block of their own and leave the current block open.
         char *p = m_largeBlocks.emplace_back(allocateBytes(text.size())).get();
         std::memcpy(p, text.data(), text.size());
+        m_largeBlockBytes.push_back(text.size());
         m_bytesHeld += text.size();
         return p;
     }
@@ -361,11 +363,18 @@ void StringTable::rehash(std::size_t slotCount)
         m_recent.assign(std::min(kRecentSlots, slotCount), 0); // a cache: starting empty is fine
 }
 
-void StringTable::eraseNewest(StringId id)
+void StringTable::eraseNewest(StringId id, Bytes *block)
 {
     if (id == kNoString || id + 1 != m_count)
         return;
     const Entry e = m_entries[id];
+    if (block && e.length > kBlockBytes / 4 && !m_largeBlocks.empty()) {
+        // store() gave the newest long string the newest large block.
+        *block = std::move(m_largeBlocks.back());
+        m_largeBlocks.pop_back();
+        m_bytesHeld -= m_largeBlockBytes.back();
+        m_largeBlockBytes.pop_back();
+    }
     if (m_hashedIds.empty() || m_hashedIds.back() != id) {
         // A numbered id: its slot is the only reference to it.
         Numbered key;

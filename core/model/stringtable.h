@@ -75,8 +75,12 @@ public:
     void offerBlock(AdoptableBlock *block) { m_offered = block; }
     /// Forgets the string interned last (\a id must be the newest id): a span_end naming a
     /// span no earlier line named is an unknown span's end, and ten million of them must not
-    /// keep ten million ids. A string of its own block keeps its bytes.
-    void eraseNewest(StringId id);
+    /// keep ten million ids. A string of its own block (one of more than 256 KB) keeps its
+    /// bytes: in the table, or with \a block given, in *\a block, which then holds the block
+    /// (a reader's whole buffer, when the table took it over) so that the caller can keep the
+    /// text without copying it. *\a block stays empty for a string in a shared block. The
+    /// text stays readable until the next intern() either way.
+    void eraseNewest(StringId id, Bytes *block = nullptr);
     /// Frees the lookup index (hash slots and the recent cache) of a table that is only
     /// read from here on: view() and size() keep working; intern() and find() must not be
     /// called again. Merging a segment's table into another needs only the texts, and
@@ -134,6 +138,7 @@ private:
     std::vector<std::size_t> m_blockSizes;
     std::size_t m_releasedBlocks = 0; // m_blocks before this index were freed (releaseBefore())
     std::vector<Bytes> m_largeBlocks;
+    std::vector<std::size_t> m_largeBlockBytes; // what each of m_largeBlocks counts in m_bytesHeld
     AdoptableBlock *m_offered = nullptr;
     std::size_t m_blockUsed = 0;
     std::size_t m_blockSize = 0;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <QtTest>
 
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -83,6 +84,48 @@ private Q_SLOTS:
         QCOMPARE(table.find("s1"), keep);
         QCOMPARE(table.intern(text.toStdString()), id); // the id is handed out again
         QCOMPARE(std::string(table.view(id)), text.toStdString());
+    }
+
+    // A long string has a block of its own, which eraseNewest() hands over on request with the
+    // text where it was (the reader keeps an unknown span_end's 200 MB id so, uncopied).
+    void eraseNewestHandsOverALongStringsBlock()
+    {
+        StringTable table;
+        table.intern("s1");
+        const std::string text(300000, 'u');
+        const StringId id = table.intern(text);
+        const char *at = table.view(id).data();
+        const std::size_t before = table.memoryUsage();
+        StringTable::Bytes block;
+        table.eraseNewest(id, &block);
+        QCOMPARE(block.get(), at);
+        QCOMPARE(std::string_view(block.get(), text.size()), std::string_view(text));
+        QCOMPARE(table.memoryUsage(), before - text.size());
+        QCOMPARE(table.find(text), kNoString);
+        QCOMPARE(table.size(), std::size_t(2));
+
+        // A short string shares its block: nothing is handed over.
+        const StringId shortId = table.intern("unknown-span");
+        StringTable::Bytes none;
+        table.eraseNewest(shortId, &none);
+        QVERIFY(!none);
+        QCOMPARE(table.find("unknown-span"), kNoString);
+    }
+    void eraseNewestHandsOverATakenBuffer()
+    {
+        StringTable table;
+        const std::size_t size = 1 << 20;
+        StringTable::AdoptableBlock buffer{StringTable::allocateBytes(size), size, size};
+        const char *data = buffer.data.get();
+        std::memset(buffer.data.get(), 'v', size);
+        table.offerBlock(&buffer);
+        const StringId id = table.intern(std::string_view(data + 10, size - 20));
+        table.offerBlock(nullptr);
+        QVERIFY(!buffer.data); // taken over, not copied
+        StringTable::Bytes block;
+        table.eraseNewest(id, &block);
+        QCOMPARE(block.get(), data);
+        QCOMPARE(table.memoryUsage() < size, true);
     }
 
     // Random numbers far apart exhaust the page budget: the rest go to the hash table, and

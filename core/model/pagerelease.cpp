@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+#include "core/model/pagerelease.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <sys/mman.h>
+
+namespace TraceInspector {
+
+void releasePages(const void *begin, const void *end)
+{
+    constexpr std::uintptr_t kPage = 4096;
+    const std::uintptr_t first = (reinterpret_cast<std::uintptr_t>(begin) + kPage - 1) & ~(kPage - 1);
+    const std::uintptr_t last = reinterpret_cast<std::uintptr_t>(end) & ~(kPage - 1);
+    if (last > first)
+        ::madvise(reinterpret_cast<void *>(first), last - first, MADV_DONTNEED);
+}
+
+void appendReleasing(std::string &out, std::string_view from)
+{
+    // Small steps: the copy and what is left of the source are alive together up to one.
+    constexpr std::size_t kStep = std::size_t(256) << 10;
+    for (std::size_t done = 0; done < from.size();) {
+        const std::size_t n = std::min(kStep, from.size() - done);
+        out.append(from.substr(done, n));
+        done += n;
+        releasePages(from.data(), from.data() + done);
+    }
+}
+
+} // namespace TraceInspector
