@@ -238,6 +238,9 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
         // Only inner spans below a root pass their unions up: they get a slot, so the held
         // vectors number the inner spans, not every span (most spans are leaves; a vector per
         // span was ~45 MB on the 1 GB trace while health and memory ran beside it).
+        // A subtree's segments are kept by start time, lanes mixed: a stream runs its kernels
+        // in launch order, so the children's lists (in start order) usually concatenate
+        // already sorted and a linear pass joins them; only out-of-order input is sorted.
         std::vector<std::uint32_t> slotOf(spanCount, kNone);
         std::uint32_t slots = 0;
         for (std::size_t i = 0; i < spanCount; ++i) {
@@ -247,18 +250,41 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
         std::vector<std::vector<Segment>> segsOf(slots);
         std::vector<std::vector<std::pair<std::uint32_t, std::uint64_t>>> countsOf(slots);
         std::vector<Segment> scratch;
-        std::vector<std::pair<std::uint32_t, std::uint64_t>> counts;
+        // Per lane, for the span being merged: its last segment in scratch, its interval
+        // count and busy time. laneStamp says which span last touched the lane, so nothing
+        // is cleared between spans.
+        const std::size_t laneCount = result.m_lanes.size();
+        std::vector<std::uint32_t> laneStamp(laneCount, kNone);
+        std::vector<std::uint32_t> laneLast(laneCount, 0);
+        std::vector<std::uint64_t> laneIntervals(laneCount, 0);
+        std::vector<std::uint64_t> laneBusy(laneCount, 0);
+        std::vector<std::uint32_t> touched;
         for (std::size_t k = spanCount; k-- > 0;) {
             const std::uint32_t span = byDepth[k];
             scratch.clear();
-            counts.clear();
+            touched.clear();
+            const auto touch = [&](std::uint32_t lane) {
+                if (laneStamp[lane] != span) {
+                    laneStamp[lane] = span;
+                    laneLast[lane] = kNone;
+                    laneIntervals[lane] = 0;
+                    laneBusy[lane] = 0;
+                    touched.push_back(lane);
+                }
+            };
             const auto addRaw = [&](std::span<const Segment> list) {
                 for (const Segment &seg : list) {
-                    counts.emplace_back(seg.lane, 1);
+                    touch(seg.lane);
+                    laneIntervals[seg.lane] = saturatingAdd(laneIntervals[seg.lane], 1);
                     if (seg.end > seg.start)
                         scratch.push_back(seg);
                 }
             };
+            // Sized at once: a slot keeps this vector, so no growth slack is held.
+            std::size_t needed = ownOf(span).size();
+            for (const std::uint32_t child : tree.children(span))
+                needed += tree.children(child).empty() ? ownOf(child).size() : segsOf[slotOf[child]].size();
+            scratch.reserve(needed);
             addRaw(ownOf(span));
             for (const std::uint32_t child : tree.children(span)) {
                 if (tree.children(child).empty()) {
@@ -266,46 +292,49 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
                     continue;
                 }
                 const std::uint32_t slot = slotOf[child];
+                for (const auto &[lane, n] : countsOf[slot]) {
+                    touch(lane);
+                    laneIntervals[lane] = saturatingAdd(laneIntervals[lane], n);
+                }
                 scratch.insert(scratch.end(), segsOf[slot].begin(), segsOf[slot].end());
-                counts.insert(counts.end(), countsOf[slot].begin(), countsOf[slot].end());
                 std::vector<Segment>().swap(segsOf[slot]);
                 std::vector<std::pair<std::uint32_t, std::uint64_t>>().swap(countsOf[slot]);
             }
-            if (counts.empty())
+            if (touched.empty())
                 continue;
-            std::sort(scratch.begin(), scratch.end(), [](const Segment &a, const Segment &b) {
-                return a.lane != b.lane ? a.lane < b.lane : a.start < b.start;
-            });
+            const auto byStart = [](const Segment &a, const Segment &b) { return a.start < b.start; };
+            if (!std::is_sorted(scratch.begin(), scratch.end(), byStart))
+                std::sort(scratch.begin(), scratch.end(), byStart);
+            // Each lane's segments, by start, join while the next starts before the last ends.
             std::size_t kept = 0;
-            for (const Segment &seg : scratch) {
-                if (kept > 0 && scratch[kept - 1].lane == seg.lane && seg.start <= scratch[kept - 1].end)
-                    scratch[kept - 1].end = std::max(scratch[kept - 1].end, seg.end);
-                else
-                    scratch[kept++] = seg;
+            for (std::size_t j = 0; j < scratch.size(); ++j) {
+                const Segment seg = scratch[j];
+                std::uint32_t &last = laneLast[seg.lane];
+                if (last != kNone && seg.start <= scratch[last].end) {
+                    scratch[last].end = std::max(scratch[last].end, seg.end);
+                    continue;
+                }
+                last = std::uint32_t(kept);
+                scratch[kept++] = seg;
             }
             scratch.resize(kept);
-            std::sort(counts.begin(), counts.end());
-            std::size_t distinct = 0;
-            for (const auto &[lane, n] : counts) {
-                if (distinct > 0 && counts[distinct - 1].first == lane)
-                    counts[distinct - 1].second = saturatingAdd(counts[distinct - 1].second, n);
-                else
-                    counts[distinct++] = {lane, n};
-            }
-            counts.resize(distinct);
+            for (const Segment &seg : scratch)
+                laneBusy[seg.lane] += seg.end - seg.start;
+            std::sort(touched.begin(), touched.end());
             row.clear();
-            std::size_t next = 0;
-            for (const auto &[lane, n] : counts) {
+            for (const std::uint32_t lane : touched) {
                 DeviceBusy b;
                 b.lane = lane;
-                b.intervals = static_cast<std::uint32_t>(std::min<std::uint64_t>(n, UINT32_MAX));
-                for (; next < scratch.size() && scratch[next].lane == lane; ++next)
-                    b.busyNs += scratch[next].end - scratch[next].start;
+                b.intervals = static_cast<std::uint32_t>(std::min<std::uint64_t>(laneIntervals[lane], UINT32_MAX));
+                b.busyNs = laneBusy[lane];
                 row.push_back(b);
             }
             if (slotOf[span] != kNone) {
-                segsOf[slotOf[span]] = scratch;
-                countsOf[slotOf[span]] = counts;
+                std::vector<std::pair<std::uint32_t, std::uint64_t>> &counts = countsOf[slotOf[span]];
+                counts.reserve(touched.size());
+                for (const std::uint32_t lane : touched)
+                    counts.emplace_back(lane, laneIntervals[lane]);
+                segsOf[slotOf[span]].swap(scratch);
             }
             emit(span, row);
         }
