@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/analysis/callgraph.h"
 
+#include <algorithm>
 #include <string>
 #include <unordered_map>
 
@@ -21,7 +22,11 @@ std::uint64_t pairKey(std::uint32_t a, std::uint32_t b)
 
 /// Candidate nodes and the span → candidate mapping of the chosen subtree.
 struct Candidates {
-    std::vector<CallGraphNode> nodes;      // breadth-first order of first appearance
+    /// The first `cap` candidates in breadth-first order of first appearance: only they are
+    /// drawn, and a whole 1 GB trace has a million (~64 MB of nodes while health and memory
+    /// were being analysed beside the graph).
+    std::vector<CallGraphNode> nodes;
+    std::size_t count = 0;                 // candidates in all, kept or not
     std::vector<std::uint32_t> nodeOfSpan; // per span: candidate index, kNone outside the subtree
     std::vector<std::uint32_t> subtree;    // spans of the subtree, breadth first
 };
@@ -29,6 +34,7 @@ struct Candidates {
 Candidates collectSpans(const Trace &trace, const SpanTree &tree, const CallGraphOptions &options)
 {
     Candidates c;
+    const std::size_t cap = options.nodeCap;
     c.nodeOfSpan.assign(tree.spanCount(), kNone);
     std::uint32_t baseDepth = 0;
     if (options.rootSpan == CallGraphOptions::kWholeTrace) {
@@ -41,6 +47,7 @@ Candidates collectSpans(const Trace &trace, const SpanTree &tree, const CallGrap
         const auto children = tree.children(c.subtree[head]);
         c.subtree.insert(c.subtree.end(), children.begin(), children.end());
     }
+    c.nodes.reserve(std::min(cap, c.subtree.size()));
 
     // Path mode: (parent path node, name pattern) → node. The parent's node is known first
     // (BFS). Names are few and interned: each is reduced to its pattern once.
@@ -71,10 +78,12 @@ Candidates collectSpans(const Trace &trace, const SpanTree &tree, const CallGrap
             const std::uint32_t parentNode = parent == SpanTree::kNoParent ? kNone : c.nodeOfSpan[parent];
             const bool isTop = parentNode == kNone;
             const std::uint64_t key = pairKey(isTop ? kNone : parentNode, patternOf(s.name));
-            const auto [it, fresh] = pathNode.try_emplace(key, std::uint32_t(c.nodes.size()));
+            const auto [it, fresh] = pathNode.try_emplace(key, std::uint32_t(c.count));
             node = it->second;
             if (!fresh) {
                 c.nodeOfSpan[span] = node;
+                if (node >= cap)
+                    continue;
                 CallGraphNode &n = c.nodes[node];
                 n.namesDiffer = n.namesDiffer || n.name != s.name;
                 n.count = saturatingAdd(n.count, 1);
@@ -84,8 +93,12 @@ Candidates collectSpans(const Trace &trace, const SpanTree &tree, const CallGrap
                 continue;
             }
         } else {
-            node = std::uint32_t(c.nodes.size());
+            node = std::uint32_t(c.count);
         }
+        ++c.count;
+        c.nodeOfSpan[span] = node;
+        if (node >= cap)
+            continue;
         CallGraphNode n;
         n.kind = CallGraphNode::Kind::Span;
         n.span = span;
@@ -95,7 +108,6 @@ Candidates collectSpans(const Trace &trace, const SpanTree &tree, const CallGrap
         n.selfNs = tree.selfNs(span).value_or(0);
         n.openCount = tree.isOpen(span) ? 1 : 0;
         c.nodes.push_back(n);
-        c.nodeOfSpan[span] = node;
     }
     return c;
 }
@@ -109,10 +121,9 @@ CallGraph buildCallGraph(const Trace &trace, const SpanTree &tree, const CallGra
     if (tree.spanCount() != trace.spans.size())
         return graph;
     Candidates c = collectSpans(trace, tree, options);
-    const std::size_t keptSpans = std::min(c.nodes.size(), options.nodeCap);
-    graph.candidateNodes = c.nodes.size();
-    graph.omittedSpanNodes = c.nodes.size() - keptSpans;
-    c.nodes.resize(keptSpans);
+    const std::size_t keptSpans = c.nodes.size();
+    graph.candidateNodes = c.count;
+    graph.omittedSpanNodes = c.count - keptSpans;
     graph.nodes = std::move(c.nodes);
     const auto keptNode = [&](std::uint32_t span) -> std::uint32_t {
         if (span >= c.nodeOfSpan.size())

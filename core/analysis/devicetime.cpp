@@ -2,6 +2,7 @@
 #include "core/analysis/devicetime.h"
 
 #include <algorithm>
+#include <bit>
 #include <map>
 #include <memory>
 #include <tuple>
@@ -206,9 +207,31 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
             byDepth[fill[tree.depth(i)]++] = std::uint32_t(i);
     }
 
+    // With at most 64 lanes each span's row length is known before any union: the lanes of
+    // its subtree, a bit mask OR-ed up the tree (kept in m_maxBusy until the rows are
+    // written). The rows then go straight to their place in m_busy, sized once: gathering
+    // them first and reordering cost ~50 MB of fresh pages on the 1 GB trace.
+    const bool rowsSizedFirst = result.m_lanes.size() <= 64;
+    if (rowsSizedFirst) {
+        std::vector<std::uint64_t> &lanesBelow = result.m_maxBusy; // all 0 so far
+        for (std::size_t i = 0; i < intervals.size(); ++i) {
+            if (spanOfInterval[i] != kNone)
+                lanesBelow[spanOfInterval[i]] |= std::uint64_t(1) << laneOf[i];
+        }
+        for (std::size_t k = spanCount; k-- > 0;) {
+            const std::uint32_t span = byDepth[k];
+            if (const std::uint32_t parent = tree.parent(span); parent != SpanTree::kNoParent)
+                lanesBelow[parent] |= lanesBelow[span];
+        }
+        for (std::size_t i = 0; i < spanCount; ++i) {
+            result.m_offset[i + 1] = result.m_offset[i] + std::uint32_t(std::popcount(lanesBelow[i]));
+            lanesBelow[i] = 0;
+        }
+        result.m_busy.resize(result.m_offset[spanCount]);
+    }
     std::vector<DeviceBusy> emitted;
-    std::vector<std::uint32_t> emittedStart(spanCount, 0);
-    std::vector<std::uint32_t> emittedCount(spanCount, 0);
+    std::vector<std::uint32_t> emittedStart(rowsSizedFirst ? 0 : spanCount, 0);
+    std::vector<std::uint32_t> emittedCount(rowsSizedFirst ? 0 : spanCount, 0);
     // Lists \a row (one entry per lane, by lane) as span's busy time.
     const auto emit = [&](std::uint32_t span, std::vector<DeviceBusy> &row) {
         if (row.size() > kMaxLanesPerSpan) {
@@ -226,6 +249,10 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
             result.m_flags[span] |= Exceeds;
             ++result.m_exceedingCount;
         }
+        if (rowsSizedFirst) {
+            std::copy(row.begin(), row.end(), result.m_busy.begin() + result.m_offset[span]);
+            return;
+        }
         emittedStart[span] = std::uint32_t(emitted.size());
         emittedCount[span] = std::uint32_t(row.size());
         emitted.insert(emitted.end(), row.begin(), row.end());
@@ -238,6 +265,9 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
         // Only inner spans below a root pass their unions up: they get a slot, so the held
         // vectors number the inner spans, not every span (most spans are leaves; a vector per
         // span was ~45 MB on the 1 GB trace while health and memory ran beside it).
+        // A subtree's segments are kept by start time, lanes mixed: a stream runs its kernels
+        // in launch order, so the children's lists (in start order) usually concatenate
+        // already sorted and a linear pass joins them; only out-of-order input is sorted.
         std::vector<std::uint32_t> slotOf(spanCount, kNone);
         std::uint32_t slots = 0;
         for (std::size_t i = 0; i < spanCount; ++i) {
@@ -247,18 +277,41 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
         std::vector<std::vector<Segment>> segsOf(slots);
         std::vector<std::vector<std::pair<std::uint32_t, std::uint64_t>>> countsOf(slots);
         std::vector<Segment> scratch;
-        std::vector<std::pair<std::uint32_t, std::uint64_t>> counts;
+        // Per lane, for the span being merged: its last segment in scratch, its interval
+        // count and busy time. laneStamp says which span last touched the lane, so nothing
+        // is cleared between spans.
+        const std::size_t laneCount = result.m_lanes.size();
+        std::vector<std::uint32_t> laneStamp(laneCount, kNone);
+        std::vector<std::uint32_t> laneLast(laneCount, 0);
+        std::vector<std::uint64_t> laneIntervals(laneCount, 0);
+        std::vector<std::uint64_t> laneBusy(laneCount, 0);
+        std::vector<std::uint32_t> touched;
         for (std::size_t k = spanCount; k-- > 0;) {
             const std::uint32_t span = byDepth[k];
             scratch.clear();
-            counts.clear();
+            touched.clear();
+            const auto touch = [&](std::uint32_t lane) {
+                if (laneStamp[lane] != span) {
+                    laneStamp[lane] = span;
+                    laneLast[lane] = kNone;
+                    laneIntervals[lane] = 0;
+                    laneBusy[lane] = 0;
+                    touched.push_back(lane);
+                }
+            };
             const auto addRaw = [&](std::span<const Segment> list) {
                 for (const Segment &seg : list) {
-                    counts.emplace_back(seg.lane, 1);
+                    touch(seg.lane);
+                    laneIntervals[seg.lane] = saturatingAdd(laneIntervals[seg.lane], 1);
                     if (seg.end > seg.start)
                         scratch.push_back(seg);
                 }
             };
+            // Sized at once: a slot keeps this vector, so no growth slack is held.
+            std::size_t needed = ownOf(span).size();
+            for (const std::uint32_t child : tree.children(span))
+                needed += tree.children(child).empty() ? ownOf(child).size() : segsOf[slotOf[child]].size();
+            scratch.reserve(needed);
             addRaw(ownOf(span));
             for (const std::uint32_t child : tree.children(span)) {
                 if (tree.children(child).empty()) {
@@ -266,46 +319,49 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
                     continue;
                 }
                 const std::uint32_t slot = slotOf[child];
+                for (const auto &[lane, n] : countsOf[slot]) {
+                    touch(lane);
+                    laneIntervals[lane] = saturatingAdd(laneIntervals[lane], n);
+                }
                 scratch.insert(scratch.end(), segsOf[slot].begin(), segsOf[slot].end());
-                counts.insert(counts.end(), countsOf[slot].begin(), countsOf[slot].end());
                 std::vector<Segment>().swap(segsOf[slot]);
                 std::vector<std::pair<std::uint32_t, std::uint64_t>>().swap(countsOf[slot]);
             }
-            if (counts.empty())
+            if (touched.empty())
                 continue;
-            std::sort(scratch.begin(), scratch.end(), [](const Segment &a, const Segment &b) {
-                return a.lane != b.lane ? a.lane < b.lane : a.start < b.start;
-            });
+            const auto byStart = [](const Segment &a, const Segment &b) { return a.start < b.start; };
+            if (!std::is_sorted(scratch.begin(), scratch.end(), byStart))
+                std::sort(scratch.begin(), scratch.end(), byStart);
+            // Each lane's segments, by start, join while the next starts before the last ends.
             std::size_t kept = 0;
-            for (const Segment &seg : scratch) {
-                if (kept > 0 && scratch[kept - 1].lane == seg.lane && seg.start <= scratch[kept - 1].end)
-                    scratch[kept - 1].end = std::max(scratch[kept - 1].end, seg.end);
-                else
-                    scratch[kept++] = seg;
+            for (std::size_t j = 0; j < scratch.size(); ++j) {
+                const Segment seg = scratch[j];
+                std::uint32_t &last = laneLast[seg.lane];
+                if (last != kNone && seg.start <= scratch[last].end) {
+                    scratch[last].end = std::max(scratch[last].end, seg.end);
+                    continue;
+                }
+                last = std::uint32_t(kept);
+                scratch[kept++] = seg;
             }
             scratch.resize(kept);
-            std::sort(counts.begin(), counts.end());
-            std::size_t distinct = 0;
-            for (const auto &[lane, n] : counts) {
-                if (distinct > 0 && counts[distinct - 1].first == lane)
-                    counts[distinct - 1].second = saturatingAdd(counts[distinct - 1].second, n);
-                else
-                    counts[distinct++] = {lane, n};
-            }
-            counts.resize(distinct);
+            for (const Segment &seg : scratch)
+                laneBusy[seg.lane] += seg.end - seg.start;
+            std::sort(touched.begin(), touched.end());
             row.clear();
-            std::size_t next = 0;
-            for (const auto &[lane, n] : counts) {
+            for (const std::uint32_t lane : touched) {
                 DeviceBusy b;
                 b.lane = lane;
-                b.intervals = static_cast<std::uint32_t>(std::min<std::uint64_t>(n, UINT32_MAX));
-                for (; next < scratch.size() && scratch[next].lane == lane; ++next)
-                    b.busyNs += scratch[next].end - scratch[next].start;
+                b.intervals = static_cast<std::uint32_t>(std::min<std::uint64_t>(laneIntervals[lane], UINT32_MAX));
+                b.busyNs = laneBusy[lane];
                 row.push_back(b);
             }
             if (slotOf[span] != kNone) {
-                segsOf[slotOf[span]] = scratch;
-                countsOf[slotOf[span]] = counts;
+                std::vector<std::pair<std::uint32_t, std::uint64_t>> &counts = countsOf[slotOf[span]];
+                counts.reserve(touched.size());
+                for (const std::uint32_t lane : touched)
+                    counts.emplace_back(lane, laneIntervals[lane]);
+                segsOf[slotOf[span]].swap(scratch);
             }
             emit(span, row);
         }
@@ -345,11 +401,13 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
         }
     }
 
-    result.m_busy.reserve(emitted.size());
-    for (std::size_t i = 0; i < spanCount; ++i) {
-        result.m_busy.insert(result.m_busy.end(), emitted.begin() + emittedStart[i],
-                             emitted.begin() + emittedStart[i] + emittedCount[i]);
-        result.m_offset[i + 1] = std::uint32_t(result.m_busy.size());
+    if (!rowsSizedFirst) {
+        result.m_busy.reserve(emitted.size());
+        for (std::size_t i = 0; i < spanCount; ++i) {
+            result.m_busy.insert(result.m_busy.end(), emitted.begin() + emittedStart[i],
+                                 emitted.begin() + emittedStart[i] + emittedCount[i]);
+            result.m_offset[i + 1] = std::uint32_t(result.m_busy.size());
+        }
     }
     std::sort(result.m_omitted.begin(), result.m_omitted.end());
     return result;

@@ -7,6 +7,7 @@
 #include <ctime>
 #include <functional>
 
+#include "core/analysis/callgraph.h"
 #include "core/analysis/devicetime.h"
 #include "core/analysis/health.h"
 #include "core/analysis/memoryprofile.h"
@@ -75,5 +76,11 @@ int main(int argc, char **argv)
     measure("memory", repeats, [&] { return analyzeMemory(trace).memoryUsage(); });
     measure("memory series", repeats, [&] { return MemorySeries(trace, memory).memoryUsage(); });
     measure("timeline layout", repeats, [&] { return TimelineLayout::build(trace, tree).memoryUsage(); });
+    // The graph panel's first graph: the whole trace at the default cap.
+    measure("call graph", repeats, [&] {
+        const CallGraph graph = buildCallGraph(trace, tree, CallGraphOptions{});
+        return graph.nodes.capacity() * sizeof(CallGraphNode) + graph.edges.capacity() * sizeof(CallGraphEdge)
+               + graph.spanNode.capacity() * sizeof(std::uint32_t);
+    });
     return 0;
 }

@@ -17,6 +17,7 @@ private Q_SLOTS:
     void graph_data();
     void graph();
     void capKeepsUpperLayers();
+    void capHoldsOnlyTheDrawnNodes();
     void tensorsRespectTheCap();
     void heatReferences();
     void unknownRoot();
@@ -214,6 +215,39 @@ void tst_CallGraph::capKeepsUpperLayers()
     // A cap equal to the node count leaves nothing out.
     options.nodeCap = 21;
     QVERIFY(!buildCallGraph(*trace, tree, options).isCapped());
+}
+
+void tst_CallGraph::capHoldsOnlyTheDrawnNodes()
+{
+    // r > c0..c9 > g0..g9: 21 spans, or 3 span paths (the digits do not count).
+    QByteArray spans = "r:-:0:1000";
+    for (int i = 0; i < 10; ++i) {
+        spans += " c" + QByteArray::number(i) + ":r:" + QByteArray::number(i * 10) + ":5";
+        spans += " g" + QByteArray::number(i) + ":c" + QByteArray::number(i) + ':' + QByteArray::number(i * 10) + ":1";
+    }
+    const auto trace = load(spans, {});
+    QVERIFY(trace);
+    const SpanTree tree = SpanTree::build(*trace);
+    CallGraphOptions options;
+    options.nodeCap = 4;
+    // A whole 1 GB trace has a million candidates: the graph must not hold them all.
+    const CallGraph bySpan = buildCallGraph(*trace, tree, options);
+    QCOMPARE(bySpan.nodes.size(), std::size_t(4));
+    QVERIFY(bySpan.nodes.capacity() <= options.nodeCap);
+    QCOMPARE(bySpan.candidateNodes, std::uint64_t(21));
+
+    // By path: the kept path node still merges all ten spans; the left-out one is counted.
+    options.scope = CallGraphScope::SpanPath;
+    options.nodeCap = 2;
+    const CallGraph byPath = buildCallGraph(*trace, tree, options);
+    QCOMPARE(byPath.nodes.size(), std::size_t(2));
+    QVERIFY(byPath.nodes.capacity() <= options.nodeCap);
+    QCOMPARE(byPath.candidateNodes, std::uint64_t(3));
+    QCOMPARE(byPath.omittedSpanNodes, std::uint64_t(1));
+    QCOMPARE(byPath.nodes[1].count, std::uint64_t(10));
+    QCOMPARE(byPath.nodes[1].totalNs, std::uint64_t(50));
+    QVERIFY(byPath.nodes[1].namesDiffer);
+    QCOMPARE(byPath.spanNode[std::size_t(trace->findSpan(std::string_view("g3")))], UINT32_MAX);
 }
 
 void tst_CallGraph::tensorsRespectTheCap()

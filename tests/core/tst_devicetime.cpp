@@ -5,6 +5,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <map>
+#include <random>
+#include <tuple>
+
 #include "core/analysis/opstatistics.h"
 #include "core/loading/traceloader.h"
 
@@ -29,6 +33,8 @@ private Q_SLOTS:
     void busyUnion();
     void deepChain_data();
     void deepChain();
+    void matchesABruteForceUnion_data();
+    void matchesABruteForceUnion();
     void outsideEverySpan();
     void outsideIntervalsListed_data();
     void outsideIntervalsListed();
@@ -197,6 +203,122 @@ void tst_DeviceTime::deepChain()
     // Every span but the last lasts 10 ns and holds more than that on stream s.
     QCOMPARE(device.exceedingSpanCount(), std::size_t(depth - 1));
     QVERIFY(device.exceedsHostWindow(std::size_t(trace->findSpan(std::string_view("c" + std::to_string(last))))));
+}
+
+void tst_DeviceTime::matchesABruteForceUnion_data()
+{
+    QTest::addColumn<int>("seed");
+    QTest::addColumn<bool>("deep");
+    for (int seed = 1; seed <= 6; ++seed) {
+        QTest::addRow("shallow %d", seed) << seed << false;
+        QTest::addRow("deep %d", seed) << seed << true;
+    }
+}
+
+void tst_DeviceTime::matchesABruteForceUnion()
+{
+    // Random forests with overlapping, nested, touching, empty and out-of-order intervals on
+    // a few lanes (some outside every span), checked span by span against the union computed
+    // the plain way: every interval of the subtree, per lane, sorted and joined.
+    QFETCH(int, seed);
+    QFETCH(bool, deep);
+    std::mt19937 rng{std::uint32_t(seed)};
+    const auto pick = [&rng](int n) { return int(rng() % std::uint32_t(n)); };
+    const int spanCount = 120;
+    std::vector<int> parent(spanCount, -1);
+    QByteArray spans;
+    for (int i = 0; i < spanCount; ++i) {
+        parent[i] = i == 0 || pick(5) == 0 ? -1 : pick(i);
+        spans += "s" + QByteArray::number(i) + ':'
+                 + (parent[i] < 0 ? QByteArray("-") : "s" + QByteArray::number(parent[i])) + ':'
+                 + QByteArray::number(pick(1000)) + ':' + QByteArray::number(pick(400)) + ' ';
+    }
+    int total = spanCount;
+    if (deep) { // a chain below a random span takes the tree past kShallowDepth
+        int above = pick(spanCount);
+        for (std::uint32_t d = 0; d < DeviceTime::kShallowDepth + 4; ++d, ++total) {
+            parent.push_back(above);
+            spans += "s" + QByteArray::number(total) + ":s" + QByteArray::number(above) + ':'
+                     + QByteArray::number(pick(1000)) + ":50 ";
+            above = total;
+        }
+    }
+    const char *const devices[] = {"g0", "g1"};
+    const char *const streams[] = {"7", "14", "s"};
+    const char *const clocks[] = {"c", "event"};
+    struct Interval {
+        int span = -1; // -1: names no span
+        std::tuple<std::string, std::string, std::string> lane;
+        std::uint64_t start = 0;
+        std::uint64_t end = 0;
+    };
+    std::vector<Interval> all;
+    QByteArray intervals;
+    for (int k = 0; k < 600; ++k) {
+        Interval iv;
+        iv.span = pick(12) == 0 ? -1 : pick(total);
+        iv.lane = std::make_tuple(std::string(devices[pick(2)]), std::string(streams[pick(3)]),
+                                  std::string(pick(6) == 0 ? clocks[1] : clocks[0]));
+        // Mostly in launch order, as a stream runs them, with some going back in time.
+        iv.start = pick(4) == 0 ? std::uint64_t(pick(3000)) : std::uint64_t(k * 5 + pick(20));
+        iv.end = iv.start + (pick(8) == 0 ? 0 : std::uint64_t(pick(60)));
+        all.push_back(iv);
+        intervals += (iv.span < 0 ? QByteArray("nobody") : "s" + QByteArray::number(iv.span)) + ':'
+                     + std::get<0>(iv.lane).c_str() + ':' + std::get<1>(iv.lane).c_str() + ':'
+                     + std::get<2>(iv.lane).c_str() + ':' + QByteArray::number(iv.start) + ':'
+                     + QByteArray::number(iv.end - iv.start) + ' ';
+    }
+    const auto trace = load(spans, intervalsJsonl(intervals));
+    QVERIFY(trace);
+    const SpanTree tree = SpanTree::build(*trace);
+    QCOMPARE(tree.maxDepth() > DeviceTime::kShallowDepth, deep);
+    const DeviceTime device = DeviceTime::compute(*trace, tree);
+
+    const auto within = [&parent](int span, int ancestor) {
+        for (int at = span; at >= 0; at = parent[at]) {
+            if (at == ancestor)
+                return true;
+        }
+        return false;
+    };
+    for (int span = 0; span < total; ++span) {
+        std::map<std::tuple<std::string, std::string, std::string>,
+                 std::vector<std::pair<std::uint64_t, std::uint64_t>>>
+            byLane;
+        for (const Interval &iv : all) {
+            if (iv.span >= 0 && within(iv.span, span))
+                byLane[iv.lane].emplace_back(iv.start, iv.end);
+        }
+        QStringList parts;
+        for (auto &[lane, list] : byLane) {
+            std::sort(list.begin(), list.end());
+            std::uint64_t busy = 0;
+            std::uint64_t from = 0;
+            std::uint64_t to = 0;
+            bool open = false;
+            for (const auto &[start, end] : list) {
+                if (end <= start)
+                    continue;
+                if (open && start <= to) {
+                    to = std::max(to, end);
+                    continue;
+                }
+                busy += open ? to - from : 0;
+                from = start;
+                to = end;
+                open = true;
+            }
+            busy += open ? to - from : 0;
+            parts << QStringLiteral("%1/%2/%3=%4#%5")
+                         .arg(QString::fromStdString(std::get<0>(lane)), QString::fromStdString(std::get<1>(lane)),
+                              QString::fromStdString(std::get<2>(lane)))
+                         .arg(busy)
+                         .arg(list.size());
+        }
+        const std::int64_t index = trace->findSpan("s" + std::to_string(span));
+        QVERIFY(index >= 0);
+        QCOMPARE(describe(*trace, device, device.busyOfSpan(std::size_t(index))), parts.join(u' '));
+    }
 }
 
 void tst_DeviceTime::outsideEverySpan()
