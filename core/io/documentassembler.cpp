@@ -39,9 +39,40 @@ void DocumentAssembler::report(std::uint32_t line, const char *rule, std::string
     p.message = std::move(message);
     p.relatedKind = kind;
     p.relatedId = std::move(relatedId);
-    if (!m_firstStreamError)
-        m_firstStreamError = p;
+    if (!m_firstStreamError) {
+        // The first error keeps its whole message (it may be the strict error); the list
+        // gets a cut copy, not a second whole one.
+        m_firstStreamError = std::move(p);
+        m_limiter.storeCopy(*m_firstStreamError, m_problems);
+        return;
+    }
     m_limiter.store(std::move(p), m_problems);
+}
+
+void DocumentAssembler::reportSpanId(std::uint32_t line, const char *rule, std::string_view before, std::string_view id,
+                                     std::uint64_t index)
+{
+    // An id can be as long as its line (hostile input: a 200 MB id). Past the first error the
+    // message is built as the list keeps it; and an id longer than a message is not kept as
+    // the related id (the limiter would drop it anyway: a cut id names no record).
+    const std::string at = "` at index " + std::to_string(index);
+    std::string related;
+    if (id.size() <= ProblemLimiter::kMaxMessageBytes)
+        related = id;
+    if (!m_firstStreamError) {
+        std::string message;
+        message.reserve(before.size() + id.size() + at.size());
+        message.append(before).append(id).append(at);
+        report(line, rule, std::move(message), RelatedKind::Span, std::move(related));
+        return;
+    }
+    Problem p;
+    p.line = line;
+    p.ruleId = rule;
+    p.message = ProblemLimiter::shortJoin({before, id, at});
+    p.relatedKind = RelatedKind::Span;
+    p.relatedId = std::move(related);
+    m_limiter.storeShortened(std::move(p), m_problems);
 }
 
 bool DocumentAssembler::listed(const char *rule)
@@ -62,8 +93,11 @@ void DocumentAssembler::reportPostWalk(std::uint32_t line, const char *rule, std
     p.ruleId = rule;
     p.message = std::move(message);
     p.relatedKind = kind;
-    if (!m_firstPostWalkError)
-        m_firstPostWalkError = p;
+    if (!m_firstPostWalkError) {
+        m_firstPostWalkError = std::move(p);
+        m_limiter.storeCopy(*m_firstPostWalkError, m_problems);
+        return;
+    }
     m_limiter.store(std::move(p), m_problems);
 }
 
@@ -124,12 +158,8 @@ void DocumentAssembler::walk()
         case static_cast<std::uint8_t>(EventKind::SpanStart): {
             const StringId id = m_trace.spans[n].id;
             if (spanById[id] != 0) {
-                if (listed("E-SPAN-START-DUP")) {
-                    const std::string text(m_trace.str(id));
-                    report(line(), "E-SPAN-START-DUP",
-                           "duplicate span_start id `" + text + "` at index " + std::to_string(i), RelatedKind::Span,
-                           text);
-                }
+                if (listed("E-SPAN-START-DUP"))
+                    reportSpanId(line(), "E-SPAN-START-DUP", "duplicate span_start id `", m_trace.str(id), i);
                 droppedSpans.push_back(static_cast<std::uint32_t>(n));
             } else {
                 spanById[id] = static_cast<std::uint32_t>(n + 1);
@@ -144,21 +174,15 @@ void DocumentAssembler::walk()
                 // first ones, the ones that can be listed, kept their text.
                 const std::uint64_t k = end.id == kNoString ? unresolvedEnd++ : 0;
                 if (listed("E-SPAN-END-UNKNOWN")) {
-                    const std::string text(end.id != kNoString ? m_trace.str(end.id) : m_segment.unresolvedEnds.at(k));
-                    report(line(), "E-SPAN-END-UNKNOWN",
-                           "span_end for unknown span `" + text + "` at index " + std::to_string(i), RelatedKind::Span,
-                           text);
+                    reportSpanId(line(), "E-SPAN-END-UNKNOWN", "span_end for unknown span `",
+                                 end.id != kNoString ? m_trace.str(end.id) : m_segment.unresolvedEnds.at(k), i);
                 }
                 break;
             }
             Span &span = m_trace.spans[slot - 1];
             if (span.closed) {
-                if (listed("E-SPAN-END-DUP")) {
-                    const std::string text(m_trace.str(end.id));
-                    report(line(), "E-SPAN-END-DUP",
-                           "duplicate span_end for `" + text + "` at index " + std::to_string(i), RelatedKind::Span,
-                           text);
-                }
+                if (listed("E-SPAN-END-DUP"))
+                    reportSpanId(line(), "E-SPAN-END-DUP", "duplicate span_end for `", m_trace.str(end.id), i);
                 break;
             }
             span.closed = true;
@@ -168,9 +192,8 @@ void DocumentAssembler::walk()
         }
         case DecodedSegment::kDuplicateSpanStart:
             if (listed("E-SPAN-START-DUP")) {
-                const std::string text(m_trace.str(m_segment.duplicateStarts[n].id));
-                report(line(), "E-SPAN-START-DUP",
-                       "duplicate span_start id `" + text + "` at index " + std::to_string(i), RelatedKind::Span, text);
+                reportSpanId(line(), "E-SPAN-START-DUP", "duplicate span_start id `",
+                             m_trace.str(m_segment.duplicateStarts[n].id), i);
             }
             break;
         case DecodedSegment::kInvalidTensorStats:

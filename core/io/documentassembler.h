@@ -32,8 +32,9 @@ public:
 
     /// The stored problems (walk, then post-walk); see omittedProblems() for the rest.
     std::vector<Problem> &problems() { return m_problems; }
-    const std::optional<Problem> &firstStreamError() const { return m_firstStreamError; }
-    const std::optional<Problem> &firstPostWalkError() const { return m_firstPostWalkError; }
+    /// The first errors, moved out: a message can hold a whole long value.
+    std::optional<Problem> takeFirstStreamError() { return std::move(m_firstStreamError); }
+    std::optional<Problem> takeFirstPostWalkError() { return std::move(m_firstPostWalkError); }
     std::vector<OmittedProblems> omittedProblems() const { return m_limiter.omitted(); }
 
 private:
@@ -45,6 +46,10 @@ private:
     std::uint32_t lineOf(std::uint8_t code, std::uint64_t index) const;
     /// True when a problem of \a rule is to be reported in full; false when it was counted.
     bool listed(const char *rule);
+    /// report() of "<before><id>` at index <index>" with the id as related id, holding a long
+    /// id as few times as it can.
+    void reportSpanId(std::uint32_t line, const char *rule, std::string_view before, std::string_view id,
+                      std::uint64_t index);
     void report(std::uint32_t line, const char *rule, std::string message, RelatedKind kind = RelatedKind::None,
                 std::string relatedId = {});
     void reportPostWalk(std::uint32_t line, const char *rule, std::string message,

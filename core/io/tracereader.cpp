@@ -376,10 +376,10 @@ ReadResult assemble(std::vector<DecodedSegment> &segments, const std::string &pa
     // §1: all lines are decoded before any stream rule, so a decode failure always wins.
     if (firstDecode)
         result.strictError = std::move(firstDecode);
-    else if (assembler.firstStreamError())
-        result.strictError = assembler.firstStreamError();
-    else if (assembler.firstPostWalkError())
-        result.strictError = assembler.firstPostWalkError();
+    else if (std::optional<Problem> stream = assembler.takeFirstStreamError())
+        result.strictError = std::move(stream);
+    else
+        result.strictError = assembler.takeFirstPostWalkError();
     result.problems = std::move(problems);
     result.trace = std::move(trace);
     return result;

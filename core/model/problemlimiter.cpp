@@ -138,8 +138,12 @@ bool ProblemLimiter::store(Problem &&problem, std::vector<Problem> &out)
 bool ProblemLimiter::storeCopy(Problem &problem, std::vector<Problem> &out)
 {
     std::string message = std::move(problem.message);
+    std::string related = std::move(problem.relatedId);
     Problem copy = problem;
     problem.message = std::move(message);
+    problem.relatedId = std::move(related);
+    if (problem.relatedId.size() <= kMaxMessageBytes) // a longer one is dropped (storeShortened())
+        copy.relatedId = problem.relatedId;
     const std::string_view text = problem.message;
     if (text.size() <= kMaxMessageBytes) {
         copy.message = text;
