@@ -23,8 +23,7 @@ void HealthContext::emit(Severity severity, std::string_view ruleId, std::string
     p.code = code;
     p.message = std::move(message.text);
     p.relatedKind = kind;
-    // The limiter drops a longer one (a cut id names no record): no copy of a 200 MB id.
-    if (relatedId.size() <= ProblemLimiter::kMaxMessageBytes)
+    if (ProblemLimiter::keepsRelatedId(relatedId)) // no copy of a 200 MB id the limiter drops
         p.relatedId = relatedId;
     p.relatedIndex = relatedIndex;
     if (message.shortened)

@@ -53,11 +53,11 @@ void DocumentAssembler::reportSpanId(std::uint32_t line, const char *rule, std::
                                      std::uint64_t index)
 {
     // An id can be as long as its line (hostile input: a 200 MB id). Past the first error the
-    // message is built as the list keeps it; and an id longer than a message is not kept as
-    // the related id (the limiter would drop it anyway: a cut id names no record).
+    // message is built as the list keeps it, and an id the list would not keep as the related
+    // id is not copied for it.
     const std::string at = "` at index " + std::to_string(index);
     std::string related;
-    if (id.size() <= ProblemLimiter::kMaxMessageBytes)
+    if (ProblemLimiter::keepsRelatedId(id))
         related = id;
     if (!m_firstStreamError) {
         std::string message;

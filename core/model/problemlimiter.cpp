@@ -142,7 +142,7 @@ bool ProblemLimiter::storeCopy(Problem &problem, std::vector<Problem> &out)
     Problem copy = problem;
     problem.message = std::move(message);
     problem.relatedId = std::move(related);
-    if (problem.relatedId.size() <= kMaxMessageBytes) // a longer one is dropped (storeShortened())
+    if (keepsRelatedId(problem.relatedId))
         copy.relatedId = problem.relatedId;
     const std::string_view text = problem.message;
     if (text.size() <= kMaxMessageBytes) {
@@ -157,8 +157,8 @@ bool ProblemLimiter::storeCopy(Problem &problem, std::vector<Problem> &out)
 
 bool ProblemLimiter::storeShortened(Problem &&problem, std::vector<Problem> &out)
 {
-    if (problem.relatedId.size() > kMaxMessageBytes)
-        std::string().swap(problem.relatedId); // a cut id would name no record; the line still locates it
+    if (!keepsRelatedId(problem.relatedId))
+        std::string().swap(problem.relatedId);
     if (!admit(problem.ruleId, problem.severity, problem.message.size() + problem.relatedId.size()))
         return false;
     out.push_back(std::move(problem));

@@ -65,6 +65,10 @@ public:
     /// The concatenation of \a parts as shorten() leaves it, built without the whole: a
     /// message quoting a 200 MB id copies only the bytes it keeps.
     static std::string shortJoin(std::initializer_list<std::string_view> parts);
+    /// Whether a stored problem keeps \a id as its related id: a longer one than a message is
+    /// dropped (a cut id would name no record; the line still locates it), so callers need
+    /// not copy it.
+    static bool keepsRelatedId(std::string_view id) { return id.size() <= kMaxMessageBytes; }
 
 private:
     struct RuleState {
