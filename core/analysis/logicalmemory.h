@@ -158,6 +158,9 @@ public:
 
     /// §8.1; none when the trace has no memory records.
     static std::optional<LogicalMemoryProfile> analyze(const Trace &trace);
+    /// analyze(trace)->peak()->liveBytes without building the profile; none when there is
+    /// no peak (no memory records, or no allocation).
+    static std::optional<std::uint64_t> peakLiveBytes(const Trace &trace);
 
 private:
     friend class LogicalMemoryBuilder;

@@ -94,6 +94,14 @@ std::vector<std::uint64_t> spanDepths(const Trace &trace)
 
 TraceSummary computeSummary(const Trace &trace, const MemoryProfile &memory)
 {
+    std::optional<std::uint64_t> peak;
+    if (memory.logical && memory.logical->peak())
+        peak = memory.logical->peak()->liveBytes;
+    return computeSummary(trace, peak);
+}
+
+TraceSummary computeSummary(const Trace &trace, std::optional<std::uint64_t> logicalPeakBytes)
+{
     TraceSummary s;
     s.opCount = trace.ops.size();
     s.spanCount = trace.spans.size();
@@ -112,8 +120,7 @@ TraceSummary computeSummary(const Trace &trace, const MemoryProfile &memory)
         else
             ++s.freeCount;
     }
-    if (memory.logical && memory.logical->peak())
-        s.logicalPeakBytes = memory.logical->peak()->liveBytes;
+    s.logicalPeakBytes = logicalPeakBytes;
     return s;
 }
 

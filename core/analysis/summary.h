@@ -29,6 +29,9 @@ struct TraceSummary {
 };
 
 TraceSummary computeSummary(const Trace &trace, const MemoryProfile &memory);
+/// computeSummary() with the logical peak given (LogicalMemoryProfile::peakLiveBytes()):
+/// what needs no other memory figure need not build the profile.
+TraceSummary computeSummary(const Trace &trace, std::optional<std::uint64_t> logicalPeakBytes);
 
 /// The §7.3 depth of every span (index-aligned with Trace::spans), in linear time.
 std::vector<std::uint64_t> spanDepths(const Trace &trace);

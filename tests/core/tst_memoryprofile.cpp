@@ -175,6 +175,21 @@ QString describeTimeline(const Trace &trace, const LogicalMemoryProfile &p)
     return points.join(QLatin1Char(' '));
 }
 
+/// The peak's live bytes as the profile has them and as the profile-free walk finds them
+/// ("-": none); the two must agree.
+QString profilePeakBytes(const MemoryProfile &profile)
+{
+    if (!profile.logical || !profile.logical->peak())
+        return QStringLiteral("-");
+    return QString::number(profile.logical->peak()->liveBytes);
+}
+
+QString walkedPeakBytes(const Trace &trace)
+{
+    const std::optional<std::uint64_t> peak = LogicalMemoryProfile::peakLiveBytes(trace);
+    return peak ? QString::number(*peak) : QStringLiteral("-");
+}
+
 QString describePeak(const Trace &trace, const LogicalMemoryProfile &p)
 {
     const auto &peak = p.peak();
@@ -662,6 +677,7 @@ void TstMemoryProfile::logical()
     const auto trace = load(records);
     QVERIFY(trace);
     const MemoryProfile profile = analyzeMemory(*trace);
+    QCOMPARE(walkedPeakBytes(*trace), profilePeakBytes(profile));
     QVERIFY(profile.logical);
     QVERIFY(!profile.physical);
     const LogicalMemoryProfile &p = *profile.logical;
@@ -682,6 +698,7 @@ void TstMemoryProfile::lifetimeMetadataAndJson()
               "a 20 cuda:0 s t:b 8 span=sp2 op=view shape=4 dtype=f32 cat=parameter", "a 30 cpu h t:h 3 span=sp3"});
     QVERIFY(trace);
     const MemoryProfile profile = analyzeMemory(*trace);
+    QCOMPARE(walkedPeakBytes(*trace), profilePeakBytes(profile));
     const std::string expected =
         R"({"logical":{"storage_allocation_count":2,"matched_storage_free_count":0,"total_allocated_bytes":67,)"
         R"("peak":{"timestamp_ns":30,"live_bytes":67,"live_bytes_by_device":{"cpu":3,"cuda:0":64},)"
@@ -726,6 +743,7 @@ void TstMemoryProfile::examplesJson()
     const auto trace = loadFile(QStringLiteral(TI_EXAMPLES_DIR "/") + file);
     QVERIFY(trace);
     const MemoryProfile profile = analyzeMemory(*trace);
+    QCOMPARE(walkedPeakBytes(*trace), profilePeakBytes(profile));
     QCOMPARE(QString::fromStdString(profileJson(*trace, profile)), expected);
 }
 
@@ -734,6 +752,7 @@ void TstMemoryProfile::noMemoryAtAll()
     const auto trace = load({"s root 0 10"});
     QVERIFY(trace);
     const MemoryProfile profile = analyzeMemory(*trace);
+    QCOMPARE(walkedPeakBytes(*trace), profilePeakBytes(profile));
     QVERIFY(!profile.logical);
     QVERIFY(!profile.physical);
     QCOMPARE(QString::fromStdString(profileJson(*trace, profile)), QStringLiteral("{}"));
@@ -783,6 +802,7 @@ void TstMemoryProfile::randomAgainstReference()
     const auto trace = load(records);
     QVERIFY(trace);
     const MemoryProfile profile = analyzeMemory(*trace);
+    QCOMPARE(walkedPeakBytes(*trace), profilePeakBytes(profile));
     QVERIFY(profile.logical);
     QCOMPARE(QString::fromStdString(profileJson(*trace, profile)),
              QString::fromStdString("{\"logical\":" + referenceLogicalJson(*trace) + "}"));
@@ -804,6 +824,7 @@ void TstMemoryProfile::randomAccessMatchesCursor()
     const auto trace = load(records);
     QVERIFY(trace);
     const MemoryProfile profile = analyzeMemory(*trace);
+    QCOMPARE(walkedPeakBytes(*trace), profilePeakBytes(profile));
     const LogicalMemoryProfile &p = *profile.logical;
     QVERIFY(p.timelineSize() > 1000);
     for (LogicalMemoryProfile::Cursor c(p); !c.atEnd(); c.next()) {
@@ -849,6 +870,7 @@ void TstMemoryProfile::physical()
     const auto trace = load(records);
     QVERIFY(trace);
     const MemoryProfile profile = analyzeMemory(*trace);
+    QCOMPARE(walkedPeakBytes(*trace), profilePeakBytes(profile));
     QVERIFY(!profile.logical);
     QVERIFY(profile.physical);
     QCOMPARE(describePhysicalTimeline(*trace, *profile.physical), timeline);
@@ -937,6 +959,7 @@ void TstMemoryProfile::nodeMetrics()
     const auto trace = load(records, contract.toStdString());
     QVERIFY(trace);
     const MemoryProfile profile = analyzeMemory(*trace);
+    QCOMPARE(walkedPeakBytes(*trace), profilePeakBytes(profile));
     OpNodeIdMap map;
     for (const QByteArray &entry : mapping.toUtf8().split(';')) {
         if (entry.isEmpty())
