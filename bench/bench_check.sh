@@ -3,8 +3,9 @@
 # The reader's figures of issue 13 in one run: wall time, CPU time (user + sys), MB/s and
 # peak RSS of candle-trace check, check --all, normalize and summary against `wc -l` (the
 # read floor), a 10 KB trace's check time, and per-GB figures at 100 MB and 1 GB (4 GB on
-# request). Every figure is the median of BENCH_RUNS runs (default 3): the machine may be
-# shared, and CPU time is the figure least affected by that. Not part of ctest.
+# request). Every figure is the median of BENCH_RUNS runs (default 3) after one untimed run:
+# the machine may be shared, and CPU time is the figure least affected by that. Not part of
+# ctest.
 #
 # Usage: bench/bench_check.sh [path/to/candle-trace]
 #   BENCH_TRACE   an existing ~1 GB trace to use instead of generating one (the 100 MB and
@@ -44,6 +45,10 @@ generate() { # events, output
 run_median() {
   local i walls="" cpus="" rsss=""
   RC=0
+  # One untimed run first: right after the generator ran, the 1 GB check --all took 2.16 s
+  # where it had taken 1.37 s a minute before (on a virtual machine, memory the guest has not
+  # touched lately costs the host a fault per page on first use).
+  "$@" >/dev/null 2>&1 || true
   for ((i = 0; i < RUNS; i++)); do
     RC=0
     /usr/bin/time -f '%e %U %S %M' -o "$TMP/time" "$@" >"$TMP/out" 2>"$TMP/err" || RC=$?
