@@ -281,7 +281,8 @@ void TestValidationPanel::selectProblemWithACutMessage()
     // (ProblemLimiter), and another problem of the same rule follows on the next line.
     QByteArray text(kTrace);
     const QByteArray longId(70 * 1024, 'q');
-    text.replace("{\"kind\":\"span_end\",\"id\":\"nope\"", "{\"kind\":\"span_end\",\"id\":\"" + longId + "\"");
+    text.replace("{\"kind\":\"span_end\",\"id\":\"nope\"",
+                 QByteArray("{\"kind\":\"span_end\",\"id\":\"").append(longId).append('"'));
     text.replace("{\"kind\":\"span_end\",\"id\":\"a\"", "{\"kind\":\"span_end\",\"id\":\"x\",\"duration_ns\":1}\n"
                                                         "{\"kind\":\"span_end\",\"id\":\"a\"");
     text.replace("this is not json\n", "");
@@ -305,8 +306,9 @@ void TestValidationPanel::selectProblemWithACutMessage()
 
     // A decode error's stored message is cut before its line prefix is added.
     QByteArray bad(kTrace);
-    bad.replace("this is not json",
-                R"({"kind":"span_start","id":"c","name":"n","start_ns":0,"span_kind":")" + longId + "\"}");
+    bad.replace("this is not json", QByteArray(R"({"kind":"span_start","id":"c","name":"n","start_ns":0,"span_kind":")")
+                                        .append(longId)
+                                        .append("\"}"));
     const LoadedTracePtr decode = load(true, QStringLiteral("panel.jsonl"), bad);
     QVERIFY(decode->strictError);
     QCOMPARE(decode->strictError->ruleId, std::string("E-LINE-PARSE"));
