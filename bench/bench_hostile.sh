@@ -58,6 +58,23 @@ make_input() { # name
     unknown-200mb-span-kind)
       { echo "$META"; printf '{"kind":"span_start","id":"s","name":"n","start_ns":0,"span_kind":"'
         head -c 200000000 /dev/zero | tr '\0' k; printf '"}\n'; echo "$TERMINAL"; } ;;
+    # Strict errors that quote a 200 MB id or value whole (§5.4, §5.5, §6.3).
+    unknown-200mb-span-end)
+      { echo "$META"; printf '{"kind":"span_end","id":"'; head -c 200000000 /dev/zero | tr '\0' i
+        printf '","duration_ns":1}\n'; echo "$TERMINAL"; } ;;
+    string-200mb-for-u64)
+      { echo "$META"; printf '{"kind":"span_start","id":"s","name":"n","start_ns":"'
+        head -c 200000000 /dev/zero | tr '\0' n; printf '","span_kind":"function"}\n'; echo "$TERMINAL"; } ;;
+    unknown-200mb-enum-key)
+      { echo "$META"; printf '{"kind":"span_start","id":"s","name":"n","start_ns":0,"span_kind":{"'
+        head -c 200000000 /dev/zero | tr '\0' k; printf '":null}}\n'; echo "$TERMINAL"; } ;;
+    string-200mb-for-unit)
+      { echo "$META"; printf '{"kind":"span_start","id":"s","name":"n","start_ns":0,"span_kind":{"function":"'
+        head -c 200000000 /dev/zero | tr '\0' u; printf '"}}\n'; echo "$TERMINAL"; } ;;
+    scalar-200mb-line) { echo "$META"; printf '"'; head -c 200000000 /dev/zero | tr '\0' q; printf '"\n'; echo "$TERMINAL"; } ;;
+    unsupported-200mb-schema)
+      { printf '%s' "${META%%\"schema\":*}\"schema\":\""; head -c 200000000 /dev/zero | tr '\0' s
+        printf '%s\n' "\",${META#*\"schema\":\"*\",}"; echo "$TERMINAL"; } ;;
   esac
 }
 
@@ -65,7 +82,8 @@ echo "candle-trace: $CT ($("$CT" --version)); big inputs ${BIG_MB} MB; $(nproc) 
 printf '%-24s %-14s %9s %8s %10s %7s %9s %s\n' input command "file MB" "wall s" "peak MB" "x file" "limit MB" verdict
 worst=ok
 ALL_INPUTS="garbage-lines invalid-utf8-lines unknown-span-ends unclosed-spans duplicate-span-starts ops-in-unknown-spans
-  one-200mb-line deep-nesting-100mb two-100mb-ids unclosed-200mb-id unknown-200mb-span-kind"
+  one-200mb-line deep-nesting-100mb two-100mb-ids unclosed-200mb-id unknown-200mb-span-kind unknown-200mb-span-end
+  string-200mb-for-u64 unknown-200mb-enum-key string-200mb-for-unit scalar-200mb-line unsupported-200mb-schema"
 for input in ${BENCH_INPUTS:-$ALL_INPUTS}; do
   file=$TMP/$input.jsonl
   make_input "$input" >"$file"

@@ -30,10 +30,27 @@
 #include "ui/widgets/elidedlabel.h"
 #include "ui/widgets/tableactions.h"
 #include "core/loading/workerpool.h"
+#include "core/model/problemlimiter.h"
 
 namespace TraceInspector {
 
 namespace {
+
+/// Whether \a stored is \a message as the problem list keeps it: whole, or, for a message
+/// longer than 64 KB, a head of it followed by "… [N more bytes not shown]" (ProblemLimiter;
+/// a decode error's line prefix is added after the cut, so the cut point varies).
+bool storedFormOf(const std::string &stored, const std::string &message)
+{
+    if (stored == message)
+        return true;
+    constexpr std::string_view kMark = "… [";
+    if (message.size() <= ProblemLimiter::kMaxMessageBytes || stored.size() >= message.size()
+        || stored.size() < kMark.size() || stored.compare(stored.size() - 1, 1, "]") != 0)
+        return false;
+    const std::size_t mark = stored.rfind(kMark);
+    return mark != std::string::npos
+           && std::string_view(message).substr(0, mark) == std::string_view(stored).substr(0, mark);
+}
 constexpr int kFilterDelayMs = 250;
 // Reasons are worked out from the lines up front for at most this many findings; any other
 // is explained when selected.
@@ -325,7 +342,8 @@ bool ValidationPanel::selectProblem(const Problem &problem)
     int found = -1;
     for (int r = 0; r < m_model->rowCount() && found < 0; ++r) {
         const Problem *p = m_model->problemAt(r);
-        if (p && p->line == problem.line && p->ruleId == problem.ruleId && p->message == problem.message)
+        if (p && p->line == problem.line && p->column == problem.column && p->severity == problem.severity
+            && p->ruleId == problem.ruleId && storedFormOf(p->message, problem.message))
             found = r;
     }
     if (found < 0)

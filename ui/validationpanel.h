@@ -42,8 +42,8 @@ public:
     /// Back to no filter, all severities, ungrouped, nothing selected (a different file).
     void resetView();
 
-    /// Selects the row of \a problem (same line, rule and message), clearing a filter that
-    /// hides it. Returns false when no row shows that problem.
+    /// Selects the row of \a problem (same line, column, severity, rule and message, which
+    /// the row may keep cut), clearing a filter that hides it. Returns false when no row shows that problem.
     bool selectProblem(const Problem &problem);
     /// Makes the row of finding \a row (a row of issueModel()) current and scrolls to it,
     /// without focus and without clearing a filter: false (nothing selected) when the filter

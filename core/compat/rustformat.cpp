@@ -291,6 +291,12 @@ void appendRustDebugString(std::string &out, std::string_view s)
 {
     out.reserve(out.size() + s.size() + 2);
     out += '"';
+    appendRustDebugChars(out, s);
+    out += '"';
+}
+
+void appendRustDebugChars(std::string &out, std::string_view s)
+{
     std::size_t i = 0;
     while (i < s.size()) {
         const auto b = static_cast<unsigned char>(s[i]);
@@ -319,7 +325,6 @@ void appendRustDebugString(std::string &out, std::string_view s)
         }
         i += d.length;
     }
-    out += '"';
 }
 
 std::string rustDebugString(std::string_view s)

@@ -21,6 +21,9 @@ namespace TraceInspector {
 std::string rustDebugString(std::string_view s);
 /// Appends rustDebugString(s) to \a out (avoids a temporary in message building).
 void appendRustDebugString(std::string &out, std::string_view s);
+/// appendRustDebugString() without the quotes: a long string can be escaped piece by piece
+/// (each piece made of whole UTF-8 characters).
+void appendRustDebugChars(std::string &out, std::string_view s);
 
 /// Rust `format!("{:?}", v)` for an f64: shortest round-trip digits; fixed notation with at
 /// least one fractional digit (`1.0`, `0.5`, `-0.0`) when v is 0 or 1e-4 <= |v| < 1e16,

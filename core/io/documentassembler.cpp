@@ -8,6 +8,7 @@
 #include "core/compat/rustformat.h"
 #include "core/io/spanidorder.h"
 #include "core/model/hugepages.h"
+#include "core/model/pagerelease.h"
 #include "core/model/permuteinplace.h"
 
 namespace TraceInspector {
@@ -50,7 +51,7 @@ void DocumentAssembler::report(std::uint32_t line, const char *rule, std::string
 }
 
 void DocumentAssembler::reportSpanId(std::uint32_t line, const char *rule, std::string_view before, std::string_view id,
-                                     std::uint64_t index)
+                                     std::uint64_t index, bool disposable)
 {
     // An id can be as long as its line (hostile input: a 200 MB id). Past the first error the
     // message is built as the list keeps it, and an id the list would not keep as the related
@@ -62,7 +63,13 @@ void DocumentAssembler::reportSpanId(std::uint32_t line, const char *rule, std::
     if (!m_firstStreamError) {
         std::string message;
         message.reserve(before.size() + id.size() + at.size());
-        message.append(before).append(id).append(at);
+        message.append(before);
+        // An id nothing reads again is given back behind the copy: the message holds it once.
+        if (disposable)
+            appendReleasing(message, id);
+        else
+            message.append(id);
+        message.append(at);
         report(line, rule, std::move(message), RelatedKind::Span, std::move(related));
         return;
     }
@@ -174,8 +181,10 @@ void DocumentAssembler::walk()
                 // first ones, the ones that can be listed, kept their text.
                 const std::uint64_t k = end.id == kNoString ? unresolvedEnd++ : 0;
                 if (listed("E-SPAN-END-UNKNOWN")) {
+                    // An id that was not interned is read only here (run() frees them after the walk).
                     reportSpanId(line(), "E-SPAN-END-UNKNOWN", "span_end for unknown span `",
-                                 end.id != kNoString ? m_trace.str(end.id) : m_segment.unresolvedEnds.at(k), i);
+                                 end.id != kNoString ? m_trace.str(end.id) : m_segment.unresolvedEnds.at(k), i,
+                                 end.id == kNoString);
                 }
                 break;
             }
@@ -278,10 +287,14 @@ void DocumentAssembler::postWalk()
     if (m_trace.meta) {
         const std::string &schema = m_trace.meta->schema;
         if (schema != kSchemaTrace10 && schema != kSchemaTrace9) {
-            reportPostWalk(m_trace.metaLine, "E-SCHEMA-UNSUPPORTED",
-                           "unsupported trace schema " + rustDebugString(schema)
-                               + "; expected \"candle-graph/trace/10\" or \"candle-graph/trace/9\"",
-                           RelatedKind::Meta);
+            // Built in one string: the schema may be 200 MB.
+            constexpr std::string_view kTail = "; expected \"candle-graph/trace/10\" or \"candle-graph/trace/9\"";
+            std::string message;
+            message.reserve(32 + schema.size() + kTail.size());
+            message = "unsupported trace schema ";
+            appendRustDebugString(message, schema);
+            message += kTail;
+            reportPostWalk(m_trace.metaLine, "E-SCHEMA-UNSUPPORTED", std::move(message), RelatedKind::Meta);
         } else if (schema == kSchemaTrace9
                    && m_cursor[static_cast<int>(EventKind::TensorStats)] + m_cursor[DecodedSegment::kInvalidTensorStats]
                           > 0) {

@@ -47,9 +47,10 @@ private:
     /// True when a problem of \a rule is to be reported in full; false when it was counted.
     bool listed(const char *rule);
     /// report() of "<before><id>` at index <index>" with the id as related id, holding a long
-    /// id as few times as it can.
+    /// id as few times as it can. \a disposable: \a id lies in writable memory that is never
+    /// read again, whose pages may be given back once copied (releasePages()).
     void reportSpanId(std::uint32_t line, const char *rule, std::string_view before, std::string_view id,
-                      std::uint64_t index);
+                      std::uint64_t index, bool disposable = false);
     void report(std::uint32_t line, const char *rule, std::string message, RelatedKind kind = RelatedKind::None,
                 std::string relatedId = {});
     void reportPostWalk(std::uint32_t line, const char *rule, std::string message,

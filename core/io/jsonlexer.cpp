@@ -3,6 +3,7 @@
 
 #include "core/compat/rustformat.h"
 #include "core/compat/floatformat.h"
+#include "core/model/pagerelease.h"
 
 #include <cstring>
 
@@ -261,7 +262,7 @@ std::string JsonLexer::describeNumber(const SerdeNumber &n)
     return "floating point `" + formatJsonFloat(n.floatValue) + "`";
 }
 
-bool JsonLexer::describeValue(std::string &what, int depth)
+bool JsonLexer::describeValue(std::string &what, int depth, std::size_t room)
 {
     if (m_p >= m_end)
         return failEof("a value");
@@ -270,20 +271,36 @@ bool JsonLexer::describeValue(std::string &what, int depth)
         std::string_view s;
         if (!parseString(s))
             return false;
-        what = "string " + rustDebugString(s);
+        what.reserve(what.size() + s.size() + 9 + room);
+        what += "string \"";
+        if (!disposable(s)) {
+            appendRustDebugChars(what, s);
+        } else {
+            // Piece by piece, whole characters each, giving back the pages behind the copy.
+            constexpr std::size_t kStep = std::size_t(256) << 10;
+            for (std::size_t done = 0; done < s.size();) {
+                std::size_t n = std::min(kStep, s.size() - done);
+                while (done + n < s.size() && (static_cast<unsigned char>(s[done + n]) & 0xC0) == 0x80)
+                    ++n;
+                appendRustDebugChars(what, s.substr(done, n));
+                done += n;
+                releasePages(s.data(), s.data() + done);
+            }
+        }
+        what += '"';
         return true;
     }
-    case 'n': what = "null"; return parseIdent("null");
-    case 't': what = "boolean `true`"; return parseIdent("true");
-    case 'f': what = "boolean `false`"; return parseIdent("false");
-    case '[': what = "sequence"; return skipValue(depth);
-    case '{': what = "map"; return skipValue(depth);
+    case 'n': what += "null"; return parseIdent("null");
+    case 't': what += "boolean `true`"; return parseIdent("true");
+    case 'f': what += "boolean `false`"; return parseIdent("false");
+    case '[': what += "sequence"; return skipValue(depth);
+    case '{': what += "map"; return skipValue(depth);
     default:
         if (*m_p == '-' || (*m_p >= '0' && *m_p <= '9')) {
             SerdeNumber n;
             if (!parseNumber(n))
                 return false;
-            what = describeNumber(n);
+            what += describeNumber(n);
             return true;
         }
         return failAt(m_p, "expected value");

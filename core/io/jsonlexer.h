@@ -124,10 +124,12 @@ public:
     /// Reads any value completely (unknown members, surplus elements): every syntax,
     /// escape and number error counts. \a depth is the nesting level a container here opens.
     bool skipValue(int depth);
-    /// Reads any value and describes it as serde's `Unexpected` does in type errors:
-    /// `null`, ``boolean `true` ``, ``integer `5` ``, ``floating point `1.5` ``,
-    /// `string "x"`, `sequence`, `map`.
-    bool describeValue(std::string &what, int depth);
+    /// Reads any value and appends to \a what its description as serde's `Unexpected` gives
+    /// it in type errors: `null`, ``boolean `true` ``, ``integer `5` ``, ``floating point `1.5` ``,
+    /// `string "x"`, `sequence`, `map`. The string may be 200 MB: \a what is then made at its
+    /// final size plus \a room at once, and a disposable() string gives its pages back as it is
+    /// copied, so that the line and the message do not both hold it.
+    bool describeValue(std::string &what, int depth, std::size_t room = 0);
     /// `Unexpected` text of a number.
     static std::string describeNumber(const SerdeNumber &n);
     /// Checks the recursion limit for a container opening at the cursor.

@@ -431,10 +431,13 @@ bool LineDecoder::decodeEdgeArray(Edge &edge)
 // A line that is a JSON scalar: serde's tagged-enum visitor refuses it once it is read.
 bool LineDecoder::decodeScalar()
 {
-    std::string what;
-    if (!m_lex.describeValue(what, 1))
+    // Built in one string: the scalar may be a 200 MB string (describeValue()); the room is
+    // for the position and the reader's line prefix (StructReader::kMessagePrefixRoom).
+    std::string text = "invalid type: ";
+    if (!m_lex.describeValue(text, 1, StructReader::kMessagePrefixRoom + 128))
         return false;
-    return m_lex.failAfterConsumed("invalid type: " + what + ", expected internally tagged enum TraceEvent");
+    text += ", expected internally tagged enum TraceEvent";
+    return m_lex.failAfterConsumedTaking(std::move(text));
 }
 
 void LineDecoder::failInvalidUtf8(DecodeFailure &failure)

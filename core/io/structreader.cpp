@@ -114,7 +114,7 @@ bool StructReader::unitValue(bool &isUnit, std::string &what, int depth)
         return true;
     }
     isUnit = false;
-    return m_lex.describeValue(what, depth);
+    return m_lex.describeValue(what, depth, kMessagePrefixRoom + 64);
 }
 
 bool StructReader::readEnum(const EnumSpec &spec, int &index, int depth)
@@ -138,26 +138,39 @@ bool StructReader::readEnum(const EnumSpec &spec, int &index, int depth)
         return false;
     std::size_t entries = 0;
     int found = -1;
-    std::string key;
+    // An unknown key is quoted whole: one lying in the line is viewed there (and given back as
+    // the message copies it, see unknownVariant()), not copied first.
+    std::string keyCopy;
+    std::string_view key;
+    bool keyDisposable = false;
     bool isUnit = true;
     std::string what;
     if (!m_lex.members(true, [&](std::string_view k) {
             if (++entries > 1)
                 return m_lex.colon() && m_lex.skipValue(depth + 1);
             found = spec.lookup(k);
-            if (found < 0)
-                key.assign(k);
+            if (found < 0) {
+                keyDisposable = m_lex.disposable(k);
+                if (keyDisposable) {
+                    key = k;
+                } else {
+                    keyCopy.assign(k);
+                    key = keyCopy;
+                }
+            }
             return m_lex.colon() && unitValue(isUnit, what, depth + 1);
         }))
         return false;
     if (entries != 1)
         mismatch("invalid value: map, expected map with a single key");
     else if (found < 0)
-        mismatch(unknownVariant(key, enumExpectation(spec.typeName)));
-    else if (!isUnit)
-        mismatch("invalid type: " + what + ", expected unit");
-    else
+        mismatch(unknownVariant(key, enumExpectation(spec.typeName), keyDisposable));
+    else if (!isUnit) {
+        what.insert(0, "invalid type: ").append(", expected unit"); // in place: `what` has room
+        mismatch(std::move(what));
+    } else {
         index = found;
+    }
     return true;
 }
 

@@ -71,10 +71,12 @@ public:
     /// Reads the value at the cursor and records `invalid type: U, expected E`.
     bool typeError(std::string_view expected, int depth)
     {
-        std::string what;
-        if (!m_lex.describeValue(what, depth))
+        // Built in one string: the value may be 200 MB (describeValue()).
+        std::string text = "invalid type: ";
+        if (!m_lex.describeValue(text, depth, kMessagePrefixRoom + expected.size() + 16))
             return false;
-        mismatch("invalid type: " + what + ", expected " + std::string(expected));
+        text.append(", expected ").append(expected);
+        mismatch(std::move(text));
         return true;
     }
 

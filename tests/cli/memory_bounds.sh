@@ -228,6 +228,67 @@ grep -q "\"rule\":\"E-SPAN-END-UNKNOWN\",.*\"message\":\"span_end for unknown sp
 [ "$(head -n 1 "$TMP/err" | wc -c)" -eq $((ids + 47)) ] || fail "unknown long span_end ids: the strict error is not printed whole"
 rm -f "$TMP/ends.jsonl"
 
+# One span_end of an unknown span with a 120 MB id: the strict error quotes the id whole. The id
+# was not interned (no earlier line named it) and is read only for that message, so its pages
+# are given back behind the copy: the id is held once, by the message, within the file plus
+# 14 MB from a file and from a pipe. The id's block and the message were alive together (twice
+# the file).
+ids=120000000
+{ head -n 1 "$VALID"; printf '{"kind":"span_end","id":"'; head -c "$ids" /dev/zero | tr '\0' i
+  printf '","duration_ns":1}\n'; echo "$TERMINAL"; } >"$TMP/end.jsonl"
+head_text="error: span_end for unknown span \`iii"
+tail_text="iii\` at index 1"
+for args in "check" "check --all" "check --json"; do
+  # shellcheck disable=SC2086
+  bounded "$TMP/end.jsonl" $args "$TMP/end.jsonl"
+  near_file "$TMP/end.jsonl" "unknown span_end with a long id $args"
+  [ "$args" = "check --json" ] && continue
+  [ "$(head -c ${#head_text} "$TMP/err")" = "$head_text" ] && [ "$(head -n 1 "$TMP/err" | tail -c $((${#tail_text} + 1)))" = "$tail_text" ] \
+    && [ "$(head -n 1 "$TMP/err" | wc -c)" -eq $((ids + 47)) ] \
+    || fail "unknown span_end with a long id $args: error line '$(head -c 200 "$TMP/err")' of $(head -n 1 "$TMP/err" | wc -c) bytes"
+  # Given-back pages read as zeros: none of them may have been copied so.
+  [ "$(tr -d '\000' <"$TMP/err" | wc -c)" -eq "$(stat -c %s "$TMP/err")" ] || fail "unknown span_end with a long id $args: NUL bytes in the message"
+done
+grep -q "\"rule\":\"E-SPAN-END-UNKNOWN\",.*\"message\":\"span_end for unknown span \`iii*i… \[$((ids + 39 - 65536)) more bytes not shown\]\"" \
+  "$TMP/out" || fail "unknown span_end with a long id --json: the listed problem is not cut as before"
+cat "$TMP/end.jsonl" | /usr/bin/time -f '%M' -o "$TMP/rss" "$CT" check /dev/stdin >/dev/null 2>"$TMP/err"
+last_rss_kb=$(tail -n 1 "$TMP/rss")
+echo "piped check : peak RSS $((last_rss_kb / 1024)) MB for a $(($(stat -c %s "$TMP/end.jsonl") / 1024 / 1024)) MB file"
+near_file "$TMP/end.jsonl" "unknown span_end with a long id piped check"
+[ "$(head -n 1 "$TMP/err" | wc -c)" -eq $((ids + 47)) ] || fail "unknown span_end with a long id piped: error line of $(head -n 1 "$TMP/err" | wc -c) bytes"
+rm -f "$TMP/end.jsonl"
+
+# Type errors and unknown enumeration keys quote a 60 MB string value whole (§5.4, §5.5): a
+# string for a u64 member, an unknown key of an enumeration's object form, a string for its
+# unit value, and a line that is one JSON string. Each message is built at its final size and
+# the line's pages are given back behind the copy, so the value is held once (within the file
+# plus 14 MB); the copies made for the description, the key and the concatenations took 3 to
+# 5 times the file.
+values=60000000
+value_case() { # name, byte, line head, line tail, message head (after the path), message tail
+  { head -n 1 "$VALID"; printf '%s' "$3"; head -c "$values" /dev/zero | tr '\0' "$2"; printf '%s\n' "$4"; echo "$TERMINAL"; } \
+    >"$TMP/$1.jsonl"
+  local head_text="error: parse trace JSONL line 2 from $TMP/$1.jsonl: $5" tail_text=$6 args
+  for args in "check" "check --json"; do
+    # shellcheck disable=SC2086
+    bounded "$TMP/$1.jsonl" $args "$TMP/$1.jsonl"
+    near_file "$TMP/$1.jsonl" "$1 $args"
+    [ "$(head -c ${#head_text} "$TMP/err")" = "$head_text" ] \
+      && [ "$(head -n 1 "$TMP/err" | tail -c $((${#tail_text} + 1)))" = "$tail_text" ] \
+      && [ "$(head -n 1 "$TMP/err" | wc -c)" -eq $((${#head_text} + values + ${#tail_text} + 1)) ] \
+      || fail "$1 $args: error line '$(head -c 200 "$TMP/err")' of $(head -n 1 "$TMP/err" | wc -c) bytes"
+    [ "$(tr -d '\000' <"$TMP/err" | wc -c)" -eq "$(stat -c %s "$TMP/err")" ] || fail "$1 $args: NUL bytes in the message"
+  done
+  rm -f "$TMP/$1.jsonl"
+}
+value_case string-for-u64 n '{"kind":"span_start","id":"s","name":"n","start_ns":"' '","span_kind":"function"}' \
+  'invalid type: string "' '", expected u64'
+value_case unknown-enum-key k '{"kind":"span_start","id":"s","name":"n","start_ns":0,"span_kind":{"' '":null}}' \
+  'unknown variant `' '`, expected one of `function`, `op`, `module`'
+value_case string-for-unit u '{"kind":"span_start","id":"s","name":"n","start_ns":0,"span_kind":{"function":"' '"}}' \
+  'invalid type: string "' '", expected unit'
+value_case scalar-line q '"' '"' 'invalid type: string "' "\", expected internally tagged enum TraceEvent at line 1 column $((values + 2))"
+
 if [ $failures -ne 0 ]; then
   echo "$failures failure(s)"
   exit 1

@@ -18,6 +18,7 @@
 #include "core/itemmodels/validationfilterproxymodel.h"
 #include "core/itemmodels/validationissuemodel.h"
 #include "core/loading/loadedtrace.h"
+#include "core/model/problemlimiter.h"
 #include "core/itemmodels/validationgroupmodel.h"
 #include "ui/validationpanel.h"
 #include "ui/widgets/tableactions.h"
@@ -84,6 +85,7 @@ private Q_SLOTS:
     void pathOnceAndFilteredCount();
     void groupByRule();
     void selectProblemClearsWhatHidesIt();
+    void selectProblemWithACutMessage();
     void detailShowsTheLineFromTheFile();
     void tensorStatsSaysWhy();
     void resetView();
@@ -271,6 +273,50 @@ void TestValidationPanel::selectProblemClearsWhatHidesIt()
     Problem none;
     none.ruleId = "E-NOTHING";
     QVERIFY(!panel.selectProblem(none));
+}
+
+void TestValidationPanel::selectProblemWithACutMessage()
+{
+    // The strict error quotes a 70 KB id whole; the list keeps its message cut at 64 KB
+    // (ProblemLimiter), and another problem of the same rule follows on the next line.
+    QByteArray text(kTrace);
+    const QByteArray longId(70 * 1024, 'q');
+    text.replace("{\"kind\":\"span_end\",\"id\":\"nope\"",
+                 QByteArray("{\"kind\":\"span_end\",\"id\":\"").append(longId).append('"'));
+    text.replace("{\"kind\":\"span_end\",\"id\":\"a\"", "{\"kind\":\"span_end\",\"id\":\"x\",\"duration_ns\":1}\n"
+                                                        "{\"kind\":\"span_end\",\"id\":\"a\"");
+    text.replace("this is not json\n", "");
+    ValidationPanel panel;
+    const LoadedTracePtr loaded = load(true, QStringLiteral("panel.jsonl"), text);
+    QVERIFY(loaded->strictError);
+    QCOMPARE(loaded->strictError->ruleId, std::string("E-SPAN-END-UNKNOWN"));
+    QVERIFY(loaded->strictError->message.size() > ProblemLimiter::kMaxMessageBytes);
+    panel.setLoadedTrace(loaded);
+    panel.show();
+    QVERIFY(panel.selectProblem(*loaded->strictError));
+    const Problem *current = panel.currentProblem();
+    QVERIFY(current);
+    QCOMPARE(current->ruleId, loaded->strictError->ruleId);
+    QCOMPARE(current->line, loaded->strictError->line);
+    QVERIFY(current->message.size() < loaded->strictError->message.size()); // the cut copy
+    // The other unknown span_end (`x`, one line further) is a different problem.
+    Problem other = *loaded->strictError;
+    other.line += 1;
+    QVERIFY(!panel.selectProblem(other));
+
+    // A decode error's stored message is cut before its line prefix is added.
+    QByteArray bad(kTrace);
+    bad.replace("this is not json", QByteArray(R"({"kind":"span_start","id":"c","name":"n","start_ns":0,"span_kind":")")
+                                        .append(longId)
+                                        .append("\"}"));
+    const LoadedTracePtr decode = load(true, QStringLiteral("panel.jsonl"), bad);
+    QVERIFY(decode->strictError);
+    QCOMPARE(decode->strictError->ruleId, std::string("E-LINE-PARSE"));
+    QVERIFY(decode->strictError->message.size() > ProblemLimiter::kMaxMessageBytes);
+    panel.setLoadedTrace(decode);
+    QVERIFY(panel.selectProblem(*decode->strictError));
+    QCOMPARE(panel.currentProblem()->line, decode->strictError->line);
+    QCOMPARE(panel.currentProblem()->ruleId, std::string("E-LINE-PARSE"));
 }
 
 void TestValidationPanel::detailShowsTheLineFromTheFile()
