@@ -17,11 +17,11 @@ namespace TraceInspector {
 /// rethrown by take() on the loader's thread, so a failed analysis fails the load as it did
 /// when the analyses ran one after another there. A job not finished when the load ends
 /// (cancelled or failed) is waited for: no work outlives its load.
-template <typename T>
+template<typename T>
 class AnalysisJob
 {
 public:
-    template <typename Compute>
+    template<typename Compute>
     explicit AnalysisJob(Compute compute)
         : m_future(QtConcurrent::run(analysisPool(), [compute = std::move(compute)]() noexcept {
             Outcome outcome;
