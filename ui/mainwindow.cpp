@@ -855,7 +855,7 @@ void MainWindow::onAnalysisReady(quint64, const LoadedTracePtr &snapshot)
         m_linker->setTrace(snapshot->trace, snapshot->spanTree);
         m_details->setTrace(snapshot->trace, snapshot->spanTree);
         m_timelinePending = true;
-        m_timeline->setTrace(snapshot->trace, snapshot->spanTree);
+        m_timeline->setTrace(snapshot->trace, snapshot->spanTree, snapshot->timelineLayout);
         m_opTable->setShapeStatistics(snapshot->opStatisticsByShape);
         m_graph->setTrace(snapshot->trace, snapshot->spanTree);
         break;

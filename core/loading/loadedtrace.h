@@ -23,6 +23,7 @@ class SpanTree;
 class OpStatistics;
 class DeviceTime;
 class MemorySeries;
+class TimelineLayout;
 
 /// The stages a load goes through, in delivery order. Each stage adds to the snapshot
 /// delivered by the previous one; earlier members never change.
@@ -74,6 +75,9 @@ struct LoadedTrace {
     /// (op, shape, dtype, device), so neither is computed on the GUI thread.
     std::shared_ptr<const DeviceTime> deviceTime;
     std::shared_ptr<const OpStatistics> opStatisticsByShape;
+    /// With the span tree: the timeline's tracks and lanes, laid out by the loader while
+    /// the other analyses run, so the timeline is drawn as soon as the stage is shown.
+    std::shared_ptr<const TimelineLayout> timelineLayout;
     std::shared_ptr<const HealthReport> health;
     std::shared_ptr<const MemoryProfile> memory;
     std::shared_ptr<const TraceSummary> summary;

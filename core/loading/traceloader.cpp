@@ -11,7 +11,6 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <atomic>
-#include <exception>
 
 #include "core/analysis/devicetime.h"
 #include "core/analysis/evidenceanalysis.h"
@@ -21,8 +20,10 @@
 #include "core/analysis/opstatistics.h"
 #include "core/analysis/spantree.h"
 #include "core/analysis/summary.h"
+#include "core/timeline/timelinelayout.h"
 #include "core/io/tracereader.h"
 #include "core/io/tracesource.h"
+#include "core/loading/analysisjob.h"
 #include "core/loading/tracesniffer.h"
 #include "core/loading/workerpool.h"
 
@@ -199,37 +200,35 @@ void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 genera
 
     if (promise.isCanceled())
         return;
+    // The analyses after the read form a small graph: health and the memory profile need only
+    // the trace, device time and the timeline's layout need the span tree, the evidence needs
+    // health and memory, the chart's series needs memory. Each runs as a job on the worker
+    // pool as soon as what it needs is there, so they share every core; this thread builds
+    // the span tree (the longest chain starts with it) and then the evidence, and publishes
+    // the stages in order, each as soon as it and the stages before it are done.
+    const std::shared_ptr<const Trace> keep = snapshot->trace;
+    AnalysisJob<HealthReport> healthJob([keep] { return std::make_shared<const HealthReport>(analyzeHealth(*keep)); });
+    struct MemoryResult {
+        std::shared_ptr<const MemoryProfile> memory;
+        std::shared_ptr<const TraceSummary> summary;
+    };
+    AnalysisJob<MemoryResult> memoryJob([keep] {
+        auto memory = std::make_shared<const MemoryProfile>(analyzeMemory(*keep));
+        auto summary = std::make_shared<const TraceSummary>(computeSummary(*keep, *memory));
+        return std::make_shared<const MemoryResult>(MemoryResult{std::move(memory), std::move(summary)});
+    });
+
     progress.step(2, kReadEnd, TraceLoader::tr("Building the span tree"), TraceLoader::tr("Building the span tree"));
     auto tree = std::make_shared<const SpanTree>(SpanTree::build(trace));
-
-    // Device time is the longest analysis after the read and needs only the tree; health,
-    // memory and the chart's series need neither. So it runs on a second worker while this
-    // one goes on with them, and each stage is still published in order, as soon as it and
-    // the stages before it are done (issue #13: the window drawn soon after the read).
-    struct DeviceTimeResult {
-        std::shared_ptr<const DeviceTime> deviceTime;
-        qint64 ms = 0;
-        std::exception_ptr error; // rethrown here, so runLoad() reports it as before
-    };
-    QFuture<DeviceTimeResult> deviceTimeJob =
-        QtConcurrent::run(workerPool(), [keep = snapshot->trace, tree]() noexcept {
-            DeviceTimeResult result;
-            QElapsedTimer part;
-            part.start();
-            try {
-                result.deviceTime = std::make_shared<const DeviceTime>(DeviceTime::compute(*keep, *tree));
-            } catch (...) {
-                result.error = std::current_exception();
-            }
-            result.ms = part.elapsed();
-            return result;
-        });
-    // A cancelled or failed load leaves no work behind: the job's end is the load's end.
-    struct WaitAtExit {
-        QFuture<DeviceTimeResult> &job;
-        ~WaitAtExit() { job.waitForFinished(); }
-    } waitAtExit{deviceTimeJob};
-
+    if (promise.isCanceled() || cancel->load())
+        return;
+    AnalysisJob<DeviceTime> deviceTimeJob(
+        [keep, tree] { return std::make_shared<const DeviceTime>(DeviceTime::compute(*keep, *tree)); });
+    // The timeline's layout, which the view would otherwise start only once the span tree
+    // stage is shown.
+    AnalysisJob<TimelineLayout> layoutJob([keep, tree, cancel] {
+        return std::make_shared<const TimelineLayout>(TimelineLayout::build(*keep, *tree, cancel.get()));
+    });
     {
         QElapsedTimer part;
         part.start();
@@ -239,78 +238,62 @@ void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 genera
         snapshot->timings.opRegroupMs = part.elapsed();
         snapshot->spanTree = std::move(tree);
     }
-    // The stages after the span tree, computed on this worker: each one's snapshot waits here
-    // until the span tree stage is out.
-    std::shared_ptr<const HealthReport> health;
-    std::shared_ptr<const MemoryProfile> memory;
-    std::shared_ptr<const TraceSummary> summary;
-    std::shared_ptr<const EvidenceAnalysis> evidence;
-    qint64 evidenceMs = -1;
-    std::shared_ptr<const MemorySeries> memorySeries;
-    const auto publishReady = [&](bool wait) {
-        if (snapshot->stage == LoadStage::Read) {
-            if (!wait && !deviceTimeJob.isFinished())
-                return;
-            DeviceTimeResult done = deviceTimeJob.result();
-            if (done.error)
-                std::rethrow_exception(done.error);
-            snapshot->deviceTime = std::move(done.deviceTime);
-            snapshot->timings.deviceTimeMs = done.ms;
-            snapshot->stage = LoadStage::SpanTree;
-            snapshot->timings.spanTreeDoneMs = clock.elapsed();
-            publish(promise, snapshot);
-        }
-        if (snapshot->stage == LoadStage::SpanTree && health) {
-            snapshot = std::make_shared<LoadedTrace>(*snapshot);
-            snapshot->health = health;
-            snapshot->stage = LoadStage::Health;
-            snapshot->timings.healthDoneMs = clock.elapsed();
-            publish(promise, snapshot);
-        }
-        if (snapshot->stage == LoadStage::Health && evidence) {
-            snapshot = std::make_shared<LoadedTrace>(*snapshot);
-            snapshot->memory = memory;
-            snapshot->summary = summary;
-            snapshot->evidence = evidence;
-            snapshot->timings.evidenceMs = evidenceMs;
-            snapshot->stage = LoadStage::Memory;
-            snapshot->timings.memoryDoneMs = clock.elapsed();
-            publish(promise, snapshot);
-        }
-        if (snapshot->stage == LoadStage::Memory && memorySeries) {
-            snapshot = std::make_shared<LoadedTrace>(*snapshot);
-            snapshot->memorySeries = memorySeries;
-            snapshot->stage = LoadStage::MemoryChart;
-            snapshot->timings.memoryChartDoneMs = clock.elapsed();
-            progress.done();
-            publish(promise, snapshot);
-        }
-    };
 
-    if (promise.isCanceled())
+    // The chart's series as soon as the memory profile is there, and the evidence on this
+    // thread meanwhile.
+    const std::shared_ptr<const HealthReport> health = healthJob.take();
+    if (promise.isCanceled() || cancel->load())
         return;
-    progress.step(3, kSpanTreeEnd, TraceLoader::tr("Checking health"), TraceLoader::tr("Checking health"));
-    health = std::make_shared<const HealthReport>(analyzeHealth(trace));
-    publishReady(false);
-
-    if (promise.isCanceled())
+    const std::shared_ptr<const MemoryResult> memory = memoryJob.take();
+    if (promise.isCanceled() || cancel->load())
         return;
-    progress.step(4, kHealthEnd, TraceLoader::tr("Analysing memory"), TraceLoader::tr("Analysing memory"));
-    memory = std::make_shared<const MemoryProfile>(analyzeMemory(trace));
-    summary = std::make_shared<const TraceSummary>(computeSummary(trace, *memory));
+    AnalysisJob<MemorySeries> seriesJob(
+        [keep, profile = memory->memory] { return std::make_shared<const MemorySeries>(*keep, *profile); });
     const qint64 evidenceStart = clock.elapsed();
-    evidence = std::make_shared<const EvidenceAnalysis>(analyzeEvidence(trace, health.get(), memory.get()));
-    evidenceMs = clock.elapsed() - evidenceStart;
-    publishReady(false);
+    auto evidence =
+        std::make_shared<const EvidenceAnalysis>(analyzeEvidence(trace, health.get(), memory->memory.get()));
+    const qint64 evidenceMs = clock.elapsed() - evidenceStart;
+    if (promise.isCanceled() || cancel->load())
+        return;
+
+    snapshot->deviceTime = deviceTimeJob.take(&snapshot->timings.deviceTimeMs);
+    snapshot->timelineLayout = layoutJob.take();
+    if (promise.isCanceled() || cancel->load() || snapshot->timelineLayout->isCancelled())
+        return;
+    snapshot->stage = LoadStage::SpanTree;
+    snapshot->timings.spanTreeDoneMs = clock.elapsed();
+    publish(promise, snapshot);
+
+    progress.step(3, kSpanTreeEnd, TraceLoader::tr("Checking health"), TraceLoader::tr("Checking health"));
+    snapshot = std::make_shared<LoadedTrace>(*snapshot);
+    snapshot->health = health;
+    snapshot->stage = LoadStage::Health;
+    snapshot->timings.healthDoneMs = clock.elapsed();
+    publish(promise, snapshot);
+
+    progress.step(4, kHealthEnd, TraceLoader::tr("Analysing memory"), TraceLoader::tr("Analysing memory"));
+    snapshot = std::make_shared<LoadedTrace>(*snapshot);
+    snapshot->memory = memory->memory;
+    snapshot->summary = memory->summary;
+    snapshot->evidence = std::move(evidence);
+    snapshot->timings.evidenceMs = evidenceMs;
+    snapshot->stage = LoadStage::Memory;
+    snapshot->timings.memoryDoneMs = clock.elapsed();
+    publish(promise, snapshot);
 
     if (promise.isCanceled() || cancel->load())
         return;
     progress.step(5, kMemoryEnd, TraceLoader::tr("Preparing the memory chart"),
                   TraceLoader::tr("Preparing the memory chart"));
-    memorySeries = std::make_shared<const MemorySeries>(trace, *memory);
+    std::shared_ptr<const MemorySeries> memorySeries = seriesJob.take();
     if (promise.isCanceled() || cancel->load())
         return;
-    publishReady(true);
+    snapshot = std::make_shared<LoadedTrace>(*snapshot);
+    snapshot->memorySeries = std::move(memorySeries);
+    snapshot->stage = LoadStage::MemoryChart;
+    snapshot->timings.memoryChartDoneMs = clock.elapsed();
+    progress.done();
+    publish(promise, snapshot);
 }
 
 void runLoad(QPromise<LoadEvent> &promise, const QString &path, quint64 generation, const CancelFlag &cancel)

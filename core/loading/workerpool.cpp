@@ -28,10 +28,23 @@ struct InspectorPool : QThreadPool {
 
 Q_GLOBAL_STATIC(InspectorPool, inspectorPool)
 
+struct AnalysisPool : QThreadPool {
+    AnalysisPool()
+    {
+        setObjectName(QStringLiteral("TraceInspector analysis pool"));
+        setMaxThreadCount(std::max(1, QThread::idealThreadCount()));
+        qAddPostRoutine(&waitForJobsAtExit);
+    }
+};
+
+Q_GLOBAL_STATIC(AnalysisPool, analysisThreads)
+
 void waitForJobsAtExit()
 {
     if (inspectorPool.exists())
         inspectorPool->waitForDone();
+    if (analysisThreads.exists())
+        analysisThreads->waitForDone();
 }
 
 } // namespace
@@ -39,6 +52,11 @@ void waitForJobsAtExit()
 QThreadPool *workerPool()
 {
     return inspectorPool();
+}
+
+QThreadPool *analysisPool()
+{
+    return analysisThreads();
 }
 
 } // namespace TraceInspector

@@ -15,4 +15,9 @@ namespace TraceInspector {
 /// QSemaphore::acquire under QRasterPaintEngine::drawLines. The global pool is left to Qt.
 QThreadPool *workerPool();
 
+/// The pool a load's analyses after the read run on: one thread per core, so the analyses
+/// share every core but no more of them run at once than there are cores (each holds
+/// scratch memory while it runs, and the peak RSS of a load is set after the read).
+QThreadPool *analysisPool();
+
 } // namespace TraceInspector

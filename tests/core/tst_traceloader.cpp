@@ -20,6 +20,7 @@
 #include "core/loading/loadedtrace.h"
 #include "core/loading/traceloader.h"
 #include "core/loading/workerpool.h"
+#include "core/timeline/timelinelayout.h"
 
 using namespace TraceInspector;
 
@@ -167,6 +168,12 @@ void TestTraceLoader::eachStageCarriesItsOwnResults()
     QCOMPARE(tree->stage, LoadStage::SpanTree);
     QVERIFY(tree->spanTree && tree->deviceTime && tree->opStatisticsByShape);
     QVERIFY(!tree->deviceTime->isEmpty());
+    // The timeline's layout comes with the span tree, as the view would have built it.
+    QVERIFY(tree->timelineLayout && !tree->timelineLayout->isCancelled());
+    const TimelineLayout expectedLayout = TimelineLayout::build(*tree->trace, *tree->spanTree);
+    QCOMPARE(tree->timelineLayout->hostLevels().size(), expectedLayout.hostLevels().size());
+    QCOMPARE(tree->timelineLayout->deviceLanes().size(), expectedLayout.deviceLanes().size());
+    QCOMPARE(tree->timelineLayout->memoryUsage(), expectedLayout.memoryUsage());
     QVERIFY(!tree->health && !tree->memory && !tree->summary && !tree->evidence && !tree->memorySeries);
     QVERIFY(health->health && !health->memory && !health->summary && !health->evidence && !health->memorySeries);
     QVERIFY(memory->memory && memory->summary && memory->evidence && !memory->memorySeries);
@@ -175,6 +182,7 @@ void TestTraceLoader::eachStageCarriesItsOwnResults()
         QCOMPARE(later->spanTree.get(), tree->spanTree.get());
         QCOMPARE(later->deviceTime.get(), tree->deviceTime.get());
         QCOMPARE(later->opStatisticsByShape.get(), tree->opStatisticsByShape.get());
+        QCOMPARE(later->timelineLayout.get(), tree->timelineLayout.get());
     }
     QCOMPARE(memory->health.get(), health->health.get());
     QCOMPARE(chart->health.get(), health->health.get());

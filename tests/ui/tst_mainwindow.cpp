@@ -42,6 +42,7 @@
 #include "ui/widgets/loadprogresswidget.h"
 #include "ui/widgets/messagebanner.h"
 #include "ui/memorychart/memorychartpanel.h"
+#include "ui/timeline/timelineview.h"
 #include "ui/widgets/filterlineedit.h"
 #include "ui/widgets/formatreferencewindow.h"
 #include "ui/widgets/shortcutsdialog.h"
@@ -184,6 +185,9 @@ void TestMainWindow::opensByApi()
     const LoadedTracePtr loaded = window.loadedTrace();
     QVERIFY(loaded && loaded->isComplete());
     QCOMPARE(window.windowTitle(), QStringLiteral("01_valid_trace10_forward.jsonl — Candle Trace Inspector"));
+    // The timeline shows the layout the loader built, not one of its own built afterwards.
+    QVERIFY(loaded->timelineLayout);
+    QCOMPARE(window.timelineView()->layoutData().get(), loaded->timelineLayout.get());
     QVERIFY(!window.isLoading());
     QVERIFY(window.progressWidget()->isHidden());
     QVERIFY(window.rejectionBanner()->isHidden());

@@ -104,6 +104,29 @@ void TimelineView::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<
     }));
 }
 
+void TimelineView::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const SpanTree> tree,
+                            std::shared_ptr<const TimelineLayout> layout)
+{
+    if (!layout || layout->isCancelled()) {
+        setTrace(std::move(trace), std::move(tree));
+        return;
+    }
+    cancelPending();
+    const quint64 generation = ++m_generation;
+    m_pending = true;
+    viewport()->update();
+    QMetaObject::invokeMethod(
+        this,
+        [this, generation, trace = std::move(trace), tree = std::move(tree), layout = std::move(layout)] {
+            if (generation != m_generation)
+                return;
+            m_pending = false;
+            installLayout(trace, tree, layout);
+            Q_EMIT layoutReady();
+        },
+        Qt::QueuedConnection);
+}
+
 void TimelineView::setLayoutData(std::shared_ptr<const Trace> trace, std::shared_ptr<const SpanTree> tree,
                                  std::shared_ptr<const TimelineLayout> layout)
 {

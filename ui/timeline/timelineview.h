@@ -44,6 +44,10 @@ public:
     /// Lays out \a trace with its span \a tree in the background, then shows it fitted.
     /// Supersedes a layout still being computed. Null clears the view.
     void setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const SpanTree> tree);
+    /// As setTrace(), with the layout already built (by the loader): it is installed from the
+    /// event loop, as a computed one is, and layoutReady() follows.
+    void setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const SpanTree> tree,
+                  std::shared_ptr<const TimelineLayout> layout);
     /// Shows a layout computed elsewhere (tests, benchmarks).
     void setLayoutData(std::shared_ptr<const Trace> trace, std::shared_ptr<const SpanTree> tree,
                        std::shared_ptr<const TimelineLayout> layout);
