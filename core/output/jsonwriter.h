@@ -36,6 +36,9 @@ public:
     /// Writes to \a file (not closed by the writer; the writer never calls fflush()).
     explicit JsonWriter(std::FILE *file, std::size_t flushThreshold = kDefaultFlushThreshold);
     explicit JsonWriter(SinkFunction sink, std::size_t flushThreshold = kDefaultFlushThreshold);
+    /// In-memory writer that appends to \a buffer's text (its capacity is reused: hand it
+    /// back with takeBuffer()), for formatting blocks of a document on worker threads.
+    explicit JsonWriter(std::string &&buffer);
     ~JsonWriter();
 
     JsonWriter(const JsonWriter &) = delete;
@@ -69,6 +72,10 @@ public:
     const std::string &buffer() const { return m_buf; }
     /// Moves the pending output out (in-memory use).
     std::string takeBuffer();
+    /// Writes \a text, already formatted elsewhere (whole lines or array elements, with
+    /// their commas), after what is buffered: straight to the sink, or to the buffer without
+    /// one. The comma state is left as it was. Returns ok().
+    bool writeThrough(std::string_view text);
 
     /// Hands the buffer to the sink if it is larger than the flush threshold.
     void maybeFlush()
@@ -91,6 +98,7 @@ public:
     int depth() const { return m_depth; }
 
 private:
+    void deliver(std::string_view text);
     void separate()
     {
         if (m_needComma)

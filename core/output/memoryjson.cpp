@@ -4,6 +4,7 @@
 #include "core/analysis/memoryprofile.h"
 #include "core/model/trace.h"
 #include "core/output/jsonwriter.h"
+#include "core/output/orderedblocks.h"
 
 namespace TraceInspector {
 
@@ -58,6 +59,38 @@ void writeLifetime(JsonWriter &out, const Trace &trace, const LogicalStorageLife
     out.endObject();
 }
 
+// Array elements per block formatted on a worker (see OrderedBlockFormatter).
+constexpr std::size_t kElementsPerBlock = 2048;
+
+/// Writes the elements [0, count) of an array already begun on \a out, formatting blocks of
+/// them in parallel: \a writeRange(w, begin, end) writes elements [begin, end) on \a w.
+template<typename WriteRange>
+void writeElements(JsonWriter &out, std::size_t count, WriteRange &&writeRange)
+{
+    OrderedBlockFormatter::run(
+        count, kElementsPerBlock,
+        [&](std::size_t begin, std::size_t end, std::string &text) {
+            if (begin != 0)
+                text.push_back(',');
+            JsonWriter w(std::move(text));
+            writeRange(w, begin, end);
+            text = w.takeBuffer();
+        },
+        [&out](std::string_view text) { return out.writeThrough(text); });
+}
+
+void writeTimelinePoint(JsonWriter &out, const Trace &trace, const LogicalMemoryProfile::Cursor &c)
+{
+    out.beginObject();
+    out.key("timestamp_ns").u64(c.timestampNs());
+    out.key("live_bytes").u64(c.liveBytes());
+    out.key("live_bytes_by_device");
+    writeByDevice(out, trace, c.liveBytesByDevice());
+    out.key("live_bytes_by_category");
+    writeByCategory(out, c.liveBytesByCategory());
+    out.endObject();
+}
+
 void writeLogical(JsonWriter &out, const Trace &trace, const LogicalMemoryProfile &p)
 {
     out.beginObject();
@@ -73,31 +106,24 @@ void writeLogical(JsonWriter &out, const Trace &trace, const LogicalMemoryProfil
         out.key("live_bytes_by_category");
         writeByCategory(out, peak->liveBytesByCategory);
         out.key("live_allocations").beginArray();
-        for (std::size_t k = 0; k < p.peakAllocationCount(); ++k) {
-            writeLifetime(out, trace, p.peakAllocation(trace, k));
-            out.maybeFlush();
-        }
+        writeElements(out, p.peakAllocationCount(), [&](JsonWriter &w, std::size_t begin, std::size_t end) {
+            for (std::size_t k = begin; k < end; ++k)
+                writeLifetime(w, trace, p.peakAllocation(trace, k));
+        });
         out.endArray();
         out.endObject();
     }
     out.key("timeline").beginArray();
-    for (LogicalMemoryProfile::Cursor c(p); !c.atEnd(); c.next()) {
-        out.beginObject();
-        out.key("timestamp_ns").u64(c.timestampNs());
-        out.key("live_bytes").u64(c.liveBytes());
-        out.key("live_bytes_by_device");
-        writeByDevice(out, trace, c.liveBytesByDevice());
-        out.key("live_bytes_by_category");
-        writeByCategory(out, c.liveBytesByCategory());
-        out.endObject();
-        out.maybeFlush();
-    }
+    writeElements(out, p.timelineSize(), [&](JsonWriter &w, std::size_t begin, std::size_t end) {
+        for (LogicalMemoryProfile::Cursor c(p, begin); !c.atEnd() && c.index() < end; c.next())
+            writeTimelinePoint(w, trace, c);
+    });
     out.endArray();
     out.key("lifetimes").beginArray();
-    for (std::size_t i = 0; i < p.lifetimeCount(); ++i) {
-        writeLifetime(out, trace, p.lifetime(trace, i));
-        out.maybeFlush();
-    }
+    writeElements(out, p.lifetimeCount(), [&](JsonWriter &w, std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i)
+            writeLifetime(w, trace, p.lifetime(trace, i));
+    });
     out.endArray();
     out.key("by_device").beginArray();
     for (const LogicalDeviceMemoryStats &d : p.byDevice()) {
@@ -114,26 +140,30 @@ void writeLogical(JsonWriter &out, const Trace &trace, const LogicalMemoryProfil
     out.endObject();
 }
 
+void writePhysicalSample(JsonWriter &out, const Trace &trace, const DeviceMemorySample &s)
+{
+    out.beginObject();
+    out.key("timestamp_ns").u64(s.timestampNs);
+    out.key("device").string(trace.str(s.device));
+    if (s.has(DeviceMemorySample::Used))
+        out.key("used_bytes").u64(s.usedBytes);
+    if (s.has(DeviceMemorySample::Free))
+        out.key("free_bytes").u64(s.freeBytes);
+    if (s.has(DeviceMemorySample::Reserved))
+        out.key("reserved_bytes").u64(s.reservedBytes);
+    if (s.has(DeviceMemorySample::Capacity))
+        out.key("capacity_bytes").u64(s.capacityBytes);
+    out.endObject();
+}
+
 void writePhysical(JsonWriter &out, const Trace &trace, const PhysicalMemoryProfile &p)
 {
     out.beginObject();
     out.key("timeline").beginArray();
-    for (const std::uint32_t index : p.timeline()) {
-        const DeviceMemorySample &s = trace.deviceMemory[index];
-        out.beginObject();
-        out.key("timestamp_ns").u64(s.timestampNs);
-        out.key("device").string(trace.str(s.device));
-        if (s.has(DeviceMemorySample::Used))
-            out.key("used_bytes").u64(s.usedBytes);
-        if (s.has(DeviceMemorySample::Free))
-            out.key("free_bytes").u64(s.freeBytes);
-        if (s.has(DeviceMemorySample::Reserved))
-            out.key("reserved_bytes").u64(s.reservedBytes);
-        if (s.has(DeviceMemorySample::Capacity))
-            out.key("capacity_bytes").u64(s.capacityBytes);
-        out.endObject();
-        out.maybeFlush();
-    }
+    writeElements(out, p.timeline().size(), [&](JsonWriter &w, std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i)
+            writePhysicalSample(w, trace, trace.deviceMemory[p.timeline()[i]]);
+    });
     out.endArray();
     out.key("by_device").beginArray();
     for (const PhysicalDeviceMemoryStats &d : p.byDevice()) {
