@@ -30,11 +30,6 @@ JsonWriter::JsonWriter(SinkFunction sink, std::size_t flushThreshold)
     m_buf.reserve(flushThreshold + 4096);
 }
 
-JsonWriter::JsonWriter(std::string &&buffer)
-    : m_buf(std::move(buffer))
-{
-}
-
 JsonWriter::~JsonWriter()
 {
     flush();

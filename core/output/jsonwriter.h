@@ -36,9 +36,6 @@ public:
     /// Writes to \a file (not closed by the writer; the writer never calls fflush()).
     explicit JsonWriter(std::FILE *file, std::size_t flushThreshold = kDefaultFlushThreshold);
     explicit JsonWriter(SinkFunction sink, std::size_t flushThreshold = kDefaultFlushThreshold);
-    /// In-memory writer that appends to \a buffer's text (its capacity is reused: hand it
-    /// back with takeBuffer()), for formatting blocks of a document on worker threads.
-    explicit JsonWriter(std::string &&buffer);
     ~JsonWriter();
 
     JsonWriter(const JsonWriter &) = delete;

@@ -18,8 +18,8 @@ struct Slot {
 
 } // namespace
 
-bool OrderedBlockFormatter::run(std::size_t count, std::size_t blockItems, const FormatBlock &format,
-                                const Emit &emit, unsigned threads)
+bool OrderedBlockFormatter::run(std::size_t count, std::size_t blockItems, const FormatBlock &format, const Emit &emit,
+                                unsigned threads)
 {
     blockItems = std::max<std::size_t>(blockItems, 1);
     const std::size_t blocks = (count + blockItems - 1) / blockItems;
