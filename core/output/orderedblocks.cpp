@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <condition_variable>
+#include <exception>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -48,6 +49,18 @@ bool OrderedBlockFormatter::run(std::size_t count, std::size_t blockItems, const
     std::size_t nextBlock = 0;
     std::size_t emittedBlocks = 0;
     bool stop = false;
+    std::exception_ptr error; // the first exception, rethrown on the calling thread
+
+    const auto fail = [&](std::exception_ptr e) {
+        {
+            std::lock_guard lock(mutex);
+            if (!error)
+                error = std::move(e);
+            stop = true;
+        }
+        formatted.notify_all();
+        emitted.notify_all();
+    };
 
     const auto work = [&] {
         for (;;) {
@@ -62,7 +75,12 @@ bool OrderedBlockFormatter::run(std::size_t count, std::size_t blockItems, const
                     return;
             }
             Slot &s = slot[b % slots];
-            format(b * blockItems, std::min(count, (b + 1) * blockItems), s.text);
+            try {
+                format(b * blockItems, std::min(count, (b + 1) * blockItems), s.text);
+            } catch (...) {
+                fail(std::current_exception());
+                return;
+            }
             {
                 std::lock_guard lock(mutex);
                 s.ready = true;
@@ -81,9 +99,16 @@ bool OrderedBlockFormatter::run(std::size_t count, std::size_t blockItems, const
         Slot &s = slot[b % slots];
         {
             std::unique_lock lock(mutex);
-            formatted.wait(lock, [&] { return s.ready; });
+            formatted.wait(lock, [&] { return s.ready || error; });
+            if (error)
+                break;
         }
-        ok = emit(s.text);
+        try {
+            ok = emit(s.text);
+        } catch (...) {
+            fail(std::current_exception());
+            break;
+        }
         {
             std::lock_guard lock(mutex);
             s.ready = false;
@@ -96,8 +121,15 @@ bool OrderedBlockFormatter::run(std::size_t count, std::size_t blockItems, const
         if (!ok)
             break;
     }
+    {
+        std::lock_guard lock(mutex);
+        stop = true;
+    }
+    emitted.notify_all();
     for (std::thread &w : workers)
         w.join();
+    if (error)
+        std::rethrow_exception(error);
     return ok;
 }
 

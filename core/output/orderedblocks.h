@@ -20,6 +20,7 @@ namespace TraceInspector {
 /// \a format(begin, end, out) appends the text of items [begin, end) to \a out (empty on
 /// entry); it runs concurrently with itself on other ranges and must only read shared data.
 /// When \a emit returns false, no further block is handed to it and run() returns false.
+/// An exception thrown by \a format or \a emit stops the run and is rethrown by run().
 /// \a threads = 0 uses one worker per core; 1 formats on the calling thread only.
 class OrderedBlockFormatter
 {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <QTest>
 
+#include <stdexcept>
 #include <string>
 
 #include "core/output/orderedblocks.h"
@@ -15,6 +16,7 @@ private Q_SLOTS:
     void sameTextAsSerial_data();
     void sameTextAsSerial();
     void failedEmitStops();
+    void exceptionReachesCaller();
 };
 
 namespace {
@@ -82,6 +84,40 @@ void tst_OrderedBlocks::failedEmitStops()
         std::string expected;
         formatItems(0, 30, expected);
         QCOMPARE(got, expected);
+    }
+}
+
+void tst_OrderedBlocks::exceptionReachesCaller()
+{
+    for (const unsigned threads : {1u, 2u, 4u}) {
+        bool thrown = false;
+        try {
+            OrderedBlockFormatter::run(
+                1000, 10,
+                [](std::size_t begin, std::size_t end, std::string &out) {
+                    if (begin == 500)
+                        throw std::runtime_error("format");
+                    formatItems(begin, end, out);
+                },
+                [](std::string_view) { return true; }, threads);
+        } catch (const std::runtime_error &e) {
+            thrown = std::string(e.what()) == "format";
+        }
+        QVERIFY(thrown);
+        thrown = false;
+        try {
+            OrderedBlockFormatter::run(
+                1000, 10, formatItems,
+                [](std::string_view text) {
+                    if (text.starts_with("50"))
+                        throw std::runtime_error("emit");
+                    return true;
+                },
+                threads);
+        } catch (const std::runtime_error &e) {
+            thrown = std::string(e.what()) == "emit";
+        }
+        QVERIFY(thrown);
     }
 }
 
