@@ -514,6 +514,33 @@ LogicalMemoryProfile::Cursor::Cursor(const LogicalMemoryProfile &profile)
         load();
 }
 
+LogicalMemoryProfile::Cursor::Cursor(const LogicalMemoryProfile &profile, std::size_t start)
+    : m_profile(&profile)
+    , m_index(start)
+{
+    if (start == 0 || atEnd()) {
+        m_present.assign(profile.slotCount(), 0);
+        m_bytes.assign(profile.slotCount(), 0);
+    } else {
+        // The state after point start - 1; load() then applies the changes of point start.
+        profile.stateAt(start - 1, m_present, m_bytes);
+        const std::size_t deviceCount = profile.m_devices.size();
+        for (std::size_t slot = 0; slot < deviceCount; ++slot) {
+            if (m_present[slot]) {
+                m_deviceSlots.push_back(static_cast<std::uint32_t>(slot));
+                m_devices.push_back(DeviceBytes{profile.m_devices[slot], m_bytes[slot]});
+            }
+        }
+        for (const MemoryCategory cat : kCategoryNameOrder) {
+            const std::size_t slot = deviceCount + static_cast<std::size_t>(cat);
+            if (m_present[slot])
+                m_categories.push_back({cat, m_bytes[slot]});
+        }
+    }
+    if (!atEnd())
+        load();
+}
+
 void LogicalMemoryProfile::Cursor::next()
 {
     ++m_index;

@@ -100,6 +100,9 @@ public:
     {
     public:
         explicit Cursor(const LogicalMemoryProfile &profile);
+        /// Starts at point \a start (from the nearest checkpoint), so that disjoint ranges of
+        /// the timeline can be walked on different threads.
+        Cursor(const LogicalMemoryProfile &profile, std::size_t start);
         bool atEnd() const { return m_index >= m_profile->timelineSize(); }
         std::size_t index() const { return m_index; }
         std::uint64_t timestampNs() const { return m_profile->m_pointTimestamps[m_index]; }

@@ -169,27 +169,44 @@ std::string JsonWriter::takeBuffer()
     return out;
 }
 
-bool JsonWriter::flush()
+void JsonWriter::deliver(std::string_view text)
 {
-    if (!hasSink() || m_buf.empty())
-        return ok();
     if (!m_failed) {
         if (m_file) {
             errno = 0;
-            const std::size_t n = std::fwrite(m_buf.data(), 1, m_buf.size(), m_file);
-            if (n != m_buf.size()) {
+            const std::size_t n = std::fwrite(text.data(), 1, text.size(), m_file);
+            if (n != text.size()) {
                 m_failed = true;
                 m_errno = errno != 0 ? errno : EIO;
                 m_error = std::strerror(m_errno);
             }
-        } else if (!m_sink(std::string_view(m_buf))) {
+        } else if (!m_sink(text)) {
             m_failed = true;
             m_error = "the output sink refused the data";
         }
     }
     // After a failure the data is dropped, so a broken sink never makes memory grow.
-    m_flushed += m_buf.size();
+    m_flushed += text.size();
+}
+
+bool JsonWriter::flush()
+{
+    if (!hasSink() || m_buf.empty())
+        return ok();
+    deliver(m_buf);
     m_buf.clear();
+    return ok();
+}
+
+bool JsonWriter::writeThrough(std::string_view text)
+{
+    if (!hasSink()) {
+        m_buf.append(text);
+        return ok();
+    }
+    flush();
+    if (!text.empty())
+        deliver(text);
     return ok();
 }
 

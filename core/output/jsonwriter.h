@@ -69,6 +69,10 @@ public:
     const std::string &buffer() const { return m_buf; }
     /// Moves the pending output out (in-memory use).
     std::string takeBuffer();
+    /// Writes \a text, already formatted elsewhere (whole lines or array elements, with
+    /// their commas), after what is buffered: straight to the sink, or to the buffer without
+    /// one. The comma state is left as it was. Returns ok().
+    bool writeThrough(std::string_view text);
 
     /// Hands the buffer to the sink if it is larger than the flush threshold.
     void maybeFlush()
@@ -91,6 +95,7 @@ public:
     int depth() const { return m_depth; }
 
 private:
+    void deliver(std::string_view text);
     void separate()
     {
         if (m_needComma)

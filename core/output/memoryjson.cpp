@@ -4,6 +4,7 @@
 #include "core/analysis/memoryprofile.h"
 #include "core/model/trace.h"
 #include "core/output/jsonwriter.h"
+#include "core/output/orderedblocks.h"
 
 namespace TraceInspector {
 
@@ -31,31 +32,154 @@ void writeByCategory(JsonWriter &out, std::span<const CategoryBytes> entries)
     out.endObject();
 }
 
-void writeLifetime(JsonWriter &out, const Trace &trace, const LogicalStorageLifetime &l)
+// The bulk elements (timeline points, lifetimes, samples) are laid out directly into a
+// block's text from fixed member-name fragments, as the normalized records are: there are
+// millions of them, and a JsonWriter call per member (key escaping, comma bookkeeping)
+// cost more than the numbers and strings themselves. The text is the one JsonWriter writes.
+class ElementText
 {
-    out.beginObject();
-    out.key("device").string(trace.str(l.device));
-    out.key("storage_id").string(trace.str(l.storageId));
-    out.key("tensor_ids").beginArray();
-    for (const StringId t : l.tensorIds)
-        out.string(trace.str(t));
-    out.endArray();
-    out.key("allocation_span_id").string(trace.str(l.allocationSpanId));
-    out.key("op_name");
-    if (l.opName != kNoString)
-        out.string(trace.str(l.opName));
-    else
-        out.null();
-    out.key("bytes").u64(l.bytes);
-    out.key("shape").beginArray();
-    for (const std::uint64_t d : trace.shapes.view(l.shape))
-        out.u64(d);
-    out.endArray();
-    out.key("dtype").string(trace.str(l.dtype));
-    out.key("category").string(memoryCategoryName(l.category));
-    out.key("start_timestamp_ns").u64(l.startTimestampNs);
-    writeOptional(out, "end_timestamp_ns", l.endTimestampNs);
-    out.endObject();
+public:
+    ElementText(const Trace &trace, std::string &out)
+        : m_trace(trace)
+        , m_buf(out)
+    {
+    }
+
+    void lit(std::string_view fragment) { m_buf.append(fragment); }
+    void str(StringId id) { appendJsonString(m_buf, m_trace.str(id)); }
+    void u64(std::uint64_t v) { appendJsonU64(m_buf, v); }
+
+    void optionalU64(std::string_view member, const std::optional<std::uint64_t> &value)
+    {
+        if (value) {
+            lit(member);
+            u64(*value);
+        }
+    }
+
+    void byDevice(std::span<const DeviceBytes> entries)
+    {
+        m_buf.push_back('{');
+        for (std::size_t i = 0; i < entries.size(); ++i) {
+            if (i)
+                m_buf.push_back(',');
+            str(entries[i].device);
+            m_buf.push_back(':');
+            u64(entries[i].bytes);
+        }
+        m_buf.push_back('}');
+    }
+
+    void byCategory(std::span<const CategoryBytes> entries)
+    {
+        m_buf.push_back('{');
+        for (std::size_t i = 0; i < entries.size(); ++i) {
+            if (i)
+                m_buf.push_back(',');
+            appendJsonString(m_buf, memoryCategoryName(entries[i].category));
+            m_buf.push_back(':');
+            u64(entries[i].bytes);
+        }
+        m_buf.push_back('}');
+    }
+
+    void lifetime(const LogicalStorageLifetime &l)
+    {
+        lit(R"({"device":)");
+        str(l.device);
+        lit(R"(,"storage_id":)");
+        str(l.storageId);
+        lit(R"(,"tensor_ids":[)");
+        for (std::size_t i = 0; i < l.tensorIds.size(); ++i) {
+            if (i)
+                m_buf.push_back(',');
+            str(l.tensorIds[i]);
+        }
+        lit(R"(],"allocation_span_id":)");
+        str(l.allocationSpanId);
+        lit(R"(,"op_name":)");
+        if (l.opName != kNoString)
+            str(l.opName);
+        else
+            lit("null");
+        lit(R"(,"bytes":)");
+        u64(l.bytes);
+        lit(R"(,"shape":[)");
+        const std::span<const std::uint64_t> dims = m_trace.shapes.view(l.shape);
+        for (std::size_t i = 0; i < dims.size(); ++i) {
+            if (i)
+                m_buf.push_back(',');
+            u64(dims[i]);
+        }
+        lit(R"(],"dtype":)");
+        str(l.dtype);
+        lit(R"(,"category":)");
+        appendJsonString(m_buf, memoryCategoryName(l.category));
+        lit(R"(,"start_timestamp_ns":)");
+        u64(l.startTimestampNs);
+        optionalU64(R"(,"end_timestamp_ns":)", l.endTimestampNs);
+        m_buf.push_back('}');
+    }
+
+    void timelinePoint(const LogicalMemoryProfile::Cursor &c)
+    {
+        lit(R"({"timestamp_ns":)");
+        u64(c.timestampNs());
+        lit(R"(,"live_bytes":)");
+        u64(c.liveBytes());
+        lit(R"(,"live_bytes_by_device":)");
+        byDevice(c.liveBytesByDevice());
+        lit(R"(,"live_bytes_by_category":)");
+        byCategory(c.liveBytesByCategory());
+        m_buf.push_back('}');
+    }
+
+    void physicalSample(const DeviceMemorySample &s)
+    {
+        lit(R"({"timestamp_ns":)");
+        u64(s.timestampNs);
+        lit(R"(,"device":)");
+        str(s.device);
+        if (s.has(DeviceMemorySample::Used)) {
+            lit(R"(,"used_bytes":)");
+            u64(s.usedBytes);
+        }
+        if (s.has(DeviceMemorySample::Free)) {
+            lit(R"(,"free_bytes":)");
+            u64(s.freeBytes);
+        }
+        if (s.has(DeviceMemorySample::Reserved)) {
+            lit(R"(,"reserved_bytes":)");
+            u64(s.reservedBytes);
+        }
+        if (s.has(DeviceMemorySample::Capacity)) {
+            lit(R"(,"capacity_bytes":)");
+            u64(s.capacityBytes);
+        }
+        m_buf.push_back('}');
+    }
+
+private:
+    const Trace &m_trace;
+    std::string &m_buf;
+};
+
+// Array elements per block formatted on a worker (see OrderedBlockFormatter).
+constexpr std::size_t kElementsPerBlock = 2048;
+
+/// Writes the elements [0, count) of an array already begun on \a out, formatting blocks of
+/// them in parallel: \a writeRange(e, begin, end) writes elements [begin, end) on \a e,
+/// each after a comma but the array's first.
+template<typename WriteRange>
+void writeElements(JsonWriter &out, const Trace &trace, std::size_t count, WriteRange &&writeRange)
+{
+    OrderedBlockFormatter::run(
+        count, kElementsPerBlock,
+        [&](std::size_t begin, std::size_t end, std::string &text) {
+            ElementText e(trace, text);
+            writeRange(e, begin, end);
+        },
+        [&out](std::string_view text) { return out.writeThrough(text); });
 }
 
 void writeLogical(JsonWriter &out, const Trace &trace, const LogicalMemoryProfile &p)
@@ -73,31 +197,33 @@ void writeLogical(JsonWriter &out, const Trace &trace, const LogicalMemoryProfil
         out.key("live_bytes_by_category");
         writeByCategory(out, peak->liveBytesByCategory);
         out.key("live_allocations").beginArray();
-        for (std::size_t k = 0; k < p.peakAllocationCount(); ++k) {
-            writeLifetime(out, trace, p.peakAllocation(trace, k));
-            out.maybeFlush();
-        }
+        writeElements(out, trace, p.peakAllocationCount(), [&](ElementText &e, std::size_t begin, std::size_t end) {
+            for (std::size_t k = begin; k < end; ++k) {
+                if (k)
+                    e.lit(",");
+                e.lifetime(p.peakAllocation(trace, k));
+            }
+        });
         out.endArray();
         out.endObject();
     }
     out.key("timeline").beginArray();
-    for (LogicalMemoryProfile::Cursor c(p); !c.atEnd(); c.next()) {
-        out.beginObject();
-        out.key("timestamp_ns").u64(c.timestampNs());
-        out.key("live_bytes").u64(c.liveBytes());
-        out.key("live_bytes_by_device");
-        writeByDevice(out, trace, c.liveBytesByDevice());
-        out.key("live_bytes_by_category");
-        writeByCategory(out, c.liveBytesByCategory());
-        out.endObject();
-        out.maybeFlush();
-    }
+    writeElements(out, trace, p.timelineSize(), [&](ElementText &e, std::size_t begin, std::size_t end) {
+        for (LogicalMemoryProfile::Cursor c(p, begin); !c.atEnd() && c.index() < end; c.next()) {
+            if (c.index())
+                e.lit(",");
+            e.timelinePoint(c);
+        }
+    });
     out.endArray();
     out.key("lifetimes").beginArray();
-    for (std::size_t i = 0; i < p.lifetimeCount(); ++i) {
-        writeLifetime(out, trace, p.lifetime(trace, i));
-        out.maybeFlush();
-    }
+    writeElements(out, trace, p.lifetimeCount(), [&](ElementText &e, std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            if (i)
+                e.lit(",");
+            e.lifetime(p.lifetime(trace, i));
+        }
+    });
     out.endArray();
     out.key("by_device").beginArray();
     for (const LogicalDeviceMemoryStats &d : p.byDevice()) {
@@ -118,22 +244,13 @@ void writePhysical(JsonWriter &out, const Trace &trace, const PhysicalMemoryProf
 {
     out.beginObject();
     out.key("timeline").beginArray();
-    for (const std::uint32_t index : p.timeline()) {
-        const DeviceMemorySample &s = trace.deviceMemory[index];
-        out.beginObject();
-        out.key("timestamp_ns").u64(s.timestampNs);
-        out.key("device").string(trace.str(s.device));
-        if (s.has(DeviceMemorySample::Used))
-            out.key("used_bytes").u64(s.usedBytes);
-        if (s.has(DeviceMemorySample::Free))
-            out.key("free_bytes").u64(s.freeBytes);
-        if (s.has(DeviceMemorySample::Reserved))
-            out.key("reserved_bytes").u64(s.reservedBytes);
-        if (s.has(DeviceMemorySample::Capacity))
-            out.key("capacity_bytes").u64(s.capacityBytes);
-        out.endObject();
-        out.maybeFlush();
-    }
+    writeElements(out, trace, p.timeline().size(), [&](ElementText &e, std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            if (i)
+                e.lit(",");
+            e.physicalSample(trace.deviceMemory[p.timeline()[i]]);
+        }
+    });
     out.endArray();
     out.key("by_device").beginArray();
     for (const PhysicalDeviceMemoryStats &d : p.byDevice()) {

@@ -543,6 +543,7 @@ private Q_SLOTS:
     void randomAgainstReference_data();
     void randomAgainstReference();
     void randomAccessMatchesCursor();
+    void cursorFromAnyStart();
     void physical_data();
     void physical();
     void nodeMetrics_data();
@@ -833,6 +834,46 @@ void TstMemoryProfile::randomAccessMatchesCursor()
         QCOMPARE(point.liveBytes, c.liveBytes());
         QVERIFY(std::ranges::equal(point.liveBytesByDevice, c.liveBytesByDevice()));
         QVERIFY(std::ranges::equal(point.liveBytesByCategory, c.liveBytesByCategory()));
+    }
+}
+
+void TstMemoryProfile::cursorFromAnyStart()
+{
+    std::mt19937_64 rng(11);
+    QByteArrayList records;
+    const char *devices[] = {"d0", "d1", "d2", "d3"};
+    for (int i = 0; i < 3000; ++i)
+        records << QStringLiteral("%1 %2 %3 s%4 t 7 cat=%5")
+                       .arg(rng() % 100 < 55 ? QLatin1Char('a') : QLatin1Char('f'))
+                       .arg(rng() % 2500)
+                       .arg(QLatin1String(devices[rng() % 4]))
+                       .arg(rng() % 150)
+                       .arg(QLatin1String(rng() % 3 ? "activation" : "parameter"))
+                       .toUtf8();
+    const auto trace = load(records);
+    QVERIFY(trace);
+    const MemoryProfile profile = analyzeMemory(*trace);
+    const LogicalMemoryProfile &p = *profile.logical;
+    QVERIFY(p.timelineSize() > 600);
+    // Starts at, next to and between checkpoints (every 256 points), the last point and
+    // past the end: a cursor started anywhere walks on exactly like one started at 0.
+    for (const std::size_t start :
+         {std::size_t(0), std::size_t(1), std::size_t(255), std::size_t(256), std::size_t(257), std::size_t(400),
+          std::size_t(511), p.timelineSize() - 1, p.timelineSize()}) {
+        LogicalMemoryProfile::Cursor from0(p);
+        while (!from0.atEnd() && from0.index() < start)
+            from0.next();
+        LogicalMemoryProfile::Cursor c(p, start);
+        QCOMPARE(c.index(), start);
+        QCOMPARE(c.atEnd(), from0.atEnd());
+        for (; !c.atEnd(); c.next(), from0.next()) {
+            QVERIFY(!from0.atEnd());
+            QCOMPARE(c.timestampNs(), from0.timestampNs());
+            QCOMPARE(c.liveBytes(), from0.liveBytes());
+            QVERIFY(std::ranges::equal(c.liveBytesByDevice(), from0.liveBytesByDevice()));
+            QVERIFY(std::ranges::equal(c.liveBytesByCategory(), from0.liveBytesByCategory()));
+        }
+        QVERIFY(from0.atEnd());
     }
 }
 
