@@ -3,6 +3,7 @@
 
 #include "core/analysis/memoryprofile.h"
 #include "core/model/trace.h"
+#include "core/output/jsonfragments.h"
 #include "core/output/jsonwriter.h"
 #include "core/output/orderedblocks.h"
 
@@ -32,22 +33,12 @@ void writeByCategory(JsonWriter &out, std::span<const CategoryBytes> entries)
     out.endObject();
 }
 
-// The bulk elements (timeline points, lifetimes, samples) are laid out directly into a
-// block's text from fixed member-name fragments, as the normalized records are: there are
-// millions of them, and a JsonWriter call per member (key escaping, comma bookkeeping)
-// cost more than the numbers and strings themselves. The text is the one JsonWriter writes.
-class ElementText
+// The bulk elements (timeline points, lifetimes, samples) are laid out from member-name
+// fragments (JsonFragments), as the normalized records are: there are millions of them.
+class ElementText : public JsonFragments
 {
 public:
-    ElementText(const Trace &trace, std::string &out)
-        : m_trace(trace)
-        , m_buf(out)
-    {
-    }
-
-    void lit(std::string_view fragment) { m_buf.append(fragment); }
-    void str(StringId id) { appendJsonString(m_buf, m_trace.str(id)); }
-    void u64(std::uint64_t v) { appendJsonU64(m_buf, v); }
+    using JsonFragments::JsonFragments;
 
     void optionalU64(std::string_view member, const std::optional<std::uint64_t> &value)
     {
@@ -89,13 +80,9 @@ public:
         str(l.device);
         lit(R"(,"storage_id":)");
         str(l.storageId);
-        lit(R"(,"tensor_ids":[)");
-        for (std::size_t i = 0; i < l.tensorIds.size(); ++i) {
-            if (i)
-                m_buf.push_back(',');
-            str(l.tensorIds[i]);
-        }
-        lit(R"(],"allocation_span_id":)");
+        lit(R"(,"tensor_ids":)");
+        stringList(l.tensorIds);
+        lit(R"(,"allocation_span_id":)");
         str(l.allocationSpanId);
         lit(R"(,"op_name":)");
         if (l.opName != kNoString)
@@ -104,14 +91,9 @@ public:
             lit("null");
         lit(R"(,"bytes":)");
         u64(l.bytes);
-        lit(R"(,"shape":[)");
-        const std::span<const std::uint64_t> dims = m_trace.shapes.view(l.shape);
-        for (std::size_t i = 0; i < dims.size(); ++i) {
-            if (i)
-                m_buf.push_back(',');
-            u64(dims[i]);
-        }
-        lit(R"(],"dtype":)");
+        lit(R"(,"shape":)");
+        shape(l.shape);
+        lit(R"(,"dtype":)");
         str(l.dtype);
         lit(R"(,"category":)");
         appendJsonString(m_buf, memoryCategoryName(l.category));
@@ -140,28 +122,9 @@ public:
         u64(s.timestampNs);
         lit(R"(,"device":)");
         str(s.device);
-        if (s.has(DeviceMemorySample::Used)) {
-            lit(R"(,"used_bytes":)");
-            u64(s.usedBytes);
-        }
-        if (s.has(DeviceMemorySample::Free)) {
-            lit(R"(,"free_bytes":)");
-            u64(s.freeBytes);
-        }
-        if (s.has(DeviceMemorySample::Reserved)) {
-            lit(R"(,"reserved_bytes":)");
-            u64(s.reservedBytes);
-        }
-        if (s.has(DeviceMemorySample::Capacity)) {
-            lit(R"(,"capacity_bytes":)");
-            u64(s.capacityBytes);
-        }
+        deviceMemoryAmounts(s);
         m_buf.push_back('}');
     }
-
-private:
-    const Trace &m_trace;
-    std::string &m_buf;
 };
 
 // Array elements per block formatted on a worker (see OrderedBlockFormatter).

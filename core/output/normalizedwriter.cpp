@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "core/model/trace.h"
-#include "core/compat/floatformat.h"
+#include "core/output/jsonfragments.h"
 #include "core/output/jsonwriter.h"
 #include "core/output/orderedblocks.h"
 
@@ -13,51 +13,13 @@ namespace TraceInspector {
 
 namespace {
 
-// Bulk records are laid out directly into a block's text from fixed member-name
-// fragments: one append per fragment instead of key escaping and comma bookkeeping per
-// member keeps re-emission of gigabyte traces I/O-bound.
-class RecordEmitter
+// Bulk records are laid out from member-name fragments (JsonFragments): re-emission of
+// gigabyte traces stays I/O-bound.
+class RecordEmitter : public JsonFragments
 {
 public:
-    RecordEmitter(const Trace &trace, std::string &out)
-        : m_trace(trace)
-        , m_buf(out)
-    {
-    }
+    using JsonFragments::JsonFragments;
 
-    void lit(std::string_view fragment) { m_buf.append(fragment); }
-    void str(StringId id) { appendJsonString(m_buf, m_trace.str(id)); }
-    void u64(std::uint64_t v) { appendJsonU64(m_buf, v); }
-    void f64(double v) { appendJsonFloat(m_buf, v); }
-    void boolean(bool v) { m_buf.append(v ? std::string_view("true") : std::string_view("false")); }
-    void enumName(std::string_view name)
-    {
-        m_buf.push_back('"');
-        m_buf.append(name);
-        m_buf.push_back('"');
-    }
-    void shape(ShapeId id)
-    {
-        const std::span<const std::uint64_t> dims = m_trace.shapes.view(id);
-        m_buf.push_back('[');
-        for (std::size_t i = 0; i < dims.size(); ++i) {
-            if (i)
-                m_buf.push_back(',');
-            appendJsonU64(m_buf, dims[i]);
-        }
-        m_buf.push_back(']');
-    }
-    void stringList(ListRef ref)
-    {
-        const std::span<const StringId> ids = m_trace.idLists.view(ref);
-        m_buf.push_back('[');
-        for (std::size_t i = 0; i < ids.size(); ++i) {
-            if (i)
-                m_buf.push_back(',');
-            str(ids[i]);
-        }
-        m_buf.push_back(']');
-    }
     void endRecord() { m_buf.append("}\n", 2); }
 
     void span(const Span &s)
@@ -206,22 +168,7 @@ public:
         u64(d.timestampNs);
         lit(R"(,"device":)");
         str(d.device);
-        if (d.has(DeviceMemorySample::Used)) {
-            lit(R"(,"used_bytes":)");
-            u64(d.usedBytes);
-        }
-        if (d.has(DeviceMemorySample::Free)) {
-            lit(R"(,"free_bytes":)");
-            u64(d.freeBytes);
-        }
-        if (d.has(DeviceMemorySample::Reserved)) {
-            lit(R"(,"reserved_bytes":)");
-            u64(d.reservedBytes);
-        }
-        if (d.has(DeviceMemorySample::Capacity)) {
-            lit(R"(,"capacity_bytes":)");
-            u64(d.capacityBytes);
-        }
+        deviceMemoryAmounts(d);
         endRecord();
     }
 
@@ -278,10 +225,6 @@ public:
         }
         endRecord();
     }
-
-private:
-    const Trace &m_trace;
-    std::string &m_buf;
 };
 
 // Records per block formatted on a worker: ~0.6 MB of text, so a block's reused buffer
