@@ -175,6 +175,34 @@ QString describeTimeline(const Trace &trace, const LogicalMemoryProfile &p)
     return points.join(QLatin1Char(' '));
 }
 
+/// Random alloc/free records over four devices, one tensor and two categories: many
+/// timeline points whose device and category maps change often.
+struct RandomDeviceRecords {
+    std::uint64_t seed;
+    int count;
+    int timeRange;
+    int storages;
+    int otherCategoryOneIn; // the second category on one record in this many
+    const char *otherCategory;
+};
+
+QByteArrayList randomDeviceRecords(const RandomDeviceRecords &spec)
+{
+    std::mt19937_64 rng(spec.seed);
+    QByteArrayList records;
+    const char *devices[] = {"d0", "d1", "d2", "d3"};
+    for (int i = 0; i < spec.count; ++i)
+        records << QStringLiteral("%1 %2 %3 s%4 t 7 cat=%5")
+                       .arg(rng() % 100 < 55 ? QLatin1Char('a') : QLatin1Char('f'))
+                       .arg(rng() % std::uint64_t(spec.timeRange))
+                       .arg(QLatin1String(devices[rng() % 4]))
+                       .arg(rng() % std::uint64_t(spec.storages))
+                       .arg(QLatin1String(rng() % std::uint64_t(spec.otherCategoryOneIn) ? "activation"
+                                                                                         : spec.otherCategory))
+                       .toUtf8();
+    return records;
+}
+
 /// The peak's live bytes as the profile has them and as the profile-free walk finds them
 /// ("-": none); the two must agree.
 QString profilePeakBytes(const MemoryProfile &profile)
@@ -811,18 +839,7 @@ void TstMemoryProfile::randomAgainstReference()
 
 void TstMemoryProfile::randomAccessMatchesCursor()
 {
-    std::mt19937_64 rng(7);
-    QByteArrayList records;
-    const char *devices[] = {"d0", "d1", "d2", "d3"};
-    for (int i = 0; i < 5000; ++i)
-        records << QStringLiteral("%1 %2 %3 s%4 t 7 cat=%5")
-                       .arg(rng() % 100 < 55 ? QLatin1Char('a') : QLatin1Char('f'))
-                       .arg(rng() % 4000)
-                       .arg(QLatin1String(devices[rng() % 4]))
-                       .arg(rng() % 200)
-                       .arg(QLatin1String(rng() % 2 ? "activation" : "gradient"))
-                       .toUtf8();
-    const auto trace = load(records);
+    const auto trace = load(randomDeviceRecords({7, 5000, 4000, 200, 2, "gradient"}));
     QVERIFY(trace);
     const MemoryProfile profile = analyzeMemory(*trace);
     QCOMPARE(walkedPeakBytes(*trace), profilePeakBytes(profile));
@@ -839,18 +856,7 @@ void TstMemoryProfile::randomAccessMatchesCursor()
 
 void TstMemoryProfile::cursorFromAnyStart()
 {
-    std::mt19937_64 rng(11);
-    QByteArrayList records;
-    const char *devices[] = {"d0", "d1", "d2", "d3"};
-    for (int i = 0; i < 3000; ++i)
-        records << QStringLiteral("%1 %2 %3 s%4 t 7 cat=%5")
-                       .arg(rng() % 100 < 55 ? QLatin1Char('a') : QLatin1Char('f'))
-                       .arg(rng() % 2500)
-                       .arg(QLatin1String(devices[rng() % 4]))
-                       .arg(rng() % 150)
-                       .arg(QLatin1String(rng() % 3 ? "activation" : "parameter"))
-                       .toUtf8();
-    const auto trace = load(records);
+    const auto trace = load(randomDeviceRecords({11, 3000, 2500, 150, 3, "parameter"}));
     QVERIFY(trace);
     const MemoryProfile profile = analyzeMemory(*trace);
     const LogicalMemoryProfile &p = *profile.logical;
