@@ -35,6 +35,16 @@ lines_of() { # mb, awk printf format with one %d
     print term }'
 }
 
+# Meta line, one line holding a value of N MB of one character between a prefix and a
+# suffix (printf formats), terminal line.
+with_long_value() { # prefix, mb, character, suffix
+  echo "$META"
+  printf "$1"
+  head -c $(($2 * 1000000)) /dev/zero | tr '\0' "$3"
+  printf "$4"
+  echo "$TERMINAL"
+}
+
 make_input() { # name
   case $1 in
     garbage-lines) { echo "$META"; yes x | head -c 20000000; echo "$TERMINAL"; } ;;
@@ -44,8 +54,8 @@ make_input() { # name
     duplicate-span-starts) lines_of "$BIG_MB" '{"kind":"span_start","id":"dup","name":"n%d","start_ns":0,"span_kind":"function"}' ;;
     ops-in-unknown-spans) lines_of "$BIG_MB" '{"kind":"op","span_id":"ghost%d","op_name":"matmul","shape":[2,2],"dtype":"f32","device":"cpu","duration_ns":5,"timestamp_ns":20,"input_dense_bytes":32}' ;;
     one-200mb-line)
-      { echo "$META"; printf '{"kind":"span_start","id":"s","name":"'; head -c 200000000 /dev/zero | tr '\0' n
-        printf '","start_ns":0,"span_kind":"function"}\n{"kind":"span_end","id":"s","duration_ns":1}\n'; echo "$TERMINAL"; } ;;
+      with_long_value '{"kind":"span_start","id":"s","name":"' 200 n \
+        '","start_ns":0,"span_kind":"function"}\n{"kind":"span_end","id":"s","duration_ns":1}\n' ;;
     deep-nesting-100mb) { echo "$META"; head -c 100000000 /dev/zero | tr '\0' '['; echo; echo "$TERMINAL"; } ;;
     # A span started and ended with a 100 MB id: the end lies in the reader's second segment.
     two-100mb-ids)
@@ -53,25 +63,18 @@ make_input() { # name
         printf '","name":"n","start_ns":0,"span_kind":"function"}\n{"kind":"span_end","id":"'
         head -c 100000000 /dev/zero | tr '\0' i; printf '","duration_ns":1}\n'; echo "$TERMINAL"; } ;;
     unclosed-200mb-id)
-      { echo "$META"; printf '{"kind":"span_start","id":"'; head -c 200000000 /dev/zero | tr '\0' i
-        printf '","name":"n","start_ns":0,"span_kind":"function"}\n'; echo "$TERMINAL"; } ;;
+      with_long_value '{"kind":"span_start","id":"' 200 i '","name":"n","start_ns":0,"span_kind":"function"}\n' ;;
     unknown-200mb-span-kind)
-      { echo "$META"; printf '{"kind":"span_start","id":"s","name":"n","start_ns":0,"span_kind":"'
-        head -c 200000000 /dev/zero | tr '\0' k; printf '"}\n'; echo "$TERMINAL"; } ;;
+      with_long_value '{"kind":"span_start","id":"s","name":"n","start_ns":0,"span_kind":"' 200 k '"}\n' ;;
     # Strict errors that quote a 200 MB id or value whole (§5.4, §5.5, §6.3).
-    unknown-200mb-span-end)
-      { echo "$META"; printf '{"kind":"span_end","id":"'; head -c 200000000 /dev/zero | tr '\0' i
-        printf '","duration_ns":1}\n'; echo "$TERMINAL"; } ;;
+    unknown-200mb-span-end) with_long_value '{"kind":"span_end","id":"' 200 i '","duration_ns":1}\n' ;;
     string-200mb-for-u64)
-      { echo "$META"; printf '{"kind":"span_start","id":"s","name":"n","start_ns":"'
-        head -c 200000000 /dev/zero | tr '\0' n; printf '","span_kind":"function"}\n'; echo "$TERMINAL"; } ;;
+      with_long_value '{"kind":"span_start","id":"s","name":"n","start_ns":"' 200 n '","span_kind":"function"}\n' ;;
     unknown-200mb-enum-key)
-      { echo "$META"; printf '{"kind":"span_start","id":"s","name":"n","start_ns":0,"span_kind":{"'
-        head -c 200000000 /dev/zero | tr '\0' k; printf '":null}}\n'; echo "$TERMINAL"; } ;;
+      with_long_value '{"kind":"span_start","id":"s","name":"n","start_ns":0,"span_kind":{"' 200 k '":null}}\n' ;;
     string-200mb-for-unit)
-      { echo "$META"; printf '{"kind":"span_start","id":"s","name":"n","start_ns":0,"span_kind":{"function":"'
-        head -c 200000000 /dev/zero | tr '\0' u; printf '"}}\n'; echo "$TERMINAL"; } ;;
-    scalar-200mb-line) { echo "$META"; printf '"'; head -c 200000000 /dev/zero | tr '\0' q; printf '"\n'; echo "$TERMINAL"; } ;;
+      with_long_value '{"kind":"span_start","id":"s","name":"n","start_ns":0,"span_kind":{"function":"' 200 u '"}}\n' ;;
+    scalar-200mb-line) with_long_value '"' 200 q '"\n' ;;
     unsupported-200mb-schema)
       { printf '%s' "${META%%\"schema\":*}\"schema\":\""; head -c 200000000 /dev/zero | tr '\0' s
         printf '%s\n' "\",${META#*\"schema\":\"*\",}"; echo "$TERMINAL"; } ;;
