@@ -518,7 +518,8 @@ void MainWindow::createActions()
                                                       {TimeUnit::Microseconds, tr("Mi&croseconds")},
                                                       {TimeUnit::Nanoseconds, tr("&Nanoseconds")}};
     for (const auto &[unit, name] : unitNames) {
-        QAction *a = units->addAction(name, this, [this, unit] { setTimeUnit(unit); });
+        // Captured by copy under a new name: clang 14 cannot capture a structured binding.
+        QAction *a = units->addAction(name, this, [this, u = unit] { setTimeUnit(u); });
         a->setCheckable(true);
         a->setData(int(unit));
         a->setObjectName(QStringLiteral("timeUnit%1").arg(int(unit)));

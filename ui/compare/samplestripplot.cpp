@@ -70,7 +70,8 @@ void SampleStripPlot::paintEvent(QPaintEvent *)
     const int labelWidth = std::max(fm.horizontalAdvance(baselineLabel), fm.horizontalAdvance(candidateLabel)) + 12;
     const QRect plot = rect().adjusted(labelWidth, 8, -12, -(fm.height() + 10));
     const auto [lo, hi] = axisRange();
-    const auto xOf = [&](double v) { return plot.left() + (v - lo) / (hi - lo) * plot.width(); };
+    // lo and hi by copy under new names: clang 14 cannot capture a structured binding.
+    const auto xOf = [&plot, l = lo, h = hi](double v) { return plot.left() + (v - l) / (h - l) * plot.width(); };
 
     // Axis with its two ends labelled.
     p.setPen(pal.color(QPalette::Mid));
