@@ -257,32 +257,55 @@ Decoded decodeAt(std::string_view s, std::size_t i)
     return {cp, need + 1, true};
 }
 
-void appendUtf8(std::string &out, char32_t c)
-{
-    if (c < 0x80) {
-        out.push_back(static_cast<char>(c));
-    } else if (c < 0x800) {
-        out.push_back(static_cast<char>(0xC0 | (c >> 6)));
-        out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
-    } else if (c < 0x10000) {
-        out.push_back(static_cast<char>(0xE0 | (c >> 12)));
-        out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
-        out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
-    } else {
-        out.push_back(static_cast<char>(0xF0 | (c >> 18)));
-        out.push_back(static_cast<char>(0x80 | ((c >> 12) & 0x3F)));
-        out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
-        out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
-    }
-}
-
-void appendUnicodeEscape(std::string &out, char32_t c)
+template<typename Out>
+void appendUnicodeEscape(Out &out, char32_t c)
 {
     std::array<char, 16> buf{};
     auto res = std::to_chars(buf.data(), buf.data() + buf.size(), static_cast<std::uint32_t>(c), 16);
-    out += "\\u{";
-    out.append(buf.data(), res.ptr);
+    out += std::string_view("\\u{");
+    out += std::string_view(buf.data(), static_cast<std::size_t>(res.ptr - buf.data()));
     out += '}';
+}
+
+/// Counts what appendRustDebugChars() would append, appending nothing.
+struct LengthSink {
+    std::size_t length = 0;
+    LengthSink &operator+=(char) { return ++length, *this; }
+    LengthSink &operator+=(std::string_view text) { return length += text.size(), *this; }
+};
+
+/// The escaping of appendRustDebugChars(), into \a out (a std::string or a LengthSink).
+template<typename Out>
+void escapeRustDebugChars(Out &out, std::string_view s)
+{
+    std::size_t i = 0;
+    while (i < s.size()) {
+        const auto b = static_cast<unsigned char>(s[i]);
+        if (b >= 0x20 && b < 0x7F) {
+            if (b == '"' || b == '\\')
+                out += '\\';
+            out += static_cast<char>(b);
+            ++i;
+            continue;
+        }
+        const Decoded d = decodeAt(s, i);
+        if (!d.valid) {
+            out += std::string_view("\xEF\xBF\xBD"); // U+FFFD
+        } else {
+            switch (d.cp) {
+            case U'\0': out += std::string_view("\\0"); break;
+            case U'\t': out += std::string_view("\\t"); break;
+            case U'\r': out += std::string_view("\\r"); break;
+            case U'\n': out += std::string_view("\\n"); break;
+            default:
+                if (needsUnicodeEscape(d.cp))
+                    appendUnicodeEscape(out, d.cp);
+                else
+                    out += s.substr(i, d.length);
+            }
+        }
+        i += d.length;
+    }
 }
 
 } // namespace
@@ -297,34 +320,14 @@ void appendRustDebugString(std::string &out, std::string_view s)
 
 void appendRustDebugChars(std::string &out, std::string_view s)
 {
-    std::size_t i = 0;
-    while (i < s.size()) {
-        const auto b = static_cast<unsigned char>(s[i]);
-        if (b >= 0x20 && b < 0x7F) {
-            if (b == '"' || b == '\\')
-                out += '\\';
-            out += static_cast<char>(b);
-            ++i;
-            continue;
-        }
-        const Decoded d = decodeAt(s, i);
-        if (!d.valid) {
-            appendUtf8(out, 0xFFFD);
-        } else {
-            switch (d.cp) {
-            case U'\0': out += "\\0"; break;
-            case U'\t': out += "\\t"; break;
-            case U'\r': out += "\\r"; break;
-            case U'\n': out += "\\n"; break;
-            default:
-                if (needsUnicodeEscape(d.cp))
-                    appendUnicodeEscape(out, d.cp);
-                else
-                    out.append(s.substr(i, d.length));
-            }
-        }
-        i += d.length;
-    }
+    escapeRustDebugChars(out, s);
+}
+
+std::size_t rustDebugCharsLength(std::string_view s)
+{
+    LengthSink sink;
+    escapeRustDebugChars(sink, s);
+    return sink.length;
 }
 
 std::string rustDebugString(std::string_view s)

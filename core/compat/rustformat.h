@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -24,6 +25,9 @@ void appendRustDebugString(std::string &out, std::string_view s);
 /// appendRustDebugString() without the quotes: a long string can be escaped piece by piece
 /// (each piece made of whole UTF-8 characters).
 void appendRustDebugChars(std::string &out, std::string_view s);
+/// The number of bytes appendRustDebugChars() appends for \a s: a message quoting a 200 MB
+/// value is made at its final size, without a reallocation that holds it twice.
+std::size_t rustDebugCharsLength(std::string_view s);
 
 /// Rust `format!("{:?}", v)` for an f64: shortest round-trip digits; fixed notation with at
 /// least one fractional digit (`1.0`, `0.5`, `-0.0`) when v is 0 or 1e-4 <= |v| < 1e16,

@@ -88,6 +88,21 @@ struct UnresolvedEnds {
         ends.push_back(text.size());
         shownBytes += std::min<std::uint64_t>(id.size(), ProblemLimiter::kMaxMessageBytes);
     }
+    /// add() of \a from's kept id \a k (merging segments): a held id's block moves here
+    /// with it rather than being copied, which would hold a 200 MB id twice. \a from must
+    /// not read id \a k again.
+    void addFrom(UnresolvedEnds &from, std::uint64_t k, bool keep)
+    {
+        if (keep) {
+            const auto h = std::lower_bound(from.held.begin(), from.held.end(), k,
+                                            [](const Held &a, std::uint64_t b) { return a.k < b; });
+            if (h != from.held.end() && h->k == k && h->block) {
+                addHeld(h->id, std::move(h->block));
+                return;
+            }
+        }
+        add(from.at(k), keep);
+    }
 };
 
 /// What one reading thread decoded from a contiguous byte range of the file, before the

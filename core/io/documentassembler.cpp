@@ -277,6 +277,76 @@ void DocumentAssembler::sortSpans()
     permuteInPlace(m_trace.spans, order);
 }
 
+namespace {
+
+constexpr std::string_view kSchemaHead = "unsupported trace schema \"";
+constexpr std::string_view kSchemaTail = "\"; expected \"candle-graph/trace/10\" or \"candle-graph/trace/9\"";
+
+} // namespace
+
+void DocumentAssembler::reportUnsupportedSchema()
+{
+    const std::string &schema = m_trace.meta->schema;
+    const std::size_t length = kSchemaHead.size() + rustDebugCharsLength(schema) + kSchemaTail.size();
+    if (length <= ProblemLimiter::kMaxMessageBytes) {
+        std::string message(kSchemaHead);
+        appendRustDebugChars(message, schema);
+        message += kSchemaTail;
+        reportPostWalk(m_trace.metaLine, "E-SCHEMA-UNSUPPORTED", std::move(message), RelatedKind::Meta);
+        return;
+    }
+    // The schema is held by the meta; a whole message would hold it a second time. Only a
+    // strict error shows the whole message, so it is made only when taken as that (from
+    // the schema, which it then takes over); the list gets the cut text, made from the
+    // schema's first characters.
+    std::string head(kSchemaHead);
+    for (std::size_t done = 0; done < schema.size() && head.size() <= ProblemLimiter::kMaxMessageBytes;) {
+        std::size_t n = std::min<std::size_t>(4096, schema.size() - done);
+        while (done + n < schema.size() && (static_cast<unsigned char>(schema[done + n]) & 0xC0) == 0x80)
+            ++n; // whole characters
+        appendRustDebugChars(head, std::string_view(schema).substr(done, n));
+        done += n;
+    }
+    head += kSchemaTail;
+    Problem p;
+    p.line = m_trace.metaLine;
+    p.ruleId = "E-SCHEMA-UNSUPPORTED";
+    p.message = ProblemLimiter::shortenedFrom(std::move(head), length);
+    p.relatedKind = RelatedKind::Meta;
+    if (!m_firstPostWalkError) {
+        m_firstPostWalkError = p;
+        m_schemaMessageDeferred = true;
+    }
+    m_limiter.storeShortened(std::move(p), m_problems);
+}
+
+std::string DocumentAssembler::takeSchemaMessage()
+{
+    std::string &schema = m_trace.meta->schema;
+    std::size_t keep = std::min(schema.size(), ProblemLimiter::kMaxMessageBytes);
+    while (keep > 0 && keep < schema.size() && (static_cast<unsigned char>(schema[keep]) & 0xC0) == 0x80)
+        --keep; // whole characters
+    std::string kept = schema.substr(0, keep);
+    std::string message;
+    message.reserve(kSchemaHead.size() + rustDebugCharsLength(schema) + kSchemaTail.size());
+    message += kSchemaHead;
+    // The schema's pages are given back behind the copy: it is replaced right after.
+    appendReleasing(message, schema, appendRustDebugChars);
+    message += kSchemaTail;
+    m_trace.meta->schemaBytesNotKept = schema.size() - keep;
+    schema = std::move(kept);
+    return message;
+}
+
+std::optional<Problem> DocumentAssembler::takeFirstPostWalkError()
+{
+    if (m_firstPostWalkError && m_schemaMessageDeferred) {
+        m_firstPostWalkError->message = takeSchemaMessage();
+        m_schemaMessageDeferred = false;
+    }
+    return std::move(m_firstPostWalkError);
+}
+
 void DocumentAssembler::postWalk()
 {
     // §6.1 step 2, in upstream's order.
@@ -287,14 +357,7 @@ void DocumentAssembler::postWalk()
     if (m_trace.meta) {
         const std::string &schema = m_trace.meta->schema;
         if (schema != kSchemaTrace10 && schema != kSchemaTrace9) {
-            // Built in one string: the schema may be 200 MB.
-            constexpr std::string_view kTail = "; expected \"candle-graph/trace/10\" or \"candle-graph/trace/9\"";
-            std::string message;
-            message.reserve(32 + schema.size() + kTail.size());
-            message = "unsupported trace schema ";
-            appendRustDebugString(message, schema);
-            message += kTail;
-            reportPostWalk(m_trace.metaLine, "E-SCHEMA-UNSUPPORTED", std::move(message), RelatedKind::Meta);
+            reportUnsupportedSchema();
         } else if (schema == kSchemaTrace9
                    && m_cursor[static_cast<int>(EventKind::TensorStats)] + m_cursor[DecodedSegment::kInvalidTensorStats]
                           > 0) {

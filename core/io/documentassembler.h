@@ -34,7 +34,10 @@ public:
     std::vector<Problem> &problems() { return m_problems; }
     /// The first errors, moved out: a message can hold a whole long value.
     std::optional<Problem> takeFirstStreamError() { return std::move(m_firstStreamError); }
-    std::optional<Problem> takeFirstPostWalkError() { return std::move(m_firstPostWalkError); }
+    /// A long unsupported schema's message is made whole here, from the schema, which the
+    /// meta then keeps only in part (TraceMeta::schemaBytesNotKept): call it only for the
+    /// strict error.
+    std::optional<Problem> takeFirstPostWalkError();
     std::vector<OmittedProblems> omittedProblems() const { return m_limiter.omitted(); }
 
 private:
@@ -55,12 +58,19 @@ private:
                 std::string relatedId = {});
     void reportPostWalk(std::uint32_t line, const char *rule, std::string message,
                         RelatedKind kind = RelatedKind::None);
+    /// E-SCHEMA-UNSUPPORTED, whose message quotes the schema whole (it may be 200 MB).
+    void reportUnsupportedSchema();
+    /// The whole E-SCHEMA-UNSUPPORTED message, moving the schema out of the meta.
+    std::string takeSchemaMessage();
 
     DecodedSegment &m_segment;
     Trace &m_trace;
     std::vector<Problem> m_problems;
     std::optional<Problem> m_firstStreamError;
     std::optional<Problem> m_firstPostWalkError;
+    /// m_firstPostWalkError is E-SCHEMA-UNSUPPORTED with its message cut as listed: the
+    /// whole one is made when it is taken (takeFirstPostWalkError()).
+    bool m_schemaMessageDeferred = false;
     std::uint64_t m_cursor[DecodedSegment::kOrderCodes] = {}; // next record of each order code
     ProblemLimiter m_limiter; // ten million unknown span_ends must not mean ten million Problems
 };

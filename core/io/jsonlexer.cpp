@@ -269,24 +269,20 @@ bool JsonLexer::describeValue(std::string &what, int depth, std::size_t room)
     switch (*m_p) {
     case '"': {
         std::string_view s;
-        if (!parseString(s))
+        // Unescaped over its own bytes (when the line is writable): a scratch copy of a
+        // 200 MB value would be alive next to the line and the message.
+        if (!parseValueString(s))
             return false;
-        what.reserve(what.size() + s.size() + 9 + room);
+        // The escaped bytes past the unescaped text are never read again.
+        if (disposable(s))
+            releasePages(s.data() + s.size(), m_p - 1);
+        // At its final size: the escaping can make the text longer (`\n` is one byte in s).
+        what.reserve(what.size() + rustDebugCharsLength(s) + 9 + room);
         what += "string \"";
-        if (!disposable(s)) {
+        if (disposable(s))
+            appendReleasing(what, s, appendRustDebugChars); // the pages behind the copy go back
+        else
             appendRustDebugChars(what, s);
-        } else {
-            // Piece by piece, whole characters each, giving back the pages behind the copy.
-            constexpr std::size_t kStep = std::size_t(256) << 10;
-            for (std::size_t done = 0; done < s.size();) {
-                std::size_t n = std::min(kStep, s.size() - done);
-                while (done + n < s.size() && (static_cast<unsigned char>(s[done + n]) & 0xC0) == 0x80)
-                    ++n;
-                appendRustDebugChars(what, s.substr(done, n));
-                done += n;
-                releasePages(s.data(), s.data() + done);
-            }
-        }
         what += '"';
         return true;
     }

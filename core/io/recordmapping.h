@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/model/pagerelease.h"
 #include "core/model/records.h"
 #include "core/model/trace.h"
 #include "core/model/tracemeta.h"
@@ -19,6 +20,7 @@ namespace TraceInspector {
 /// One decoded field value; only the part matching the field's WireType is meaningful.
 struct FieldValue {
     bool present = true;                               // false: an optional member given as `null`
+    bool disposable = false;                           // text lies in a line never read again (JsonLexer::disposable())
     std::string_view text;                             // String (valid until the next string is read)
     std::uint64_t u = 0;                               // U64, Usize
     double f = 0;                                      // F64
@@ -254,18 +256,30 @@ struct TerminalRecord {
 
 struct MetaRecord {
     TraceMeta &m;
+    /// The run header's strings are not interned: a 200 MB one (a hostile schema) is copied
+    /// out of its line, whose pages are given back behind the copy, so it is held once.
+    static void assign(std::string &to, const FieldValue &v)
+    {
+        if (!v.disposable) {
+            to.assign(v.text);
+            return;
+        }
+        to.clear();
+        to.reserve(v.text.size());
+        appendReleasing(to, v.text);
+    }
     void set(int idx, const FieldValue &v)
     {
         switch (idx) {
-        case 0: m.schema.assign(v.text); break;
-        case 1: m.runId.assign(v.text); break;
-        case 2: m.correlationId.assign(v.text); break;
-        case 3: m.entrypoint.assign(v.text); break;
+        case 0: assign(m.schema, v); break;
+        case 1: assign(m.runId, v); break;
+        case 2: assign(m.correlationId, v); break;
+        case 3: assign(m.entrypoint, v); break;
         case 4: m.phase = static_cast<ExecutionPhase>(v.index); break;
-        case 5: m.timestamp.assign(v.text); break;
+        case 5: assign(m.timestamp, v); break;
         case 6: m.captureStep = v.u; break;
         case 7: m.warmupSteps = v.u; break;
-        case 8: m.device.assign(v.text); break;
+        case 8: assign(m.device, v); break;
         case 9: m.measuredRegionDeviceSynchronized = v.b; break;
         case 10: m.timingMode = static_cast<TimingMode>(v.index); break;
         case 12: m.comparisonIdentity.reset(); break; // null; a value goes through nested()

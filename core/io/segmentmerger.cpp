@@ -133,10 +133,10 @@ void appendSegment(DecodedSegment &dstSeg, DecodedSegment &srcSeg)
         // Its id was new in its segment; an earlier segment may have named it. (The
         // segment's own strings are in dst too by now, but only lines after this one can
         // have added it there, and a span started after its end is unknown here as well.)
-        const std::string_view text = srcSeg.unresolvedEnds.at(unresolved++);
-        r.id = dst.strings.find(text);
+        const std::uint64_t k = unresolved++;
+        r.id = dst.strings.find(srcSeg.unresolvedEnds.at(k));
         if (r.id == kNoString)
-            dstSeg.unresolvedEnds.add(text, dstSeg.unresolvedEnds.keepsMore());
+            dstSeg.unresolvedEnds.addFrom(srcSeg.unresolvedEnds, k, dstSeg.unresolvedEnds.keepsMore());
     });
     appendAll(dstSeg.invalidTensorStatsLines, srcSeg.invalidTensorStatsLines, [&](std::uint32_t &l) { m.line(l); });
     for (auto &meta : srcSeg.metas) {

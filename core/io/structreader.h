@@ -160,7 +160,10 @@ bool StructReader::readField(const FieldSpec &field, int idx, M &map, int depth)
     }
     bool ok = true;
     switch (field.type) {
-    case WireType::String: ok = readString(v.text, depth); break;
+    case WireType::String:
+        ok = readString(v.text, depth);
+        v.disposable = ok && m_lex.disposable(v.text);
+        break;
     case WireType::U64: ok = readUnsigned(v.u, "u64", depth); break;
     case WireType::Usize: ok = readUnsigned(v.u, "usize", depth); break;
     case WireType::F64: ok = readFloat(v.f, depth); break;

@@ -98,7 +98,16 @@ void MetadataModel::build(const Trace &trace)
         m_nodes[run].value = tr("No meta record: the run is not described");
     } else {
         const TraceMeta &m = *trace.meta;
-        add(run, QStringLiteral("schema"), qs(m.schema));
+        if (m.schemaBytesNotKept == 0) {
+            add(run, QStringLiteral("schema"), qs(m.schema));
+        } else {
+            // An unsupported schema too long to keep twice: the rejection quotes it whole.
+            add(run, QStringLiteral("schema"),
+                tr("%1… [%2 more bytes: the rejection (E-SCHEMA-UNSUPPORTED) quotes the whole schema]")
+                    .arg(qs(m.schema), QLocale::system().toString(qulonglong(m.schemaBytesNotKept))),
+                tr("The schema is not supported, and too long to be kept here as well as in the rejection "
+                   "message, which quotes it whole"));
+        }
         add(run, QStringLiteral("run_id"), qs(m.runId));
         add(run, QStringLiteral("correlation_id"), qs(m.correlationId));
         add(run, QStringLiteral("entrypoint"), qs(m.entrypoint));

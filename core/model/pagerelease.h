@@ -15,5 +15,8 @@ void releasePages(const void *begin, const void *end);
 /// copy as it goes: a 200 MB value quoted from a line that is never read again is then not
 /// held twice while it is copied. \a from must lie in writable memory nothing reads again.
 void appendReleasing(std::string &out, std::string_view from);
+/// appendReleasing() of what \a append makes of \a from (an escaping such as
+/// appendRustDebugChars()), called piece by piece, each piece of whole UTF-8 characters.
+void appendReleasing(std::string &out, std::string_view from, void (*append)(std::string &, std::string_view));
 
 } // namespace TraceInspector

@@ -121,12 +121,18 @@ std::string ProblemLimiter::shortJoin(std::initializer_list<std::string_view> pa
         }
         out.append(part);
     }
-    if (cut) {
-        const std::size_t at = cutOf(out);
-        out.resize(at);
-        appendNotShown(out, length - at);
-    }
-    return out;
+    return cut ? shortenedFrom(std::move(out), length) : out;
+}
+
+std::string ProblemLimiter::shortenedFrom(std::string head, std::size_t length)
+{
+    if (length <= kMaxMessageBytes)
+        return head;
+    const std::size_t at = cutOf(head);
+    head.resize(at);
+    appendNotShown(head, length - at);
+    head.shrink_to_fit();
+    return head;
 }
 
 bool ProblemLimiter::store(Problem &&problem, std::vector<Problem> &out)

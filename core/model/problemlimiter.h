@@ -65,6 +65,10 @@ public:
     /// The concatenation of \a parts as shorten() leaves it, built without the whole: a
     /// message quoting a 200 MB id copies only the bytes it keeps.
     static std::string shortJoin(std::initializer_list<std::string_view> parts);
+    /// shorten() of a text of \a length bytes of which \a head holds the first ones, at least
+    /// kMaxMessageBytes + 1 of them when \a length is more than kMaxMessageBytes: a message
+    /// too long to be built whole.
+    static std::string shortenedFrom(std::string head, std::size_t length);
     /// Whether a stored problem keeps \a id as its related id: a longer one than a message is
     /// dropped (a cut id would name no record; the line still locates it), so callers need
     /// not copy it.

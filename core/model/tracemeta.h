@@ -63,6 +63,12 @@ struct ComparisonIdentity {
 /// TraceRunMeta plus the `schema` string of the meta record.
 struct TraceMeta {
     std::string schema;
+    /// Bytes at the end of `schema` that it does not hold (0: it is whole). An unsupported
+    /// schema too long for a listed problem's message is quoted whole by the strict error
+    /// (E-SCHEMA-UNSUPPORTED, ReadResult::strictError), which takes it over: `schema` keeps
+    /// its first bytes, so that a 200 MB schema is held once, not twice. A trace with such a
+    /// schema is rejected, so nothing that needs the whole header (normalized output) sees one.
+    std::uint64_t schemaBytesNotKept = 0;
     std::string runId;
     std::string correlationId;
     std::string entrypoint;

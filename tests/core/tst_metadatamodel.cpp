@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <QAbstractItemModelTester>
+#include <QFile>
+#include <QLocale>
 #include <QTest>
 
 #include "core/io/tracereader.h"
@@ -47,6 +49,7 @@ private Q_SLOTS:
     void fields();
     void comparisonIdentity();
     void withoutMeta();
+    void longUnsupportedSchema();
 };
 
 void TestMetadataModel::tester()
@@ -125,4 +128,29 @@ void TestMetadataModel::withoutMeta()
 }
 
 QTEST_GUILESS_MAIN(TestMetadataModel)
+void TestMetadataModel::longUnsupportedSchema()
+{
+    // A 100 000-byte unsupported schema is quoted whole by the rejection, which takes it over:
+    // the meta keeps its first 65 536 bytes, and the view says where the rest is.
+    const std::string example = [] {
+        QFile f(QStringLiteral(TI_EXAMPLES_DIR "/01_valid_trace10_forward.jsonl"));
+        return f.open(QIODevice::ReadOnly) ? f.readAll().toStdString() : std::string();
+    }();
+    const std::size_t at = example.find("candle-graph/trace/10");
+    QVERIFY(at != std::string::npos);
+    std::string text = example;
+    text.replace(at, 21, std::string(100000, 's'));
+    ReadResult r = TraceReader::readBytes(text, "schema.jsonl");
+    QVERIFY(r.strictError && r.trace && r.trace->meta);
+    QCOMPARE(r.trace->meta->schemaBytesNotKept, std::uint64_t(100000 - 65536));
+    MetadataModel model;
+    model.setTrace(r.trace);
+    const QString value = valueOf(model, QStringLiteral("Run"), QStringLiteral("schema"));
+    QVERIFY(value.startsWith(QString(65536, u's') + QStringLiteral("… [")));
+    QVERIFY2(
+        value.endsWith(QStringLiteral(" more bytes: the rejection (E-SCHEMA-UNSUPPORTED) quotes the whole schema]")),
+        qPrintable(value.right(120)));
+    QVERIFY(value.contains(QLocale::system().toString(qulonglong(100000 - 65536))));
+}
+
 #include "tst_metadatamodel.moc"

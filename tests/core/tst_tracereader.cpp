@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "tests/testutils/generator.h"
+#include "core/compat/rustformat.h"
 #include "core/io/spanidorder.h"
 #include "core/io/tracereader.h"
 
@@ -45,6 +46,8 @@ private Q_SLOTS:
     void longLinesDecidedByTheirStart();
     void spansInIdOrder_data();
     void spansInIdOrder();
+    void longUnsupportedSchemaHeldOnce_data();
+    void longUnsupportedSchemaHeldOnce();
 };
 
 namespace {
@@ -898,4 +901,74 @@ void TestTraceReader::spansInIdOrder()
 }
 
 QTEST_GUILESS_MAIN(TestTraceReader)
+void TestTraceReader::longUnsupportedSchemaHeldOnce_data()
+{
+    QTest::addColumn<QString>("extra"); // what else is wrong: "", "decode" or "terminal"
+    QTest::addColumn<bool>("fromFile"); // read from a file (its lines' pages given back) or from memory
+    QTest::newRow("strict error, memory") << QString() << false;
+    QTest::newRow("strict error, file") << QString() << true;
+    QTest::newRow("after a decode failure") << QStringLiteral("decode") << true;
+    QTest::newRow("after a missing terminal") << QStringLiteral("terminal") << true;
+}
+
+void TestTraceReader::longUnsupportedSchemaHeldOnce()
+{
+    // E-SCHEMA-UNSUPPORTED quotes the schema whole; a long one is held once: when the message
+    // is the strict error it takes the schema over and the meta keeps the first bytes
+    // (schemaBytesNotKept says how many are not kept); otherwise only the cut message is
+    // listed and the meta keeps the whole schema. Either way the texts are the ones a whole
+    // message gives: the strict error whole, the listed problem cut by ProblemLimiter.
+    QFETCH(QString, extra);
+    QFETCH(bool, fromFile);
+    std::string schema;
+    for (int i = 0; schema.size() < 100000; ++i)
+        schema += i % 1000 == 999 ? "\\u00e9\\t\\\"" : "s"; // escaped in the line, quoted again in the message
+    std::string text = kMeta;
+    text.replace(text.find("candle-graph/trace/10"), 21, schema);
+    text += "\n" + kRoot + "\n" + (extra == QLatin1String("decode") ? "x\n" : "") + kRootEnd + "\n";
+    if (extra != QLatin1String("terminal"))
+        text += kTerminal + "\n";
+    std::string decoded; // the schema as the meta holds it
+    for (std::size_t i = 0; i < schema.size(); ++i) {
+        if (schema.compare(i, 8, "\\u00e9\\t") == 0) {
+            decoded += "\xC3\xA9\t\"";
+            i += 9;
+        } else {
+            decoded += schema[i];
+        }
+    }
+    const std::string whole = "unsupported trace schema " + rustDebugString(decoded)
+                              + "; expected \"candle-graph/trace/10\" or \"candle-graph/trace/9\"";
+    std::string cut = whole;
+    QVERIFY(ProblemLimiter::shorten(cut));
+
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("schema.jsonl")).toStdString();
+    ReadResult r;
+    if (fromFile) {
+        std::ofstream(path, std::ios::binary) << text;
+        r = TraceReader::readFile(path);
+    } else {
+        r = TraceReader::readBytes(text, path);
+    }
+    QVERIFY(r.strictError && r.trace && r.trace->meta);
+    const TraceMeta &meta = *r.trace->meta;
+    const auto listed = std::find_if(r.problems.begin(), r.problems.end(),
+                                     [](const Problem &p) { return p.ruleId == "E-SCHEMA-UNSUPPORTED"; });
+    QVERIFY(listed != r.problems.end());
+    QCOMPARE(listed->message, cut);
+    QCOMPARE(listed->line, std::uint64_t(1));
+    if (extra.isEmpty()) {
+        QCOMPARE(r.strictError->ruleId, std::string("E-SCHEMA-UNSUPPORTED"));
+        QVERIFY(r.strictError->message == whole);
+        QCOMPARE(meta.schema, decoded.substr(0, 65536));
+        QCOMPARE(meta.schemaBytesNotKept, std::uint64_t(decoded.size() - 65536));
+    } else {
+        QCOMPARE(r.strictError->ruleId,
+                 std::string(extra == QLatin1String("decode") ? "E-LINE-PARSE" : "E-TERMINAL-MISSING"));
+        QVERIFY(meta.schema == decoded);
+        QCOMPARE(meta.schemaBytesNotKept, std::uint64_t(0));
+    }
+}
+
 #include "tst_tracereader.moc"
