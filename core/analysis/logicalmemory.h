@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/model/enums.h"
+#include "core/model/hugepagearray.h"
 #include "core/model/shapetable.h"
 #include "core/model/stringtable.h"
 
@@ -191,8 +192,8 @@ private:
     std::vector<std::uint64_t> m_pointTimestamps;
     std::vector<std::uint64_t> m_pointLiveBytes;
     std::vector<std::uint32_t> m_pointChangeEnd; // changes of point i: [end(i-1), end(i))
-    std::vector<std::uint32_t> m_changeSlots;    // slot | kAbsentFlag when the slot left the map
-    std::vector<std::uint64_t> m_changeBytes;
+    HugePageArray<std::uint32_t> m_changeSlots;  // slot | kAbsentFlag when the slot left the map
+    HugePageArray<std::uint64_t> m_changeBytes;
     std::size_t m_checkpointInterval = 256;
     std::vector<std::uint8_t> m_checkpointPresent; // slotCount() per checkpoint: state *before* point k*interval
     std::vector<std::uint64_t> m_checkpointBytes;
