@@ -110,6 +110,8 @@ public:
         std::uint64_t liveBytes() const { return m_profile->m_pointLiveBytes[m_index]; }
         /// Entries of the current point, in output order.
         std::span<const DeviceBytes> liveBytesByDevice() const { return m_devices; }
+        /// The device slot (index into devices()) of each liveBytesByDevice() entry.
+        std::span<const std::uint32_t> liveDeviceSlots() const { return m_deviceSlots; }
         std::span<const CategoryBytes> liveBytesByCategory() const { return m_categories; }
         void next();
 
