@@ -158,6 +158,16 @@ public:
 
     std::size_t peakAllocationCount() const { return m_peak ? m_peak->liveAllocations.size() : 0; }
     LogicalStorageLifetime peakAllocation(const Trace &trace, std::size_t k) const;
+    /// lifetime() and peakAllocation() into \a out, reusing its tensor id list: a writer that
+    /// materializes every lifetime in turn allocates nothing per lifetime.
+    void lifetimeInto(const Trace &trace, std::size_t index, LogicalStorageLifetime &out) const
+    {
+        fillLifetime(trace, index, std::nullopt, out);
+    }
+    void peakAllocationInto(const Trace &trace, std::size_t k, LogicalStorageLifetime &out) const
+    {
+        fillLifetime(trace, m_peak->liveAllocations[k], m_peak->timestampNs, out);
+    }
 
     /// Approximate heap bytes held.
     std::size_t memoryUsage() const;

@@ -47,29 +47,65 @@ inline unsigned decimalDigits(std::uint64_t v)
     return t + ((v | 1) >= DecimalDetail::kPowers[t] ? 1 : 0);
 }
 
+namespace DecimalDetail {
+
+inline char *putPair(char *p, unsigned pair)
+{
+    std::memcpy(p, kPairs.data() + 2 * pair, 2);
+    return p + 2;
+}
+
+/// Exactly 8 digits, leading zeros included.
+inline char *putEight(char *p, std::uint32_t v)
+{
+    const std::uint32_t high = v / 10000;
+    const std::uint32_t low = v % 10000;
+    putPair(p, high / 100);
+    putPair(p + 2, high % 100);
+    putPair(p + 4, low / 100);
+    putPair(p + 6, low % 100);
+    return p + 8;
+}
+
+/// \a v < 10^8 without leading zeros.
+inline char *putUpToEight(char *out, std::uint32_t v)
+{
+    char *const end = out + decimalDigits(v);
+    char *p = end;
+    while (v >= 100) {
+        p -= 2;
+        putPair(p, v % 100);
+        v /= 100;
+    }
+    if (v >= 10)
+        putPair(p - 2, v);
+    else
+        p[-1] = char('0' + v);
+    return end;
+}
+
+} // namespace DecimalDetail
+
 /// Writes the decimal text of \a v (std::to_chars' text: no sign, no leading zeros) at
 /// \a out, which has room for kMaxDecimalDigits, and returns the end of what it wrote.
 ///
 /// Why not std::to_chars + std::string::append: the memory profile's JSON is mostly numbers
 /// (~16 M of them for a 1 GB trace); writing them straight into a text being laid out saves
-/// the length loop and a short copy per number.
+/// the length loop and a short copy per number. Large values (timestamps) are cut into
+/// 8-digit pieces so that most of the work is 32-bit arithmetic.
 inline char *writeDecimal(char *out, std::uint64_t v)
 {
-    char *const end = out + decimalDigits(v);
-    char *p = end;
-    while (v >= 100) {
-        const auto pair = static_cast<std::size_t>(v % 100);
-        v /= 100;
-        p -= 2;
-        std::memcpy(p, DecimalDetail::kPairs.data() + 2 * pair, 2);
-    }
-    if (v >= 10) {
-        p -= 2;
-        std::memcpy(p, DecimalDetail::kPairs.data() + 2 * v, 2);
-    } else {
-        *--p = char('0' + v);
-    }
-    return end;
+    using namespace DecimalDetail;
+    constexpr std::uint64_t kEight = 100000000;
+    if (v < kEight)
+        return putUpToEight(out, static_cast<std::uint32_t>(v));
+    const std::uint64_t high = v / kEight;
+    const auto low = static_cast<std::uint32_t>(v % kEight);
+    if (high < kEight)
+        return putEight(putUpToEight(out, static_cast<std::uint32_t>(high)), low);
+    char *p = putUpToEight(out, static_cast<std::uint32_t>(high / kEight)); // < 1845
+    p = putEight(p, static_cast<std::uint32_t>(high % kEight));
+    return putEight(p, low);
 }
 
 } // namespace TraceInspector

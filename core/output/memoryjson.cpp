@@ -209,10 +209,12 @@ void writeLogical(JsonWriter &out, const Trace &trace, const LogicalMemoryProfil
         writeByCategory(out, peak->liveBytesByCategory);
         out.key("live_allocations").beginArray();
         writeElements(out, trace, p.peakAllocationCount(), [&](ElementText &e, std::size_t begin, std::size_t end) {
+            LogicalStorageLifetime l;
             for (std::size_t k = begin; k < end; ++k) {
                 if (k)
                     e.lit(",");
-                e.lifetime(p.peakAllocation(trace, k));
+                p.peakAllocationInto(trace, k, l);
+                e.lifetime(l);
             }
         });
         out.endArray();
@@ -230,10 +232,12 @@ void writeLogical(JsonWriter &out, const Trace &trace, const LogicalMemoryProfil
     out.endArray();
     out.key("lifetimes").beginArray();
     writeElements(out, trace, p.lifetimeCount(), [&](ElementText &e, std::size_t begin, std::size_t end) {
+        LogicalStorageLifetime l;
         for (std::size_t i = begin; i < end; ++i) {
             if (i)
                 e.lit(",");
-            e.lifetime(p.lifetime(trace, i));
+            p.lifetimeInto(trace, i, l);
+            e.lifetime(l);
         }
     });
     out.endArray();

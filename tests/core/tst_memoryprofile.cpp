@@ -572,6 +572,7 @@ private Q_SLOTS:
     void randomAgainstReference();
     void randomAccessMatchesCursor();
     void cursorFromAnyStart();
+    void lifetimeIntoReusesOneObject();
     void physical_data();
     void physical();
     void nodeMetrics_data();
@@ -880,6 +881,38 @@ void TstMemoryProfile::cursorFromAnyStart()
             QVERIFY(std::ranges::equal(c.liveBytesByCategory(), from0.liveBytesByCategory()));
         }
         QVERIFY(from0.atEnd());
+    }
+}
+
+// lifetimeInto() and peakAllocationInto() fill one object in turn with lifetimes of 3, 1, 0
+// and 2 tensor ids, open and closed, with and without an op name: each fill must equal the
+// freshly made lifetime(), nothing of the previous one left over.
+void TstMemoryProfile::lifetimeIntoReusesOneObject()
+{
+    const auto trace =
+        load(QByteArrayList{"a 10 cpu s1 t1 100 op=mm shape=2,3 dtype=bf16 cat=activation", "a 11 cpu s1 t2 100",
+                            "a 12 cpu s1 t3 100", "a 13 gpu s2 u1 7 cat=gradient", "f 14 gpu s2 u1 7",
+                            "f 15 cpu s1 t1 100", "a 16 cpu s3 v1 5 op=add", "a 17 cpu s3 v2 5", "a 18 gpu s4 w 9"});
+    QVERIFY(trace);
+    const MemoryProfile profile = analyzeMemory(*trace);
+    const LogicalMemoryProfile &p = *profile.logical;
+    QCOMPARE(p.lifetimeCount(), std::size_t(4));
+    const auto same = [&](const LogicalStorageLifetime &a, const LogicalStorageLifetime &b) {
+        return a.device == b.device && a.storageId == b.storageId && a.tensorIds == b.tensorIds
+               && a.allocationSpanId == b.allocationSpanId && a.opName == b.opName && a.bytes == b.bytes
+               && a.shape == b.shape && a.dtype == b.dtype && a.category == b.category
+               && a.startTimestampNs == b.startTimestampNs && a.endTimestampNs == b.endTimestampNs
+               && a.allocRecord == b.allocRecord;
+    };
+    LogicalStorageLifetime reused;
+    for (const std::size_t i : {0, 1, 2, 3, 1, 0}) {
+        p.lifetimeInto(*trace, i, reused);
+        QVERIFY2(same(reused, p.lifetime(*trace, i)), qPrintable(describeLifetime(*trace, reused)));
+    }
+    QVERIFY(p.peakAllocationCount() > 0);
+    for (std::size_t k = p.peakAllocationCount(); k-- > 0;) {
+        p.peakAllocationInto(*trace, k, reused);
+        QVERIFY2(same(reused, p.peakAllocation(*trace, k)), qPrintable(describeLifetime(*trace, reused)));
     }
 }
 
