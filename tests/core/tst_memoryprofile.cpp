@@ -565,6 +565,7 @@ private Q_SLOTS:
     void logical_data();
     void logical();
     void lifetimeMetadataAndJson();
+    void jsonEscapesNames();
     void examplesJson_data();
     void examplesJson();
     void noMemoryAtAll();
@@ -756,6 +757,30 @@ void TstMemoryProfile::lifetimeMetadataAndJson()
     QCOMPARE(trace->str(l.allocationSpanId), std::string_view("sp1"));
     QCOMPARE(l.allocRecord, 0u);
     QVERIFY(!profile.logical->lifetimeFreeRecord(*trace, 0));
+}
+
+// Names that need escaping, in every place the profile's JSON writes one: the timeline's
+// and the peak's device keys (escaped once per device), the lifetimes' strings and the
+// per-device stats. The text is serde_json's (TRACE_FORMAT.md §11.3).
+void TstMemoryProfile::jsonEscapesNames()
+{
+    const auto trace = load({QStringLiteral("a 10 c\"1 s\\x t\u0001 5 span=sp\t op=o\" dtype=d\\").toUtf8(),
+                             QStringLiteral("f 20 c\"1 s\\x t\u0001 5").toUtf8()});
+    QVERIFY(trace);
+    const MemoryProfile profile = analyzeMemory(*trace);
+    const std::string lifetime = R"({"device":"c\"1","storage_id":"s\\x","tensor_ids":["t\u0001"],)"
+                                 R"("allocation_span_id":"sp\t","op_name":"o\"","bytes":5,"shape":[],"dtype":"d\\",)"
+                                 R"("category":"other","start_timestamp_ns":10)";
+    const std::string expected =
+        R"({"logical":{"storage_allocation_count":1,"matched_storage_free_count":1,"total_allocated_bytes":5,)"
+        R"("peak":{"timestamp_ns":10,"live_bytes":5,"live_bytes_by_device":{"c\"1":5},)"
+        R"("live_bytes_by_category":{"other":5},"live_allocations":[)"
+        + lifetime + R"(}]},"timeline":[{"timestamp_ns":10,"live_bytes":5,"live_bytes_by_device":{"c\"1":5},)"
+        + R"("live_bytes_by_category":{"other":5}},{"timestamp_ns":20,"live_bytes":0,"live_bytes_by_device":{},)"
+        + R"("live_bytes_by_category":{}}],"lifetimes":[)" + lifetime + R"(,"end_timestamp_ns":20}],)"
+        + R"("by_device":[{"device":"c\"1","storage_allocation_count":1,"matched_storage_free_count":1,)"
+        + R"("total_allocated_bytes":5,"peak_live_bytes":5,"peak_timestamp_ns":10}]}})";
+    QCOMPARE(QString::fromStdString(profileJson(*trace, profile)), QString::fromStdString(expected));
 }
 
 void TstMemoryProfile::examplesJson_data()
