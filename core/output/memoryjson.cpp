@@ -2,14 +2,13 @@
 #include "core/output/memoryjson.h"
 
 #include <array>
-#include <cstring>
 
 #include "core/analysis/memoryprofile.h"
 #include "core/compat/jsonstring.h"
 #include "core/model/trace.h"
-#include "core/output/decimaltext.h"
 #include "core/output/jsonfragments.h"
 #include "core/output/jsonwriter.h"
+#include "core/output/laidouttext.h"
 #include "core/output/orderedblocks.h"
 
 namespace TraceInspector {
@@ -47,41 +46,68 @@ public:
 
     std::string &text() { return m_buf; }
 
-    void optionalU64(std::string_view member, const std::optional<std::uint64_t> &value)
-    {
-        if (value) {
-            lit(member);
-            u64(*value);
-        }
-    }
-
     void lifetime(const LogicalStorageLifetime &l)
     {
-        lit(R"({"device":)");
-        str(l.device);
-        lit(R"(,"storage_id":)");
-        str(l.storageId);
-        lit(R"(,"tensor_ids":)");
-        stringList(l.tensorIds);
-        lit(R"(,"allocation_span_id":)");
-        str(l.allocationSpanId);
-        lit(R"(,"op_name":)");
+        static constexpr std::string_view kFragments[] = {R"({"device":)",          R"(,"storage_id":)",
+                                                          R"(,"tensor_ids":[)",     R"(],"allocation_span_id":)",
+                                                          R"(,"op_name":)",         R"(,"bytes":)",
+                                                          R"(,"shape":[)",          R"(],"dtype":)",
+                                                          R"(,"category":)",        R"(,"start_timestamp_ns":)",
+                                                          R"(,"end_timestamp_ns":)"};
+        const std::string_view device = m_trace.str(l.device);
+        const std::string_view storage = m_trace.str(l.storageId);
+        const std::string_view span = m_trace.str(l.allocationSpanId);
+        const std::string_view op = l.opName != kNoString ? m_trace.str(l.opName) : std::string_view();
+        const std::string_view dtype = m_trace.str(l.dtype);
+        const std::string_view category = memoryCategoryName(l.category);
+        const std::span<const std::uint64_t> dims = m_trace.shapes.view(l.shape);
+
+        std::size_t bound = 1 + 4 * LaidOutText::kNumberBound + std::string_view("null").size();
+        for (const std::string_view f : kFragments)
+            bound += f.size();
+        for (const std::string_view text : {device, storage, span, op, dtype, category})
+            bound += LaidOutText::jsonStringBound(text);
+        for (const StringId t : l.tensorIds)
+            bound += 1 + LaidOutText::jsonStringBound(m_trace.str(t));
+        bound += dims.size() * (1 + LaidOutText::kNumberBound);
+
+        LaidOutText text(m_buf, bound);
+        text.put(kFragments[0]);
+        text.jsonString(device);
+        text.put(kFragments[1]);
+        text.jsonString(storage);
+        text.put(kFragments[2]);
+        for (std::size_t i = 0; i < l.tensorIds.size(); ++i) {
+            if (i)
+                text.put(',');
+            text.jsonString(m_trace.str(l.tensorIds[i]));
+        }
+        text.put(kFragments[3]);
+        text.jsonString(span);
+        text.put(kFragments[4]);
         if (l.opName != kNoString)
-            str(l.opName);
+            text.jsonString(op);
         else
-            lit("null");
-        lit(R"(,"bytes":)");
-        u64(l.bytes);
-        lit(R"(,"shape":)");
-        shape(l.shape);
-        lit(R"(,"dtype":)");
-        str(l.dtype);
-        lit(R"(,"category":)");
-        appendJsonString(m_buf, memoryCategoryName(l.category));
-        lit(R"(,"start_timestamp_ns":)");
-        u64(l.startTimestampNs);
-        optionalU64(R"(,"end_timestamp_ns":)", l.endTimestampNs);
-        m_buf.push_back('}');
+            text.put("null");
+        text.put(kFragments[5]);
+        text.decimal(l.bytes);
+        text.put(kFragments[6]);
+        for (std::size_t i = 0; i < dims.size(); ++i) {
+            if (i)
+                text.put(',');
+            text.decimal(dims[i]);
+        }
+        text.put(kFragments[7]);
+        text.jsonString(dtype);
+        text.put(kFragments[8]);
+        text.jsonString(category);
+        text.put(kFragments[9]);
+        text.decimal(l.startTimestampNs);
+        if (l.endTimestampNs) {
+            text.put(kFragments[10]);
+            text.decimal(*l.endTimestampNs);
+        }
+        text.put('}');
     }
 
     void physicalSample(const DeviceMemorySample &s)
@@ -126,51 +152,41 @@ public:
         static constexpr std::string_view kLive = R"(,"live_bytes":)";
         static constexpr std::string_view kByDevice = R"(,"live_bytes_by_device":{)";
         static constexpr std::string_view kByCategory = R"(},"live_bytes_by_category":{)";
-        constexpr std::size_t kEntry = 1 + kMaxDecimalDigits; // a comma and a number
+        constexpr std::size_t kEntry = 1 + LaidOutText::kNumberBound; // a comma and a number
         const std::span<const DeviceBytes> devices = c.liveBytesByDevice();
         const std::span<const std::uint32_t> slots = c.liveDeviceSlots();
         const std::span<const CategoryBytes> categories = c.liveBytesByCategory();
 
-        std::size_t bound =
-            kTimestamp.size() + kLive.size() + kByDevice.size() + kByCategory.size() + 2 * kMaxDecimalDigits + 2;
+        std::size_t bound = kTimestamp.size() + kLive.size() + kByDevice.size() + kByCategory.size()
+                            + 2 * LaidOutText::kNumberBound + 2;
         for (const std::uint32_t slot : slots)
             bound += m_deviceKeys[slot].size() + kEntry;
         for (const CategoryBytes &e : categories)
             bound += m_categoryKeys[static_cast<std::size_t>(e.category)].size() + kEntry;
-        const std::size_t at = out.size();
-        out.resize(at + bound);
-        char *p = out.data() + at;
-
-        p = put(p, kTimestamp);
-        p = writeDecimal(p, c.timestampNs());
-        p = put(p, kLive);
-        p = writeDecimal(p, c.liveBytes());
-        p = put(p, kByDevice);
+        LaidOutText text(out, bound);
+        text.put(kTimestamp);
+        text.decimal(c.timestampNs());
+        text.put(kLive);
+        text.decimal(c.liveBytes());
+        text.put(kByDevice);
         for (std::size_t i = 0; i < devices.size(); ++i) {
             if (i)
-                *p++ = ',';
-            p = put(p, m_deviceKeys[slots[i]]);
-            p = writeDecimal(p, devices[i].bytes);
+                text.put(',');
+            text.put(m_deviceKeys[slots[i]]);
+            text.decimal(devices[i].bytes);
         }
-        p = put(p, kByCategory);
+        text.put(kByCategory);
         for (std::size_t i = 0; i < categories.size(); ++i) {
             if (i)
-                *p++ = ',';
-            p = put(p, m_categoryKeys[static_cast<std::size_t>(categories[i].category)]);
-            p = writeDecimal(p, categories[i].bytes);
+                text.put(',');
+            text.put(m_categoryKeys[static_cast<std::size_t>(categories[i].category)]);
+            text.decimal(categories[i].bytes);
         }
-        *p++ = '}';
-        *p++ = '}';
-        out.resize(std::size_t(p - out.data()));
+        text.put('}');
+        text.put('}');
     }
 
 private:
-    static char *put(char *p, std::string_view text)
-    {
-        std::memcpy(p, text.data(), text.size());
-        return p + text.size();
-    }
-
     std::vector<std::string> m_deviceKeys; // by device slot: the quoted name and ':'
     std::array<std::string, kMemoryCategoryCount> m_categoryKeys;
 };
