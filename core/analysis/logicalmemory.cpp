@@ -14,24 +14,40 @@ namespace {
 
 constexpr std::uint32_t kNone = UINT32_MAX;
 
-/// Indices into Trace::memory in §8.1 step 1 order: stable by (timestamp, position). Empty
-/// when the records are in that order already (the usual case): no array of identities.
-std::vector<std::uint32_t> sortedRecordOrder(const std::vector<MemoryEvent> &memory)
+/// The §8.1 step 1 order of Trace::memory: stable by (timestamp, position).
+struct RecordOrder {
+    /// Indices into Trace::memory in that order; empty when the records are in that order
+    /// already (the usual case): no array of identities.
+    std::vector<std::uint32_t> order;
+    /// Distinct timestamps: the number of timeline points, so that the point arrays are
+    /// allocated once at their final size.
+    std::size_t groups = 0;
+};
+
+RecordOrder sortedRecordOrder(const std::vector<MemoryEvent> &memory)
 {
+    RecordOrder out;
+    out.groups = memory.empty() ? 0 : 1;
     bool sorted = true;
-    for (std::size_t i = 1; i < memory.size() && sorted; ++i)
+    for (std::size_t i = 1; i < memory.size() && sorted; ++i) {
         sorted = memory[i - 1].timestampNs <= memory[i].timestampNs;
+        out.groups += memory[i - 1].timestampNs != memory[i].timestampNs ? 1 : 0;
+    }
     if (sorted)
-        return {};
+        return out;
     // (timestamp, index) pairs are unique, so an unstable sort of them is the stable order.
     std::vector<std::pair<std::uint64_t, std::uint32_t>> keyed(memory.size());
     for (std::uint32_t i = 0; i < memory.size(); ++i)
         keyed[i] = {memory[i].timestampNs, i};
     std::sort(keyed.begin(), keyed.end());
-    std::vector<std::uint32_t> order(memory.size());
-    for (std::size_t i = 0; i < keyed.size(); ++i)
-        order[i] = keyed[i].second;
-    return order;
+    out.order.resize(memory.size());
+    out.groups = 1;
+    for (std::size_t i = 0; i < keyed.size(); ++i) {
+        out.order[i] = keyed[i].second;
+        if (i > 0 && keyed[i - 1].first != keyed[i].first)
+            ++out.groups;
+    }
+    return out;
 }
 
 } // namespace
@@ -49,7 +65,9 @@ public:
     void run()
     {
         collectDevices();
-        m_order = sortedRecordOrder(m_memory);
+        RecordOrder order = sortedRecordOrder(m_memory);
+        m_order = std::move(order.order);
+        m_groups = order.groups;
         walk<true>();
         finishLifetimes();
         finishPeak();
@@ -61,7 +79,7 @@ public:
     std::optional<std::uint64_t> peakLiveBytes()
     {
         collectDevices();
-        m_order = sortedRecordOrder(m_memory);
+        m_order = sortedRecordOrder(m_memory).order;
         return walk<false>();
     }
 
@@ -112,12 +130,18 @@ private:
             m_touchStamp.assign(slots, 0);
             m_recordLifetime.assign(m_memory.size(), kNone);
             o.m_checkpointInterval = std::max<std::size_t>(256, slots);
-            // Every record adds at most one point and one lifetime: with room for that, the
-            // arrays are not copied at each doubling (while both copies are alive). Pages
-            // never written cost no memory; analyze() gives the slack back.
-            o.m_pointTimestamps.reserve(m_memory.size());
-            o.m_pointLiveBytes.reserve(m_memory.size());
-            o.m_pointChangeEnd.reserve(m_memory.size());
+            // Every array is allocated once: the point and checkpoint arrays at their final
+            // size, the changes at their bound (a record moves at most its device and its
+            // category; pages never written cost no memory, and the unused end is given back
+            // without a copy). Growing by doubling had copied each array into fresh pages.
+            o.m_pointTimestamps.reserve(m_groups);
+            o.m_pointLiveBytes.reserve(m_groups);
+            o.m_pointChangeEnd.reserve(m_groups);
+            const std::size_t checkpoints = (m_groups + o.m_checkpointInterval - 1) / o.m_checkpointInterval;
+            o.m_checkpointPresent.reserve(checkpoints * slots);
+            o.m_checkpointBytes.reserve(checkpoints * slots);
+            o.m_changeSlots = HugePageArray<std::uint32_t>(2 * m_memory.size());
+            o.m_changeBytes = HugePageArray<std::uint64_t>(2 * m_memory.size());
             m_lifetimeAlloc.reserve(m_memory.size());
         }
 
@@ -140,6 +164,7 @@ private:
         std::optional<std::uint64_t> peakLive;
         std::uint32_t group = 0;
         std::vector<std::uint32_t> touched;
+        std::uint32_t changes = 0;
 
         for (std::size_t i = 0; i < m_memory.size();) {
             const std::uint64_t ts = m_memory[recordAt(i)].timestampNs;
@@ -240,8 +265,9 @@ private:
                 if (present != m_emittedPresent[slot] || bytes != m_emittedBytes[slot]) {
                     m_emittedPresent[slot] = present;
                     m_emittedBytes[slot] = bytes;
-                    o.m_changeSlots.push_back(slot | (present ? 0 : LogicalMemoryProfile::kAbsentFlag));
-                    o.m_changeBytes.push_back(bytes);
+                    o.m_changeSlots[changes] = slot | (present ? 0 : LogicalMemoryProfile::kAbsentFlag);
+                    o.m_changeBytes[changes] = bytes;
+                    ++changes;
                 }
                 // A device's live bytes and allocation count only move in groups touching it,
                 // so checking touched devices is the same as checking all of them.
@@ -255,11 +281,15 @@ private:
                     }
                 }
             }
-            o.m_pointChangeEnd.push_back(static_cast<std::uint32_t>(o.m_changeSlots.size()));
+            o.m_pointChangeEnd.push_back(changes);
             if (totalAllocations > 0 && (!peakLive || live > *peakLive)) {
                 peakLive = live;
                 m_peakPoint = point;
             }
+        }
+        if constexpr (kProfile) {
+            o.m_changeSlots.resize(changes);
+            o.m_changeBytes.resize(changes);
         }
         o.m_allocationCount = totalAllocations;
         m_hasPeak = peakLive.has_value();
@@ -357,6 +387,7 @@ private:
     LogicalMemoryProfile &m_out;
     DenseKeyIndex m_deviceIndex;
     std::vector<std::uint32_t> m_order; // sortedRecordOrder(): empty = file order is time order
+    std::size_t m_groups = 0;           // timeline points
     std::vector<SlotState> m_slots;
     std::vector<std::uint8_t> m_emittedPresent;
     std::vector<std::uint64_t> m_emittedBytes;
@@ -381,13 +412,6 @@ std::optional<LogicalMemoryProfile> LogicalMemoryProfile::analyze(const Trace &t
         return std::nullopt;
     LogicalMemoryProfile profile;
     LogicalMemoryBuilder(trace, profile).run();
-    // The arrays grew by doubling; give the slack back (they are kept for the trace's life).
-    for (auto *v :
-         {&profile.m_pointTimestamps, &profile.m_pointLiveBytes, &profile.m_changeBytes, &profile.m_checkpointBytes})
-        v->shrink_to_fit();
-    for (auto *v : {&profile.m_pointChangeEnd, &profile.m_changeSlots, &profile.m_lifetimeRecords})
-        v->shrink_to_fit();
-    profile.m_checkpointPresent.shrink_to_fit();
     return profile;
 }
 
@@ -496,7 +520,7 @@ std::size_t LogicalMemoryProfile::memoryUsage() const
 {
     std::size_t n = m_devices.capacity() * sizeof(StringId) + m_byDevice.capacity() * sizeof(LogicalDeviceMemoryStats)
                     + m_pointTimestamps.capacity() * 8 + m_pointLiveBytes.capacity() * 8
-                    + m_pointChangeEnd.capacity() * 4 + m_changeSlots.capacity() * 4 + m_changeBytes.capacity() * 8
+                    + m_pointChangeEnd.capacity() * 4 + m_changeSlots.memoryUsage() + m_changeBytes.memoryUsage()
                     + m_checkpointPresent.capacity() + m_checkpointBytes.capacity() * 8
                     + m_lifetimes.capacity() * sizeof(Range) + m_lifetimeRecords.capacity() * 4;
     if (m_peak)

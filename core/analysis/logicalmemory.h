@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/model/enums.h"
+#include "core/model/hugepagearray.h"
 #include "core/model/shapetable.h"
 #include "core/model/stringtable.h"
 
@@ -109,6 +110,8 @@ public:
         std::uint64_t liveBytes() const { return m_profile->m_pointLiveBytes[m_index]; }
         /// Entries of the current point, in output order.
         std::span<const DeviceBytes> liveBytesByDevice() const { return m_devices; }
+        /// The device slot (index into devices()) of each liveBytesByDevice() entry.
+        std::span<const std::uint32_t> liveDeviceSlots() const { return m_deviceSlots; }
         std::span<const CategoryBytes> liveBytesByCategory() const { return m_categories; }
         void next();
 
@@ -155,6 +158,16 @@ public:
 
     std::size_t peakAllocationCount() const { return m_peak ? m_peak->liveAllocations.size() : 0; }
     LogicalStorageLifetime peakAllocation(const Trace &trace, std::size_t k) const;
+    /// lifetime() and peakAllocation() into \a out, reusing its tensor id list: a writer that
+    /// materializes every lifetime in turn allocates nothing per lifetime.
+    void lifetimeInto(const Trace &trace, std::size_t index, LogicalStorageLifetime &out) const
+    {
+        fillLifetime(trace, index, std::nullopt, out);
+    }
+    void peakAllocationInto(const Trace &trace, std::size_t k, LogicalStorageLifetime &out) const
+    {
+        fillLifetime(trace, m_peak->liveAllocations[k], m_peak->timestampNs, out);
+    }
 
     /// Approximate heap bytes held.
     std::size_t memoryUsage() const;
@@ -191,8 +204,8 @@ private:
     std::vector<std::uint64_t> m_pointTimestamps;
     std::vector<std::uint64_t> m_pointLiveBytes;
     std::vector<std::uint32_t> m_pointChangeEnd; // changes of point i: [end(i-1), end(i))
-    std::vector<std::uint32_t> m_changeSlots;    // slot | kAbsentFlag when the slot left the map
-    std::vector<std::uint64_t> m_changeBytes;
+    HugePageArray<std::uint32_t> m_changeSlots;  // slot | kAbsentFlag when the slot left the map
+    HugePageArray<std::uint64_t> m_changeBytes;
     std::size_t m_checkpointInterval = 256;
     std::vector<std::uint8_t> m_checkpointPresent; // slotCount() per checkpoint: state *before* point k*interval
     std::vector<std::uint64_t> m_checkpointBytes;

@@ -16,6 +16,14 @@ struct MemoryProfile {
     std::optional<LogicalMemoryProfile> logical;   // §8.1, from `memory` records
     std::optional<PhysicalMemoryProfile> physical; // §8.2, from `device_memory` records
 
+    /// The logical plane's peak live bytes (TraceSummary::logicalPeakBytes); none without it.
+    std::optional<std::uint64_t> logicalPeakBytes() const
+    {
+        if (logical && logical->peak())
+            return logical->peak()->liveBytes;
+        return std::nullopt;
+    }
+
     std::size_t memoryUsage() const
     {
         return (logical ? logical->memoryUsage() : 0) + (physical ? physical->memoryUsage() : 0);

@@ -94,10 +94,7 @@ std::vector<std::uint64_t> spanDepths(const Trace &trace)
 
 TraceSummary computeSummary(const Trace &trace, const MemoryProfile &memory)
 {
-    std::optional<std::uint64_t> peak;
-    if (memory.logical && memory.logical->peak())
-        peak = memory.logical->peak()->liveBytes;
-    return computeSummary(trace, peak);
+    return computeSummary(trace, memory.logicalPeakBytes());
 }
 
 TraceSummary computeSummary(const Trace &trace, std::optional<std::uint64_t> logicalPeakBytes)

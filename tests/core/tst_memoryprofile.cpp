@@ -565,6 +565,7 @@ private Q_SLOTS:
     void logical_data();
     void logical();
     void lifetimeMetadataAndJson();
+    void jsonEscapesNames();
     void examplesJson_data();
     void examplesJson();
     void noMemoryAtAll();
@@ -572,6 +573,7 @@ private Q_SLOTS:
     void randomAgainstReference();
     void randomAccessMatchesCursor();
     void cursorFromAnyStart();
+    void lifetimeIntoReusesOneObject();
     void physical_data();
     void physical();
     void nodeMetrics_data();
@@ -757,6 +759,30 @@ void TstMemoryProfile::lifetimeMetadataAndJson()
     QVERIFY(!profile.logical->lifetimeFreeRecord(*trace, 0));
 }
 
+// Names that need escaping, in every place the profile's JSON writes one: the timeline's
+// and the peak's device keys (escaped once per device), the lifetimes' strings and the
+// per-device stats. The text is serde_json's (TRACE_FORMAT.md §11.3).
+void TstMemoryProfile::jsonEscapesNames()
+{
+    const auto trace = load({QStringLiteral("a 10 c\"1 s\\x t\u0001 5 span=sp\t op=o\" dtype=d\\").toUtf8(),
+                             QStringLiteral("f 20 c\"1 s\\x t\u0001 5").toUtf8()});
+    QVERIFY(trace);
+    const MemoryProfile profile = analyzeMemory(*trace);
+    const std::string lifetime = R"({"device":"c\"1","storage_id":"s\\x","tensor_ids":["t\u0001"],)"
+                                 R"("allocation_span_id":"sp\t","op_name":"o\"","bytes":5,"shape":[],"dtype":"d\\",)"
+                                 R"("category":"other","start_timestamp_ns":10)";
+    const std::string expected =
+        R"({"logical":{"storage_allocation_count":1,"matched_storage_free_count":1,"total_allocated_bytes":5,)"
+        R"("peak":{"timestamp_ns":10,"live_bytes":5,"live_bytes_by_device":{"c\"1":5},)"
+        R"("live_bytes_by_category":{"other":5},"live_allocations":[)"
+        + lifetime + R"(}]},"timeline":[{"timestamp_ns":10,"live_bytes":5,"live_bytes_by_device":{"c\"1":5},)"
+        + R"("live_bytes_by_category":{"other":5}},{"timestamp_ns":20,"live_bytes":0,"live_bytes_by_device":{},)"
+        + R"("live_bytes_by_category":{}}],"lifetimes":[)" + lifetime + R"(,"end_timestamp_ns":20}],)"
+        + R"("by_device":[{"device":"c\"1","storage_allocation_count":1,"matched_storage_free_count":1,)"
+        + R"("total_allocated_bytes":5,"peak_live_bytes":5,"peak_timestamp_ns":10}]}})";
+    QCOMPARE(QString::fromStdString(profileJson(*trace, profile)), QString::fromStdString(expected));
+}
+
 void TstMemoryProfile::examplesJson_data()
 {
     QTest::addColumn<QString>("file");
@@ -880,6 +906,38 @@ void TstMemoryProfile::cursorFromAnyStart()
             QVERIFY(std::ranges::equal(c.liveBytesByCategory(), from0.liveBytesByCategory()));
         }
         QVERIFY(from0.atEnd());
+    }
+}
+
+// lifetimeInto() and peakAllocationInto() fill one object in turn with lifetimes of 3, 1, 0
+// and 2 tensor ids, open and closed, with and without an op name: each fill must equal the
+// freshly made lifetime(), nothing of the previous one left over.
+void TstMemoryProfile::lifetimeIntoReusesOneObject()
+{
+    const auto trace =
+        load(QByteArrayList{"a 10 cpu s1 t1 100 op=mm shape=2,3 dtype=bf16 cat=activation", "a 11 cpu s1 t2 100",
+                            "a 12 cpu s1 t3 100", "a 13 gpu s2 u1 7 cat=gradient", "f 14 gpu s2 u1 7",
+                            "f 15 cpu s1 t1 100", "a 16 cpu s3 v1 5 op=add", "a 17 cpu s3 v2 5", "a 18 gpu s4 w 9"});
+    QVERIFY(trace);
+    const MemoryProfile profile = analyzeMemory(*trace);
+    const LogicalMemoryProfile &p = *profile.logical;
+    QCOMPARE(p.lifetimeCount(), std::size_t(4));
+    const auto same = [&](const LogicalStorageLifetime &a, const LogicalStorageLifetime &b) {
+        return a.device == b.device && a.storageId == b.storageId && a.tensorIds == b.tensorIds
+               && a.allocationSpanId == b.allocationSpanId && a.opName == b.opName && a.bytes == b.bytes
+               && a.shape == b.shape && a.dtype == b.dtype && a.category == b.category
+               && a.startTimestampNs == b.startTimestampNs && a.endTimestampNs == b.endTimestampNs
+               && a.allocRecord == b.allocRecord;
+    };
+    LogicalStorageLifetime reused;
+    for (const std::size_t i : {0, 1, 2, 3, 1, 0}) {
+        p.lifetimeInto(*trace, i, reused);
+        QVERIFY2(same(reused, p.lifetime(*trace, i)), qPrintable(describeLifetime(*trace, reused)));
+    }
+    QVERIFY(p.peakAllocationCount() > 0);
+    for (std::size_t k = p.peakAllocationCount(); k-- > 0;) {
+        p.peakAllocationInto(*trace, k, reused);
+        QVERIFY2(same(reused, p.peakAllocation(*trace, k)), qPrintable(describeLifetime(*trace, reused)));
     }
 }
 
