@@ -32,16 +32,16 @@ SpanTree SpanTree::build(const Trace &trace)
     const std::size_t stringCount = trace.strings.size();
 
     // StringId -> span index. Ids are interned, so equal text means equal StringId; a flat
-    // table beats hashing or binary search over the id-sorted strings.
-    std::vector<std::uint32_t> byId(stringCount, kNoParent);
+    // table beats hashing or binary search over the id-sorted strings. Kept: spanOfId().
+    // Slot kNoString stays kNoParent, so a missing span_id resolves to no span.
+    std::vector<std::uint32_t> &byId = tree.m_spanOfId;
+    byId.assign(stringCount, kNoParent);
     for (std::size_t i = 0; i < n; ++i) {
         const StringId id = spans[i].id;
         if (id != kNoString && id < stringCount && byId[id] == kNoParent)
             byId[id] = static_cast<std::uint32_t>(i);
     }
-    const auto lookup = [&byId, stringCount](StringId id) {
-        return id != kNoString && id < stringCount ? byId[id] : kNoParent;
-    };
+    const auto lookup = [&tree](StringId id) { return tree.spanOfId(id); };
 
     tree.m_parent.resize(n);
     tree.m_flags.assign(n, 0);
@@ -200,8 +200,9 @@ std::optional<double> SpanTree::fractionOfMeasured(std::size_t i) const
 std::size_t SpanTree::memoryUsage() const
 {
     const auto bytes = [](const auto &v) { return v.capacity() * sizeof(v[0]); };
-    return bytes(m_parent) + bytes(m_row) + bytes(m_depth) + bytes(m_flags) + bytes(m_duration) + bytes(m_self)
-           + bytes(m_children) + bytes(m_childOffset) + bytes(m_opSpan) + bytes(m_spanOps) + bytes(m_spanOpOffset);
+    return bytes(m_spanOfId) + bytes(m_parent) + bytes(m_row) + bytes(m_depth) + bytes(m_flags) + bytes(m_duration)
+           + bytes(m_self) + bytes(m_children) + bytes(m_childOffset) + bytes(m_opSpan) + bytes(m_spanOps)
+           + bytes(m_spanOpOffset);
 }
 
 } // namespace TraceInspector

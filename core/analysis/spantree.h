@@ -6,6 +6,8 @@
 #include <span>
 #include <vector>
 
+#include "core/model/stringtable.h"
+
 namespace TraceInspector {
 
 struct Trace;
@@ -71,6 +73,13 @@ public:
     std::size_t cycleCount() const { return m_cycleCount; }
     std::size_t openCount() const { return m_openCount; }
 
+    /// Index of the span whose id is the interned string \a id, or kNoParent when no span has
+    /// that id (kNoString and ids of other tables included). O(1): one table slot per string
+    /// of the trace, built once with the tree and shared by every analysis that resolves a
+    /// span_id (device time, the timeline's layout, the call graph) instead of each building
+    /// its own copy (~9 MB and ~20 ms each on the 1 GB trace).
+    std::uint32_t spanOfId(StringId id) const { return id < m_spanOfId.size() ? m_spanOfId[id] : kNoParent; }
+
     /// Index of the span owning op \a opIndex (by `span_id`), or kNoParent if none.
     std::uint32_t spanOfOp(std::size_t opIndex) const { return m_opSpan[opIndex]; }
     /// Indices into `Trace::ops` of the ops whose `span_id` names span \a i, stream order.
@@ -90,6 +99,7 @@ private:
         return {m_children.data() + m_childOffset[slot], m_childOffset[slot + 1] - m_childOffset[slot]};
     }
 
+    std::vector<std::uint32_t> m_spanOfId; // by StringId; kNoParent where no span has the id
     std::vector<std::uint32_t> m_parent;
     std::vector<std::uint32_t> m_row;
     std::vector<std::uint32_t> m_depth;
