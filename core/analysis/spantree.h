@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -74,11 +75,20 @@ public:
     std::size_t openCount() const { return m_openCount; }
 
     /// Index of the span whose id is the interned string \a id, or kNoParent when no span has
-    /// that id (kNoString and ids of other tables included). O(1): one table slot per string
-    /// of the trace, built once with the tree and shared by every analysis that resolves a
-    /// span_id (device time, the timeline's layout, the call graph) instead of each building
-    /// its own copy (~9 MB and ~20 ms each on the 1 GB trace).
-    std::uint32_t spanOfId(StringId id) const { return id < m_spanOfId.size() ? m_spanOfId[id] : kNoParent; }
+    /// that id (kNoString and strings that are no span's id included). O(1), built once with
+    /// the tree and shared by every analysis that resolves a span_id (device time, the
+    /// timeline's layout, the call graph) instead of each building its own table.
+    std::uint32_t spanOfId(StringId id) const
+    {
+        const std::size_t word = id / 64;
+        if (word >= m_idBits.size())
+            return kNoParent;
+        const std::uint64_t bit = std::uint64_t(1) << (id % 64);
+        const std::uint64_t bits = m_idBits[word];
+        if ((bits & bit) == 0)
+            return kNoParent;
+        return m_spanOfRank[m_idRank[word] + std::uint32_t(std::popcount(bits & (bit - 1)))];
+    }
 
     /// Index of the span owning op \a opIndex (by `span_id`), or kNoParent if none.
     std::uint32_t spanOfOp(std::size_t opIndex) const { return m_opSpan[opIndex]; }
@@ -99,7 +109,12 @@ private:
         return {m_children.data() + m_childOffset[slot], m_childOffset[slot + 1] - m_childOffset[slot]};
     }
 
-    std::vector<std::uint32_t> m_spanOfId; // by StringId; kNoParent where no span has the id
+    // spanOfId(): a bit per StringId (set: a span's id), the set bits before each 64-bit word,
+    // and the span of each set bit by rank. A plain table, one slot per string, was 8.6 MiB
+    // kept on the 1 GB trace (2.2 M strings, 0.97 M spans); this is 4.1 MiB.
+    std::vector<std::uint64_t> m_idBits;
+    std::vector<std::uint32_t> m_idRank;
+    std::vector<std::uint32_t> m_spanOfRank;
     std::vector<std::uint32_t> m_parent;
     std::vector<std::uint32_t> m_row;
     std::vector<std::uint32_t> m_depth;

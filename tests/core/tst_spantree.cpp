@@ -380,6 +380,33 @@ void tst_SpanTree::spanOfId()
 
     const SpanTree unbuilt;
     QCOMPARE(unbuilt.spanOfId(1), SpanTree::kNoParent);
+
+    // Hundreds of strings, span ids among others (the table's words and ranks): names and
+    // parents of their own, and ops naming spans that do not exist.
+    QByteArray spec;
+    QByteArray ops;
+    for (int i = 0; i < 300; ++i) {
+        spec += "s" + QByteArray::number(i)
+                + (i % 3 == 0 ? QByteArray(":-:") : QByteArray(":p" + QByteArray::number(i) + ":"))
+                + QByteArray::number(i) + ":1 ";
+        if (i % 2 == 0)
+            ops +=
+                R"({"kind":"op","span_id":"o)" + QByteArray::number(i)
+                + R"(","op_name":"add","shape":[2],"dtype":"f32","device":"cpu","duration_ns":5,"input_dense_bytes":8})"
+                  "\n";
+    }
+    const auto many = load(spansJsonl(spec, ops));
+    QVERIFY(many);
+    QCOMPARE(many->spans.size(), std::size_t(300));
+    QVERIFY(many->strings.size() > 8 * 64); // several words of the table
+    const SpanTree manyTree = SpanTree::build(*many);
+    std::size_t manyResolved = 0;
+    for (StringId id = 0; id < many->strings.size() + 70; ++id) {
+        const std::int64_t expected = id < many->strings.size() ? many->findSpan(id) : -1;
+        QCOMPARE(manyTree.spanOfId(id), expected < 0 ? SpanTree::kNoParent : std::uint32_t(expected));
+        manyResolved += expected >= 0 ? 1 : 0;
+    }
+    QCOMPARE(manyResolved, std::size_t(300));
 }
 
 void tst_SpanTree::emptyTrace()
