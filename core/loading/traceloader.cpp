@@ -247,15 +247,15 @@ void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 genera
         snapshot->spanTree = std::move(tree);
     }
 
-    // The span tree stage as soon as its parts are there: its views (span tree, timeline,
-    // call graph) start drawing while health and memory are still analysed.
+    // The span tree stage's own parts first (the step names them), but its snapshot goes out
+    // with health's and memory's: published earlier, the views it fills (span tree, timeline,
+    // call graph) built their models beside the memory analysis and raised the peak RSS by
+    // ~15 MiB on the 1 GB trace, for no earlier "fully drawn" on two cores.
     snapshot->deviceTime = deviceTimeJob.take(&snapshot->timings.deviceTimeMs, &snapshot->timings.cpu.deviceTime);
     snapshot->timelineLayout = layoutJob.take(nullptr, &snapshot->timings.cpu.timelineLayout);
     if (promise.isCanceled() || cancel->load() || snapshot->timelineLayout->isCancelled())
         return;
-    snapshot->stage = LoadStage::SpanTree;
-    snapshot->timings.spanTreeDoneMs = clock.elapsed();
-    publish(promise, snapshot);
+    const qint64 spanTreeDoneMs = clock.elapsed();
 
     if (!healthJob.isFinished())
         progress.step(3, kSpanTreeEnd, TraceLoader::tr("Checking health"), TraceLoader::tr("Checking health"));
@@ -263,12 +263,7 @@ void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 genera
     const std::shared_ptr<const HealthReport> health = healthJob.take(nullptr, &healthCpuMs);
     if (promise.isCanceled() || cancel->load())
         return;
-    snapshot = std::make_shared<LoadedTrace>(*snapshot);
-    snapshot->health = health;
-    snapshot->timings.cpu.health = healthCpuMs;
-    snapshot->stage = LoadStage::Health;
-    snapshot->timings.healthDoneMs = clock.elapsed();
-    publish(promise, snapshot);
+    const qint64 healthDoneMs = clock.elapsed();
 
     // The evidence is analysed on this thread once memory is there: the step is always
     // current here.
@@ -288,6 +283,17 @@ void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 genera
     const qint64 evidenceMs = clock.elapsed() - evidenceStart;
     if (promise.isCanceled() || cancel->load())
         return;
+
+    // Each stage's own time stays its own (when its work was done); they go out together.
+    snapshot->stage = LoadStage::SpanTree;
+    snapshot->timings.spanTreeDoneMs = spanTreeDoneMs;
+    publish(promise, snapshot);
+    snapshot = std::make_shared<LoadedTrace>(*snapshot);
+    snapshot->health = health;
+    snapshot->timings.cpu.health = healthCpuMs;
+    snapshot->stage = LoadStage::Health;
+    snapshot->timings.healthDoneMs = healthDoneMs;
+    publish(promise, snapshot);
     snapshot = std::make_shared<LoadedTrace>(*snapshot);
     snapshot->memory = memory->memory;
     snapshot->summary = memory->summary;
