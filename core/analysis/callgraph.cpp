@@ -14,6 +14,7 @@ namespace TraceInspector {
 namespace {
 
 constexpr std::uint32_t kNone = UINT32_MAX;
+static_assert(kNone == SpanTree::kNoParent);
 
 std::uint64_t pairKey(std::uint32_t a, std::uint32_t b)
 {
@@ -138,12 +139,8 @@ CallGraph buildCallGraph(const Trace &trace, const SpanTree &tree, const CallGra
     for (const std::uint32_t span : c.subtree)
         graph.spanNode[span] = keptNode(span);
 
-    std::vector<std::uint32_t> spanOfId(trace.strings.size(), kNone);
-    for (std::size_t i = 0; i < trace.spans.size(); ++i) {
-        if (trace.spans[i].id < spanOfId.size())
-            spanOfId[trace.spans[i].id] = std::uint32_t(i);
-    }
-    const auto spanOf = [&](StringId id) { return id < spanOfId.size() ? spanOfId[id] : kNone; };
+    // The tree's span_id table (kNoParent is kNone): no copy of it per graph.
+    const auto spanOf = [&tree](StringId id) { return tree.spanOfId(id); };
 
     for (const MemoryEvent &m : trace.memory) {
         if (m.action != MemoryAction::Alloc)

@@ -2,6 +2,7 @@
 #include "core/analysis/spantree.h"
 
 #include <algorithm>
+#include <bit>
 #include <numeric>
 #include <utility>
 
@@ -31,17 +32,33 @@ SpanTree SpanTree::build(const Trace &trace)
     const std::size_t n = spans.size();
     const std::size_t stringCount = trace.strings.size();
 
-    // StringId -> span index. Ids are interned, so equal text means equal StringId; a flat
-    // table beats hashing or binary search over the id-sorted strings.
-    std::vector<std::uint32_t> byId(stringCount, kNoParent);
+    // StringId -> span index. Ids are interned, so equal text means equal StringId: a bit per
+    // string and a rank beat hashing or binary search over the id-sorted strings. Kept:
+    // spanOfId(). kNoString is never set, so a missing span_id resolves to no span. Span ids
+    // are unique in a loaded trace; were one repeated, its first span would win.
+    tree.m_idBits.assign((stringCount + 63) / 64, 0);
     for (std::size_t i = 0; i < n; ++i) {
         const StringId id = spans[i].id;
-        if (id != kNoString && id < stringCount && byId[id] == kNoParent)
-            byId[id] = static_cast<std::uint32_t>(i);
+        if (id != kNoString && id < stringCount)
+            tree.m_idBits[id / 64] |= std::uint64_t(1) << (id % 64);
     }
-    const auto lookup = [&byId, stringCount](StringId id) {
-        return id != kNoString && id < stringCount ? byId[id] : kNoParent;
-    };
+    tree.m_idRank.resize(tree.m_idBits.size());
+    std::uint32_t ranked = 0;
+    for (std::size_t w = 0; w < tree.m_idBits.size(); ++w) {
+        tree.m_idRank[w] = ranked;
+        ranked += std::uint32_t(std::popcount(tree.m_idBits[w]));
+    }
+    tree.m_spanOfRank.assign(ranked, kNoParent);
+    for (std::size_t i = n; i-- > 0;) { // backwards: the first span of an id is written last
+        const StringId id = spans[i].id;
+        if (id == kNoString || id >= stringCount)
+            continue;
+        const std::uint64_t bit = std::uint64_t(1) << (id % 64);
+        const std::uint64_t bits = tree.m_idBits[id / 64];
+        tree.m_spanOfRank[tree.m_idRank[id / 64] + std::uint32_t(std::popcount(bits & (bit - 1)))] =
+            static_cast<std::uint32_t>(i);
+    }
+    const auto lookup = [&tree](StringId id) { return tree.spanOfId(id); };
 
     tree.m_parent.resize(n);
     tree.m_flags.assign(n, 0);
@@ -200,8 +217,9 @@ std::optional<double> SpanTree::fractionOfMeasured(std::size_t i) const
 std::size_t SpanTree::memoryUsage() const
 {
     const auto bytes = [](const auto &v) { return v.capacity() * sizeof(v[0]); };
-    return bytes(m_parent) + bytes(m_row) + bytes(m_depth) + bytes(m_flags) + bytes(m_duration) + bytes(m_self)
-           + bytes(m_children) + bytes(m_childOffset) + bytes(m_opSpan) + bytes(m_spanOps) + bytes(m_spanOpOffset);
+    return bytes(m_idBits) + bytes(m_idRank) + bytes(m_spanOfRank) + bytes(m_parent) + bytes(m_row) + bytes(m_depth)
+           + bytes(m_flags) + bytes(m_duration) + bytes(m_self) + bytes(m_children) + bytes(m_childOffset)
+           + bytes(m_opSpan) + bytes(m_spanOps) + bytes(m_spanOpOffset);
 }
 
 } // namespace TraceInspector

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <vector>
+
+#include "core/model/stringtable.h"
 
 namespace TraceInspector {
 
@@ -71,6 +74,22 @@ public:
     std::size_t cycleCount() const { return m_cycleCount; }
     std::size_t openCount() const { return m_openCount; }
 
+    /// Index of the span whose id is the interned string \a id, or kNoParent when no span has
+    /// that id (kNoString and strings that are no span's id included). O(1), built once with
+    /// the tree and shared by every analysis that resolves a span_id (device time, the
+    /// timeline's layout, the call graph) instead of each building its own table.
+    std::uint32_t spanOfId(StringId id) const
+    {
+        const std::size_t word = id / 64;
+        if (word >= m_idBits.size())
+            return kNoParent;
+        const std::uint64_t bit = std::uint64_t(1) << (id % 64);
+        const std::uint64_t bits = m_idBits[word];
+        if ((bits & bit) == 0)
+            return kNoParent;
+        return m_spanOfRank[m_idRank[word] + std::uint32_t(std::popcount(bits & (bit - 1)))];
+    }
+
     /// Index of the span owning op \a opIndex (by `span_id`), or kNoParent if none.
     std::uint32_t spanOfOp(std::size_t opIndex) const { return m_opSpan[opIndex]; }
     /// Indices into `Trace::ops` of the ops whose `span_id` names span \a i, stream order.
@@ -90,6 +109,12 @@ private:
         return {m_children.data() + m_childOffset[slot], m_childOffset[slot + 1] - m_childOffset[slot]};
     }
 
+    // spanOfId(): a bit per StringId (set: a span's id), the set bits before each 64-bit word,
+    // and the span of each set bit by rank. A plain table, one slot per string, was 8.6 MiB
+    // kept on the 1 GB trace (2.2 M strings, 0.97 M spans); this is 4.1 MiB.
+    std::vector<std::uint64_t> m_idBits;
+    std::vector<std::uint32_t> m_idRank;
+    std::vector<std::uint32_t> m_spanOfRank;
     std::vector<std::uint32_t> m_parent;
     std::vector<std::uint32_t> m_row;
     std::vector<std::uint32_t> m_depth;

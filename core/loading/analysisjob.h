@@ -5,12 +5,22 @@
 #include <QFuture>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <ctime>
 #include <exception>
 #include <memory>
 
 #include "core/loading/workerpool.h"
 
 namespace TraceInspector {
+
+/// Milliseconds of CPU time the calling thread has used: the wall time of an analysis says
+/// little on a loaded machine, its CPU time says what it costs.
+inline qint64 threadCpuMs()
+{
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return qint64(t.tv_sec) * 1000 + t.tv_nsec / 1000000;
+}
 
 /// One post-read analysis run on the analysis pool, so the independent analyses of a load use
 /// every core (issue #13: the window drawn soon after the read). Its error is kept and
@@ -27,12 +37,14 @@ public:
             Outcome outcome;
             QElapsedTimer clock;
             clock.start();
+            const qint64 cpuStart = threadCpuMs();
             try {
                 outcome.value = compute();
             } catch (...) {
                 outcome.error = std::current_exception();
             }
             outcome.ms = clock.elapsed();
+            outcome.cpuMs = threadCpuMs() - cpuStart;
             return outcome;
         }))
     {
@@ -42,14 +54,17 @@ public:
     ~AnalysisJob() { m_future.waitForFinished(); }
 
     bool isFinished() const { return m_future.isFinished(); }
-    /// Waits for the result; rethrows the job's exception.
-    std::shared_ptr<const T> take(qint64 *ms = nullptr)
+    /// Waits for the result; rethrows the job's exception. \a ms and \a cpuMs receive the
+    /// job's wall and CPU milliseconds.
+    std::shared_ptr<const T> take(qint64 *ms = nullptr, qint64 *cpuMs = nullptr)
     {
         const Outcome &outcome = m_future.result();
         if (outcome.error)
             std::rethrow_exception(outcome.error);
         if (ms)
             *ms = outcome.ms;
+        if (cpuMs)
+            *cpuMs = outcome.cpuMs;
         return outcome.value;
     }
 
@@ -57,6 +72,7 @@ private:
     struct Outcome {
         std::shared_ptr<const T> value;
         qint64 ms = 0;
+        qint64 cpuMs = 0;
         std::exception_ptr error;
     };
     QFuture<Outcome> m_future;

@@ -49,6 +49,18 @@ struct LoadTimings {
     qint64 deviceTimeMs = -1;
     qint64 opRegroupMs = -1;
     qint64 evidenceMs = -1; ///< duration of the evidence analysis (part of the Memory stage)
+    /// CPU milliseconds of each analysis after the read, on whichever thread ran it (-1: not
+    /// run): on a shared machine the wall times above mostly measure the neighbours.
+    struct Cpu {
+        qint64 spanTree = -1;
+        qint64 deviceTime = -1;
+        qint64 timelineLayout = -1;
+        qint64 opRegroup = -1;
+        qint64 health = -1;
+        qint64 memory = -1; ///< memory profile and the summary
+        qint64 evidence = -1;
+        qint64 memorySeries = -1;
+    } cpu;
 };
 
 /// One immutable snapshot of a (possibly still running) load. Shared by pointer between the

@@ -203,26 +203,35 @@ TimelineLayout TimelineLayout::build(const Trace &trace, const SpanTree &tree, c
     layout.m_intervalLane.assign(intervals.size(), 0);
     if (intervals.empty())
         return layout;
-    {
-        // Span ids are interned strings: one slot per string id resolves every span_id.
-        std::vector<std::uint32_t> spanOfString(trace.strings.size(), kNoSpan);
-        for (std::size_t i = 0; i < spanCount; ++i)
-            spanOfString[trace.spans[i].id] = std::uint32_t(i);
-        for (std::size_t i = 0; i < intervals.size(); ++i)
-            layout.m_intervalSpan[i] = spanOfString[intervals[i].spanId];
-    }
+    // The span tree's span_id table resolves every span_id (its kNoParent is kNoSpan).
+    static_assert(kNoSpan == SpanTree::kNoParent);
+    for (std::size_t i = 0; i < intervals.size(); ++i)
+        layout.m_intervalSpan[i] = tree.spanOfId(intervals[i].spanId);
+    // Each interval's lane in order of first appearance (renumbered once the lanes are
+    // sorted). A stream's intervals come in runs: the previous interval's lane answers most
+    // lookups without walking the map.
     using LaneKey = std::tuple<StringId, StringId, StringId>;
     std::map<LaneKey, std::uint32_t> laneOfKey;
-    for (std::size_t i = 0; i < intervals.size(); ++i) {
-        const DeviceInterval &d = intervals[i];
-        const auto [it, added] = laneOfKey.try_emplace(LaneKey{d.device, d.streamId, d.clockId}, 0);
-        if (added) {
-            DeviceLane lane;
-            lane.device = d.device;
-            lane.stream = d.streamId;
-            lane.clock = d.clockId;
-            lane.backend = d.backend;
-            layout.m_lanes.push_back(std::move(lane));
+    {
+        LaneKey lastKey{kNoString, kNoString, kNoString};
+        std::uint32_t lastLane = kNone;
+        for (std::size_t i = 0; i < intervals.size(); ++i) {
+            const DeviceInterval &d = intervals[i];
+            const LaneKey key{d.device, d.streamId, d.clockId};
+            if (lastLane == kNone || key != lastKey) {
+                const auto [it, added] = laneOfKey.try_emplace(key, std::uint32_t(layout.m_lanes.size()));
+                if (added) {
+                    DeviceLane lane;
+                    lane.device = d.device;
+                    lane.stream = d.streamId;
+                    lane.clock = d.clockId;
+                    lane.backend = d.backend;
+                    layout.m_lanes.push_back(std::move(lane));
+                }
+                lastKey = key;
+                lastLane = it->second;
+            }
+            layout.m_intervalLane[i] = lastLane;
         }
     }
     // Lanes ordered by clock, device, stream (natural order); indices follow that order.
@@ -241,13 +250,14 @@ TimelineLayout TimelineLayout::build(const Trace &trace, const SpanTree &tree, c
     {
         std::vector<DeviceLane> sorted;
         sorted.reserve(laneOrder.size());
-        for (std::uint32_t i : laneOrder)
-            sorted.push_back(std::move(layout.m_lanes[i]));
-        layout.m_lanes = std::move(sorted);
-        for (std::uint32_t i = 0; i < layout.m_lanes.size(); ++i) {
-            const DeviceLane &l = layout.m_lanes[i];
-            laneOfKey[LaneKey{l.device, l.stream, l.clock}] = i;
+        std::vector<std::uint32_t> renumbered(laneOrder.size());
+        for (std::uint32_t i = 0; i < laneOrder.size(); ++i) {
+            renumbered[laneOrder[i]] = i;
+            sorted.push_back(std::move(layout.m_lanes[laneOrder[i]]));
         }
+        layout.m_lanes = std::move(sorted);
+        for (std::uint32_t &lane : layout.m_intervalLane)
+            lane = renumbered[lane];
     }
     for (std::uint32_t i = 0; i < layout.m_lanes.size(); ++i) {
         DeviceLane &lane = layout.m_lanes[i];
@@ -259,10 +269,6 @@ TimelineLayout TimelineLayout::build(const Trace &trace, const SpanTree &tree, c
         }
         lane.clockDomain = std::uint32_t(layout.m_domains.size() - 1);
         layout.m_domains.back().lanes.push_back(i);
-    }
-    for (std::size_t i = 0; i < intervals.size(); ++i) {
-        const DeviceInterval &d = intervals[i];
-        layout.m_intervalLane[i] = laneOfKey[LaneKey{d.device, d.streamId, d.clockId}];
     }
     std::vector<std::uint64_t> keys(intervals.size());
     for (std::size_t i = 0; i < intervals.size(); ++i)

@@ -156,6 +156,7 @@ private Q_SLOTS:
     void measuredTotal_data();
     void measuredTotal();
     void ops();
+    void spanOfId();
     void emptyTrace();
     void deepChain();
     void largeTree();
@@ -339,6 +340,73 @@ void tst_SpanTree::ops()
     QCOMPARE(std::vector<std::uint32_t>(ofB.begin(), ofB.end()), (std::vector<std::uint32_t>{0, 2}));
     const auto ofA = tree.opsOfSpan(a);
     QCOMPARE(std::vector<std::uint32_t>(ofA.begin(), ofA.end()), (std::vector<std::uint32_t>{3}));
+}
+
+// The tree's span_id table, shared by device time, the timeline's layout and the call
+// graph: every interned string resolves as the binary search over the id-sorted spans does.
+void tst_SpanTree::spanOfId()
+{
+    const QByteArray extra =
+        R"({"kind":"op","span_id":"ghost","op_name":"add","shape":[2],"dtype":"f32","device":"cpu","duration_ns":5,"input_dense_bytes":8})"
+        "\n"
+        R"({"kind":"span_start","id":"b","name":"again","start_ns":7,"span_kind":"function","measured":false})"
+        "\n";
+    const auto trace = load(spansJsonl("c:-:0:100 a:c:1:50 b:zz:2:10", extra));
+    QVERIFY(trace);
+    QCOMPARE(trace->spans.size(), std::size_t(3));
+    const SpanTree tree = SpanTree::build(*trace);
+    std::size_t resolved = 0;
+    for (StringId id = 0; id < trace->strings.size(); ++id) {
+        const std::int64_t expected = trace->findSpan(id);
+        QCOMPARE(tree.spanOfId(id), expected < 0 ? SpanTree::kNoParent : std::uint32_t(expected));
+        resolved += expected >= 0 ? 1 : 0;
+    }
+    QCOMPARE(resolved, std::size_t(3));
+    QCOMPARE(tree.spanOfId(kNoString), SpanTree::kNoParent);
+    QCOMPARE(tree.spanOfId(StringId(trace->strings.size())), SpanTree::kNoParent);
+    QCOMPARE(tree.spanOfId(UINT32_MAX), SpanTree::kNoParent);
+    // Parents and the ghost op's span_id are strings too, but no span's id.
+    const auto idOf = [&trace](std::string_view text) {
+        for (StringId id = 1; id < trace->strings.size(); ++id) {
+            if (trace->str(id) == text)
+                return id;
+        }
+        return kNoString;
+    };
+    QVERIFY(idOf("ghost") != kNoString && idOf("zz") != kNoString);
+    QCOMPARE(tree.spanOfId(idOf("ghost")), SpanTree::kNoParent);
+    QCOMPARE(tree.spanOfId(idOf("zz")), SpanTree::kNoParent);
+    QCOMPARE(tree.spanOfId(idOf("b")), std::uint32_t(indexOf(*trace, "b")));
+
+    const SpanTree unbuilt;
+    QCOMPARE(unbuilt.spanOfId(1), SpanTree::kNoParent);
+
+    // Hundreds of strings, span ids among others (the table's words and ranks): names and
+    // parents of their own, and ops naming spans that do not exist.
+    QByteArray spec;
+    QByteArray ops;
+    for (int i = 0; i < 300; ++i) {
+        spec += "s" + QByteArray::number(i)
+                + (i % 3 == 0 ? QByteArray(":-:") : QByteArray(":p" + QByteArray::number(i) + ":"))
+                + QByteArray::number(i) + ":1 ";
+        if (i % 2 == 0)
+            ops +=
+                R"({"kind":"op","span_id":"o)" + QByteArray::number(i)
+                + R"(","op_name":"add","shape":[2],"dtype":"f32","device":"cpu","duration_ns":5,"input_dense_bytes":8})"
+                  "\n";
+    }
+    const auto many = load(spansJsonl(spec, ops));
+    QVERIFY(many);
+    QCOMPARE(many->spans.size(), std::size_t(300));
+    QVERIFY(many->strings.size() > 8 * 64); // several words of the table
+    const SpanTree manyTree = SpanTree::build(*many);
+    std::size_t manyResolved = 0;
+    for (StringId id = 0; id < many->strings.size() + 70; ++id) {
+        const std::int64_t expected = id < many->strings.size() ? many->findSpan(id) : -1;
+        QCOMPARE(manyTree.spanOfId(id), expected < 0 ? SpanTree::kNoParent : std::uint32_t(expected));
+        manyResolved += expected >= 0 ? 1 : 0;
+    }
+    QCOMPARE(manyResolved, std::size_t(300));
 }
 
 void tst_SpanTree::emptyTrace()

@@ -65,6 +65,7 @@ private Q_SLOTS:
     void loadLeavesQtsPoolFree();
     void memoryChartStage_data();
     void memoryChartStage();
+    void progressFollowsStages();
     void memoryChartStageDropped_data();
     void memoryChartStageDropped();
 
@@ -434,16 +435,63 @@ void TestTraceLoader::memoryChartStage()
     const LogicalChartData peak = series.logical(MemorySeries::kAllDevices, {}, 0);
     QCOMPARE(peak.peakBytes, chart->summary->logicalPeakBytes);
 
-    // Progress names the step like the others: the fifth of five.
-    QStringList names;
+    // Progress names the step like the others: the fifth of five, when the series were still
+    // being prepared once the memory stage was out (a step whose work is done is skipped).
     for (const QList<QVariant> &args : std::as_const(steps)) {
         const auto p = args.at(1).value<LoadProgress>();
         QCOMPARE(p.stepCount, 5);
-        if (names.size() < p.step)
-            names << p.stepName;
+        if (p.step == 5)
+            QCOMPARE(p.stepName, QStringLiteral("Preparing the memory chart"));
     }
-    QCOMPARE(names.size(), 5);
-    QCOMPARE(names.last(), QStringLiteral("Preparing the memory chart"));
+}
+
+// The steps follow the work: each is announced before the stage it leads to is published
+// and after the step before it, in step order; health's and the chart's steps are left
+// out when their work was done before the loader came to wait for it.
+void TestTraceLoader::progressFollowsStages()
+{
+    TraceLoader loader;
+    QStringList log; // "step N" and "stage N", in emission order
+    QStringList names;
+    connect(&loader, &TraceLoader::stepProgress, this, [&](quint64, const LoadProgress &p) {
+        const QString entry = QStringLiteral("step %1").arg(p.step);
+        if (log.isEmpty() || log.last() != entry) {
+            log << entry;
+            names << p.stepName;
+        }
+    });
+    connect(&loader, &TraceLoader::traceRead, this, [&] { log << QStringLiteral("stage 0"); });
+    connect(&loader, &TraceLoader::analysisReady, this,
+            [&](quint64, const LoadedTracePtr &s) { log << QStringLiteral("stage %1").arg(int(s->stage)); });
+    QSignalSpy finished(&loader, &TraceLoader::finished);
+    loader.load(m_bigTrace);
+    QVERIFY(finished.wait(120000));
+
+    const QStringList expectedNames{QStringLiteral("Reading big.jsonl"), QStringLiteral("Building the span tree"),
+                                    QStringLiteral("Checking health"), QStringLiteral("Analysing memory"),
+                                    QStringLiteral("Preparing the memory chart")};
+    QStringList steps = log.filter(QStringLiteral("step"));
+    for (int i = 0; i < steps.size(); ++i)
+        QCOMPARE(names.at(i), expectedNames.at(steps.at(i).mid(5).toInt() - 1));
+    // Step k (k >= 2) comes after the read (stage 0) and the steps before it, and before
+    // stage k - 1 (stages count from 0: Read); the chart's step after the memory stage.
+    const auto at = [&log](const QString &entry) { return log.indexOf(entry); };
+    qsizetype previous = at(QStringLiteral("stage 0"));
+    for (int k = 2; k <= 5; ++k) {
+        const qsizetype step = at(QStringLiteral("step %1").arg(k));
+        if (step < 0) {
+            QVERIFY2(k == 3 || k == 5, qPrintable(log.join(u',')));
+            continue;
+        }
+        QVERIFY2(previous < step, qPrintable(log.join(u',')));
+        QVERIFY2(step < at(QStringLiteral("stage %1").arg(k - 1)), qPrintable(log.join(u',')));
+        previous = step;
+    }
+    if (const qsizetype chartStep = at(QStringLiteral("step 5")); chartStep >= 0)
+        QVERIFY2(at(QStringLiteral("stage 3")) < chartStep, qPrintable(log.join(u',')));
+    QCOMPARE(log.filter(QStringLiteral("stage")),
+             (QStringList{QStringLiteral("stage 0"), QStringLiteral("stage 1"), QStringLiteral("stage 2"),
+                          QStringLiteral("stage 3"), QStringLiteral("stage 4")}));
 }
 
 void TestTraceLoader::memoryChartStageDropped_data()

@@ -763,9 +763,12 @@ void TestMainWindow::progressTextAndBarAgree()
             QVERIFY(p.stepPermille >= 0 && p.stepPermille <= 1000);
         }
     }
+    // Health's and the chart's steps are left out when their work was done before the loader
+    // reached them (TestTraceLoader::progressFollowsStages).
+    names.removeOne(QStringLiteral("Checking health"));
+    names.removeOne(QStringLiteral("Preparing the memory chart"));
     QCOMPARE(names, (QStringList{QStringLiteral("Reading big.jsonl"), QStringLiteral("Building the span tree"),
-                                 QStringLiteral("Checking health"), QStringLiteral("Analysing memory"),
-                                 QStringLiteral("Preparing the memory chart")}));
+                                 QStringLiteral("Analysing memory")}));
 }
 
 void TestMainWindow::helpMenu()
