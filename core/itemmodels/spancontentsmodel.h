@@ -53,7 +53,8 @@ public:
     /// the rest (isIndexing() says whether that is still to come).
     void setSpan(qint64 spanIndex);
     bool isIndexing() const;
-    qint64 span() const { return m_span; }
+    /// The listed span (-1: none). Not span(): QAbstractItemModel::span(index) is virtual.
+    qint64 spanIndex() const { return m_span; }
 
     /// Rows per kind: child spans, ops, tensors, memory events.
     std::size_t childSpanCount() const { return m_counts[0]; }

@@ -190,7 +190,7 @@ void tst_DetailsPane::contentsListAndClicks()
     QCOMPARE(activate.count(), 1);
     // An op shows its span's contents.
     pane.setSelection(Selection::op(0));
-    QCOMPARE(pane.contentsModel()->span(), span("mm"));
+    QCOMPARE(pane.contentsModel()->spanIndex(), span("mm"));
 }
 
 void tst_DetailsPane::findingsNamingTheSelection()

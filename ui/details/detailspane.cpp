@@ -135,8 +135,8 @@ DetailsPane::DetailsPane(QWidget *parent)
     connect(m_reader, &RawLineReader::linesRead, this, &DetailsPane::onLinesRead);
     // The contents of a big trace's span grow once the tensor and memory index lands.
     connect(m_contents, &QAbstractItemModel::modelReset, this, [this] {
-        m_tabs->setTabText(0, m_contents->span() >= 0 ? tr("Contents of the span (%1)").arg(m_contents->rowCount())
-                                                      : tr("Contents"));
+        m_tabs->setTabText(0, m_contents->spanIndex() >= 0 ? tr("Contents of the span (%1)").arg(m_contents->rowCount())
+                                                           : tr("Contents"));
     });
     connect(m_copyLine, &QPushButton::clicked, this, &DetailsPane::copyRawLine);
     connect(m_copyFields, &QPushButton::clicked, this, &DetailsPane::copyFields);

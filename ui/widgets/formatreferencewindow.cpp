@@ -45,7 +45,7 @@ FormatReferenceWindow::FormatReferenceWindow(QWidget *parent)
         m_find->selectAll();
     });
     auto *next = new QAction(this);
-    next->setShortcuts({QKeySequence::FindNext});
+    next->setShortcuts(QKeySequence::FindNext);
     connect(next, &QAction::triggered, this, [this] { find(m_find->text()); });
     auto *previous = new QAction(this);
     previous->setShortcuts({QKeySequence::FindPrevious, QKeySequence(Qt::SHIFT | Qt::Key_Return)});
