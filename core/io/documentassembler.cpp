@@ -298,15 +298,10 @@ void DocumentAssembler::reportUnsupportedSchema()
     // The schema is held by the meta; a whole message would hold it a second time. Only a
     // strict error shows the whole message, so it is made only when taken as that (from
     // the schema, which it then takes over); the list gets the cut text, made from the
-    // schema's first characters.
+    // schema's first characters (escaping never shortens them, so they fill the cut).
     std::string head(kSchemaHead);
-    for (std::size_t done = 0; done < schema.size() && head.size() <= ProblemLimiter::kMaxMessageBytes;) {
-        std::size_t n = std::min<std::size_t>(4096, schema.size() - done);
-        while (done + n < schema.size() && (static_cast<unsigned char>(schema[done + n]) & 0xC0) == 0x80)
-            ++n; // whole characters
-        appendRustDebugChars(head, std::string_view(schema).substr(done, n));
-        done += n;
-    }
+    appendRustDebugChars(head, std::string_view(schema).substr(
+                                   0, ProblemLimiter::wholeCharacterPrefix(schema, ProblemLimiter::kMaxMessageBytes)));
     head += kSchemaTail;
     Problem p;
     p.line = m_trace.metaLine;
@@ -315,20 +310,18 @@ void DocumentAssembler::reportUnsupportedSchema()
     p.relatedKind = RelatedKind::Meta;
     if (!m_firstPostWalkError) {
         m_firstPostWalkError = p;
-        m_schemaMessageDeferred = true;
+        m_deferredSchemaMessageLength = length;
     }
     m_limiter.storeShortened(std::move(p), m_problems);
 }
 
-std::string DocumentAssembler::takeSchemaMessage()
+std::string DocumentAssembler::takeSchemaMessage(std::size_t length)
 {
     std::string &schema = m_trace.meta->schema;
-    std::size_t keep = std::min(schema.size(), ProblemLimiter::kMaxMessageBytes);
-    while (keep > 0 && keep < schema.size() && (static_cast<unsigned char>(schema[keep]) & 0xC0) == 0x80)
-        --keep; // whole characters
+    const std::size_t keep = ProblemLimiter::wholeCharacterPrefix(schema, ProblemLimiter::kMaxMessageBytes);
     std::string kept = schema.substr(0, keep);
     std::string message;
-    message.reserve(kSchemaHead.size() + rustDebugCharsLength(schema) + kSchemaTail.size());
+    message.reserve(length);
     message += kSchemaHead;
     // The schema's pages are given back behind the copy: it is replaced right after.
     appendReleasing(message, schema, appendRustDebugChars);
@@ -340,9 +333,9 @@ std::string DocumentAssembler::takeSchemaMessage()
 
 std::optional<Problem> DocumentAssembler::takeFirstPostWalkError()
 {
-    if (m_firstPostWalkError && m_schemaMessageDeferred) {
-        m_firstPostWalkError->message = takeSchemaMessage();
-        m_schemaMessageDeferred = false;
+    if (m_firstPostWalkError && m_deferredSchemaMessageLength) {
+        m_firstPostWalkError->message = takeSchemaMessage(*m_deferredSchemaMessageLength);
+        m_deferredSchemaMessageLength.reset();
     }
     return std::move(m_firstPostWalkError);
 }

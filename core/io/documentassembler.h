@@ -60,17 +60,18 @@ private:
                         RelatedKind kind = RelatedKind::None);
     /// E-SCHEMA-UNSUPPORTED, whose message quotes the schema whole (it may be 200 MB).
     void reportUnsupportedSchema();
-    /// The whole E-SCHEMA-UNSUPPORTED message, moving the schema out of the meta.
-    std::string takeSchemaMessage();
+    /// The whole E-SCHEMA-UNSUPPORTED message, of \a length bytes, moving the schema out of the
+    /// meta.
+    std::string takeSchemaMessage(std::size_t length);
 
     DecodedSegment &m_segment;
     Trace &m_trace;
     std::vector<Problem> m_problems;
     std::optional<Problem> m_firstStreamError;
     std::optional<Problem> m_firstPostWalkError;
-    /// m_firstPostWalkError is E-SCHEMA-UNSUPPORTED with its message cut as listed: the
-    /// whole one is made when it is taken (takeFirstPostWalkError()).
-    bool m_schemaMessageDeferred = false;
+    /// Set when m_firstPostWalkError is E-SCHEMA-UNSUPPORTED with its message cut as listed:
+    /// the length of the whole one, which is made when it is taken (takeFirstPostWalkError()).
+    std::optional<std::size_t> m_deferredSchemaMessageLength;
     std::uint64_t m_cursor[DecodedSegment::kOrderCodes] = {}; // next record of each order code
     ProblemLimiter m_limiter; // ten million unknown span_ends must not mean ten million Problems
 };

@@ -78,10 +78,7 @@ namespace {
 /// Where shorten() cuts \a text: kMaxMessageBytes, backed up so no UTF-8 character is split.
 std::size_t cutOf(std::string_view text)
 {
-    std::size_t cut = ProblemLimiter::kMaxMessageBytes;
-    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
-        --cut;
-    return cut;
+    return ProblemLimiter::wholeCharacterPrefix(text, ProblemLimiter::kMaxMessageBytes);
 }
 
 void appendNotShown(std::string &out, std::size_t dropped)
@@ -90,6 +87,16 @@ void appendNotShown(std::string &out, std::size_t dropped)
 }
 
 } // namespace
+
+std::size_t ProblemLimiter::wholeCharacterPrefix(std::string_view text, std::size_t limit)
+{
+    if (text.size() <= limit)
+        return text.size();
+    std::size_t cut = limit;
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
+        --cut;
+    return cut;
+}
 
 bool ProblemLimiter::shorten(std::string &text)
 {

@@ -73,6 +73,9 @@ public:
     /// dropped (a cut id would name no record; the line still locates it), so callers need
     /// not copy it.
     static bool keepsRelatedId(std::string_view id) { return id.size() <= kMaxMessageBytes; }
+    /// Length of the longest prefix of \a text of at most \a limit bytes that splits no UTF-8
+    /// character.
+    static std::size_t wholeCharacterPrefix(std::string_view text, std::size_t limit);
 
 private:
     struct RuleState {
