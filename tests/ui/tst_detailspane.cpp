@@ -40,6 +40,7 @@ private Q_SLOTS:
     void copyButtons();
     void fileChangedOnDisk();
     void lineIndexAcrossStrides();
+    void rawLineIndexWaitsForPrepare();
 
 private:
     QByteArray line(int number) const { return m_lines.value(number - 1); }
@@ -346,6 +347,21 @@ void tst_DetailsPane::lineIndexAcrossStrides()
     prepared.setFile(m_dir.filePath(QStringLiteral("no-such-file.jsonl")), 0);
     QVERIFY(!prepared.isIndexed());
     prepared.prepare(); // a missing file: no index, nothing shown until a request says why
+}
+
+void tst_DetailsPane::rawLineIndexWaitsForPrepare()
+{
+    // setTrace() does not scan the file: the window asks for it (prepareRawLines()) once the
+    // load is drawn, so that the scan of a big trace does not compete with the load's analyses.
+    DetailsPane pane;
+    pane.setTrace(m_trace, m_tree);
+    QTest::qWait(200);
+    QVERIFY(!pane.isRawLineIndexed());
+    pane.prepareRawLines();
+    QTRY_VERIFY(pane.isRawLineIndexed());
+    // A new trace starts without an index again.
+    pane.setTrace(m_trace, m_tree);
+    QVERIFY(!pane.isRawLineIndexed());
 }
 
 QTEST_MAIN(tst_DetailsPane)

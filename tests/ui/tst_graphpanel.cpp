@@ -36,6 +36,7 @@ private Q_SLOTS:
     void exportsSvg();
     void mainWindowClickSelectsInTree();
     void hiddenGraphFollowsWhenShown();
+    void hiddenSelectionOutsideGraphMovesRoot();
 };
 
 namespace {
@@ -125,6 +126,7 @@ void tst_GraphPanel::followsSelection()
     GraphPanel panel;
     panel.setScope(CallGraphScope::Subtree);
     panel.resize(900, 600);
+    panel.show(); // a hidden panel lays nothing out
     panel.setTrace(loaded.trace, loaded.tree);
     QVERIFY(waitForGraph(panel));
     QCOMPARE(panel.rootSpan(), qint64(-1));
@@ -160,6 +162,7 @@ void tst_GraphPanel::heatSwitchRecolours()
     QVERIFY(loaded.trace);
     GraphPanel panel;
     panel.setScope(CallGraphScope::Subtree);
+    panel.show(); // a hidden panel lays nothing out
     panel.setTrace(loaded.trace, loaded.tree);
     QVERIFY(waitForGraph(panel));
     const int a = panel.nodeOfSpan(loaded.trace->findSpan(std::string_view("a")));
@@ -186,6 +189,7 @@ void tst_GraphPanel::capIsStated()
     GraphPanel panel;
     panel.setScope(CallGraphScope::Subtree);
     panel.setNodeCap(3);
+    panel.show(); // a hidden panel lays nothing out
     panel.setTrace(loaded.trace, loaded.tree);
     QVERIFY(waitForGraph(panel));
     QCOMPARE(panel.drawing()->graph.nodes.size(), std::size_t(3));
@@ -221,6 +225,7 @@ void tst_GraphPanel::capSpinBoxSetsCap()
     QCOMPARE(box->objectName(), QStringLiteral("graphNodeCap"));
     QCOMPARE(box->value(), int(GraphPanel::kDefaultNodeCap));
     QCOMPARE(panel.nodeCap(), GraphPanel::kDefaultNodeCap);
+    panel.show(); // a hidden panel lays nothing out
     panel.setTrace(loaded.trace, loaded.tree);
     QVERIFY(waitForGraph(panel));
     QCOMPARE(panel.drawing()->graph.nodes.size(), std::size_t(7));
@@ -249,6 +254,7 @@ void tst_GraphPanel::spanPathsMerge()
     QCOMPARE(panel.scope(), CallGraphScope::SpanPath); // the default: readable at any size
     panel.setScope(CallGraphScope::Subtree);
     QCOMPARE(panel.scopeBox()->currentData().toInt(), int(CallGraphScope::Subtree));
+    panel.show(); // a hidden panel lays nothing out
     panel.setTrace(loaded.trace, loaded.tree);
     QVERIFY(waitForGraph(panel));
     QCOMPARE(panel.drawing()->graph.nodes.size(), std::size_t(7));
@@ -271,6 +277,7 @@ void tst_GraphPanel::exportsSvg()
     QTemporaryDir dir;
     QVERIFY(!panel.exportSvg(dir.filePath(QStringLiteral("none.svg")), &error));
     QVERIFY(!error.isEmpty());
+    panel.show(); // a hidden panel lays nothing out
     panel.setTrace(loaded.trace, loaded.tree);
     QVERIFY(waitForGraph(panel));
     const QString path = dir.filePath(QStringLiteral("graph.svg"));
@@ -308,9 +315,9 @@ void tst_GraphPanel::mainWindowClickSelectsInTree()
 
 void tst_GraphPanel::hiddenGraphFollowsWhenShown()
 {
-    // A hidden graph does not follow the selection (on a big trace each span outside the drawn
-    // graph costs a layout on a worker, competing with the click's repaint): it catches up
-    // when its tab comes to the front.
+    // A hidden graph is not laid out at the load (on a big trace a worker's ~100 ms while the
+    // other analyses still need the cores) and does not follow the selection: both catch up
+    // when its tab comes to the front, as if the graph had been drawn all along.
     MainWindow window;
     window.resize(1400, 900);
     window.show();
@@ -320,16 +327,49 @@ void tst_GraphPanel::hiddenGraphFollowsWhenShown()
     QVERIFY(finished.wait(30000));
     GraphPanel *panel = window.graphPanel();
     QVERIFY(!panel->isVisible());
-    QTRY_VERIFY_WITH_TIMEOUT(!panel->isBusy() && panel->drawing(), 20000);
+    QVERIFY(panel->isDeferred());
+    QVERIFY(!panel->isBusy());
+    QVERIFY(!panel->drawing());
+    QVERIFY(!window.isViewWorkPending());
     const qint64 matmul = window.loadedTrace()->trace->findSpan(std::string_view("span-matmul"));
-    const int node = panel->nodeOfSpan(matmul);
-    QVERIFY(node >= 0);
     window.selectionModel()->select(Selection::span(matmul));
     QCOMPARE(window.selectedSpanIndex(), matmul);
-    QVERIFY(panel->highlightedNode() != node);
+    QVERIFY(!panel->drawing());
     QVERIFY(window.showTab(QStringLiteral("Graph")));
     QVERIFY(panel->isVisible());
+    QVERIFY(!panel->isDeferred());
+    QTRY_VERIFY_WITH_TIMEOUT(!panel->isBusy() && panel->drawing(), 20000);
+    // The whole trace, with the selection highlighted in it (it is drawn there).
+    QCOMPARE(panel->rootSpan(), qint64(-1));
+    const int node = panel->nodeOfSpan(matmul);
+    QVERIFY(node >= 0);
     QCOMPARE(panel->highlightedNode(), node);
+}
+
+void tst_GraphPanel::hiddenSelectionOutsideGraphMovesRoot()
+{
+    // Selected while hidden, a span that the drawn graph would leave out (capped away) moves
+    // the graph to its subtree once shown, as a drawn graph does at once.
+    const Loaded loaded = load(kSpans);
+    QVERIFY(loaded.trace);
+    GraphPanel panel;
+    panel.setScope(CallGraphScope::Subtree);
+    panel.setNodeCap(2);
+    panel.resize(900, 600);
+    panel.setTrace(loaded.trace, loaded.tree);
+    QVERIFY(panel.isDeferred());
+    QVERIFY(!panel.isBusy());
+    const qint64 f2 = loaded.trace->findSpan(std::string_view("f2"));
+    panel.setSelectedSpan(f2);
+    QVERIFY(!panel.isBusy());
+    QVERIFY(!panel.drawing());
+    panel.show();
+    QVERIFY(!panel.isDeferred());
+    QVERIFY(panel.isBusy());
+    QTRY_VERIFY_WITH_TIMEOUT(!panel.isBusy() && panel.drawing(), 20000);
+    QCOMPARE(panel.rootSpan(), f2);
+    QCOMPARE(panel.drawing()->graph.nodes.size(), std::size_t(1));
+    QCOMPARE(panel.highlightedNode(), 0);
 }
 
 QTEST_MAIN(tst_GraphPanel)

@@ -31,6 +31,7 @@
 #include "core/itemmodels/validationissuemodel.h"
 #include "core/loading/traceloader.h"
 #include "ui/exportcontroller.h"
+#include "ui/details/detailspane.h"
 #include "ui/mainwindow.h"
 #include "ui/optablepanel.h"
 #include "ui/spantreepanel.h"
@@ -189,6 +190,9 @@ void TestMainWindow::opensByApi()
     QVERIFY(loaded->timelineLayout);
     QCOMPARE(window.timelineView()->layoutData().get(), loaded->timelineLayout.get());
     QVERIFY(!window.isLoading());
+    // The file's raw-line index is scanned once the load is drawn (DetailsPane::setTrace()
+    // leaves it to the window).
+    QTRY_VERIFY(window.detailsPane()->isRawLineIndexed());
     QVERIFY(window.progressWidget()->isHidden());
     QVERIFY(window.rejectionBanner()->isHidden());
     QVERIFY(window.messageBanner()->isHidden());

@@ -183,9 +183,18 @@ void DetailsPane::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<c
     m_fields->setTrace(m_trace, m_tree);
     m_contents->setTrace(m_trace, m_tree);
     m_reader->setFile(m_trace ? QString::fromStdString(m_trace->path) : QString(), m_trace ? m_trace->fileBytes : 0);
-    m_reader->prepare();
     m_selection = Selection{Selection::Kind::None, -2, -2}; // force a refresh
     setSelection({});
+}
+
+void DetailsPane::prepareRawLines()
+{
+    m_reader->prepare();
+}
+
+bool DetailsPane::isRawLineIndexed() const
+{
+    return m_reader->isIndexed();
 }
 
 void DetailsPane::setFindings(std::shared_ptr<const std::vector<Problem>> findings)

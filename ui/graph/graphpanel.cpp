@@ -7,6 +7,7 @@
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QEvent>
+#include <QShowEvent>
 #include <QFileDialog>
 #include <QFontMetricsF>
 #include <QGraphicsScene>
@@ -134,6 +135,7 @@ void GraphPanel::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<co
     m_tree = fits ? std::move(tree) : nullptr;
     m_root = -1;
     m_selected = -1;
+    m_followAfterLayout = false;
     m_drawing.reset();
     m_nodeItems.clear();
     m_highlighted = -1;
@@ -202,6 +204,11 @@ void GraphPanel::setSelectedSpan(qint64 spanIndex)
     m_selected = spanIndex;
     if (spanIndex < 0)
         return; // keep what is drawn: a cleared selection is no reason to lay out again
+    if (m_deferred || (m_followAfterLayout && isBusy())) {
+        // The graph the selection is to be looked up in is not drawn yet: decide when it is.
+        m_followAfterLayout = true;
+        return;
+    }
     const int node = nodeOfSpan(spanIndex);
     if (node >= 0 && !isBusy()) {
         highlight(node);
@@ -217,9 +224,17 @@ void GraphPanel::relayout()
     ++m_generation;
     if (!m_trace) {
         m_pending = false;
+        m_deferred = false;
         updateMessage();
         return;
     }
+    if (!isVisible()) {
+        m_pending = false;
+        m_deferred = true;
+        updateMessage();
+        return;
+    }
+    m_deferred = false;
     m_pending = true;
     if (!m_running)
         startJob();
@@ -262,6 +277,16 @@ void GraphPanel::onJobFinished()
     if (!current || !result) {
         updateMessage();
         return;
+    }
+    if (m_followAfterLayout) {
+        m_followAfterLayout = false;
+        const std::vector<std::uint32_t> &spanNode = result->graph.spanNode;
+        if (m_selected >= 0 && m_selected != m_root
+            && (std::uint64_t(m_selected) >= spanNode.size() || spanNode[std::size_t(m_selected)] == UINT32_MAX)) {
+            m_root = m_selected;
+            relayout();
+            return;
+        }
     }
     m_drawing = std::move(result);
     redraw();
@@ -382,6 +407,17 @@ void GraphPanel::exportWithDialog()
     QString error;
     if (!exportSvg(path, &error))
         QMessageBox::warning(this, tr("Export Graph"), error);
+}
+
+void GraphPanel::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (!m_deferred)
+        return;
+    // The window hands the panel its selection right after showing it (the tab change):
+    // looked up in the graph being laid out, once it is drawn.
+    m_followAfterLayout = true;
+    relayout();
 }
 
 void GraphPanel::changeEvent(QEvent *event)

@@ -31,6 +31,12 @@ class GraphView;
 /// size) or one node per span, at most
 /// nodeCap() nodes in breadth-first order; a message says when the cap applies. Clicking a
 /// node emits spanActivated(); a selection that is already drawn only highlights its node.
+///
+/// Nothing is laid out while the panel is hidden: a graph asked for then (a new trace, scope
+/// or cap) is laid out when the panel is first shown, and a selection made meanwhile is
+/// applied to it as if the graph had been drawn all along. On a big trace the graph costs a
+/// worker ~100 ms while the other analyses of the load still need both cores, and its tab is
+/// not the one shown first.
 class GraphPanel : public QWidget
 {
     Q_OBJECT
@@ -61,8 +67,10 @@ public:
     /// Shows the whole trace again (ignoring the current selection).
     void showWholeTrace();
 
-    /// A layout is running or queued.
+    /// A layout is running or queued (one waiting for the panel to be shown is not).
     bool isBusy() const { return m_running || m_pending; }
+    /// A layout waits for the panel to be shown.
+    bool isDeferred() const { return m_deferred; }
     /// The graph drawn now, or null.
     const GraphDrawing *drawing() const { return m_drawing.get(); }
     /// Node drawn for span \a spanIndex (its own node, or the path node it was merged into),
@@ -92,6 +100,7 @@ Q_SIGNALS:
 
 protected:
     void changeEvent(QEvent *event) override;
+    void showEvent(QShowEvent *event) override;
 
 private:
     void relayout();
@@ -111,6 +120,10 @@ private:
     quint64 m_runningGeneration = 0;
     bool m_running = false;
     bool m_pending = false;
+    bool m_deferred = false; ///< relayout() was called while hidden
+    /// The selection changed while the graph of the current root was not drawn yet: once it
+    /// is, a selected span outside it moves the graph to its subtree (as a drawn graph would).
+    bool m_followAfterLayout = false;
     qint64 m_root = -1;
     qint64 m_selected = -1;
     int m_highlighted = -1;
