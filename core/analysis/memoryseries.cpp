@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "core/analysis/memoryprofile.h"
+#include "core/analysis/radixorder.h"
 #include "core/model/trace.h"
 
 namespace TraceInspector {
@@ -146,9 +147,14 @@ MemorySeries::MemorySeries(const Trace &trace, const MemoryProfile &profile)
             any = true;
         }
 
-        // Lifetimes are sorted by start; their ends are sorted here and merged in.
+        // Lifetimes are sorted by start; their ends are sorted here (by time, then lifetime)
+        // and merged in. A radix sort of the times, stable so that lifetimes stay in order:
+        // comparison-sorting the (time, lifetime) pairs was ~40 ms of the 1 GB trace's series.
         const std::size_t count = logical->lifetimeCount();
-        std::vector<std::pair<std::uint64_t, std::uint32_t>> ends;
+        std::vector<std::uint64_t> endTimes;
+        std::vector<std::uint32_t> endLifetimes;
+        endTimes.reserve(count);
+        endLifetimes.reserve(count);
         std::vector<std::uint32_t> metaOf(count);
         for (std::uint32_t l = 0; l < count; ++l) {
             const std::span<const std::uint32_t> recs = logical->lifetimeRecords(l);
@@ -159,11 +165,17 @@ MemorySeries::MemorySeries(const Trace &trace, const MemoryProfile &profile)
             m_allCategories[std::size_t(pos)] = true;
             m_info[infoOfSlot[slot]].categories[std::size_t(pos)] = true;
             const MemoryEvent &z = trace.memory[recs.back()];
-            if (z.action == MemoryAction::Free)
-                ends.emplace_back(z.timestampNs, l);
+            if (z.action == MemoryAction::Free) {
+                endTimes.push_back(z.timestampNs);
+                endLifetimes.push_back(l);
+            }
         }
-        std::sort(ends.begin(), ends.end());
-        const std::size_t total = count + ends.size();
+        std::vector<std::uint64_t> endTimesSorted;
+        std::vector<std::uint32_t> endOrder = radixOrder(std::move(endTimes), &endTimesSorted);
+        for (std::uint32_t &k : endOrder)
+            k = endLifetimes[k];
+        std::vector<std::uint32_t>().swap(endLifetimes);
+        const std::size_t total = count + endOrder.size();
         m_times.reserve(total);
         m_bytes.reserve(total);
         m_meta.reserve(total);
@@ -171,9 +183,9 @@ MemorySeries::MemorySeries(const Trace &trace, const MemoryProfile &profile)
         for (std::uint32_t l = 0; l <= count; ++l) {
             const std::uint64_t start =
                 l < count ? trace.memory[logical->lifetimeAllocRecord(l)].timestampNs : UINT64_MAX;
-            for (; e < ends.size() && (ends[e].first < start || l == count); ++e) {
-                const std::uint32_t id = ends[e].second;
-                m_times.push_back(ends[e].first);
+            for (; e < endOrder.size() && (endTimesSorted[e] < start || l == count); ++e) {
+                const std::uint32_t id = endOrder[e];
+                m_times.push_back(endTimesSorted[e]);
                 m_bytes.push_back(trace.memory[logical->lifetimeAllocRecord(id)].bytes);
                 m_meta.push_back(metaOf[id] | 1u);
             }

@@ -12,6 +12,14 @@ std::vector<std::uint32_t> radixOrder(std::vector<std::uint64_t> keys, std::vect
     const std::size_t n = keys.size();
     std::vector<std::uint32_t> order(n);
     std::iota(order.begin(), order.end(), 0U);
+    // Records are mostly written in time order, so keys often come sorted already: one read
+    // of them then replaces the passes and their two fresh arrays (on the 1 GB trace the
+    // span starts, 1 M keys, and the ops', 0.76 M, for the span tree and the timeline).
+    if (std::is_sorted(keys.begin(), keys.end())) {
+        if (sortedKeys)
+            *sortedKeys = std::move(keys);
+        return order;
+    }
     if (n < 2048) {
         std::stable_sort(order.begin(), order.end(),
                          [&keys](std::uint32_t a, std::uint32_t b) { return keys[a] < keys[b]; });

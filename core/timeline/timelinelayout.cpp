@@ -120,17 +120,30 @@ TimelineLayout TimelineLayout::build(const Trace &trace, const SpanTree &tree, c
         return layout;
     }
 
-    // Host slices, spans then ops, ordered by start (a stable radix sort keeps spans before
-    // ops of the same start, and each group in index order).
+    // Host slices, spans then ops, ordered by start: spans before ops of the same start, and
+    // each group in index order. Spans and ops are ordered apart (each usually is in order
+    // already, which radixOrder() sees in one read) and then merged.
     const std::size_t hostCount = spanCount + opCount;
-    std::vector<std::uint32_t> order;
+    std::vector<std::uint32_t> order(hostCount);
     {
-        std::vector<std::uint64_t> keys(hostCount);
+        std::vector<std::uint64_t> keys(spanCount);
         for (std::size_t i = 0; i < spanCount; ++i)
             keys[i] = trace.spans[i].startNs;
+        std::vector<std::uint64_t> spanStarts;
+        const std::vector<std::uint32_t> spanOrder = radixOrder(std::move(keys), &spanStarts);
+        keys.assign(opCount, 0);
         for (std::size_t i = 0; i < opCount; ++i)
-            keys[spanCount + i] = trace.ops[i].timestampNs;
-        order = radixOrder(std::move(keys));
+            keys[i] = trace.ops[i].timestampNs;
+        std::vector<std::uint64_t> opStarts;
+        const std::vector<std::uint32_t> opOrder = radixOrder(std::move(keys), &opStarts);
+        std::size_t s = 0;
+        std::size_t o = 0;
+        for (std::uint32_t &next : order) {
+            if (o == opCount || (s < spanCount && spanStarts[s] <= opStarts[o]))
+                next = spanOrder[s++];
+            else
+                next = std::uint32_t(spanCount) + opOrder[o++];
+        }
     }
     if (cancelRequested(cancel)) {
         layout.m_cancelled = true;

@@ -124,6 +124,11 @@ void tst_TimelineLayout::hostLevels_data()
         << QByteArray("a:-:0:100 b:a:10:open c:a:50:10") << QByteArray() << QByteArray("d0:a d1:b?|c");
     QTest::newRow("op without a span gets its own level")
         << QByteArray("a:-:0:100") << QByteArray("zz:orphan:5:1") << QByteArray("d0:a orphans:#orphan");
+    QTest::newRow("a span goes before an op of the same start")
+        << QByteArray("a:-:0:100 b:a:50:30") << QByteArray("a:mm:50:5 a:add:50:2") << QByteArray("d0:a d1:b|#mm|#add");
+    QTest::newRow("spans and ops out of order in the file")
+        << QByteArray("c:-:40:10 a:-:0:10 b:-:20:10") << QByteArray("c:z:45:1 a:y:5:1 b:x:25:1")
+        << QByteArray("d0:a,b,c d1:#y,#x,#z");
     QTest::newRow("touching slices share a track")
         << QByteArray("a:-:0:10 b:-:10:10 c:-:20:0 d:-:20:5") << QByteArray() << QByteArray("d0:a,b,c,d");
     QTest::newRow("dangling parent is a root")
