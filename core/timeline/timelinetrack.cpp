@@ -30,59 +30,114 @@ struct PixelMapping {
 
 void TimelineTrack::reserve(std::size_t n)
 {
-    m_start.reserve(n);
-    m_end.reserve(n);
+    m_wideStart.reserve(n);
+    m_wideEnd.reserve(n);
     m_payload.reserve(n);
 }
 
 void TimelineTrack::append(std::uint64_t start, std::uint64_t end, std::uint32_t payload)
 {
-    m_start.push_back(start);
-    m_end.push_back(std::max(start, end));
+    m_wideStart.push_back(start);
+    m_wideEnd.push_back(std::max(start, end));
     m_payload.push_back(payload);
 }
 
 void TimelineTrack::finish()
 {
-    m_start.shrink_to_fit();
-    m_end.shrink_to_fit();
+    const std::size_t n = m_payload.size();
     m_payload.shrink_to_fit();
     m_maxEnd.clear();
     m_coarse.clear();
-    m_coarse.reserve(m_start.size() / kCoarse + 1);
-    for (std::size_t i = 0; i < m_start.size(); i += kCoarse)
-        m_coarse.push_back(m_start[i]);
+    m_coarse.reserve(n / kCoarse + 1);
+    for (std::size_t i = 0; i < n; i += kCoarse)
+        m_coarse.push_back(m_wideStart[i]);
     bool overlaps = false;
-    for (std::size_t i = 1; i < m_start.size() && !overlaps; ++i)
-        overlaps = m_start[i] < m_end[i - 1] || m_end[i] < m_end[i - 1];
-    if (!overlaps)
-        return;
-    m_maxEnd.resize(m_end.size());
-    std::uint64_t running = 0;
-    for (std::size_t i = 0; i < m_end.size(); ++i)
-        m_maxEnd[i] = running = std::max(running, m_end[i]);
+    for (std::size_t i = 1; i < n && !overlaps; ++i)
+        overlaps = m_wideStart[i] < m_wideEnd[i - 1] || m_wideEnd[i] < m_wideEnd[i - 1];
+    if (overlaps) {
+        m_maxEnd.resize(n);
+        std::uint64_t running = 0;
+        for (std::size_t i = 0; i < n; ++i)
+            m_maxEnd[i] = running = std::max(running, m_wideEnd[i]);
+    }
+    constexpr std::uint64_t kFits = UINT32_MAX;
+    bool lengthsFit = true;
+    bool offsetsFit = true;
+    for (std::size_t i = 0; i < n; ++i) {
+        lengthsFit = lengthsFit && m_wideEnd[i] - m_wideStart[i] <= kFits;
+        offsetsFit = offsetsFit && m_wideStart[i] - m_coarse[i / kCoarse] <= kFits;
+    }
+    if (lengthsFit) {
+        m_length.resize(n);
+        for (std::size_t i = 0; i < n; ++i)
+            m_length[i] = std::uint32_t(m_wideEnd[i] - m_wideStart[i]);
+        std::vector<std::uint64_t>().swap(m_wideEnd);
+    } else {
+        m_wideEnd.shrink_to_fit();
+    }
+    if (offsetsFit) {
+        m_startOffset.resize(n);
+        for (std::size_t i = 0; i < n; ++i)
+            m_startOffset[i] = std::uint32_t(m_wideStart[i] - m_coarse[i / kCoarse]);
+        std::vector<std::uint64_t>().swap(m_wideStart);
+    } else {
+        m_wideStart.shrink_to_fit();
+    }
 }
 
 std::uint64_t TimelineTrack::lastEnd() const
 {
-    if (m_end.empty())
+    if (m_payload.empty())
         return 0;
-    return hasOverlaps() ? m_maxEnd.back() : m_end.back();
+    return hasOverlaps() ? m_maxEnd.back() : end(m_payload.size() - 1);
+}
+
+std::size_t TimelineTrack::lowerBoundEnd(std::uint64_t t, std::size_t from, std::size_t to) const
+{
+    if (hasOverlaps())
+        return std::size_t(
+            std::lower_bound(m_maxEnd.begin() + std::ptrdiff_t(from), m_maxEnd.begin() + std::ptrdiff_t(to), t)
+            - m_maxEnd.begin());
+    std::size_t count = to - from;
+    while (count > 0) {
+        const std::size_t half = count / 2;
+        if (end(from + half) < t) {
+            from += half + 1;
+            count -= half + 1;
+        } else {
+            count = half;
+        }
+    }
+    return from;
+}
+
+std::size_t TimelineTrack::lowerBoundStartPlain(std::uint64_t t, std::size_t from, std::size_t to) const
+{
+    std::size_t count = to - from;
+    while (count > 0) {
+        const std::size_t half = count / 2;
+        if (start(from + half) < t) {
+            from += half + 1;
+            count -= half + 1;
+        } else {
+            count = half;
+        }
+    }
+    return from;
 }
 
 std::pair<std::size_t, std::size_t> TimelineTrack::visibleRange(const TimeWindow &window) const
 {
-    const std::vector<std::uint64_t> &ends = hasOverlaps() ? m_maxEnd : m_end;
-    const auto first = std::size_t(std::lower_bound(ends.begin(), ends.end(), window.begin) - ends.begin());
-    const auto last = std::size_t(std::lower_bound(m_start.begin() + std::ptrdiff_t(first), m_start.end(), window.end)
-                                  - m_start.begin());
+    const std::size_t n = m_payload.size();
+    const std::size_t first = lowerBoundEnd(window.begin, 0, n);
+    const std::size_t last = lowerBoundStartPlain(window.end, first, n);
     return {first, std::max(first, last)};
 }
 
 void TimelineTrack::marks(const TimeWindow &window, double width, std::vector<TimelineMark> &out,
                           double mergeWidth) const
 {
-    if (window.isEmpty() || !(width > 0) || m_start.empty())
+    if (window.isEmpty() || !(width > 0) || m_payload.empty())
         return;
     mergeWidth = std::max(mergeWidth, 1e-9);
     if (hasOverlaps())
@@ -115,12 +170,10 @@ std::size_t TimelineTrack::lowerBoundStart(std::uint64_t t, std::size_t from, st
     const auto c = std::size_t(
         std::lower_bound(m_coarse.begin() + std::ptrdiff_t(std::min(lo, hi)), m_coarse.begin() + std::ptrdiff_t(hi), t)
         - m_coarse.begin());
-    // m_start[c * kCoarse] >= t (or c == coarseEnd) and m_start[(c - 1) * kCoarse] < t.
+    // start(c * kCoarse) >= t (or c == coarseEnd) and start((c - 1) * kCoarse) < t.
     const std::size_t blockBegin = std::max(from, c > 0 ? (c - 1) * kCoarse : 0);
     const std::size_t blockEnd = c < coarseEnd ? std::min(to, c * kCoarse) : to;
-    return std::size_t(std::lower_bound(m_start.begin() + std::ptrdiff_t(std::min(blockBegin, blockEnd)),
-                                        m_start.begin() + std::ptrdiff_t(blockEnd), t)
-                       - m_start.begin());
+    return lowerBoundStartPlain(t, std::min(blockBegin, blockEnd), blockEnd);
 }
 
 void TimelineTrack::walkDisjoint(const TimeWindow &window, double width, std::size_t i, std::size_t last,
@@ -128,10 +181,10 @@ void TimelineTrack::walkDisjoint(const TimeWindow &window, double width, std::si
 {
     const PixelMapping map{window.begin, width / double(window.length())};
     while (i < last) {
-        const double x0 = map.x(m_start[i]);
+        const double x0 = map.x(start(i));
         if (x0 > stopX)
             return;
-        const double x1 = map.x(m_end[i]);
+        const double x1 = map.x(end(i));
         if (x1 - x0 >= mergeWidth) {
             out.push_back({x0, x1, std::uint32_t(i), std::uint32_t(i + 1), 1});
             ++i;
@@ -146,17 +199,17 @@ void TimelineTrack::walkDisjoint(const TimeWindow &window, double width, std::si
         // Without overlaps only the last slice starting in the column can reach beyond it.
         std::size_t mergedEnd = j;
         const std::size_t k = j - 1;
-        if (k > i && map.x(m_end[k]) - map.x(m_start[k]) >= mergeWidth)
+        if (k > i && map.x(end(k)) - map.x(start(k)) >= mergeWidth)
             mergedEnd = k;
         const std::size_t count = mergedEnd - i;
         if (count == 1) {
             out.push_back({x0, x1, std::uint32_t(i), std::uint32_t(i + 1), 1});
         } else {
-            const double end = std::max(column + mergeWidth, map.x(m_end[mergedEnd - 1]));
-            out.push_back({column, end, std::uint32_t(i), std::uint32_t(mergedEnd), std::uint32_t(count)});
+            const double markEnd = std::max(column + mergeWidth, map.x(end(mergedEnd - 1)));
+            out.push_back({column, markEnd, std::uint32_t(i), std::uint32_t(mergedEnd), std::uint32_t(count)});
         }
         if (mergedEnd != j)
-            out.push_back({map.x(m_start[k]), map.x(m_end[k]), std::uint32_t(k), std::uint32_t(j), 1});
+            out.push_back({map.x(start(k)), map.x(end(k)), std::uint32_t(k), std::uint32_t(j), 1});
         i = j;
     }
 }
@@ -171,16 +224,16 @@ void TimelineTrack::marksOverlapping(const TimeWindow &window, double width, std
     auto flush = [&] {
         if (pending.count == 1)
             out.push_back(
-                {map.x(m_start[pending.first]), map.x(m_end[pending.first]), pending.first, pending.first + 1, 1});
+                {map.x(start(pending.first)), map.x(end(pending.first)), pending.first, pending.first + 1, 1});
         else if (pending.count > 1)
             out.push_back(pending);
         pending.count = 0;
     };
     for (std::size_t i = first; i < last; ++i) {
-        if (m_end[i] < window.begin)
+        if (end(i) < window.begin)
             continue;
-        const double x0 = map.x(m_start[i]);
-        const double x1 = map.x(m_end[i]);
+        const double x0 = map.x(start(i));
+        const double x1 = map.x(end(i));
         if (x1 - x0 >= mergeWidth) {
             out.push_back({x0, x1, std::uint32_t(i), std::uint32_t(i + 1), 1});
             continue;
@@ -202,7 +255,7 @@ void TimelineTrack::marksOverlapping(const TimeWindow &window, double width, std
 std::optional<TimelineMark> TimelineTrack::markAt(const TimeWindow &window, double width, double x, double tolerance,
                                                   double mergeWidth) const
 {
-    if (window.isEmpty() || !(width > 0) || m_start.empty())
+    if (window.isEmpty() || !(width > 0) || m_payload.empty())
         return std::nullopt;
     mergeWidth = std::max(mergeWidth, 1e-9);
     std::vector<TimelineMark> found;
@@ -213,17 +266,13 @@ std::optional<TimelineMark> TimelineTrack::markAt(const TimeWindow &window, doub
         const PixelMapping map{window.begin, width / double(window.length())};
         const auto [first, last] = visibleRange(window);
         const double left = (std::floor((x - tolerance) / mergeWidth) - 1) * mergeWidth;
-        auto i = std::size_t(std::lower_bound(m_start.begin() + std::ptrdiff_t(first),
-                                              m_start.begin() + std::ptrdiff_t(last), map.timeAt(left))
-                             - m_start.begin());
+        std::size_t i = lowerBoundStartPlain(map.timeAt(left), first, last);
         // A wide slice starting further left can still cover x: it is the one just before.
         if (i > first)
             --i;
         if (i > first) {
-            const double column = std::floor(map.x(m_start[i]) / mergeWidth) * mergeWidth;
-            i = std::size_t(std::lower_bound(m_start.begin() + std::ptrdiff_t(first),
-                                             m_start.begin() + std::ptrdiff_t(i), map.timeAt(column))
-                            - m_start.begin());
+            const double column = std::floor(map.x(start(i)) / mergeWidth) * mergeWidth;
+            i = lowerBoundStartPlain(map.timeAt(column), first, i);
         }
         walkDisjoint(window, width, i, last, found, mergeWidth, x + tolerance + mergeWidth);
     }
@@ -249,9 +298,8 @@ std::optional<TimelineMark> TimelineTrack::markAt(const TimeWindow &window, doub
 
 std::optional<std::size_t> TimelineTrack::find(std::uint64_t start, std::uint32_t payload) const
 {
-    auto it = std::lower_bound(m_start.begin(), m_start.end(), start);
-    for (; it != m_start.end() && *it == start; ++it) {
-        const auto pos = std::size_t(it - m_start.begin());
+    for (std::size_t pos = lowerBoundStartPlain(start, 0, m_payload.size());
+         pos < m_payload.size() && this->start(pos) == start; ++pos) {
         if (m_payload[pos] == payload)
             return pos;
     }
@@ -260,8 +308,9 @@ std::optional<std::size_t> TimelineTrack::find(std::uint64_t start, std::uint32_
 
 std::size_t TimelineTrack::memoryUsage() const
 {
-    return (m_start.capacity() + m_end.capacity() + m_maxEnd.capacity() + m_coarse.capacity()) * sizeof(std::uint64_t)
-           + m_payload.capacity() * sizeof(std::uint32_t);
+    return (m_wideStart.capacity() + m_wideEnd.capacity() + m_maxEnd.capacity() + m_coarse.capacity())
+               * sizeof(std::uint64_t)
+           + (m_startOffset.capacity() + m_length.capacity() + m_payload.capacity()) * sizeof(std::uint32_t);
 }
 
 } // namespace TraceInspector

@@ -30,6 +30,8 @@ private Q_SLOTS:
     void markAtMatchesMarks_data();
     void markAtMatchesMarks();
     void visibleRange();
+    void compactTimesAreExact_data();
+    void compactTimesAreExact();
     void cancelled();
     void emptyTrace();
 };
@@ -424,6 +426,65 @@ void tst_TimelineLayout::visibleRange()
     QCOMPARE(track.visibleRange({60, 70}), std::make_pair(std::size_t(4), std::size_t(4)));
     QCOMPARE(track.find(30, 2), std::optional<std::size_t>(2));
     QCOMPARE(track.find(30, 1), std::optional<std::size_t>());
+}
+
+void tst_TimelineLayout::compactTimesAreExact_data()
+{
+    QTest::addColumn<int>("shape");
+    QTest::addColumn<bool>("compact"); // every start offset and length fits in 32 bits
+    QTest::newRow("ns timestamps late in a long run") << 0 << true;
+    QTest::newRow("a slice longer than 2^32 ns") << 1 << false;
+    QTest::newRow("a gap of more than 2^32 ns inside a block") << 2 << false;
+    QTest::newRow("overlapping, near the top of the range") << 3 << true;
+}
+
+void tst_TimelineLayout::compactTimesAreExact()
+{
+    // Starts and ends are kept as 32-bit offsets and lengths where they fit, whole where
+    // they do not: either way every query sees the times that were appended.
+    QFETCH(int, shape);
+    QFETCH(bool, compact);
+    std::mt19937_64 rng(11);
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> slices;
+    std::uint64_t t = shape == 3 ? UINT64_MAX - (std::uint64_t(1) << 40) : std::uint64_t(12) << 30;
+    for (std::size_t i = 0; i < 1000; ++i) {
+        std::uint64_t length = rng() % 5000;
+        if (shape == 1 && i == 500)
+            length = std::uint64_t(5) << 30;
+        slices.emplace_back(t, t + length);
+        t += shape == 3 ? rng() % 300 : length + rng() % 300;
+        if (shape == 2 && i == 700)
+            t += std::uint64_t(5) << 30;
+    }
+    TimelineTrack track;
+    for (std::size_t i = 0; i < slices.size(); ++i)
+        track.append(slices[i].first, slices[i].second, std::uint32_t(i));
+    track.finish();
+    QCOMPARE(track.size(), slices.size());
+    QCOMPARE(track.hasOverlaps(), shape == 3);
+    std::uint64_t lastEnd = 0;
+    for (std::size_t i = 0; i < slices.size(); ++i) {
+        QCOMPARE(track.start(i), slices[i].first);
+        QCOMPARE(track.end(i), slices[i].second);
+        QCOMPARE(track.find(slices[i].first, std::uint32_t(i)), std::optional<std::size_t>(i));
+        lastEnd = std::max(lastEnd, slices[i].second);
+    }
+    QCOMPARE(track.lastEnd(), lastEnd);
+    for (int k = 0; k < 200; ++k) {
+        const std::uint64_t a = slices[rng() % slices.size()].first + rng() % 100;
+        const TimeWindow window{a, a + 1 + rng() % 20000};
+        const auto [first, last] = track.visibleRange(window);
+        for (std::size_t i = 0; i < slices.size(); ++i) {
+            const bool intersects = slices[i].first < window.end && slices[i].second >= window.begin;
+            if (intersects)
+                QVERIFY(i >= first && i < last);
+        }
+    }
+    // 12 bytes a slice when compact (plus the coarse index and, with overlaps, the running
+    // maximum of the ends), 20 when not.
+    const std::size_t perSlice = compact ? 12 : 20;
+    const std::size_t extra = (slices.size() / 32 + 1) * 8 + (shape == 3 ? slices.size() * 8 : 0);
+    QVERIFY2(track.memoryUsage() <= slices.size() * perSlice + extra, qPrintable(QString::number(track.memoryUsage())));
 }
 
 void tst_TimelineLayout::cancelled()
