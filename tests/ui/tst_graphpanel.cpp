@@ -37,6 +37,7 @@ private Q_SLOTS:
     void mainWindowClickSelectsInTree();
     void hiddenGraphFollowsWhenShown();
     void hiddenSelectionOutsideGraphMovesRoot();
+    void hiddenSelectionInGraphIsCentred();
 };
 
 namespace {
@@ -370,6 +371,32 @@ void tst_GraphPanel::hiddenSelectionOutsideGraphMovesRoot()
     QCOMPARE(panel.rootSpan(), f2);
     QCOMPARE(panel.drawing()->graph.nodes.size(), std::size_t(1));
     QCOMPARE(panel.highlightedNode(), 0);
+}
+
+void tst_GraphPanel::hiddenSelectionInGraphIsCentred()
+{
+    // Selected while hidden, a span that the graph has is highlighted and scrolled to once the
+    // graph is drawn, as a drawn graph does at once: in a tall graph (shown at a readable zoom
+    // on its root) the last of many children is far off screen otherwise.
+    QByteArray spans = "r:-:0:100000";
+    for (int i = 0; i < 120; ++i)
+        spans += " c" + QByteArray::number(i) + ":r:" + QByteArray::number(i * 100) + ":50";
+    const Loaded loaded = load(spans);
+    QVERIFY(loaded.trace);
+    GraphPanel panel;
+    panel.setScope(CallGraphScope::Subtree);
+    panel.resize(600, 400);
+    panel.setTrace(loaded.trace, loaded.tree);
+    const qint64 last = loaded.trace->findSpan(std::string_view("c119"));
+    panel.setSelectedSpan(last);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QTRY_VERIFY_WITH_TIMEOUT(!panel.isBusy() && panel.drawing(), 20000);
+    QCOMPARE(panel.rootSpan(), qint64(-1));
+    const int node = panel.nodeOfSpan(last);
+    QVERIFY(node >= 0);
+    QCOMPARE(panel.highlightedNode(), node);
+    QVERIFY(panel.view()->viewport()->rect().contains(viewPosOfNode(panel, node)));
 }
 
 QTEST_MAIN(tst_GraphPanel)

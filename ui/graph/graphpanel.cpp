@@ -278,6 +278,9 @@ void GraphPanel::onJobFinished()
         updateMessage();
         return;
     }
+    // A selection handed over before this graph was drawn: shown as a drawn graph shows a
+    // selection it has (highlighted and centred), or it moves the graph to its subtree.
+    const bool followed = m_followAfterLayout && m_selected >= 0;
     if (m_followAfterLayout) {
         m_followAfterLayout = false;
         const std::vector<std::uint32_t> &spanNode = result->graph.spanNode;
@@ -299,8 +302,11 @@ void GraphPanel::onJobFinished()
         const QRectF visible = m_view->mapToScene(m_view->viewport()->rect()).boundingRect();
         m_view->centerOn(root.left() - 20 + visible.width() / 2, root.center().y());
     }
-    if (const int node = nodeOfSpan(m_selected); node >= 0)
+    if (const int node = nodeOfSpan(m_selected); node >= 0) {
         highlight(node);
+        if (followed && m_nodeItems[std::size_t(node)])
+            m_view->centerOn(m_nodeItems[std::size_t(node)]);
+    }
     qCInfo(lcGraph) << "graph of" << m_drawing->graph.nodes.size() << "nodes," << m_drawing->graph.edges.size()
                     << "edges: built in" << m_drawing->buildMs << "ms, laid out in" << m_drawing->layout.elapsedMs
                     << "ms (worker), drawn in" << m_drawMs << "ms (GUI thread)";
