@@ -290,6 +290,18 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
         std::vector<std::uint32_t> touched;
         for (std::size_t k = spanCount; k-- > 0;) {
             const std::uint32_t span = byDepth[k];
+            if (tree.children(span).empty() && ownOf(span).size() == 1) {
+                // Most spans with device work are leaves (ops' spans) with one interval: its
+                // row is that interval, without the merge's bookkeeping. Their parents read
+                // the interval where it is, as for every leaf.
+                const Segment &seg = ownOf(span).front();
+                row.resize(1);
+                row[0].lane = seg.lane;
+                row[0].intervals = 1;
+                row[0].busyNs = seg.end - seg.start;
+                emit(span, row);
+                continue;
+            }
             scratch.clear();
             touched.clear();
             const auto touch = [&](std::uint32_t lane) {
