@@ -14,6 +14,7 @@
 #   BENCH_SEED    generator seed (default 1)
 #   BENCH_RUNS    runs per figure (default 3)
 #   BENCH_4GB     1: also a ~4 GB trace (needs ~5 GB of disk and minutes); default off
+#   BENCH_4GB_TRACE  an existing ~4 GB trace to use for that row (implies BENCH_4GB=1)
 #   BENCH_TMPDIR  where generated traces go (default: under $TMPDIR or /tmp)
 set -euo pipefail
 
@@ -174,12 +175,16 @@ measure "100 MB check --all" "$CT" check --all "$TMP/100m.jsonl"
 rm -f "$TMP/100m.jsonl"
 bytes=$(stat -c %s "$BIG")
 measure "$((bytes / 1000000)) MB check --all" "$CT" check --all "$BIG"
-if [ "${BENCH_4GB:-0}" = 1 ]; then
+if [ -n "${BENCH_4GB_TRACE:-}" ]; then
+  bytes=$(stat -c %s "$BENCH_4GB_TRACE")
+  cat "$BENCH_4GB_TRACE" >/dev/null
+  measure "$((bytes / 1000000)) MB check --all" "$CT" check --all "$BENCH_4GB_TRACE"
+elif [ "${BENCH_4GB:-0}" = 1 ]; then
   generate 28000000 "$TMP/4g.jsonl"
   bytes=$(stat -c %s "$TMP/4g.jsonl")
   cat "$TMP/4g.jsonl" >/dev/null
   measure "$((bytes / 1000000)) MB check --all" "$CT" check --all "$TMP/4g.jsonl"
   rm -f "$TMP/4g.jsonl"
 else
-  echo "4 GB                     skipped (set BENCH_4GB=1)"
+  echo "4 GB                     skipped (set BENCH_4GB=1 or BENCH_4GB_TRACE)"
 fi
