@@ -26,21 +26,6 @@ constexpr std::array<char, 256> makeEscapeTable()
 }
 constexpr std::array<char, 256> kEscape = makeEscapeTable();
 
-constexpr std::uint64_t kOnes = 0x0101010101010101ull;
-constexpr std::uint64_t kHighs = 0x8080808080808080ull;
-
-// True when any of the 8 bytes in \a w needs escaping (< 0x20, '"' or '\\'). Exact for
-// the "any" question, which is all the block skip needs.
-inline bool blockNeedsEscape(std::uint64_t w)
-{
-    const std::uint64_t control = (w - kOnes * 0x20) & ~w;
-    const std::uint64_t q = w ^ (kOnes * 0x22);
-    const std::uint64_t quote = (q - kOnes) & ~q;
-    const std::uint64_t b = w ^ (kOnes * 0x5C);
-    const std::uint64_t backslash = (b - kOnes) & ~b;
-    return ((control | quote | backslash) & kHighs) != 0;
-}
-
 } // namespace
 
 void appendJsonString(std::string &out, std::string_view text)
@@ -59,7 +44,7 @@ void appendJsonStringBody(std::string &out, std::string_view text)
         if (end - p >= 8) {
             std::uint64_t w;
             std::memcpy(&w, p, 8);
-            if (!blockNeedsEscape(w)) {
+            if (!JsonStringDetail::wordNeedsEscape(w)) {
                 p += 8;
                 continue;
             }

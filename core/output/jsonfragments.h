@@ -11,10 +11,10 @@
 namespace TraceInspector {
 
 /// Appends JSON text to a block's buffer from fixed member-name fragments and the trace's
-/// values: the layout of the bulk records of the normalized trace and of the summary's
-/// memory elements. There are millions of them, and one append per fragment instead of a
-/// JsonWriter call per member (key escaping, comma bookkeeping) keeps writing them cheap.
-/// The text is the one JsonWriter would write.
+/// values: the layout of the summary's memory elements. There are millions of them, and one
+/// append per fragment instead of a JsonWriter call per member (key escaping, comma
+/// bookkeeping) keeps writing them cheap. The text is the one JsonWriter would write. (The
+/// normalized records, ten times as many, go through a pointer instead: LaidOutText.)
 class JsonFragments
 {
 public:

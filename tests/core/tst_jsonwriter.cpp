@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/compat/jsonstring.h"
 #include "core/output/jsonwriter.h"
 
 using namespace TraceInspector;
@@ -21,6 +22,7 @@ private Q_SLOTS:
     void escaping_data();
     void escaping();
     void everyByteRoundTrips();
+    void needsEscapeAtEveryLengthAndPosition();
     void randomStringsRoundTrip();
     void structure();
     void emptyContainers();
@@ -74,14 +76,34 @@ void tst_JsonWriter::escaping_data()
     QTest::newRow("high bytes around quote") << QByteArray("\xc3\xa9\xc3\xa9\"\xc3\xa9\xc3\xa9\xc3\xa9")
                                              << QByteArray("\"\xc3\xa9\xc3\xa9\\\"\xc3\xa9\xc3\xa9\xc3\xa9\"");
     QTest::newRow("all escapes") << QByteArray("\"\\\b\f\n\r\t\x02") << QByteArray(R"("\"\\\b\f\n\r\t\u0002")");
+    // Short texts, whose bytes jsonStringNeedsEscape() gathers into one word: an escape at
+    // the first, middle and last byte of each size class.
+    QTest::newRow("escape first of 2") << QByteArray("\na") << QByteArray(R"("\na")");
+    QTest::newRow("escape last of 2") << QByteArray("a\x01") << QByteArray(R"("a\u0001")");
+    QTest::newRow("escape first of 3") << QByteArray("\"bc") << QByteArray(R"("\"bc")");
+    QTest::newRow("escape last of 3") << QByteArray("ab\x1f") << QByteArray(R"("ab\u001f")");
+    QTest::newRow("escape first of 4") << QByteArray("\tbcd") << QByteArray(R"("\tbcd")");
+    QTest::newRow("escape last of 5") << QByteArray("abcd\\") << QByteArray(R"("abcd\\")");
+    QTest::newRow("escape byte 4 of 7") << QByteArray("abcd\"fg") << QByteArray(R"("abcd\"fg")");
+    QTest::newRow("escape last of 7") << QByteArray("abcdef\r") << QByteArray(R"("abcdef\r")");
+    QTest::newRow("escape last of 9") << QByteArray("01234567\b") << QByteArray(R"("01234567\b")");
+    QTest::newRow("escape byte 9 of 17") << QByteArray("012345678\f0123456") << QByteArray(R"("012345678\f0123456")");
+    QTest::newRow("DEL and high bytes, 3") << QByteArray("\xc3\xa9\x7f") << QByteArray("\"\xc3\xa9\x7f\"");
+    QTest::newRow("U+2028 among 6") << QByteArray("ab\xe2\x80\xa8"
+                                                  "c")
+                                    << QByteArray("\"ab\xe2\x80\xa8"
+                                                  "c\"");
 }
 
 void tst_JsonWriter::escaping()
 {
     QFETCH(QByteArray, input);
     QFETCH(QByteArray, expected);
-    const std::string out = jsonQuoted(std::string_view(input.constData(), std::size_t(input.size())));
+    const std::string_view text(input.constData(), std::size_t(input.size()));
+    const std::string out = jsonQuoted(text);
     QCOMPARE(QByteArray::fromStdString(out), expected);
+    // The shortcut of writers that copy a text needing no escapes between quotes.
+    QCOMPARE(jsonStringNeedsEscape(text), expected != "\"" + input + "\"");
 }
 
 void tst_JsonWriter::everyByteRoundTrips()
@@ -92,6 +114,27 @@ void tst_JsonWriter::everyByteRoundTrips()
         QCOMPARE(nlohmann::json::parse(out).get<std::string>(), in);
         const bool escaped = c < 0x20 || c == '"' || c == '\\';
         QCOMPARE(out.size() > 3, escaped);
+    }
+}
+
+// Every byte value at every position of texts of 0 to 24 bytes, among plain ASCII and among
+// high bytes (which must not be mistaken for control characters).
+void tst_JsonWriter::needsEscapeAtEveryLengthAndPosition()
+{
+    for (const char background : {'x', '\xff', '\x80'}) {
+        for (std::size_t length = 0; length <= 24; ++length) {
+            std::string text(length, background);
+            QVERIFY(!jsonStringNeedsEscape(text));
+            for (std::size_t at = 0; at < length; ++at) {
+                for (int b = 0; b < 256; ++b) {
+                    text[at] = char(b);
+                    const bool escaped = b < 0x20 || b == '"' || b == '\\';
+                    if (jsonStringNeedsEscape(text) != escaped)
+                        QFAIL(qPrintable(QStringLiteral("byte %1 at %2 of %3").arg(b).arg(at).arg(length)));
+                }
+                text[at] = background;
+            }
+        }
     }
 }
 

@@ -17,6 +17,7 @@
 #include "core/compat/serdenumber.h"
 #include "core/io/tracereader.h"
 #include "core/compat/floatformat.h"
+#include "core/compat/jsonstring.h"
 #include "core/output/jsonwriter.h"
 #include "core/output/normalizedwriter.h"
 
@@ -132,6 +133,7 @@ private Q_SLOTS:
     void normalizationProperty_data();
     void normalizationProperty();
     void memberOrderFollowsSchema();
+    void stringsAsAppendJsonStringWrites();
 };
 
 void tst_NormalizedWriter::examples_data()
@@ -580,6 +582,50 @@ void tst_NormalizedWriter::memberOrderFollowsSchema()
         ++checked;
     }
     QCOMPARE(checked, 13);
+}
+
+// Record strings are copied between quotes when they need no escapes, escaped otherwise
+// (§11.3): every string, short or longer than the writer's growth steps, with an escape or a
+// raw special character at its first, middle and last byte, is written as appendJsonString()
+// writes it, and the record goes on after it.
+void tst_NormalizedWriter::stringsAsAppendJsonStringWrites()
+{
+    const std::string specials[] = {"\"",   "\\",   "\n", std::string(1, '\0'), "\x01",
+                                    "\x1f", "\x7f", "/",  "\xc3\xa9",           "\xe2\x80\xa8"};
+    std::vector<std::string> texts{""};
+    for (const std::size_t length : {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 40, 40000}) {
+        texts.push_back(std::string(length, 'a'));
+        for (const std::string &special : specials) {
+            for (const std::size_t at : {std::size_t(0), length / 2, length - 1}) {
+                std::string text(length, 'a');
+                text.replace(at, 1, special);
+                texts.push_back(text);
+            }
+        }
+    }
+    std::string doc = std::string(kMetaIn) + "\n";
+    std::string want = std::string(kMetaOut) + "\n";
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        const std::string name = nlohmann::json(texts[i]).dump();
+        const std::string id = nlohmann::json(texts[i] + std::to_string(i)).dump();
+        doc += R"({"kind":"op","span_id":)" + id + R"(,"op_name":)" + name + R"(,"inputs":[)" + name + "," + id
+               + R"(],"shape":[1],"dtype":)" + name + R"(,"device":"cpu","duration_ns":1,"input_dense_bytes":0})"
+               + "\n";
+        std::string quotedName;
+        appendJsonString(quotedName, texts[i]);
+        std::string quotedId;
+        appendJsonString(quotedId, texts[i] + std::to_string(i));
+        want += R"({"kind":"op","span_id":)" + quotedId + R"(,"op_name":)" + quotedName + R"(,"inputs":[)" + quotedName
+                + "," + quotedId + R"(],"shape":[1],"dtype":)" + quotedName
+                + R"(,"device":"cpu","duration_ns":1,"timestamp_ns":0,"input_dense_bytes":0})" + "\n";
+    }
+    doc += std::string(kTerminal) + "\n";
+    want += std::string(kTerminal) + "\n";
+    bool ok = false;
+    const std::string out = normalizeOrFail(doc, "strings.jsonl", &ok);
+    QVERIFY(ok);
+    QCOMPARE(out.size(), want.size());
+    QVERIFY(out == want);
 }
 
 QTEST_GUILESS_MAIN(tst_NormalizedWriter)
