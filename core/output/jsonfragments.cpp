@@ -51,24 +51,4 @@ void JsonFragments::stringList(std::span<const StringId> ids)
     m_buf.push_back(']');
 }
 
-void JsonFragments::deviceMemoryAmounts(const DeviceMemorySample &s)
-{
-    if (s.has(DeviceMemorySample::Used)) {
-        lit(R"(,"used_bytes":)");
-        u64(s.usedBytes);
-    }
-    if (s.has(DeviceMemorySample::Free)) {
-        lit(R"(,"free_bytes":)");
-        u64(s.freeBytes);
-    }
-    if (s.has(DeviceMemorySample::Reserved)) {
-        lit(R"(,"reserved_bytes":)");
-        u64(s.reservedBytes);
-    }
-    if (s.has(DeviceMemorySample::Capacity)) {
-        lit(R"(,"capacity_bytes":)");
-        u64(s.capacityBytes);
-    }
-}
-
 } // namespace TraceInspector

@@ -34,8 +34,6 @@ public:
     void shape(ShapeId id);
     void stringList(std::span<const StringId> ids);
     void stringList(ListRef ref) { stringList(m_trace.idLists.view(ref)); }
-    /// The members after "device" of a device memory sample: the amounts it has.
-    void deviceMemoryAmounts(const DeviceMemorySample &s);
 
 protected:
     const Trace &m_trace;

@@ -6,6 +6,7 @@
 #include "core/analysis/memoryprofile.h"
 #include "core/compat/jsonstring.h"
 #include "core/model/trace.h"
+#include "core/output/devicememoryamounts.h"
 #include "core/output/jsonfragments.h"
 #include "core/output/jsonwriter.h"
 #include "core/output/laidouttext.h"
@@ -116,7 +117,7 @@ public:
         u64(s.timestampNs);
         lit(R"(,"device":)");
         str(s.device);
-        deviceMemoryAmounts(s);
+        writeDeviceMemoryAmounts(*this, s);
         m_buf.push_back('}');
     }
 };

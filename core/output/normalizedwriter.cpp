@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "core/model/trace.h"
+#include "core/output/devicememoryamounts.h"
 #include "core/output/jsonwriter.h"
 #include "core/output/laidouttext.h"
 #include "core/output/orderedblocks.h"
@@ -171,22 +172,7 @@ public:
         u64(d.timestampNs);
         lit(R"(,"device":)");
         str(d.device);
-        if (d.has(DeviceMemorySample::Used)) {
-            lit(R"(,"used_bytes":)");
-            u64(d.usedBytes);
-        }
-        if (d.has(DeviceMemorySample::Free)) {
-            lit(R"(,"free_bytes":)");
-            u64(d.freeBytes);
-        }
-        if (d.has(DeviceMemorySample::Reserved)) {
-            lit(R"(,"reserved_bytes":)");
-            u64(d.reservedBytes);
-        }
-        if (d.has(DeviceMemorySample::Capacity)) {
-            lit(R"(,"capacity_bytes":)");
-            u64(d.capacityBytes);
-        }
+        writeDeviceMemoryAmounts(*this, d);
         endRecord();
     }
 
@@ -245,6 +231,9 @@ public:
     }
 
 private:
+    friend void TraceInspector::writeDeviceMemoryAmounts<RecordEmitter>(RecordEmitter &out,
+                                                                        const DeviceMemorySample &s);
+
     // Room for everything of one record but its strings, shape and id list (member names,
     // numbers, floats, enumeration values; the longest record needs about 300 characters):
     // asked for at the start of a record and after each of its pieces of unbounded size,
