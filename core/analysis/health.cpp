@@ -338,6 +338,9 @@ void memoryPairingFindings(HealthContext &ctx, std::vector<std::int32_t> buffer)
     // Live state per (device, storage) key. Keys are found through their interned storage
     // id; the few storages seen on several devices chain their keys.
     constexpr std::uint32_t kEnd = std::numeric_limits<std::uint32_t>::max();
+    // 4-byte aligned, 28 bytes instead of 32: a 1 GB trace has 0.63 million keys, and this
+    // array was the largest allocation of check --all after the read.
+#pragma pack(push, 4)
     struct KeyState {
         std::uint64_t bytes = 0;
         StringId device = kNoString;
@@ -346,6 +349,8 @@ void memoryPairingFindings(HealthContext &ctx, std::vector<std::int32_t> buffer)
         std::uint32_t sameStorage = kEnd; // next key with this storage id
         bool live = false;
     };
+#pragma pack(pop)
+    static_assert(sizeof(KeyState) == 28);
     struct AliasNode {
         StringId tensor;
         std::uint32_t next;

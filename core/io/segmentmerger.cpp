@@ -24,17 +24,23 @@ public:
         // Most strings of a later segment are new (ids are unique), so make room at once
         // rather than rehashing the big table while both copies are alive.
         dst.strings.reserve(dst.strings.size() + src.strings.size());
-        // The source's stored hashes spare hashing again, and fetching the slots a few
-        // strings ahead overlaps the cache misses of probing a table of millions.
+        // Fetching the slots a few strings ahead overlaps the cache misses of probing a
+        // table of millions; each hash is made once, for the fetch and the intern().
         // The source is given back as it is read: a later segment of unique ids is most of
         // a table, and both copies of it would be the peak of the whole read.
         constexpr StringId kAhead = 8;
         constexpr StringId kReleaseEvery = 1 << 16;
         const auto count = static_cast<StringId>(src.strings.size());
+        std::uint32_t hashes[kAhead] = {}; // of ids id .. id + kAhead - 1, at id % kAhead
+        for (StringId id = 1; id < count && id <= kAhead; ++id)
+            hashes[id % kAhead] = StringTable::hashOf(src.strings.view(id));
         for (StringId id = 1; id < count; ++id) {
-            if (id + kAhead < count)
-                dst.strings.prefetch(src.strings.storedHash(id + kAhead));
-            m_strings[id] = dst.strings.intern(src.strings.view(id), src.strings.storedHash(id));
+            const std::uint32_t hash = hashes[id % kAhead];
+            if (id + kAhead < count) {
+                hashes[id % kAhead] = StringTable::hashOf(src.strings.view(id + kAhead));
+                dst.strings.prefetch(hashes[id % kAhead]);
+            }
+            m_strings[id] = dst.strings.intern(src.strings.view(id), hash);
             if (id % kReleaseEvery == 0)
                 src.strings.releaseBefore(id + 1);
         }
@@ -73,10 +79,13 @@ void appendAll(std::vector<T> &dst, std::vector<T> &src, Fn &&fix)
 {
     static_assert(std::is_trivially_copyable_v<T>);
     reserveHuge(dst, dst.size() + src.size());
+    // The merged array's last huge page would be resident in full for a few records.
+    adviseHugeUpTo(dst, dst.size() + src.size());
     // The copied part of src is released as the copy goes, so that a segment's records
     // are not held twice at the end of the merge (a file of a million unclosed spans or
-    // orphan ops is mostly records).
-    constexpr std::size_t kBatch = (std::size_t(4) << 20) / sizeof(T) + 1;
+    // orphan ops is mostly records). In steps of 1 MiB: each step is held twice until
+    // released.
+    constexpr std::size_t kBatch = (std::size_t(1) << 20) / sizeof(T) + 1;
     const T *released = src.data();
     for (std::size_t i = 0; i < src.size(); ++i) {
         T &r = src[i];
@@ -160,6 +169,7 @@ void appendSegment(DecodedSegment &dstSeg, DecodedSegment &srcSeg)
         dstSeg.firstDecodeProblem->line += m.lineOffset();
     }
     reserveHuge(dstSeg.order, dstSeg.order.size() + srcSeg.order.size());
+    adviseHugeUpTo(dstSeg.order, dstSeg.order.size() + srcSeg.order.size());
     dstSeg.order.insert(dstSeg.order.end(), srcSeg.order.begin(), srcSeg.order.end());
     dstSeg.lines += srcSeg.lines;
     dstSeg.latestHostEvidence = std::max(dstSeg.latestHostEvidence, srcSeg.latestHostEvidence);

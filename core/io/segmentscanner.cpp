@@ -80,6 +80,51 @@ void SegmentScanner::reserveFor(std::uint64_t totalBytes, std::uint64_t ownBytes
         m_trace.idLists.reserve(static_cast<std::size_t>(static_cast<double>(m_trace.idLists.size()) * scale) + 16);
 }
 
+namespace {
+
+/// adviseTails() for one array; \a bit marks it in \a done.
+template<typename T>
+void adviseTail(std::vector<T> &v, double scale, std::uint32_t bit, std::uint32_t &done)
+{
+    constexpr std::uintptr_t kHuge = std::uintptr_t(2) << 20;
+    if ((done & bit) != 0 || v.capacity() * sizeof(T) < kHuge)
+        return;
+    const auto base = reinterpret_cast<std::uintptr_t>(v.data());
+    const std::uintptr_t next = (base + v.size() * sizeof(T) + kHuge - 1) & ~(kHuge - 1);
+    const double expectedEnd = static_cast<double>(base) + static_cast<double>(v.size() * sizeof(T)) * scale;
+    if (expectedEnd >= static_cast<double>(next + kHuge))
+        return; // the next huge page will be filled
+    adviseSmallPages(v.data(), next - base, v.capacity() * sizeof(T));
+    done |= bit;
+}
+
+} // namespace
+
+void SegmentScanner::adviseTails(std::uint64_t scannedBytes, std::uint64_t remainingBytes)
+{
+    if (scannedBytes == 0)
+        return;
+    // The records to come in proportion to those so far, with a margin: an array that ends
+    // later than expected only has a few more 4 KiB pages.
+    const double scale = 1.02 * static_cast<double>(scannedBytes + remainingBytes) / static_cast<double>(scannedBytes);
+    std::uint32_t bit = 1;
+    auto tail = [&](auto &v) {
+        adviseTail(v, scale, bit, m_smallTails);
+        bit <<= 1;
+    };
+    tail(m_trace.spans);
+    tail(m_trace.ops);
+    tail(m_trace.tensors);
+    tail(m_trace.tensorStats);
+    tail(m_trace.memory);
+    tail(m_trace.deviceMemory);
+    tail(m_trace.deviceIntervals);
+    tail(m_trace.gradients);
+    tail(m_trace.edges);
+    tail(m_segment.spanEnds);
+    tail(m_segment.order);
+}
+
 void SegmentScanner::handleLine(const char *begin, std::size_t length)
 {
     const std::uint64_t lineNo = ++m_segment.lines;

@@ -30,6 +30,12 @@ public:
     /// nor keep doubling slack. The string table is sized for the segment's \a ownBytes.
     void reserveFor(std::uint64_t totalBytes, std::uint64_t ownBytes, std::uint64_t scannedBytes);
 
+    /// Called between chunks once the arrays are reserved, with the bytes scanned so far and
+    /// those of the segment still to come: an array whose records are expected to end within
+    /// its next huge page gets 4 KiB pages from there on (adviseSmallPages()), so that the
+    /// segment's last huge page of each array is not resident in full for a few records.
+    void adviseTails(std::uint64_t scannedBytes, std::uint64_t remainingBytes);
+
     /// Files the verdict of a line too long to hold, of which \a head holds the first \a length
     /// bytes, when they decide it exactly as the whole line would: the line is not valid UTF-8
     /// (\a validUtf8, checked over the whole line by the caller), or the scan error of its
@@ -52,6 +58,7 @@ private:
     std::vector<std::int8_t> m_dtypeSizes; // StringId -> -2 not looked up, -1 unknown, else bytes
     std::size_t m_stringsBefore = 0;       // string count before the current line
     std::vector<bool> m_spanStarted;       // StringId -> a span_start of the segment had it
+    std::uint32_t m_smallTails = 0;        // arrays adviseTails() gave 4 KiB pages, one bit each
 };
 
 } // namespace TraceInspector

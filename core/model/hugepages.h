@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <sys/mman.h>
@@ -60,6 +61,46 @@ inline std::size_t hugeBlockBytes(std::size_t bytes, std::size_t minBytes = std:
     if (bytes < minBytes)
         return bytes;
     return (bytes + kMallocOverhead + kHuge - 1) / kHuge * kHuge - kMallocOverhead;
+}
+
+/// Takes back the huge-page advice for the whole 4 KiB pages of [data + fromBytes, data +
+/// bytes): faults there get 4 KiB pages. For the end of an array whose last elements will
+/// not fill a whole huge page: that page would be resident in full, a few MB over a file's
+/// arrays, which is most of what a 100 MB trace holds beyond its records.
+inline void adviseSmallPages(const void *data, std::size_t fromBytes, std::size_t bytes)
+{
+#ifdef MADV_NOHUGEPAGE
+    constexpr std::uintptr_t kPage = 4096;
+    const auto base = reinterpret_cast<std::uintptr_t>(data);
+    const std::uintptr_t first = (base + fromBytes + kPage - 1) & ~(kPage - 1);
+    const std::uintptr_t last = (base + bytes) & ~(kPage - 1);
+    if (last > first)
+        ::madvise(reinterpret_cast<void *>(first), last - first, MADV_NOHUGEPAGE);
+#else
+    (void)data;
+    (void)fromBytes;
+    (void)bytes;
+#endif
+}
+
+/// Advises huge pages for \a v (in a huge-page block, reserveHuge()) as it grows to \a count
+/// elements: for the whole huge pages up to its new end and not for the rest of its room, so
+/// that the last, partly filled huge page is not made (adviseSmallPages()).
+template<typename T>
+void adviseHugeUpTo(std::vector<T> &v, std::size_t count)
+{
+    constexpr std::uintptr_t kHuge = std::uintptr_t(2) << 20;
+    const std::size_t capacityBytes = v.capacity() * sizeof(T);
+    if (capacityBytes < kHuge || count > v.capacity())
+        return;
+    const auto base = reinterpret_cast<std::uintptr_t>(v.data());
+    const std::uintptr_t from = (base + v.size() * sizeof(T) + kHuge - 1) & ~(kHuge - 1);
+    const std::uintptr_t to = (base + count * sizeof(T)) & ~(kHuge - 1);
+#ifdef MADV_HUGEPAGE
+    if (to > from)
+        ::madvise(reinterpret_cast<void *>(from), to - from, MADV_HUGEPAGE);
+#endif
+    adviseSmallPages(v.data(), std::max(to, base) - base, capacityBytes);
 }
 
 /// Reserves room for at least \a count elements, in a block of whole huge pages when it is

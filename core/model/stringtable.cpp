@@ -6,6 +6,7 @@
 #include <new>
 
 #include "core/model/hugepages.h"
+#include "core/model/pagerelease.h"
 
 namespace TraceInspector {
 namespace {
@@ -24,7 +25,7 @@ constexpr std::uint32_t kNumberLimit = std::uint32_t(1) << 26;
 // of random ids, each naming a page of its own) must not cost 16 KB a string.
 constexpr std::size_t kFreePages = 16;
 constexpr std::size_t kStringsPerPage = 512;
-// Pages of a slab after the first: 2 MiB, one huge page.
+// Pages of the largest slabs: 2 MiB, one huge page.
 constexpr std::size_t kSlabPages = (std::size_t(2) << 20) / (kPageIds * sizeof(StringId));
 
 // Multiply-xorshift over 8-byte words: ids are short, and this beats std::hash here.
@@ -82,7 +83,7 @@ bool sameBytes(const char *a, const char *b, std::size_t n)
 StringTable::StringTable()
 {
     m_entries.resize(1024);
-    m_entries[0] = {"", 0, 0}; // kNoString
+    m_entries[0] = {"", 0}; // kNoString
     m_count = 1;
     m_slots.resize(1024);
 }
@@ -159,7 +160,10 @@ StringId *StringTable::numberedSlot(const Numbered &key, bool make, StringId *ab
 StringId *StringTable::newNumberedPage()
 {
     if (m_slabPagesLeft == 0) {
-        const std::size_t pages = m_pageSlabs.empty() ? kFreePages : kSlabPages;
+        // Slabs double up to a huge page: a 100 MB trace's ~40 pages took a whole 2 MiB slab
+        // in each reading thread, mostly unused but resident as one huge page.
+        const std::size_t pages =
+            m_pageSlabs.empty() ? kFreePages : std::min(kSlabPages, 2 * m_pageSlabs.back().size() / kPageIds);
         m_pageSlabs.emplace_back(pages * kPageIds);
         m_slabPagesLeft = pages;
     }
@@ -252,7 +256,7 @@ StringId StringTable::intern(std::string_view text)
     if (parseNumbered(text, key)) {
         if (StringId *slot = numberedSlot(key, true, nullptr)) {
             if (*slot == kNoString)
-                *slot = addEntry(text, hashBytes(text));
+                *slot = addEntry(text);
             return *slot;
         }
     }
@@ -265,19 +269,19 @@ StringId StringTable::intern(std::string_view text, std::uint32_t h)
     if (parseNumbered(text, key)) {
         if (StringId *slot = numberedSlot(key, true, nullptr)) {
             if (*slot == kNoString)
-                *slot = addEntry(text, h);
+                *slot = addEntry(text);
             return *slot;
         }
     }
     return internHashed(text, h);
 }
 
-StringId StringTable::addEntry(std::string_view text, std::uint32_t h)
+StringId StringTable::addEntry(std::string_view text)
 {
     const auto id = static_cast<StringId>(m_count);
     if (m_count == m_entries.size())
         m_entries.resize(m_entries.size() * 2);
-    m_entries[m_count++] = {store(text), static_cast<std::uint32_t>(text.size()), h};
+    m_entries[m_count++] = {store(text), static_cast<std::uint32_t>(text.size())};
     return id;
 }
 
@@ -308,7 +312,7 @@ StringId StringTable::internHashed(std::string_view text, std::uint32_t h)
             return id;
         }
     }
-    const StringId id = addEntry(text, h);
+    const StringId id = addEntry(text);
     m_hashedIds.push_back(id);
     m_slots[i] = (std::uint64_t(h) << 32) | id;
     recent = m_slots[i];
@@ -353,10 +357,11 @@ void StringTable::rehash(std::size_t slotCount)
     HugePageArray<std::uint64_t> slots(slotCount);
     const std::size_t mask = slots.size() - 1;
     for (const StringId id : m_hashedIds) {
-        std::size_t i = m_entries[id].hash & mask;
+        const std::uint32_t h = hashBytes(view(id));
+        std::size_t i = h & mask;
         while (slots[i] != 0)
             i = (i + 1) & mask;
-        slots[i] = (std::uint64_t(m_entries[id].hash) << 32) | id;
+        slots[i] = (std::uint64_t(h) << 32) | id;
     }
     m_slots = std::move(slots);
     if (m_recent.size() < kRecentSlots && m_recent.size() < slotCount)
@@ -391,11 +396,12 @@ void StringTable::eraseNewest(StringId id, Bytes *block)
         return;
     }
     m_hashedIds.pop_back();
-    const std::uint64_t value = (std::uint64_t(e.hash) << 32) | id;
+    const std::uint32_t hash = hashBytes({e.data, e.length});
+    const std::uint64_t value = (std::uint64_t(hash) << 32) | id;
     // Nothing was inserted after it (a rehash re-inserts in id order too), so no probe
     // chain runs through its slot: clearing the slot keeps every other string reachable.
     const std::size_t mask = m_slots.size() - 1;
-    for (std::size_t i = e.hash & mask;; i = (i + 1) & mask) {
+    for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
         if (m_slots[i] == value) {
             m_slots[i] = 0;
             break;
@@ -403,7 +409,7 @@ void StringTable::eraseNewest(StringId id, Bytes *block)
         if (m_slots[i] == 0)
             break;
     }
-    std::uint64_t &recent = m_recent[(e.hash >> 7) & (m_recent.size() - 1)];
+    std::uint64_t &recent = m_recent[(hash >> 7) & (m_recent.size() - 1)];
     if (recent == value)
         recent = 0;
     if (e.length <= kBlockBytes / 4 && !m_blocks.empty() && e.data + e.length == m_blocks.back().get() + m_blockUsed)
@@ -446,6 +452,9 @@ void StringTable::releaseBefore(StringId upTo)
         m_blocks[m_releasedBlocks].reset();
         m_bytesHeld -= m_blockSizes[m_releasedBlocks];
     }
+    // And the read part of that block: a block is up to 8 MiB, which the merge's peak held
+    // twice (the copy made and the texts not released yet).
+    releasePages(m_blocks[block].get(), e.data);
 }
 
 std::size_t StringTable::memoryUsage() const

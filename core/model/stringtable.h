@@ -53,8 +53,6 @@ public:
     StringId intern(std::string_view text, std::uint32_t hash);
     /// The hash intern() uses for \a text.
     static std::uint32_t hashOf(std::string_view text);
-    /// The stored hashOf() of \a id's text.
-    std::uint32_t storedHash(StringId id) const { return m_entries[id].hash; }
     /// Starts loading the slot a lookup of \a hash probes first: interning a batch of known
     /// hashes overlaps their cache misses.
     void prefetch(std::uint32_t hash) const;
@@ -87,7 +85,7 @@ public:
     /// the index of millions of unique ids is a third of the table.
     void dropLookup();
     /// Gives back the memory of the texts and entries of the ids below \a upTo (after
-    /// dropLookup()): view() and storedHash() must not be called for them again. Merging a
+    /// dropLookup()): view() must not be called for them again. Merging a
     /// segment's table into another reads it once in id order; releasing it on the way keeps
     /// the two copies of millions of unique ids from being alive at once.
     void releaseBefore(StringId upTo);
@@ -100,11 +98,16 @@ public:
     bool less(StringId a, StringId b) const { return view(a) < view(b); }
 
 private:
+    // 12 bytes, not 16: a 1 GB trace has 2.25 million strings. The hash is not kept: the
+    // slots hold the hashes of the strings they index, and most strings are numbered ids,
+    // which need none.
+#pragma pack(push, 4)
     struct Entry {
         const char *data;
         std::uint32_t length;
-        std::uint32_t hash;
     };
+#pragma pack(pop)
+    static_assert(sizeof(Entry) == 12);
     // Ids like "s137786", "t98966", "st82102": a short prefix and a canonical decimal number.
     // They are most of a trace's strings and nearly all of its unique ones; a hash table of
     // millions of them misses the cache (and the TLB) on every lookup. Indexed by number
@@ -128,7 +131,7 @@ private:
     StringId *numberedSlot(const Numbered &key, bool make, StringId *absent);
     static StringId *deniedPage();
     StringId internHashed(std::string_view text, std::uint32_t hash);
-    StringId addEntry(std::string_view text, std::uint32_t hash);
+    StringId addEntry(std::string_view text);
     void grow();
     void rehash(std::size_t slotCount);
     const char *store(std::string_view text);
@@ -149,7 +152,8 @@ private:
     // Pages of numbered ids are carved from slabs of anonymous memory, which the kernel
     // hands out zeroed: a page of its own each was cleared twice (by the kernel and by
     // make_unique) and, in 4 KiB pages, took a quarter of a 1 GB read's page faults. The
-    // first slab is small, so a small trace touches little; later ones are a huge page.
+    // first slab is small, so a small trace touches little; later ones double up to a huge
+    // page.
     StringId *newNumberedPage();
     std::vector<HugePageArray<StringId>> m_pageSlabs;
     std::size_t m_pagesMade = 0;

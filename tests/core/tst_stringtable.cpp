@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <sys/mman.h>
+
 #include "core/model/hugepages.h"
 #include "core/model/stringtable.h"
 
@@ -209,6 +211,29 @@ private Q_SLOTS:
         std::vector<std::uint64_t> small;
         reserveHuge(small, 1000);
         QVERIFY(small.capacity() >= 1000 && small.capacity() * sizeof(std::uint64_t) < kHuge);
+    }
+
+    // An array filled to a size known beforehand (a merged record array) has huge pages only
+    // where they fill up: its last, partly filled 2 MiB is in 4 KiB pages, not resident in
+    // full (with transparent huge pages on; without them every page is 4 KiB anyway).
+    void arrayEndIsNotAWholeHugePage()
+    {
+        constexpr std::size_t kHuge = std::size_t(2) << 20;
+        std::vector<std::uint64_t> records;
+        reserveHuge(records, 4 * kHuge / sizeof(std::uint64_t));
+        const std::size_t count = (kHuge + kHuge / 4) / sizeof(std::uint64_t); // 2.5 MiB
+        adviseHugeUpTo(records, count);
+        records.resize(count, 1);
+        const auto first = reinterpret_cast<std::uintptr_t>(records.data()) & ~std::uintptr_t(4095);
+        const auto last = reinterpret_cast<std::uintptr_t>(records.data() + records.capacity()) & ~std::uintptr_t(4095);
+        std::vector<unsigned char> pages((last - first) / 4096);
+        QCOMPARE(::mincore(reinterpret_cast<void *>(first), last - first, pages.data()), 0);
+        std::size_t resident = 0;
+        for (unsigned char p : pages)
+            resident += (p & 1) * std::size_t(4096);
+        // 2.5 MiB and the pages at either end, not the 4 MiB of two whole huge pages.
+        QVERIFY2(resident < 3 * kHuge / 2, qPrintable(QString::number(resident)));
+        QCOMPARE(records.back(), std::uint64_t(1));
     }
 
     // A table of tens of MB of texts spans the large (huge-page) blocks: every text reads
