@@ -82,7 +82,7 @@ void terminalFindings(HealthContext &ctx)
     for (const Op &op : trace.ops)
         latest = std::max(latest, saturatingAdd(op.timestampNs, op.durationNs));
     for (const MemoryEvent &m : trace.memory)
-        latest = std::max(latest, m.timestampNs);
+        latest = std::max(latest, m.timestampNs.value());
     for (const DeviceMemorySample &d : trace.deviceMemory)
         latest = std::max(latest, d.timestampNs);
     if (terminal.timestampNs < latest)

@@ -182,7 +182,7 @@ MemorySeries::MemorySeries(const Trace &trace, const MemoryProfile &profile)
         std::size_t e = 0;
         for (std::uint32_t l = 0; l <= count; ++l) {
             const std::uint64_t start =
-                l < count ? trace.memory[logical->lifetimeAllocRecord(l)].timestampNs : UINT64_MAX;
+                l < count ? trace.memory[logical->lifetimeAllocRecord(l)].timestampNs.value() : UINT64_MAX;
             for (; e < endOrder.size() && (endTimesSorted[e] < start || l == count); ++e) {
                 const std::uint32_t id = endOrder[e];
                 m_times.push_back(endTimesSorted[e]);

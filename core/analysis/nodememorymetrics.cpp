@@ -172,7 +172,8 @@ NodeMemoryMetricsTable nodeMemoryMetrics(const Trace &trace, const MemoryProfile
         const std::span<const std::uint32_t> recs = logical.lifetimeRecords(l);
         const MemoryEvent &a = trace.memory[recs.front()];
         const MemoryEvent &last = trace.memory[recs.back()];
-        lifetimes[l] = {a.timestampNs, last.action == MemoryAction::Free ? last.timestampNs : UINT64_MAX, a.bytes};
+        lifetimes[l] = {a.timestampNs, last.action == MemoryAction::Free ? last.timestampNs.value() : UINT64_MAX,
+                        a.bytes};
         const std::uint32_t s = t.m_spanById.find(a.spanId);
         lifetimeSpan[l] = s;
         if (s != kNone) {

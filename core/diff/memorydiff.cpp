@@ -63,7 +63,7 @@ std::uint64_t runOriginNs(const Trace &trace)
     for (const Span &span : trace.spans)
         origin = std::min(origin, span.startNs);
     for (const MemoryEvent &m : trace.memory)
-        origin = std::min(origin, m.timestampNs);
+        origin = std::min(origin, m.timestampNs.value());
     return origin == std::numeric_limits<std::uint64_t>::max() ? 0 : origin;
 }
 

@@ -304,7 +304,7 @@ void SegmentScanner::file(DecodedEvent &ev, std::uint32_t line)
         return;
     case EventKind::Memory:
         ev.memory.line = line;
-        latest = std::max(latest, ev.memory.timestampNs);
+        latest = std::max(latest, ev.memory.timestampNs.value());
         m_trace.memory.push_back(ev.memory);
         return;
     case EventKind::DeviceMemory:

@@ -96,7 +96,7 @@ std::vector<std::uint32_t> LiveAllocationsModel::overlapping(const Trace &trace,
         const std::uint64_t start = trace.memory[profile.lifetimeAllocRecord(l)].timestampNs;
         const std::optional<std::uint32_t> free = profile.lifetimeFreeRecord(trace, l);
         // Alive from its alloc up to its free; one never freed stays alive to the end.
-        const std::uint64_t end = free ? std::max(trace.memory[*free].timestampNs, start + 1) : UINT64_MAX;
+        const std::uint64_t end = free ? std::max(trace.memory[*free].timestampNs.value(), start + 1) : UINT64_MAX;
         if (start < range.end && end > range.begin)
             result.push_back(l);
     }

@@ -5,6 +5,7 @@
 
 #include "core/model/enums.h"
 #include "core/model/listpool.h"
+#include "core/model/packedu64.h"
 #include "core/model/shapetable.h"
 #include "core/model/stringtable.h"
 
@@ -74,9 +75,10 @@ struct TensorStats {
     std::uint32_t line = 0;
 };
 
+/// 52 bytes: the two 64-bit members are PackedU64 (4-byte aligned), not std::uint64_t.
 struct MemoryEvent {
-    std::uint64_t timestampNs = 0;
-    std::uint64_t bytes = 0;
+    PackedU64 timestampNs = 0;
+    PackedU64 bytes = 0;
     StringId storageId = kNoString;
     StringId tensorId = kNoString;
     StringId spanId = kNoString;
@@ -88,6 +90,7 @@ struct MemoryEvent {
     MemoryCategory category = MemoryCategory::Other;
     std::uint32_t line = 0;
 };
+static_assert(sizeof(MemoryEvent) == 52);
 
 struct DeviceMemorySample {
     enum Field : std::uint8_t { Used = 1, Free = 2, Reserved = 4, Capacity = 8 };

@@ -106,7 +106,7 @@ TimelineLayout TimelineLayout::build(const Trace &trace, const SpanTree &tree, c
         runEnd = std::max(runEnd, saturatingEnd(op.timestampNs, op.durationNs));
     }
     for (const MemoryEvent &m : trace.memory)
-        runEnd = std::max(runEnd, m.timestampNs);
+        runEnd = std::max(runEnd, m.timestampNs.value());
     for (const DeviceMemorySample &m : trace.deviceMemory)
         runEnd = std::max(runEnd, m.timestampNs);
     if (trace.terminal)
