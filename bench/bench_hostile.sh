@@ -8,9 +8,8 @@
 # command on a tiny valid trace (the largest of three runs), so from 100 MB on the verdict is
 # `peak <= file + baseline`; the "x file" column gives the plain ratio. The tiny trace (16
 # records) is padded with 20 MB of blank lines, so that it is read as every big input is: in
-# two segments, two threads each filling a 4 MiB read buffer. Unpadded it costs 3 MB, which
-# leaves those buffers out (a 200 MB input read to the end costs ~5.7 MB more than its size);
-# both figures are printed.
+# two segments, two threads each filling its read buffer. Unpadded it leaves those buffers
+# out; both figures are printed.
 # Not part of ctest (it writes several GB).
 #
 # Usage: bench/bench_hostile.sh [path/to/candle-trace]
