@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <ranges>
 
 namespace TraceInspector {
 namespace {
@@ -93,32 +92,38 @@ std::uint64_t TimelineTrack::lastEnd() const
     return hasOverlaps() ? m_maxEnd.back() : end(m_payload.size() - 1);
 }
 
-namespace {
-
-/// The first index in [from, to) for which \a reached holds, given that it holds from some
-/// index on: the compact times are computed per index, so there is no array to search.
-template<typename Predicate>
-std::size_t firstIndexWhere(std::size_t from, std::size_t to, Predicate reached)
-{
-    const auto indices = std::views::iota(from, to);
-    const auto it = std::ranges::partition_point(indices, [&](std::size_t i) { return !reached(i); });
-    return from + std::size_t(it - indices.begin());
-}
-
-} // namespace
-
 std::size_t TimelineTrack::lowerBoundEnd(std::uint64_t t, std::size_t from, std::size_t to) const
 {
     if (hasOverlaps())
         return std::size_t(
             std::lower_bound(m_maxEnd.begin() + std::ptrdiff_t(from), m_maxEnd.begin() + std::ptrdiff_t(to), t)
             - m_maxEnd.begin());
-    return firstIndexWhere(from, to, [this, t](std::size_t i) { return end(i) >= t; });
+    std::size_t count = to - from;
+    while (count > 0) {
+        const std::size_t half = count / 2;
+        if (end(from + half) < t) {
+            from += half + 1;
+            count -= half + 1;
+        } else {
+            count = half;
+        }
+    }
+    return from;
 }
 
 std::size_t TimelineTrack::lowerBoundStartPlain(std::uint64_t t, std::size_t from, std::size_t to) const
 {
-    return firstIndexWhere(from, to, [this, t](std::size_t i) { return start(i) >= t; });
+    std::size_t count = to - from;
+    while (count > 0) {
+        const std::size_t half = count / 2;
+        if (start(from + half) < t) {
+            from += half + 1;
+            count -= half + 1;
+        } else {
+            count = half;
+        }
+    }
+    return from;
 }
 
 std::pair<std::size_t, std::size_t> TimelineTrack::visibleRange(const TimeWindow &window) const
