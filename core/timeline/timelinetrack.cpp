@@ -26,6 +26,25 @@ struct PixelMapping {
     }
 };
 
+/// First index in [from, to) whose key is not below \a t, for keys ascending over the indices.
+/// A loop over indices rather than std::lower_bound because the compact track computes its keys
+/// (start offset plus block base, start plus length) and has no array of them to iterate.
+template<typename KeyOf>
+std::size_t firstIndexNotBelow(std::size_t from, std::size_t to, std::uint64_t t, KeyOf keyOf)
+{
+    std::size_t count = to - from;
+    while (count > 0) {
+        const std::size_t half = count / 2;
+        if (keyOf(from + half) < t) {
+            from += half + 1;
+            count -= half + 1;
+        } else {
+            count = half;
+        }
+    }
+    return from;
+}
+
 } // namespace
 
 void TimelineTrack::reserve(std::size_t n)
@@ -98,32 +117,12 @@ std::size_t TimelineTrack::lowerBoundEnd(std::uint64_t t, std::size_t from, std:
         return std::size_t(
             std::lower_bound(m_maxEnd.begin() + std::ptrdiff_t(from), m_maxEnd.begin() + std::ptrdiff_t(to), t)
             - m_maxEnd.begin());
-    std::size_t count = to - from;
-    while (count > 0) {
-        const std::size_t half = count / 2;
-        if (end(from + half) < t) {
-            from += half + 1;
-            count -= half + 1;
-        } else {
-            count = half;
-        }
-    }
-    return from;
+    return firstIndexNotBelow(from, to, t, [this](std::size_t i) { return end(i); });
 }
 
 std::size_t TimelineTrack::lowerBoundStartPlain(std::uint64_t t, std::size_t from, std::size_t to) const
 {
-    std::size_t count = to - from;
-    while (count > 0) {
-        const std::size_t half = count / 2;
-        if (start(from + half) < t) {
-            from += half + 1;
-            count -= half + 1;
-        } else {
-            count = half;
-        }
-    }
-    return from;
+    return firstIndexNotBelow(from, to, t, [this](std::size_t i) { return start(i); });
 }
 
 std::pair<std::size_t, std::size_t> TimelineTrack::visibleRange(const TimeWindow &window) const
