@@ -29,6 +29,7 @@ private Q_SLOTS:
     void numbers();
     void jsonLines();
     void callbackSinkChunks();
+    void longStringKeepsBufferSize();
     void fileSink();
     void failingSinkIsSticky();
     void takeBuffer();
@@ -258,6 +259,36 @@ void tst_JsonWriter::callbackSinkChunks()
     QCOMPARE(received, expected);
     QVERIFY(calls > 100);              // really streamed
     QVERIFY(largestPending < 64 + 64); // never held much more than the threshold
+}
+
+// A message quoting a long value goes out in pieces: the buffer keeps the room it was made
+// with even when every byte escapes to six (`\u0001`), and the text is appendJsonString()'s.
+void tst_JsonWriter::longStringKeepsBufferSize()
+{
+    constexpr std::size_t kThreshold = std::size_t(64) << 10;
+    std::string value(std::size_t(1) << 20, '\x01');
+    value.replace(1000, 5, "a\"b\\c");
+    value.back() = 'z';
+    std::string received;
+    std::size_t capacity = 0;
+    {
+        JsonWriter w(
+            [&](std::string_view chunk) {
+                received.append(chunk);
+                return true;
+            },
+            kThreshold);
+        const std::size_t reserved = w.buffer().capacity();
+        w.beginObject().key("message").string(value).endObject().endLine();
+        capacity = w.buffer().capacity();
+        QVERIFY(w.flush());
+        QCOMPARE(capacity, reserved);
+    }
+    std::string expected = "{\"message\":";
+    appendJsonString(expected, value);
+    expected += "}\n";
+    QCOMPARE(received.size(), expected.size());
+    QVERIFY(received == expected);
 }
 
 void tst_JsonWriter::fileSink()
