@@ -47,8 +47,9 @@ QByteArray vmFlagsAt(const void *address)
         return {};
     const auto at = reinterpret_cast<quintptr>(address);
     bool inside = false;
-    while (!smaps.atEnd()) {
-        const QByteArray line = smaps.readLine();
+    // readAll(), not atEnd(): a /proc file has no size, so atEnd() is true at once.
+    const QByteArray text = smaps.readAll();
+    for (const QByteArray &line : text.split('\n')) {
         const QByteArray first = line.left(line.indexOf(' '));
         if (const qsizetype dash = first.indexOf('-'); dash > 0) { // "start-end perms ..."
             bool okBegin = false;
