@@ -29,6 +29,7 @@ private Q_SLOTS:
     void sameResults_data();
     void sameResults();
     void usualLinesTakeTheFastPath();
+    void numbersOfEveryLength();
 };
 
 namespace {
@@ -136,12 +137,13 @@ struct Pair {
     std::vector<char> buffer;
     std::size_t lines = 0;
 
-    /// Empty when both agree, else what differs.
-    std::string compare(const std::string &line)
+    /// Empty when both agree, else what differs. The padding past the line is \a padding
+    /// (the rest of a long line cut short, when it is a digit).
+    std::string compare(const std::string &line, char padding = '\0')
     {
         ++lines;
         buffer.assign(line.begin(), line.end());
-        buffer.resize(line.size() + kDecoderPadding, '\0');
+        buffer.resize(line.size() + kDecoderPadding, padding);
         DecodeFailure ef;
         DecodeFailure ff;
         const bool eok = exact.decode(buffer.data(), line.size(), exactEvent, ef);
@@ -391,8 +393,11 @@ void tst_FastPath::usualLinesTakeTheFastPath()
     FastLineScanner scanner;
     std::size_t fast = 0;
     std::size_t metaOrTerminal = 0;
+    std::vector<char> buffer;
     for (const std::string &l : lines) {
-        if (scanner.scan(l.data(), l.data() + l.size()))
+        buffer.assign(l.begin(), l.end());
+        buffer.resize(l.size() + kDecoderPadding, '\0');
+        if (scanner.scan(buffer.data(), buffer.data() + l.size()))
             ++fast;
         else if (l.rfind("{\"kind\":\"meta\"", 0) == 0 || l.rfind("{\"kind\":\"terminal\"", 0) == 0)
             ++metaOrTerminal;
@@ -401,6 +406,52 @@ void tst_FastPath::usualLinesTakeTheFastPath()
     }
     QCOMPARE(fast + metaOrTerminal, lines.size());
     QVERIFY(fast > 19000);
+}
+
+// Unsigned members are read 8 digits at a time: every length up to past 20 digits, leading
+// zeros, fractions and exponents after the digits, the number at the line's end with digits
+// in the padding after it, must read as the exact decoder reads them.
+void tst_FastPath::numbersOfEveryLength()
+{
+    std::vector<std::string> numbers{"0",
+                                     "00",
+                                     "01",
+                                     "0.5",
+                                     "0e1",
+                                     "7.",
+                                     "1e3",
+                                     "1E3",
+                                     "12.5",
+                                     "18446744073709551615",
+                                     "18446744073709551616",
+                                     "9999999999999999999"};
+    const std::string digits = "123456789012345678901234";
+    for (std::size_t n = 1; n <= 24; ++n) {
+        numbers.push_back(digits.substr(0, n));
+        numbers.push_back(std::string(n, '9'));
+        numbers.push_back("1" + std::string(n - 1, '0'));
+        numbers.push_back(digits.substr(0, n) + ".0");
+        numbers.push_back(digits.substr(0, n) + "e2");
+    }
+    Pair pair;
+    for (const std::string &v : numbers) {
+        const std::string lines[] = {
+            R"({"kind":"span_end","id":"s1","duration_ns":)" + v + "}",
+            R"({"kind":"span_end","duration_ns":)" + v + R"(,"id":"s1"})",
+            R"({"kind":"op","span_id":"s1","op":"add","timestamp_ns":)" + v
+                + R"(,"duration_ns":5,"output":"t1","dtype":"f32","shape":[2,3],"device":"cpu","inputs":["t0"]})",
+        };
+        for (const std::string &line : lines) {
+            for (char padding : {'\0', '7'}) {
+                const std::string d = pair.compare(line, padding);
+                QVERIFY2(d.empty(), d.c_str());
+                // Cut within or after the number: the digits past the cut are the padding's.
+                const std::string cut = line.substr(0, line.find(v) + v.size());
+                const std::string dc = pair.compare(cut, padding);
+                QVERIFY2(dc.empty(), dc.c_str());
+            }
+        }
+    }
 }
 
 QTEST_APPLESS_MAIN(tst_FastPath)
