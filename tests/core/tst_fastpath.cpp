@@ -30,6 +30,7 @@ private Q_SLOTS:
     void sameResults();
     void usualLinesTakeTheFastPath();
     void numbersOfEveryLength();
+    void stringsOfEveryLength();
 };
 
 namespace {
@@ -447,6 +448,34 @@ void tst_FastPath::numbersOfEveryLength()
                 QVERIFY2(d.empty(), d.c_str());
                 // Cut within or after the number: the digits past the cut are the padding's.
                 const std::string cut = line.substr(0, line.find(v) + v.size());
+                const std::string dc = pair.compare(cut, padding);
+                QVERIFY2(dc.empty(), dc.c_str());
+            }
+        }
+    }
+}
+
+// Strings are scanned 16 bytes at a time: a quote, backslash or control character at every
+// position of strings up to past two loads, other bytes (DEL, UTF-8) that are not special,
+// and lines cut inside the string with quotes in the padding after the cut, must read as
+// the exact decoder reads them.
+void tst_FastPath::stringsOfEveryLength()
+{
+    Pair pair;
+    const std::string specials[] = {"\\n", "\"", "\\\"", "\x01", "\x1f", "\t", "\x7f", "\xc3\xa9", "\xe2\x82\xac"};
+    for (std::size_t n = 0; n <= 40; ++n) {
+        std::vector<std::string> names{std::string(n, 'x')};
+        for (const std::string &sp : specials) {
+            for (std::size_t at = 0; at <= n; ++at)
+                names.push_back(std::string(at, 'y') + sp + std::string(n - at, 'z'));
+        }
+        for (const std::string &name : names) {
+            const std::string line = R"({"kind":"span_start","id":"s1","name":")" + name
+                                     + R"(","start_ns":1,"span_kind":"function","parent_id":"root"})";
+            for (char padding : {'\0', '"'}) {
+                const std::string d = pair.compare(line, padding);
+                QVERIFY2(d.empty(), d.c_str());
+                const std::string cut = line.substr(0, line.find(name) + name.size());
                 const std::string dc = pair.compare(cut, padding);
                 QVERIFY2(dc.empty(), dc.c_str());
             }
