@@ -31,6 +31,7 @@ private Q_SLOTS:
     void usualLinesTakeTheFastPath();
     void numbersOfEveryLength();
     void stringsOfEveryLength();
+    void keysWithOneByteChanged();
 };
 
 namespace {
@@ -479,6 +480,33 @@ void tst_FastPath::stringsOfEveryLength()
                 const std::string dc = pair.compare(cut, padding);
                 QVERIFY2(dc.empty(), dc.c_str());
             }
+        }
+    }
+}
+
+// Keys are compared 8 and 4 bytes at a time, overlapping: a key with any one byte changed
+// (to a letter, so that it stays a plain key) must not pass for the field's.
+void tst_FastPath::keysWithOneByteChanged()
+{
+    Pair pair;
+    const std::string lines[] = {
+        R"({"kind":"memory","timestamp_ns":1873293,"storage_id":"st142","tensor_id":"t167","span_id":"s147","op_name":"to_dtype","device":"cuda:0","bytes":50331648,"action":"alloc","shape":[1,12,1024,1024],"dtype":"f32","category":"activation"})",
+        R"({"kind":"edge","edge_kind":"call","from_span":"s143","to_span":"s146","host_duration_ns":13453})",
+    };
+    for (const std::string &line : lines) {
+        QVERIFY2(pair.compare(line).empty(), line.c_str());
+        // Every byte inside a key (between a quote after `{` or `,` and the quote before `:`).
+        for (std::size_t at = 1; at < line.size(); ++at) {
+            const std::size_t open = line.rfind('"', at - 1);
+            const std::size_t close = line.find('"', at);
+            if (open == std::string::npos || open == 0 || close == std::string::npos
+                || (line[open - 1] != '{' && line[open - 1] != ',') || close + 1 >= line.size()
+                || line[close + 1] != ':' || at == close)
+                continue;
+            std::string changed = line;
+            changed[at] = line[at] == 'q' ? 'x' : 'q';
+            const std::string d = pair.compare(changed);
+            QVERIFY2(d.empty(), d.c_str());
         }
     }
 }
