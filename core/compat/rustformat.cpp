@@ -432,6 +432,11 @@ bool isRustWhitespace(char32_t c)
 
 std::string_view rustTrim(std::string_view s)
 {
+    // Every line of a trace starts with `{` and ends with `}`: a printable ASCII character
+    // at either end is a whole character and not whitespace, so there is nothing to trim.
+    auto printable = [](char c) { return static_cast<unsigned char>(c) - 0x21u < 0x7Fu - 0x21u; };
+    if (!s.empty() && printable(s.front()) && printable(s.back()))
+        return s;
     std::size_t begin = 0;
     while (begin < s.size()) {
         const Decoded d = decodeAt(s, begin);

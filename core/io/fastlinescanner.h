@@ -40,7 +40,8 @@ public:
         std::uint32_t count = 0;
     };
 
-    /// Reads the trimmed, UTF-8-valid line [begin, end). False: not the usual shape (the
+    /// Reads the trimmed, UTF-8-valid line [begin, end); kDecoderPadding bytes past \a end
+    /// must be readable (numbers are read 8 bytes at a time). False: not the usual shape (the
     /// exact decoder must read it); nothing is known about the line then.
     bool scan(const char *begin, const char *end);
 

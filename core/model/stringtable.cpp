@@ -93,16 +93,24 @@ bool StringTable::parseNumbered(std::string_view text, Numbered &out)
     const std::size_t n = text.size();
     if (n == 0 || n > kMaxPrefix + 8)
         return false;
+    // The digits are valued as they are found, from the last: one pass, not two.
     std::size_t i = n;
-    while (i > 0 && static_cast<unsigned char>(text[i - 1] - '0') <= 9)
-        --i;
-    const std::size_t digits = n - i;
-    // Canonical numbers only ("t07" is another string than "t7"), at most 8 digits.
-    if (digits == 0 || digits > 8 || i > kMaxPrefix || (digits > 1 && text[i] == '0'))
-        return false;
     std::uint32_t number = 0;
-    for (std::size_t k = i; k < n; ++k)
-        number = number * 10 + static_cast<std::uint32_t>(text[k] - '0');
+    std::uint32_t scale = 1;
+    while (i > 0) {
+        const auto digit = static_cast<std::uint32_t>(static_cast<unsigned char>(text[i - 1] - '0'));
+        if (digit > 9)
+            break;
+        if (n - i == 8)
+            return false; // at most 8 digits
+        number += digit * scale;
+        scale *= 10;
+        --i;
+    }
+    const std::size_t digits = n - i;
+    // Canonical numbers only ("t07" is another string than "t7").
+    if (digits == 0 || i > kMaxPrefix || (digits > 1 && text[i] == '0'))
+        return false;
     if (number >= kNumberLimit)
         return false;
     std::uint64_t prefix = 0;

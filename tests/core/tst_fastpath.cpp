@@ -29,6 +29,9 @@ private Q_SLOTS:
     void sameResults_data();
     void sameResults();
     void usualLinesTakeTheFastPath();
+    void numbersOfEveryLength();
+    void stringsOfEveryLength();
+    void keysWithOneByteChanged();
 };
 
 namespace {
@@ -136,12 +139,13 @@ struct Pair {
     std::vector<char> buffer;
     std::size_t lines = 0;
 
-    /// Empty when both agree, else what differs.
-    std::string compare(const std::string &line)
+    /// Empty when both agree, else what differs. The padding past the line is \a padding
+    /// (the rest of a long line cut short, when it is a digit).
+    std::string compare(const std::string &line, char padding = '\0')
     {
         ++lines;
         buffer.assign(line.begin(), line.end());
-        buffer.resize(line.size() + kDecoderPadding, '\0');
+        buffer.resize(line.size() + kDecoderPadding, padding);
         DecodeFailure ef;
         DecodeFailure ff;
         const bool eok = exact.decode(buffer.data(), line.size(), exactEvent, ef);
@@ -391,8 +395,11 @@ void tst_FastPath::usualLinesTakeTheFastPath()
     FastLineScanner scanner;
     std::size_t fast = 0;
     std::size_t metaOrTerminal = 0;
+    std::vector<char> buffer;
     for (const std::string &l : lines) {
-        if (scanner.scan(l.data(), l.data() + l.size()))
+        buffer.assign(l.begin(), l.end());
+        buffer.resize(l.size() + kDecoderPadding, '\0');
+        if (scanner.scan(buffer.data(), buffer.data() + l.size()))
             ++fast;
         else if (l.rfind("{\"kind\":\"meta\"", 0) == 0 || l.rfind("{\"kind\":\"terminal\"", 0) == 0)
             ++metaOrTerminal;
@@ -401,6 +408,107 @@ void tst_FastPath::usualLinesTakeTheFastPath()
     }
     QCOMPARE(fast + metaOrTerminal, lines.size());
     QVERIFY(fast > 19000);
+}
+
+// Unsigned members are read 8 digits at a time: every length up to past 20 digits, leading
+// zeros, fractions and exponents after the digits, the number at the line's end with digits
+// in the padding after it, must read as the exact decoder reads them.
+void tst_FastPath::numbersOfEveryLength()
+{
+    std::vector<std::string> numbers{"0",
+                                     "00",
+                                     "01",
+                                     "0.5",
+                                     "0e1",
+                                     "7.",
+                                     "1e3",
+                                     "1E3",
+                                     "12.5",
+                                     "18446744073709551615",
+                                     "18446744073709551616",
+                                     "9999999999999999999"};
+    const std::string digits = "123456789012345678901234";
+    for (std::size_t n = 1; n <= 24; ++n) {
+        numbers.push_back(digits.substr(0, n));
+        numbers.push_back(std::string(n, '9'));
+        numbers.push_back("1" + std::string(n - 1, '0'));
+        numbers.push_back(digits.substr(0, n) + ".0");
+        numbers.push_back(digits.substr(0, n) + "e2");
+    }
+    Pair pair;
+    for (const std::string &v : numbers) {
+        const std::string lines[] = {
+            R"({"kind":"span_end","id":"s1","duration_ns":)" + v + "}",
+            R"({"kind":"span_end","duration_ns":)" + v + R"(,"id":"s1"})",
+            R"({"kind":"op","span_id":"s1","op":"add","timestamp_ns":)" + v
+                + R"(,"duration_ns":5,"output":"t1","dtype":"f32","shape":[2,3],"device":"cpu","inputs":["t0"]})",
+        };
+        for (const std::string &line : lines) {
+            for (char padding : {'\0', '7'}) {
+                const std::string d = pair.compare(line, padding);
+                QVERIFY2(d.empty(), d.c_str());
+                // Cut within or after the number: the digits past the cut are the padding's.
+                const std::string cut = line.substr(0, line.find(v) + v.size());
+                const std::string dc = pair.compare(cut, padding);
+                QVERIFY2(dc.empty(), dc.c_str());
+            }
+        }
+    }
+}
+
+// Strings are scanned 16 bytes at a time: a quote, backslash or control character at every
+// position of strings up to past two loads, other bytes (DEL, UTF-8) that are not special,
+// and lines cut inside the string with quotes in the padding after the cut, must read as
+// the exact decoder reads them.
+void tst_FastPath::stringsOfEveryLength()
+{
+    Pair pair;
+    const std::string specials[] = {"\\n", "\"", "\\\"", "\x01", "\x1f", "\t", "\x7f", "\xc3\xa9", "\xe2\x82\xac"};
+    for (std::size_t n = 0; n <= 40; ++n) {
+        std::vector<std::string> names{std::string(n, 'x')};
+        for (const std::string &sp : specials) {
+            for (std::size_t at = 0; at <= n; ++at)
+                names.push_back(std::string(at, 'y') + sp + std::string(n - at, 'z'));
+        }
+        for (const std::string &name : names) {
+            const std::string line = R"({"kind":"span_start","id":"s1","name":")" + name
+                                     + R"(","start_ns":1,"span_kind":"function","parent_id":"root"})";
+            for (char padding : {'\0', '"'}) {
+                const std::string d = pair.compare(line, padding);
+                QVERIFY2(d.empty(), d.c_str());
+                const std::string cut = line.substr(0, line.find(name) + name.size());
+                const std::string dc = pair.compare(cut, padding);
+                QVERIFY2(dc.empty(), dc.c_str());
+            }
+        }
+    }
+}
+
+// Keys are compared 8 and 4 bytes at a time, overlapping: a key with any one byte changed
+// (to a letter, so that it stays a plain key) must not pass for the field's.
+void tst_FastPath::keysWithOneByteChanged()
+{
+    Pair pair;
+    const std::string lines[] = {
+        R"({"kind":"memory","timestamp_ns":1873293,"storage_id":"st142","tensor_id":"t167","span_id":"s147","op_name":"to_dtype","device":"cuda:0","bytes":50331648,"action":"alloc","shape":[1,12,1024,1024],"dtype":"f32","category":"activation"})",
+        R"({"kind":"edge","edge_kind":"call","from_span":"s143","to_span":"s146","host_duration_ns":13453})",
+    };
+    for (const std::string &line : lines) {
+        QVERIFY2(pair.compare(line).empty(), line.c_str());
+        // Every byte inside a key (between a quote after `{` or `,` and the quote before `:`).
+        for (std::size_t at = 1; at < line.size(); ++at) {
+            const std::size_t open = line.rfind('"', at - 1);
+            const std::size_t close = line.find('"', at);
+            if (open == std::string::npos || open == 0 || close == std::string::npos
+                || (line[open - 1] != '{' && line[open - 1] != ',') || close + 1 >= line.size()
+                || line[close + 1] != ':' || at == close)
+                continue;
+            std::string changed = line;
+            changed[at] = line[at] == 'q' ? 'x' : 'q';
+            const std::string d = pair.compare(changed);
+            QVERIFY2(d.empty(), d.c_str());
+        }
+    }
 }
 
 QTEST_APPLESS_MAIN(tst_FastPath)

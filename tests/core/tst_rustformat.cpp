@@ -153,6 +153,11 @@ void TestRustFormat::trim_data()
                                                          "b");
     QTest::newRow("invalid byte is not whitespace") << QByteArray(" \xff ") << QByteArray("\xff");
     QTest::newRow("stray continuation byte") << QByteArray("\x80 ") << QByteArray("\x80");
+    QTest::newRow("printable ends") << QByteArray("{ \t}") << QByteArray("{ \t}");
+    QTest::newRow("printable front, space back") << QByteArray("~a ") << QByteArray("~a");
+    QTest::newRow("space front, printable back") << QByteArray(" a!") << QByteArray("a!");
+    QTest::newRow("DEL is not whitespace") << QByteArray("\x7f \x7f") << QByteArray("\x7f \x7f");
+    QTest::newRow("one printable") << QByteArray("}") << QByteArray("}");
 }
 
 void TestRustFormat::trim()

@@ -29,6 +29,10 @@ private Q_SLOTS:
         QTest::newRow("long prefix") << QByteArrayList{"cupti:cuda:0", "cuda:0", "cuda:1", "cupti:cuda:0", "cuda:0"};
         QTest::newRow("many digits") << QByteArrayList{"t12345678", "t123456789", "t67108863", "t67108864",
                                                        "t12345678"};
+        QTest::newRow("digits inside") << QByteArrayList{
+            "a1b2", "a1b02", "1a", "a1b2", "x99999999", "x099999999", "x99999999", "99999999", "999999999", "99999999"};
+        QTest::newRow("prefix of 8 and 9 bytes")
+            << QByteArrayList{"abcdefgh1", "abcdefghi1", "abcdefgh01", "abcdefgh1", "abcdefghi1"};
         QTest::newRow("no number") << QByteArrayList{"", "t", "rms_norm", "", "t", "f32"};
         QTest::newRow("nine prefixes") << QByteArrayList{"a1", "b1", "c1", "d1", "e1", "f1", "g1",
                                                          "h1", "i1", "j1", "a1", "i1", "j1"};

@@ -23,6 +23,7 @@ private Q_SLOTS:
     void fourByteSequences();
     void positionInLine_data();
     void positionInLine();
+    void invalidByteAfterCharacter();
 };
 
 namespace {
@@ -128,6 +129,26 @@ void TestUtf8Validation::positionInLine()
             const std::unique_ptr<char[]> exact(new char[s.size()]);
             std::memcpy(exact.get(), s.data(), s.size());
             QVERIFY2(isUtf8(exact.get(), s.size()) == valid, qPrintable(QStringLiteral("offset %1").arg(before)));
+        }
+    }
+}
+
+// The last bytes of a line are checked in one load that overlaps bytes already checked,
+// a character among them: a bad byte after it is found wherever it lies.
+void TestUtf8Validation::invalidByteAfterCharacter()
+{
+    for (int before = 0; before < 40; ++before) {
+        for (int gap = 0; gap < 18; ++gap) {
+            for (int after = 0; after < 18; ++after) {
+                const std::string s = std::string(std::size_t(before), 'a') + "\xE2\x82\xAC"
+                                      + std::string(std::size_t(gap), 'b') + "\x80"
+                                      + std::string(std::size_t(after), 'c');
+                const std::unique_ptr<char[]> exact(new char[s.size()]);
+                std::memcpy(exact.get(), s.data(), s.size());
+                QVERIFY2(!isUtf8(exact.get(), s.size()),
+                         qPrintable(QStringLiteral("%1 %2 %3").arg(before).arg(gap).arg(after)));
+                QVERIFY(isUtf8(exact.get(), s.size() - std::size_t(after) - 1));
+            }
         }
     }
 }

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+#include "core/model/hugepages.h"
+
+namespace TraceInspector {
+
+/// Puts the \a bytes at \a from at \a to, as memcpy() would, but moves the whole 4 KiB pages
+/// of the range to \a to's pages (mremap()) instead of copying them. Merging a segment's
+/// record arrays into the first segment's copied ~130 MB of a 1 GB trace into pages the
+/// kernel had to fault in and zero, while as many of the source's were given back.
+///
+/// \a to must lie at the same offset within a page as \a from, and the ranges must not
+/// overlap. Only [to, to + bytes) changes: its whole pages are replaced by the source's (so
+/// it must be private anonymous memory, as malloc() hands out), and the bytes of its first
+/// and last, partial pages are copied. The whole pages of [from, from + bytes) are given
+/// back and read as zero afterwards (releasePages()); the source's partial pages, which it
+/// may share with other data (an allocator's header), stay as they are.
+///
+/// A page the kernel refuses to move (no MREMAP_DONTUNMAP before Linux 5.7, not Linux) is
+/// copied, and then given back like a moved one. Returns the bytes moved rather than copied.
+std::size_t movePages(char *to, char *from, std::size_t bytes);
+
+/// The kernel's part of movePages(): moves the pages of [from, from + length) (whole pages)
+/// to \a to, leaving the source's read as zero. Returns false when the kernel refuses; the
+/// pages at \a to are then empty, the source's as they were.
+bool moveWholePages(char *to, char *from, std::size_t length);
+/// movePages() with \a move in place of moveWholePages(): tests make it refuse.
+std::size_t movePages(char *to, char *from, std::size_t bytes, bool (*move)(char *to, char *from, std::size_t length));
+
+/// Appends \a src's elements to \a dst, each after \a fix(element &) changed it, and empties
+/// \a src; \a dst's room comes from reserveHuge(). The elements' pages move to the room
+/// after \a dst's end (movePages()), at the first address with their offset within a page,
+/// and each element then moves down to its place as it is fixed: no fresh page is written
+/// but the one \a dst ends in, and \a src's pages are given back as they move. Arrays of
+/// under \a minMoveBytes are copied. Returns the bytes moved rather than copied.
+template<typename T, typename Fn>
+std::size_t appendMovingPages(std::vector<T> &dst, std::vector<T> &src, Fn &&fix,
+                              std::size_t minMoveBytes = std::size_t(64) << 10)
+{
+    static_assert(std::is_trivially_copyable_v<T>);
+    constexpr std::uintptr_t kPage = 4096;
+    const std::size_t count = src.size();
+    const std::size_t bytes = count * sizeof(T);
+    // The landing is less than a page past the end.
+    reserveHuge(dst, dst.size() + count + (bytes >= minMoveBytes ? kPage / sizeof(T) + 1 : 0));
+    // The merged array's last huge page would be resident in full for a few records.
+    adviseHugeUpTo(dst, dst.size() + count);
+    if (bytes < minMoveBytes || bytes == 0) {
+        for (T &r : src) {
+            fix(r);
+            dst.push_back(r);
+        }
+        std::vector<T>().swap(src);
+        return 0;
+    }
+    T *const out = dst.data() + dst.size();
+    const auto end = reinterpret_cast<std::uintptr_t>(out);
+    const auto offset = reinterpret_cast<std::uintptr_t>(src.data()) % kPage;
+    std::uintptr_t landing = (end & ~(kPage - 1)) + offset;
+    if (landing < end)
+        landing += kPage;
+    char *const moved = reinterpret_cast<char *>(landing);
+    const std::size_t movedBytes = movePages(moved, reinterpret_cast<char *>(src.data()), bytes);
+    // Element i lies at moved + i * sizeof(T), at or after its place: read it whole before
+    // writing it, and it never overwrites a later one.
+    for (std::size_t i = 0; i < count; ++i) {
+        T r;
+        std::memcpy(static_cast<void *>(&r), moved + i * sizeof(T), sizeof(T));
+        fix(r);
+        std::memcpy(static_cast<void *>(out + i), &r, sizeof(T));
+    }
+    // The elements are in place: this copies each onto itself, which memmove() skips.
+    dst.insert(dst.end(), out, out + count);
+    std::vector<T>().swap(src);
+    return movedBytes;
+}
+
+} // namespace TraceInspector

@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: MIT
+#include <QtTest>
+
+#include <cstdint>
+#include <cstring>
+#include <sys/mman.h>
+#include <vector>
+
+#include "core/model/pagemove.h"
+#include "core/model/records.h"
+
+using namespace TraceInspector;
+
+namespace {
+
+constexpr std::size_t kPage = 4096;
+
+/// Private anonymous memory of whole pages, as malloc() hands out for a large block.
+class Mapping
+{
+public:
+    explicit Mapping(std::size_t pages)
+        : m_bytes(pages * kPage)
+    {
+        void *p = ::mmap(nullptr, m_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        m_data = p == MAP_FAILED ? nullptr : static_cast<char *>(p);
+    }
+    ~Mapping()
+    {
+        if (m_data)
+            ::munmap(m_data, m_bytes);
+    }
+    Mapping(const Mapping &) = delete;
+    Mapping &operator=(const Mapping &) = delete;
+    char *data() const { return m_data; }
+    std::size_t size() const { return m_bytes; }
+
+private:
+    char *m_data = nullptr;
+    std::size_t m_bytes = 0;
+};
+
+/// Whether this kernel moves pages for movePages() (Linux 5.7 on): elsewhere it copies.
+bool kernelMovesPages()
+{
+    Mapping from(3);
+    Mapping to(3);
+    from.data()[kPage] = 1;
+    return movePages(to.data() + 1, from.data() + 1, 3 * kPage - 2) == kPage;
+}
+
+char patternAt(std::size_t i)
+{
+    return static_cast<char>((i * 131 + 7) % 251);
+}
+
+/// A record of MemoryEvent's size, 52 bytes: its remainders modulo a page are every
+/// multiple of 4.
+MemoryEvent eventNumbered(std::uint32_t i)
+{
+    MemoryEvent e;
+    e.timestampNs = std::uint64_t(i) * 0x100000001ull;
+    e.bytes = ~std::uint64_t(i);
+    e.storageId = i;
+    e.tensorId = i + 1;
+    e.spanId = i + 2;
+    e.opName = i + 3;
+    e.device = i + 4;
+    e.dtype = i + 5;
+    e.shape = i + 6;
+    e.action = (i % 2) ? MemoryAction::Free : MemoryAction::Alloc;
+    e.line = i * 3;
+    return e;
+}
+
+bool sameEvent(const MemoryEvent &a, const MemoryEvent &b)
+{
+    return a.timestampNs == b.timestampNs && a.bytes == b.bytes && a.storageId == b.storageId
+           && a.tensorId == b.tensorId && a.spanId == b.spanId && a.opName == b.opName && a.device == b.device
+           && a.dtype == b.dtype && a.shape == b.shape && a.action == b.action && a.category == b.category
+           && a.line == b.line;
+}
+
+} // namespace
+
+class tst_PageMove : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void movesAtEveryOffset();
+    void copiesWhatTheKernelRefuses();
+    void sourceOfSeveralMappings();
+    void appendsBytesAtEveryRemainder();
+    void appendsRecordsAtEveryRemainder();
+    void smallArraysAreCopied();
+};
+
+// The bytes arrive whole at every offset within a page; only [to, to + bytes) changes; the
+// source's partial pages (an allocator's header) stay, its whole pages are given back; and
+// the whole pages are moved, not copied.
+void tst_PageMove::movesAtEveryOffset()
+{
+    const bool moves = kernelMovesPages();
+#ifdef __linux__
+    QVERIFY(moves); // Linux 5.7 on; the CI's kernels are newer
+#endif
+    constexpr std::size_t kBytes = 3 * kPage + 123;
+    for (std::size_t offset = 0; offset < kPage; ++offset) {
+        Mapping from(5);
+        Mapping to(6);
+        QVERIFY(from.data() && to.data());
+        std::memset(from.data(), 0xCD, from.size());
+        std::memset(to.data(), 0xAB, to.size());
+        char *source = from.data() + offset;
+        for (std::size_t i = 0; i < kBytes; ++i)
+            source[i] = patternAt(i);
+        char *target = to.data() + kPage + offset;
+        const std::size_t moved = movePages(target, source, kBytes);
+
+        const std::size_t wholePages = ((offset + kBytes) / kPage - (offset + kPage - 1) / kPage) * kPage;
+        QCOMPARE(moved, moves ? wholePages : std::size_t(0));
+        for (std::size_t i = 0; i < kBytes; ++i) {
+            if (target[i] != patternAt(i))
+                QFAIL(qPrintable(QStringLiteral("offset %1: byte %2 differs").arg(offset).arg(i)));
+        }
+        for (char *p = to.data(); p < target; ++p)
+            QCOMPARE(static_cast<unsigned char>(*p), 0xABu);
+        for (char *p = target + kBytes; p < to.data() + to.size(); ++p)
+            QCOMPARE(static_cast<unsigned char>(*p), 0xABu);
+        // The source's bytes around the range are untouched, its whole pages read as zero.
+        for (char *p = from.data(); p < source; ++p)
+            QCOMPARE(static_cast<unsigned char>(*p), 0xCDu);
+        for (char *p = source + kBytes; p < from.data() + from.size(); ++p)
+            QCOMPARE(static_cast<unsigned char>(*p), 0xCDu);
+        const std::size_t firstWhole = (offset + kPage - 1) / kPage * kPage;
+        for (std::size_t i = firstWhole; i < firstWhole + wholePages; ++i)
+            QCOMPARE(from.data()[i], '\0');
+    }
+}
+
+std::uintptr_t g_refuseBelow = 0;
+
+// A kernel that refuses to move the pages below g_refuseBelow.
+bool refusingBelow(char *to, char *from, std::size_t length)
+{
+    if (reinterpret_cast<std::uintptr_t>(from) < g_refuseBelow)
+        return false;
+    return moveWholePages(to, from, length);
+}
+
+// A piece the kernel refuses is copied instead, exactly, and given back; the other pieces
+// still move.
+void tst_PageMove::copiesWhatTheKernelRefuses()
+{
+    constexpr std::size_t kPages = 3 * 512;
+    constexpr std::uintptr_t kHuge = std::uintptr_t(2) << 20;
+    Mapping from(kPages + 1);
+    Mapping to(kPages + 2);
+    QVERIFY(from.data() && to.data());
+    const auto base = reinterpret_cast<std::uintptr_t>(from.data());
+    // The pieces end at the source's 2 MiB boundaries: refuse the first one.
+    const std::uintptr_t boundary = (base + 8 * kPage + kHuge - 1) & ~(kHuge - 1);
+    const std::size_t bytes = kPages * kPage - 100;
+    char *source = from.data() + 50;
+    for (std::size_t i = 0; i < bytes; ++i)
+        source[i] = patternAt(i);
+    g_refuseBelow = boundary;
+    char *target = to.data() + kPage + 50;
+    const std::size_t moved = movePages(target, source, bytes, refusingBelow);
+    for (std::size_t i = 0; i < bytes; ++i) {
+        if (target[i] != patternAt(i))
+            QFAIL(qPrintable(QStringLiteral("byte %1 differs").arg(i)));
+    }
+    const std::size_t firstPiece = boundary - (base + kPage);
+    const std::size_t wholePages = (bytes + 50) / kPage * kPage - kPage;
+    QCOMPARE(moved, kernelMovesPages() ? wholePages - firstPiece : std::size_t(0));
+    for (std::size_t i = kPage; i < kPage + wholePages; ++i)
+        QCOMPARE(from.data()[i], '\0'); // copied or moved, given back
+    QCOMPARE(from.data()[49], '\0');    // before the range: untouched
+    QCOMPARE(source[0], patternAt(0));  // the partial first page stays
+}
+
+// The source may be several mappings (here: a read-only page a little before a 2 MiB
+// boundary); whether the kernel moves such a piece or refuses, the bytes arrive.
+void tst_PageMove::sourceOfSeveralMappings()
+{
+    constexpr std::size_t kPages = 3 * 512;
+    constexpr std::uintptr_t kHuge = std::uintptr_t(2) << 20;
+    Mapping from(kPages + 1);
+    Mapping to(kPages + 2);
+    QVERIFY(from.data() && to.data());
+    const auto base = reinterpret_cast<std::uintptr_t>(from.data());
+    const std::uintptr_t boundary = (base + 8 * kPage + kHuge - 1) & ~(kHuge - 1);
+    const std::size_t bytes = kPages * kPage - 100;
+    char *source = from.data() + 50;
+    for (std::size_t i = 0; i < bytes; ++i)
+        source[i] = patternAt(i);
+    QCOMPARE(::mprotect(reinterpret_cast<char *>(boundary) - 5 * kPage, kPage, PROT_READ), 0);
+    char *target = to.data() + kPage + 50;
+    movePages(target, source, bytes);
+    for (std::size_t i = 0; i < bytes; ++i) {
+        if (target[i] != patternAt(i))
+            QFAIL(qPrintable(QStringLiteral("byte %1 differs").arg(i)));
+    }
+}
+
+// appendMovingPages() gives what a copying append gives, whatever the remainder of the
+// destination's end within a page.
+void tst_PageMove::appendsBytesAtEveryRemainder()
+{
+    constexpr std::size_t kSource = 100000;
+    for (std::size_t before = 0; before < kPage; ++before) {
+        std::vector<std::uint8_t> dst(before);
+        for (std::size_t i = 0; i < before; ++i)
+            dst[i] = static_cast<std::uint8_t>(i * 7);
+        std::vector<std::uint8_t> src(kSource);
+        for (std::size_t i = 0; i < kSource; ++i)
+            src[i] = static_cast<std::uint8_t>(patternAt(i));
+        const std::size_t moved = appendMovingPages(dst, src, [](std::uint8_t &b) { b ^= 0x5A; });
+        QVERIFY(src.empty());
+        QCOMPARE(dst.size(), before + kSource);
+        for (std::size_t i = 0; i < before; ++i)
+            QCOMPARE(dst[i], static_cast<std::uint8_t>(i * 7));
+        for (std::size_t i = 0; i < kSource; ++i) {
+            if (dst[before + i] != (static_cast<std::uint8_t>(patternAt(i)) ^ 0x5A))
+                QFAIL(qPrintable(QStringLiteral("%1 before: byte %2 differs").arg(before).arg(i)));
+        }
+#ifdef __linux__
+        QVERIFY2(moved >= kSource - 2 * kPage, qPrintable(QString::number(before)));
+#else
+        (void)moved;
+#endif
+    }
+}
+
+void tst_PageMove::appendsRecordsAtEveryRemainder()
+{
+    constexpr std::uint32_t kSource = 3000; // 156 KB
+    // 1024 sizes: 52 * n covers every multiple of 4 modulo a page.
+    for (std::uint32_t before = 0; before < kPage / 4; ++before) {
+        std::vector<MemoryEvent> dst;
+        for (std::uint32_t i = 0; i < before; ++i)
+            dst.push_back(eventNumbered(i));
+        std::vector<MemoryEvent> src;
+        for (std::uint32_t i = 0; i < kSource; ++i)
+            src.push_back(eventNumbered(100000 + i));
+        const std::size_t moved = appendMovingPages(dst, src, [](MemoryEvent &e) {
+            e.storageId += 1000000;
+            e.line += 7;
+        });
+        QCOMPARE(dst.size(), std::size_t(before + kSource));
+        for (std::uint32_t i = 0; i < before; ++i)
+            QVERIFY(sameEvent(dst[i], eventNumbered(i)));
+        for (std::uint32_t i = 0; i < kSource; ++i) {
+            MemoryEvent expected = eventNumbered(100000 + i);
+            expected.storageId += 1000000;
+            expected.line += 7;
+            if (!sameEvent(dst[before + i], expected))
+                QFAIL(qPrintable(QStringLiteral("%1 before: record %2 differs").arg(before).arg(i)));
+        }
+#ifdef __linux__
+        QVERIFY(moved >= kSource * sizeof(MemoryEvent) - 2 * kPage);
+#else
+        (void)moved;
+#endif
+        // Appending goes on as usual after it.
+        dst.push_back(eventNumbered(7));
+        QVERIFY(sameEvent(dst.back(), eventNumbered(7)));
+    }
+}
+
+void tst_PageMove::smallArraysAreCopied()
+{
+    std::vector<Edge> dst(3);
+    std::vector<Edge> src(10);
+    for (std::size_t i = 0; i < src.size(); ++i)
+        src[i].line = std::uint32_t(i);
+    QCOMPARE(appendMovingPages(dst, src, [](Edge &e) { e.line *= 2; }), std::size_t(0));
+    QVERIFY(src.empty());
+    QCOMPARE(dst.size(), std::size_t(13));
+    for (std::size_t i = 0; i < 10; ++i)
+        QCOMPARE(dst[3 + i].line, std::uint32_t(2 * i));
+}
+
+QTEST_GUILESS_MAIN(tst_PageMove)
+#include "tst_pagemove.moc"
