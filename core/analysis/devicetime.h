@@ -40,8 +40,9 @@ struct DeviceBusy {
 /// duration: the device kept working after the host span ended (an unsynchronised capture)
 /// or the attribution is wrong. Open spans have no host window and are never flagged.
 ///
-/// Cost: for trees up to kShallowDepth levels, sorted segment vectors merged level by level
-/// (O(n · depth · log n), no allocation for leaves); deeper trees (a hostile chain of a million
+/// Cost: for trees up to kShallowDepth levels, sorted segment runs merged up the tree in
+/// post-order on one stack (O(n · depth · log n), memory of one segment per interval at
+/// most, no allocation per span); deeper trees (a hostile chain of a million
 /// nested spans) use small-to-large merging of per-lane interval sets, O(n log² n).
 class DeviceTime
 {
