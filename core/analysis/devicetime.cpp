@@ -105,7 +105,6 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
 {
     DeviceTime result;
     const std::size_t spanCount = tree.spanCount();
-    result.m_maxBusy.assign(spanCount, 0);
     result.m_flags.assign(spanCount, 0);
     result.m_offset.assign(spanCount + 1, 0);
     const std::vector<DeviceInterval> &intervals = trace.deviceIntervals;
@@ -225,12 +224,12 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
     }
 
     // With at most 64 lanes each span's row length is known before any union: the lanes of
-    // its subtree, a bit mask OR-ed up the tree (kept in m_maxBusy until the rows are
-    // written). The rows then go straight to their place in m_busy, sized once: gathering
-    // them first and reordering cost ~50 MB of fresh pages on the 1 GB trace.
+    // its subtree, a bit mask OR-ed up the tree (freed before the merge starts). The rows then
+    // go straight to their place in m_busy, sized once: gathering them first and reordering
+    // cost ~50 MB of fresh pages on the 1 GB trace.
     const bool rowsSizedFirst = result.m_lanes.size() <= 64;
     if (rowsSizedFirst) {
-        std::vector<std::uint64_t> &lanesBelow = result.m_maxBusy; // all 0 so far
+        std::vector<std::uint64_t> lanesBelow(spanCount, 0);
         for (const std::uint32_t span : postOrder) {
             for (const std::uint32_t interval : ownOf(span))
                 lanesBelow[span] |= std::uint64_t(1) << laneOf[interval];
@@ -239,7 +238,6 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
         }
         for (std::size_t i = 0; i < spanCount; ++i) {
             result.m_offset[i + 1] = result.m_offset[i] + std::uint32_t(std::popcount(lanesBelow[i]));
-            lanesBelow[i] = 0;
         }
         result.m_busy.resize(result.m_offset[spanCount]);
     }
@@ -258,7 +256,6 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
         std::uint64_t maxBusy = 0;
         for (const DeviceBusy &b : row)
             maxBusy = std::max(maxBusy, b.busyNs);
-        result.m_maxBusy[span] = maxBusy;
         if (const auto host = tree.durationNs(span); host && maxBusy > *host) {
             result.m_flags[span] |= Exceeds;
             ++result.m_exceedingCount;
@@ -445,6 +442,16 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
     return result;
 }
 
+std::uint64_t DeviceTime::maxBusyNs(std::size_t i) const
+{
+    // From the row, not kept per span (8 bytes a span, 7.7 MB on the 1 GB trace): a row is
+    // one entry per lane, and the busiest lanes are the ones a capped row keeps.
+    std::uint64_t maxBusy = 0;
+    for (const DeviceBusy &b : busyOfSpan(i))
+        maxBusy = std::max(maxBusy, b.busyNs);
+    return maxBusy;
+}
+
 std::uint32_t DeviceTime::lanesOmitted(std::size_t i) const
 {
     const auto it = std::lower_bound(m_omitted.begin(), m_omitted.end(),
@@ -455,9 +462,8 @@ std::uint32_t DeviceTime::lanesOmitted(std::size_t i) const
 std::size_t DeviceTime::memoryUsage() const
 {
     return m_lanes.capacity() * sizeof(DeviceLane) + m_busy.capacity() * sizeof(DeviceBusy)
-           + m_offset.capacity() * sizeof(std::uint32_t) + m_maxBusy.capacity() * sizeof(std::uint64_t)
-           + m_flags.capacity() + m_omitted.capacity() * sizeof(m_omitted[0])
-           + m_outside.capacity() * sizeof(DeviceBusy)
+           + m_offset.capacity() * sizeof(std::uint32_t) + m_flags.capacity()
+           + m_omitted.capacity() * sizeof(m_omitted[0]) + m_outside.capacity() * sizeof(DeviceBusy)
            + (m_outsideIntervals.capacity() + m_outsideOffset.capacity()) * sizeof(std::uint32_t);
 }
 
