@@ -65,17 +65,25 @@ void SpanContentsModel::setTrace(std::shared_ptr<const Trace> trace, std::shared
     m_indexed = false;
     m_indexer->cancel();
     endResetModel();
-    if (m_trace && m_tree && m_trace->tensors.size() + m_trace->memory.size() >= BackgroundSort::backgroundRows()) {
-        m_indexer->start([this, trace = m_trace, tree = m_tree]() -> BackgroundSort::Apply {
-            auto index = std::make_shared<Index>(computeIndex(*trace, *tree));
-            return [this, index] {
-                m_index = std::move(*index);
-                m_indexed = true;
-                if (m_span >= 0)
-                    setSpan(m_span); // now with its tensors and memory events
-            };
-        });
+}
+
+void SpanContentsModel::startIndexing()
+{
+    // Built when a span is first shown, not with the trace: the 1 GB trace's index is 8.5 MB,
+    // which a load that never shows a span's contents does not need to hold.
+    if (m_trace->tensors.size() + m_trace->memory.size() < BackgroundSort::backgroundRows()) {
+        buildIndex(); // a small trace: at once
+        return;
     }
+    m_indexer->start([this, trace = m_trace, tree = m_tree]() -> BackgroundSort::Apply {
+        auto index = std::make_shared<Index>(computeIndex(*trace, *tree));
+        return [this, index] {
+            m_index = std::move(*index);
+            m_indexed = true;
+            if (m_span >= 0)
+                setSpan(m_span); // now with its tensors and memory events
+        };
+    });
 }
 
 SpanContentsModel::Index SpanContentsModel::computeIndex(const Trace &trace, const SpanTree &tree)
@@ -113,7 +121,7 @@ void SpanContentsModel::setSpan(qint64 spanIndex)
             m_rows.push_back({RelatedKind::Op, o});
         m_counts[1] = m_tree->opsOfSpan(i).size();
         if (!m_indexed && !m_indexer->isRunning())
-            buildIndex(); // a small trace: at once
+            startIndexing();
         const std::size_t before = m_rows.size();
         if (m_indexed) {
             for (std::uint32_t k = m_index.tensorOffset[i]; k < m_index.tensorOffset[i + 1]; ++k)
