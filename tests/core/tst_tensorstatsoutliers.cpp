@@ -56,6 +56,43 @@ void operator delete(void *p, std::size_t) noexcept
     std::free(p);
 }
 
+// The other unaligned forms come from malloc() too, so that every such block is freed the
+// way it was allocated (a sanitizer's runtime would otherwise pair its own new with free()).
+void *operator new[](std::size_t size)
+{
+    return ::operator new(size);
+}
+
+void *operator new(std::size_t size, const std::nothrow_t &) noexcept
+{
+    return std::malloc(size ? size : 1);
+}
+
+void *operator new[](std::size_t size, const std::nothrow_t &) noexcept
+{
+    return std::malloc(size ? size : 1);
+}
+
+void operator delete[](void *p) noexcept
+{
+    std::free(p);
+}
+
+void operator delete[](void *p, std::size_t) noexcept
+{
+    std::free(p);
+}
+
+void operator delete(void *p, const std::nothrow_t &) noexcept
+{
+    std::free(p);
+}
+
+void operator delete[](void *p, const std::nothrow_t &) noexcept
+{
+    std::free(p);
+}
+
 namespace {
 
 // One span `s`; each item `label/dtype/elements/non_finite/rms/abs_max/mean` is a
