@@ -105,7 +105,6 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
 {
     DeviceTime result;
     const std::size_t spanCount = tree.spanCount();
-    result.m_maxBusy.assign(spanCount, 0);
     result.m_flags.assign(spanCount, 0);
     result.m_offset.assign(spanCount + 1, 0);
     const std::vector<DeviceInterval> &intervals = trace.deviceIntervals;
@@ -182,52 +181,63 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
         result.m_outsideOffset.push_back(std::uint32_t(outsideOrder.size()));
     for (std::size_t i = 1; i <= spanCount; ++i)
         ownOffset[i] += ownOffset[i - 1];
-    std::vector<Segment> own(ownOffset[spanCount]);
+    // The intervals by span, as indices: a copy of their segments (24 bytes each, not 4) was
+    // ~18 MB of the analysis's peak on the 1 GB trace, while health and memory ran beside it.
+    std::vector<std::uint32_t> own(ownOffset[spanCount]);
     {
         std::vector<std::uint32_t> cursor(ownOffset.begin(), ownOffset.end() - 1);
         for (std::size_t i = 0; i < intervals.size(); ++i) {
-            if (spanOfInterval[i] == kNone)
-                continue;
-            const DeviceInterval &d = intervals[i];
-            own[cursor[spanOfInterval[i]]++] = Segment{laneOf[i], d.startNs, saturatingAdd(d.startNs, d.durationNs)};
+            if (spanOfInterval[i] != kNone)
+                own[cursor[spanOfInterval[i]]++] = std::uint32_t(i);
         }
     }
+    std::vector<std::uint32_t>().swap(spanOfInterval);
     const auto ownOf = [&](std::uint32_t span) {
-        return std::span<const Segment>(own.data() + ownOffset[span], ownOffset[span + 1] - ownOffset[span]);
+        return std::span<const std::uint32_t>(own.data() + ownOffset[span], ownOffset[span + 1] - ownOffset[span]);
+    };
+    const auto segmentOf = [&](std::uint32_t interval) {
+        const DeviceInterval &d = intervals[interval];
+        return Segment{laneOf[interval], d.startNs, saturatingAdd(d.startNs, d.durationNs)};
     };
 
-    // Children before parents: every child is one level deeper than its parent.
-    std::vector<std::uint32_t> depthStart(std::size_t(tree.maxDepth()) + 2, 0);
-    for (std::size_t i = 0; i < spanCount; ++i)
-        ++depthStart[tree.depth(i) + 1];
-    for (std::size_t d = 1; d < depthStart.size(); ++d)
-        depthStart[d] += depthStart[d - 1];
-    std::vector<std::uint32_t> byDepth(spanCount);
+    // Children before parents, each subtree's spans in one run (post-order): the merge below
+    // then finds the unions of a span's children on top of its stack when the span's turn
+    // comes. Every span is reached from the roots exactly once (SpanTree).
+    std::vector<std::uint32_t> postOrder;
+    postOrder.reserve(spanCount);
     {
-        std::vector<std::uint32_t> fill(depthStart.begin(), depthStart.end() - 1);
-        for (std::size_t i = 0; i < spanCount; ++i)
-            byDepth[fill[tree.depth(i)]++] = std::uint32_t(i);
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> path; // (span, its next child)
+        for (const std::uint32_t root : tree.roots()) {
+            path.emplace_back(root, 0);
+            while (!path.empty()) {
+                const std::uint32_t span = path.back().first;
+                const std::span<const std::uint32_t> children = tree.children(span);
+                if (path.back().second < children.size()) {
+                    const std::uint32_t child = children[path.back().second++];
+                    path.emplace_back(child, 0);
+                    continue;
+                }
+                postOrder.push_back(span);
+                path.pop_back();
+            }
+        }
     }
 
     // With at most 64 lanes each span's row length is known before any union: the lanes of
-    // its subtree, a bit mask OR-ed up the tree (kept in m_maxBusy until the rows are
-    // written). The rows then go straight to their place in m_busy, sized once: gathering
-    // them first and reordering cost ~50 MB of fresh pages on the 1 GB trace.
+    // its subtree, a bit mask OR-ed up the tree (freed before the merge starts). The rows then
+    // go straight to their place in m_busy, sized once: gathering them first and reordering
+    // cost ~50 MB of fresh pages on the 1 GB trace.
     const bool rowsSizedFirst = result.m_lanes.size() <= 64;
     if (rowsSizedFirst) {
-        std::vector<std::uint64_t> &lanesBelow = result.m_maxBusy; // all 0 so far
-        for (std::size_t i = 0; i < intervals.size(); ++i) {
-            if (spanOfInterval[i] != kNone)
-                lanesBelow[spanOfInterval[i]] |= std::uint64_t(1) << laneOf[i];
-        }
-        for (std::size_t k = spanCount; k-- > 0;) {
-            const std::uint32_t span = byDepth[k];
+        std::vector<std::uint64_t> lanesBelow(spanCount, 0);
+        for (const std::uint32_t span : postOrder) {
+            for (const std::uint32_t interval : ownOf(span))
+                lanesBelow[span] |= std::uint64_t(1) << laneOf[interval];
             if (const std::uint32_t parent = tree.parent(span); parent != SpanTree::kNoParent)
                 lanesBelow[parent] |= lanesBelow[span];
         }
         for (std::size_t i = 0; i < spanCount; ++i) {
             result.m_offset[i + 1] = result.m_offset[i] + std::uint32_t(std::popcount(lanesBelow[i]));
-            lanesBelow[i] = 0;
         }
         result.m_busy.resize(result.m_offset[spanCount]);
     }
@@ -246,7 +256,6 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
         std::uint64_t maxBusy = 0;
         for (const DeviceBusy &b : row)
             maxBusy = std::max(maxBusy, b.busyNs);
-        result.m_maxBusy[span] = maxBusy;
         if (const auto host = tree.durationNs(span); host && maxBusy > *host) {
             result.m_flags[span] |= Exceeds;
             ++result.m_exceedingCount;
@@ -262,39 +271,42 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
 
     std::vector<DeviceBusy> row;
     if (tree.maxDepth() <= kShallowDepth) {
-        // Sorted segment vectors, merged level by level: every segment climbs at most
-        // kShallowDepth levels, and leaves (most spans) allocate nothing.
-        // Only inner spans below a root pass their unions up: they get a slot, so the held
-        // vectors number the inner spans, not every span (most spans are leaves; a vector per
-        // span was ~45 MB on the 1 GB trace while health and memory ran beside it).
-        // A subtree's segments are kept by start time, lanes mixed: a stream runs its kernels
-        // in launch order, so the children's lists (in start order) usually concatenate
-        // already sorted and a linear pass joins them; only out-of-order input is sorted.
-        std::vector<std::uint32_t> slotOf(spanCount, kNone);
-        std::uint32_t slots = 0;
-        for (std::size_t i = 0; i < spanCount; ++i) {
-            if (tree.parent(i) != SpanTree::kNoParent && !tree.children(i).empty())
-                slotOf[i] = slots++;
-        }
-        std::vector<std::vector<Segment>> segsOf(slots);
-        std::vector<std::vector<std::pair<std::uint32_t, std::uint64_t>>> countsOf(slots);
-        std::vector<Segment> scratch;
-        // Per lane, for the span being merged: its last segment in scratch, its interval
+        // Sorted segment runs, merged up the tree: every segment climbs at most
+        // kShallowDepth levels, and leaves (most spans) are read where their intervals are.
+        // A finished inner span's union waits for its parent as a run on one stack, with its
+        // lanes' interval counts on another; in post-order a span's children's runs are the
+        // top ones, so the span merges them in place, adds its own and its leaf children's
+        // intervals and leaves its union there. Held apart, one vector per inner span, the
+        // runs (and the copy merging them) were ~50 MB of small blocks at the analysis's peak
+        // on the 1 GB trace, and their holes stayed in the heap after it.
+        // A run is kept by start time, lanes mixed: a stream runs its kernels in launch
+        // order, so the children's runs (in start order) usually follow each other already
+        // sorted and a linear pass joins them; only out-of-order input is sorted.
+        struct Run {
+            std::size_t segments = 0; // where it starts in stack
+            std::size_t counts = 0;   // where its (lane, intervals) start in countStack
+        };
+        std::vector<Segment> stack;
+        stack.reserve(own.size()); // a segment per interval at most: never moves
+        std::vector<std::pair<std::uint32_t, std::uint64_t>> countStack;
+        std::vector<Run> runs;
+        // Per lane, for the span being merged: its last segment on the stack, its interval
         // count and busy time. laneStamp says which span last touched the lane, so nothing
         // is cleared between spans.
         const std::size_t laneCount = result.m_lanes.size();
         std::vector<std::uint32_t> laneStamp(laneCount, kNone);
-        std::vector<std::uint32_t> laneLast(laneCount, 0);
+        std::vector<std::size_t> laneLast(laneCount, 0);
         std::vector<std::uint64_t> laneIntervals(laneCount, 0);
         std::vector<std::uint64_t> laneBusy(laneCount, 0);
         std::vector<std::uint32_t> touched;
-        for (std::size_t k = spanCount; k-- > 0;) {
-            const std::uint32_t span = byDepth[k];
-            if (tree.children(span).empty() && ownOf(span).size() == 1) {
+        constexpr std::size_t kNoSegment = SIZE_MAX;
+        for (const std::uint32_t span : postOrder) {
+            const std::span<const std::uint32_t> children = tree.children(span);
+            if (children.empty() && ownOf(span).size() == 1) {
                 // Most spans with device work are leaves (ops' spans) with one interval: its
                 // row is that interval, without the merge's bookkeeping. Their parents read
                 // the interval where it is, as for every leaf.
-                const Segment &seg = ownOf(span).front();
+                const Segment seg = segmentOf(ownOf(span).front());
                 row.resize(1);
                 row[0].lane = seg.lane;
                 row[0].intervals = 1;
@@ -302,65 +314,68 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
                 emit(span, row);
                 continue;
             }
-            scratch.clear();
+            std::size_t innerChildren = 0;
+            for (const std::uint32_t child : children)
+                innerChildren += tree.children(child).empty() ? 0 : 1;
+            const std::size_t firstRun = runs.size() - innerChildren;
+            const std::size_t begin = innerChildren ? runs[firstRun].segments : stack.size();
+            const std::size_t countsBegin = innerChildren ? runs[firstRun].counts : countStack.size();
+            runs.resize(firstRun);
             touched.clear();
             const auto touch = [&](std::uint32_t lane) {
                 if (laneStamp[lane] != span) {
                     laneStamp[lane] = span;
-                    laneLast[lane] = kNone;
+                    laneLast[lane] = kNoSegment;
                     laneIntervals[lane] = 0;
                     laneBusy[lane] = 0;
                     touched.push_back(lane);
                 }
             };
-            const auto addRaw = [&](std::span<const Segment> list) {
-                for (const Segment &seg : list) {
+            for (std::size_t c = countsBegin; c < countStack.size(); ++c) {
+                const auto [lane, n] = countStack[c];
+                touch(lane);
+                laneIntervals[lane] = saturatingAdd(laneIntervals[lane], n);
+            }
+            countStack.resize(countsBegin);
+            const auto addRaw = [&](std::span<const std::uint32_t> list) {
+                for (const std::uint32_t interval : list) {
+                    const Segment seg = segmentOf(interval);
                     touch(seg.lane);
                     laneIntervals[seg.lane] = saturatingAdd(laneIntervals[seg.lane], 1);
                     if (seg.end > seg.start)
-                        scratch.push_back(seg);
+                        stack.push_back(seg);
                 }
             };
-            // Sized at once: a slot keeps this vector, so no growth slack is held.
-            std::size_t needed = ownOf(span).size();
-            for (const std::uint32_t child : tree.children(span))
-                needed += tree.children(child).empty() ? ownOf(child).size() : segsOf[slotOf[child]].size();
-            scratch.reserve(needed);
             addRaw(ownOf(span));
-            for (const std::uint32_t child : tree.children(span)) {
-                if (tree.children(child).empty()) {
+            for (const std::uint32_t child : children) {
+                if (tree.children(child).empty())
                     addRaw(ownOf(child)); // a leaf's intervals are read where they are
-                    continue;
-                }
-                const std::uint32_t slot = slotOf[child];
-                for (const auto &[lane, n] : countsOf[slot]) {
-                    touch(lane);
-                    laneIntervals[lane] = saturatingAdd(laneIntervals[lane], n);
-                }
-                scratch.insert(scratch.end(), segsOf[slot].begin(), segsOf[slot].end());
-                std::vector<Segment>().swap(segsOf[slot]);
-                std::vector<std::pair<std::uint32_t, std::uint64_t>>().swap(countsOf[slot]);
             }
-            if (touched.empty())
+            const bool keepsRun = tree.parent(span) != SpanTree::kNoParent && !children.empty();
+            if (touched.empty()) {
+                if (keepsRun)
+                    runs.push_back(Run{stack.size(), countStack.size()}); // an empty union
                 continue;
+            }
             const auto byStart = [](const Segment &a, const Segment &b) { return a.start < b.start; };
-            if (!std::is_sorted(scratch.begin(), scratch.end(), byStart))
-                std::sort(scratch.begin(), scratch.end(), byStart);
+            const auto first = stack.begin() + std::ptrdiff_t(begin);
+            if (!std::is_sorted(first, stack.end(), byStart))
+                std::sort(first, stack.end(), byStart);
             // Each lane's segments, by start, join while the next starts before the last ends.
-            std::size_t kept = 0;
-            for (std::size_t j = 0; j < scratch.size(); ++j) {
-                const Segment seg = scratch[j];
-                std::uint32_t &last = laneLast[seg.lane];
-                if (last != kNone && seg.start <= scratch[last].end) {
-                    scratch[last].end = std::max(scratch[last].end, seg.end);
+            std::size_t kept = begin;
+            for (std::size_t j = begin; j < stack.size(); ++j) {
+                const Segment seg = stack[j];
+                std::size_t &last = laneLast[seg.lane];
+                if (last != kNoSegment && seg.start <= stack[last].end) {
+                    stack[last].end = std::max(stack[last].end, seg.end);
                     continue;
                 }
-                last = std::uint32_t(kept);
-                scratch[kept++] = seg;
+                last = kept;
+                stack[kept++] = seg;
             }
-            scratch.resize(kept);
-            for (const Segment &seg : scratch)
-                laneBusy[seg.lane] += seg.end - seg.start;
+            stack.resize(kept);
+            for (std::size_t j = begin; j < kept; ++j)
+                laneBusy[stack[j].lane] += stack[j].end - stack[j].start;
             std::sort(touched.begin(), touched.end());
             row.clear();
             for (const std::uint32_t lane : touched) {
@@ -370,12 +385,12 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
                 b.busyNs = laneBusy[lane];
                 row.push_back(b);
             }
-            if (slotOf[span] != kNone) {
-                std::vector<std::pair<std::uint32_t, std::uint64_t>> &counts = countsOf[slotOf[span]];
-                counts.reserve(touched.size());
+            if (keepsRun) {
                 for (const std::uint32_t lane : touched)
-                    counts.emplace_back(lane, laneIntervals[lane]);
-                segsOf[slotOf[span]].swap(scratch);
+                    countStack.emplace_back(lane, laneIntervals[lane]);
+                runs.push_back(Run{begin, countsBegin});
+            } else {
+                stack.resize(begin);
             }
             emit(span, row);
         }
@@ -383,8 +398,7 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
         // Deep nesting (a hostile chain): small-to-large merging of per-lane interval sets
         // keeps it at n log² n whatever the depth.
         std::vector<std::unique_ptr<LaneSet>> sets(spanCount);
-        for (std::size_t k = spanCount; k-- > 0;) {
-            const std::uint32_t span = byDepth[k];
+        for (const std::uint32_t span : postOrder) {
             std::unique_ptr<LaneSet> base;
             for (const std::uint32_t child : tree.children(span)) {
                 std::unique_ptr<LaneSet> &theirs = sets[child];
@@ -399,9 +413,10 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
                 base->absorb(*theirs);
                 theirs.reset();
             }
-            for (const Segment &seg : ownOf(span)) {
+            for (const std::uint32_t interval : ownOf(span)) {
                 if (!base)
                     base = std::make_unique<LaneSet>();
+                const Segment seg = segmentOf(interval);
                 base->add(seg.lane, seg.start, seg.end);
             }
             if (!base)
@@ -427,6 +442,16 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
     return result;
 }
 
+std::uint64_t DeviceTime::maxBusyNs(std::size_t i) const
+{
+    // From the row, not kept per span (8 bytes a span, 7.7 MB on the 1 GB trace): a row is
+    // one entry per lane, and the busiest lanes are the ones a capped row keeps.
+    std::uint64_t maxBusy = 0;
+    for (const DeviceBusy &b : busyOfSpan(i))
+        maxBusy = std::max(maxBusy, b.busyNs);
+    return maxBusy;
+}
+
 std::uint32_t DeviceTime::lanesOmitted(std::size_t i) const
 {
     const auto it = std::lower_bound(m_omitted.begin(), m_omitted.end(),
@@ -437,9 +462,8 @@ std::uint32_t DeviceTime::lanesOmitted(std::size_t i) const
 std::size_t DeviceTime::memoryUsage() const
 {
     return m_lanes.capacity() * sizeof(DeviceLane) + m_busy.capacity() * sizeof(DeviceBusy)
-           + m_offset.capacity() * sizeof(std::uint32_t) + m_maxBusy.capacity() * sizeof(std::uint64_t)
-           + m_flags.capacity() + m_omitted.capacity() * sizeof(m_omitted[0])
-           + m_outside.capacity() * sizeof(DeviceBusy)
+           + m_offset.capacity() * sizeof(std::uint32_t) + m_flags.capacity()
+           + m_omitted.capacity() * sizeof(m_omitted[0]) + m_outside.capacity() * sizeof(DeviceBusy)
            + (m_outsideIntervals.capacity() + m_outsideOffset.capacity()) * sizeof(std::uint32_t);
 }
 

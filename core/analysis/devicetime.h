@@ -40,8 +40,9 @@ struct DeviceBusy {
 /// duration: the device kept working after the host span ended (an unsynchronised capture)
 /// or the attribution is wrong. Open spans have no host window and are never flagged.
 ///
-/// Cost: for trees up to kShallowDepth levels, sorted segment vectors merged level by level
-/// (O(n · depth · log n), no allocation for leaves); deeper trees (a hostile chain of a million
+/// Cost: for trees up to kShallowDepth levels, sorted segment runs merged up the tree in
+/// post-order on one stack (O(n · depth · log n), memory of one segment per interval at
+/// most, no allocation per span); deeper trees (a hostile chain of a million
 /// nested spans) use small-to-large merging of per-lane interval sets, O(n log² n).
 class DeviceTime
 {
@@ -59,14 +60,14 @@ public:
     std::uint64_t intervalCount() const { return m_intervalCount; }
     const std::vector<DeviceLane> &lanes() const { return m_lanes; }
 
-    std::size_t spanCount() const { return m_maxBusy.size(); }
+    std::size_t spanCount() const { return m_flags.size(); }
     /// Per-lane busy time of span \a i and its descendants, ordered by lane.
     std::span<const DeviceBusy> busyOfSpan(std::size_t i) const
     {
         return {m_busy.data() + m_offset[i], m_offset[i + 1] - m_offset[i]};
     }
     /// Busy time of the span's busiest lane (0 when it has none).
-    std::uint64_t maxBusyNs(std::size_t i) const { return m_maxBusy[i]; }
+    std::uint64_t maxBusyNs(std::size_t i) const;
     /// Lanes of the subtree beyond kMaxLanesPerSpan, not listed in busyOfSpan().
     std::uint32_t lanesOmitted(std::size_t i) const;
     bool exceedsHostWindow(std::size_t i) const { return (m_flags[i] & Exceeds) != 0; }
@@ -91,7 +92,6 @@ private:
     std::vector<DeviceLane> m_lanes;
     std::vector<DeviceBusy> m_busy;
     std::vector<std::uint32_t> m_offset{0}; // spanCount() + 1 entries
-    std::vector<std::uint64_t> m_maxBusy;
     std::vector<std::uint8_t> m_flags;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> m_omitted; // (span, lanes), by span
     std::vector<DeviceBusy> m_outside;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/analysis/logicalmemorykeys.h"
 #include "core/model/trace.h"
 
 namespace TraceInspector {
@@ -42,17 +43,18 @@ std::vector<TensorStatsVerdict> evaluateTensorStats(const Trace &trace, const Te
 {
     const std::vector<TensorStats> &stats = trace.tensorStats;
     std::vector<TensorStatsVerdict> verdicts(stats.size());
-    std::vector<std::int32_t> groupOf(trace.strings.size(), -1);
+    // Groups by label, indexed densely: a table over every interned string was 9 MB on the
+    // 1 GB trace for a few thousand records.
+    const std::size_t stringCount = trace.strings.size();
+    DenseKeyIndex labels(stats.size());
     std::vector<LabelSums> groups;
     for (const TensorStats &s : stats) {
-        if (s.label >= groupOf.size())
+        if (s.label >= stringCount)
             continue;
-        std::int32_t &g = groupOf[s.label];
-        if (g < 0) {
-            g = std::int32_t(groups.size());
+        const std::uint32_t g = labels.insert(s.label);
+        if (g == groups.size())
             groups.push_back({0, 0, 0, s.rms});
-        }
-        LabelSums &sums = groups[std::size_t(g)];
+        LabelSums &sums = groups[g];
         const double x = s.rms - sums.shift;
         ++sums.count;
         sums.sum += x;
@@ -74,8 +76,8 @@ std::vector<TensorStatsVerdict> evaluateTensorStats(const Trace &trace, const Te
                 v.flags |= NearRangeLimit;
             severity = std::max(severity, std::min(*v.rangeFraction, 1.0));
         }
-        if (s.label < groupOf.size() && groupOf[s.label] >= 0) {
-            const LabelSums &sums = groups[std::size_t(groupOf[s.label])];
+        if (s.label < stringCount) {
+            const LabelSums &sums = groups[labels.find(s.label)];
             if (double(sums.count) >= minRecords) {
                 const double n = double(sums.count - 1);
                 const double x = s.rms - sums.shift;

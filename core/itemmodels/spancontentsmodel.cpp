@@ -3,8 +3,6 @@
 
 #include <algorithm>
 
-#include "core/analysis/radixorder.h"
-
 #include "core/display/format.h"
 #include "core/itemmodels/backgroundsort.h"
 #include "core/analysis/spantree.h"
@@ -18,16 +16,26 @@ QString qs(std::string_view text)
     return QString::fromUtf8(text.data(), qsizetype(text.size()));
 }
 
-/// The run of \a order (sorted by keyOf) whose key is \a key.
-template<typename KeyOf>
-std::pair<std::vector<std::uint32_t>::const_iterator, std::vector<std::uint32_t>::const_iterator> recordsOf(
-    const std::vector<std::uint32_t> &order, KeyOf keyOf, StringId key)
+/// The records of each span (by the span tree's spanOfId() of \a spanIdOf(record)), stream
+/// order within a span: offsets (spanCount + 1) and records. Records naming no span are left
+/// out: setSpan() only asks for spans.
+template<typename SpanIdOf>
+void groupBySpan(std::size_t recordCount, const SpanTree &tree, SpanIdOf spanIdOf, std::vector<std::uint32_t> &offsets,
+                 std::vector<std::uint32_t> &records)
 {
-    const auto first = std::lower_bound(order.begin(), order.end(), key,
-                                        [&](std::uint32_t record, StringId k) { return keyOf(record) < k; });
-    const auto last =
-        std::upper_bound(first, order.end(), key, [&](StringId k, std::uint32_t record) { return k < keyOf(record); });
-    return {first, last};
+    offsets.assign(tree.spanCount() + 1, 0);
+    for (std::size_t r = 0; r < recordCount; ++r) {
+        if (const std::uint32_t span = tree.spanOfId(spanIdOf(r)); span != SpanTree::kNoParent)
+            ++offsets[span + 1];
+    }
+    for (std::size_t i = 1; i < offsets.size(); ++i)
+        offsets[i] += offsets[i - 1];
+    records.resize(offsets.back());
+    std::vector<std::uint32_t> fill(offsets.begin(), offsets.end() - 1);
+    for (std::size_t r = 0; r < recordCount; ++r) {
+        if (const std::uint32_t span = tree.spanOfId(spanIdOf(r)); span != SpanTree::kNoParent)
+            records[fill[span]++] = std::uint32_t(r);
+    }
 }
 
 } // namespace
@@ -53,44 +61,46 @@ void SpanContentsModel::setTrace(std::shared_ptr<const Trace> trace, std::shared
     m_span = -1;
     m_rows.clear();
     std::fill(std::begin(m_counts), std::end(m_counts), 0);
-    m_tensorsBySpan.clear();
-    m_memoryBySpan.clear();
+    m_index = Index();
     m_indexed = false;
     m_indexer->cancel();
     endResetModel();
-    if (m_trace && m_trace->tensors.size() + m_trace->memory.size() >= BackgroundSort::backgroundRows()) {
-        m_indexer->start([this, trace = m_trace]() -> BackgroundSort::Apply {
-            auto index = std::make_shared<Index>(computeIndex(*trace));
-            return [this, index] {
-                m_tensorsBySpan = std::move(index->tensorsBySpan);
-                m_memoryBySpan = std::move(index->memoryBySpan);
-                m_indexed = true;
-                if (m_span >= 0)
-                    setSpan(m_span); // now with its tensors and memory events
-            };
-        });
-    }
 }
 
-SpanContentsModel::Index SpanContentsModel::computeIndex(const Trace &trace)
+void SpanContentsModel::startIndexing()
+{
+    // Built when a span is first shown, not with the trace: the 1 GB trace's index is 8.5 MB,
+    // which a load that never shows a span's contents does not need to hold.
+    if (m_trace->tensors.size() + m_trace->memory.size() < BackgroundSort::backgroundRows()) {
+        buildIndex(); // a small trace: at once
+        return;
+    }
+    m_indexer->start([this, trace = m_trace, tree = m_tree]() -> BackgroundSort::Apply {
+        auto index = std::make_shared<Index>(computeIndex(*trace, *tree));
+        return [this, index] {
+            m_index = std::move(*index);
+            m_indexed = true;
+            if (m_span >= 0)
+                setSpan(m_span); // now with its tensors and memory events
+        };
+    });
+}
+
+SpanContentsModel::Index SpanContentsModel::computeIndex(const Trace &trace, const SpanTree &tree)
 {
     Index index;
-    std::vector<std::uint64_t> keys(trace.tensors.size());
-    for (std::size_t i = 0; i < keys.size(); ++i)
-        keys[i] = trace.tensors[i].spanId;
-    index.tensorsBySpan = radixOrder(std::move(keys));
-    keys.assign(trace.memory.size(), 0);
-    for (std::size_t i = 0; i < keys.size(); ++i)
-        keys[i] = trace.memory[i].spanId;
-    index.memoryBySpan = radixOrder(std::move(keys));
+    groupBySpan(
+        trace.tensors.size(), tree, [&trace](std::size_t t) { return trace.tensors[t].spanId; }, index.tensorOffset,
+        index.tensors);
+    groupBySpan(
+        trace.memory.size(), tree, [&trace](std::size_t m) { return trace.memory[m].spanId; }, index.memoryOffset,
+        index.memory);
     return index;
 }
 
 void SpanContentsModel::buildIndex()
 {
-    Index index = computeIndex(*m_trace);
-    m_tensorsBySpan = std::move(index.tensorsBySpan);
-    m_memoryBySpan = std::move(index.memoryBySpan);
+    m_index = computeIndex(*m_trace, *m_tree);
     m_indexed = true;
 }
 
@@ -111,21 +121,18 @@ void SpanContentsModel::setSpan(qint64 spanIndex)
             m_rows.push_back({RelatedKind::Op, o});
         m_counts[1] = m_tree->opsOfSpan(i).size();
         if (!m_indexed && !m_indexer->isRunning())
-            buildIndex(); // a small trace: at once
-        // Tensors and memory events name their span by id; ids are interned, so the index
-        // (stable: stream order within a span) is searched by the id's number.
-        const StringId id = m_trace->spans[i].id;
+            startIndexing();
         const std::size_t before = m_rows.size();
-        const auto tensors = recordsOf(
-            m_tensorsBySpan, [this](std::uint32_t t) { return m_trace->tensors[t].spanId; }, id);
-        for (auto it = tensors.first; it != tensors.second; ++it)
-            m_rows.push_back({RelatedKind::Tensor, *it});
+        if (m_indexed) {
+            for (std::uint32_t k = m_index.tensorOffset[i]; k < m_index.tensorOffset[i + 1]; ++k)
+                m_rows.push_back({RelatedKind::Tensor, m_index.tensors[k]});
+        }
         m_counts[2] = m_rows.size() - before;
         const std::size_t beforeMemory = m_rows.size();
-        const auto memory = recordsOf(
-            m_memoryBySpan, [this](std::uint32_t m) { return m_trace->memory[m].spanId; }, id);
-        for (auto it = memory.first; it != memory.second; ++it)
-            m_rows.push_back({RelatedKind::Storage, *it});
+        if (m_indexed) {
+            for (std::uint32_t k = m_index.memoryOffset[i]; k < m_index.memoryOffset[i + 1]; ++k)
+                m_rows.push_back({RelatedKind::Storage, m_index.memory[k]});
+        }
         m_counts[3] = m_rows.size() - beforeMemory;
     }
     endResetModel();

@@ -17,4 +17,11 @@ void tuneMallocForBigTraces()
 #endif
 }
 
+void releaseFreeMemory()
+{
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+}
+
 } // namespace TraceInspector

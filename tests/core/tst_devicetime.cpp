@@ -5,7 +5,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cstdlib>
 #include <map>
+#include <new>
 #include <random>
 #include <tuple>
 
@@ -41,10 +43,75 @@ private Q_SLOTS:
     void saturatesAtTheEndOfTime();
     void lanesAreCappedPerSpan();
     void noIntervals();
+    void noAllocationPerSpan();
     void spanTreeModelColumns();
     void spanTreeModelTester();
     void loaderComputesItWithTheTree();
 };
+
+namespace {
+
+// Counts the global operator new calls of the thread that sets it (noAllocationPerSpan()).
+thread_local bool t_countAllocations = false;
+thread_local std::size_t t_allocations = 0;
+
+} // namespace
+
+void *operator new(std::size_t size)
+{
+    if (t_countAllocations)
+        ++t_allocations;
+    if (void *p = std::malloc(size ? size : 1))
+        return p;
+    throw std::bad_alloc();
+}
+
+void operator delete(void *p) noexcept
+{
+    std::free(p);
+}
+
+void operator delete(void *p, std::size_t) noexcept
+{
+    std::free(p);
+}
+
+// The other unaligned forms come from malloc() too, so that every such block is freed the
+// way it was allocated (a sanitizer's runtime would otherwise pair its own new with free()).
+void *operator new[](std::size_t size)
+{
+    return ::operator new(size);
+}
+
+void *operator new(std::size_t size, const std::nothrow_t &) noexcept
+{
+    return std::malloc(size ? size : 1);
+}
+
+void *operator new[](std::size_t size, const std::nothrow_t &) noexcept
+{
+    return std::malloc(size ? size : 1);
+}
+
+void operator delete[](void *p) noexcept
+{
+    std::free(p);
+}
+
+void operator delete[](void *p, std::size_t) noexcept
+{
+    std::free(p);
+}
+
+void operator delete(void *p, const std::nothrow_t &) noexcept
+{
+    std::free(p);
+}
+
+void operator delete[](void *p, const std::nothrow_t &) noexcept
+{
+    std::free(p);
+}
 
 namespace {
 
@@ -414,6 +481,42 @@ void tst_DeviceTime::noIntervals()
     QCOMPARE(device.spanCount(), std::size_t(2));
     QVERIFY(device.busyOfSpan(0).empty());
     QCOMPARE(device.exceedingSpanCount(), std::size_t(0));
+}
+
+void tst_DeviceTime::noAllocationPerSpan()
+{
+    // The merge keeps the unions of inner spans on one stack: a vector per inner span (and
+    // per lane list) was two allocations a span, ~45 MB of small blocks on the 1 GB trace.
+    const auto allocationsFor = [](int inner) -> std::size_t {
+        // root > inner i (an interval of its own) > two leaves (one interval each).
+        QByteArray spans = "root:-:0:1000000";
+        QByteArray intervals;
+        for (int i = 0; i < inner; ++i) {
+            const QByteArray n = QByteArray::number(i);
+            const QByteArray start = QByteArray::number(100 * i);
+            spans += " p" + n + ":root:" + start + ":100 a" + n + ":p" + n + ':' + start + ":10 b" + n + ":p" + n + ':'
+                     + QByteArray::number(100 * i + 20) + ":10";
+            intervals += " p" + n + ":g:s:c:" + QByteArray::number(100 * i + 50) + ":5";
+            intervals += " a" + n + ":g:s:c:" + start + ":8";
+            intervals += " b" + n + ":g:t:c:" + QByteArray::number(100 * i + 20) + ":8";
+        }
+        const auto trace = load(spans, intervalsJsonl(intervals));
+        if (!trace)
+            return 0;
+        const SpanTree tree = SpanTree::build(*trace);
+        t_allocations = 0;
+        t_countAllocations = true;
+        const DeviceTime device = DeviceTime::compute(*trace, tree);
+        t_countAllocations = false;
+        return device.busyOfSpan(std::size_t(trace->findSpan(std::string_view("root")))).size() == 2 ? t_allocations
+                                                                                                     : 0;
+    };
+    const std::size_t few = allocationsFor(200);
+    const std::size_t many = allocationsFor(800);
+    QVERIFY(few > 0 && many > 0);
+    // Vectors sized by the span count are allocated once each; only a few grow (and then
+    // by doubling): 600 more inner spans add a handful of allocations, not 1200.
+    QVERIFY2(many < few + 20, qPrintable(QStringLiteral("%1 -> %2 allocations").arg(few).arg(many)));
 }
 
 void tst_DeviceTime::spanTreeModelColumns()

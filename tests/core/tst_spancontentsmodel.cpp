@@ -4,6 +4,7 @@
 #include <QTest>
 
 #include "core/analysis/spantree.h"
+#include "core/itemmodels/backgroundsort.h"
 #include "core/itemmodels/modelroles.h"
 #include "core/itemmodels/recordfieldsmodel.h"
 #include "core/itemmodels/spancontentsmodel.h"
@@ -25,6 +26,7 @@ private Q_SLOTS:
     void recordFieldsTree_data();
     void recordFieldsTree();
     void emptyAndOutOfRange();
+    void indexedWhenASpanIsFirstListed();
 
 private:
     LoadedFixture m_f;
@@ -174,6 +176,24 @@ void tst_SpanContentsModel::emptyAndOutOfRange()
     QVERIFY(model.rowCount() > 0);
     model.setTrace({}, {});
     QCOMPARE(model.rowCount(), 0);
+}
+
+void tst_SpanContentsModel::indexedWhenASpanIsFirstListed()
+{
+    // A big trace (every trace, here) indexes its tensors and memory events on a worker, and
+    // only once a span is listed: a load that never lists one does not hold the index.
+    const std::size_t rows = BackgroundSort::backgroundRows();
+    BackgroundSort::setBackgroundRows(1);
+    SpanContentsModel model;
+    model.setTrace(m_f.trace, m_f.tree);
+    QVERIFY(!model.isIndexing());
+    model.setSpan(m_f.trace->findSpan("p"));
+    QVERIFY(model.isIndexing());
+    QCOMPARE(dump(model), QStringLiteral("span:first span:second span:still_open op:relu op:add"));
+    QTRY_VERIFY(!model.isIndexing());
+    QCOMPARE(dump(model),
+             QStringLiteral("span:first span:second span:still_open op:relu op:add tensor:t1 alloc:st1 \u2192 t1"));
+    BackgroundSort::setBackgroundRows(rows);
 }
 
 QTEST_GUILESS_MAIN(tst_SpanContentsModel)

@@ -2,10 +2,13 @@
 #include <QTest>
 
 #include <cmath>
+#include <cstdlib>
 #include <limits>
+#include <new>
 
 #include "tests/testutils/fixtures.h"
 #include "tests/testutils/traceloading.h"
+#include "core/analysis/tensorevidence.h"
 #include "core/analysis/tensorstatsoutliers.h"
 #include "core/io/tracereader.h"
 #include "core/model/trace.h"
@@ -23,7 +26,72 @@ private Q_SLOTS:
     void rules();
     void scoreOrdersFlags();
     void rulesAreParameters();
+    void nothingSizedByTheStringCount();
 };
+
+namespace {
+
+// The largest block the global operator new gave the thread that sets it.
+thread_local bool t_trackAllocations = false;
+thread_local std::size_t t_largestAllocation = 0;
+
+} // namespace
+
+void *operator new(std::size_t size)
+{
+    if (t_trackAllocations)
+        t_largestAllocation = std::max(t_largestAllocation, size);
+    if (void *p = std::malloc(size ? size : 1))
+        return p;
+    throw std::bad_alloc();
+}
+
+void operator delete(void *p) noexcept
+{
+    std::free(p);
+}
+
+void operator delete(void *p, std::size_t) noexcept
+{
+    std::free(p);
+}
+
+// The other unaligned forms come from malloc() too, so that every such block is freed the
+// way it was allocated (a sanitizer's runtime would otherwise pair its own new with free()).
+void *operator new[](std::size_t size)
+{
+    return ::operator new(size);
+}
+
+void *operator new(std::size_t size, const std::nothrow_t &) noexcept
+{
+    return std::malloc(size ? size : 1);
+}
+
+void *operator new[](std::size_t size, const std::nothrow_t &) noexcept
+{
+    return std::malloc(size ? size : 1);
+}
+
+void operator delete[](void *p) noexcept
+{
+    std::free(p);
+}
+
+void operator delete[](void *p, std::size_t) noexcept
+{
+    std::free(p);
+}
+
+void operator delete(void *p, const std::nothrow_t &) noexcept
+{
+    std::free(p);
+}
+
+void operator delete[](void *p, const std::nothrow_t &) noexcept
+{
+    std::free(p);
+}
 
 namespace {
 
@@ -184,6 +252,36 @@ void TestTensorStatsOutliers::rulesAreParameters()
     TensorStatsRules strict;
     strict.rangeHeadroom = 2; // only within 2x of the limit
     QCOMPARE(evaluateTensorStats(*trace, strict).front().flags, std::uint8_t(0));
+}
+
+void TestTensorStatsOutliers::nothingSizedByTheStringCount()
+{
+    // 60 thousand span ids and a handful of tensor records: the evidence analyses index the
+    // few keys they look up, not every interned string (tables of 4 bytes a string were
+    // ~20 MB at once on the 1 GB trace, for its 7 thousand tensors).
+    QByteArray jsonl = statsTrace({"a/f32/10/0/1.0/1.0/0.0", "a/f32/10/0/1.1/1.0/0.0", "b/f32/10/0/1.0/1.0/0.0"});
+    jsonl.truncate(jsonl.indexOf("{\"kind\":\"span_end\""));
+    for (int i = 0; i < 60000; ++i)
+        jsonl += "{\"kind\":\"span_start\",\"id\":\"x" + QByteArray::number(i)
+                 + "\",\"parent_id\":\"s\",\"name\":\"n\","
+                   "\"start_ns\":1,\"span_kind\":\"function\",\"measured\":false}\n";
+    jsonl += "{\"kind\":\"tensor\",\"span_id\":\"x7\",\"tensor_id\":\"t1\",\"label\":\"w\",\"shape\":[2],"
+             "\"dtype\":\"f32\",\"device\":\"cpu\",\"category\":\"parameter\"}\n";
+    jsonl += "{\"kind\":\"span_end\",\"id\":\"s\",\"duration_ns\":100}\n";
+    jsonl += "{\"kind\":\"terminal\",\"outcome\":\"complete\",\"timestamp_ns\":1000}\n";
+    const auto trace = load(jsonl);
+    QVERIFY(trace);
+    QVERIFY(trace->strings.size() > 60000);
+    QCOMPARE(trace->tensors.size(), std::size_t(1));
+    t_largestAllocation = 0;
+    t_trackAllocations = true;
+    const std::vector<TensorStatsVerdict> verdicts = evaluateTensorStats(*trace);
+    const TensorEvidence evidence = analyzeTensorEvidence(*trace, nullptr);
+    t_trackAllocations = false;
+    QCOMPARE(verdicts.size(), std::size_t(3));
+    QCOMPARE(evidence.spanIndex.size(), std::size_t(1));
+    QCOMPARE(evidence.spanIndex[0], std::uint32_t(trace->findSpan(std::string_view("x7"))));
+    QVERIFY2(t_largestAllocation < 4096, qPrintable(QString::number(t_largestAllocation)));
 }
 
 QTEST_GUILESS_MAIN(TestTensorStatsOutliers)
