@@ -22,6 +22,7 @@ private Q_SLOTS:
     void openSpanReachesRunEnd();
     void trackCapKeepsEverySlice();
     void deviceLanes();
+    void laneOutOfStartOrder();
     void locateEveryItem();
     void marks_data();
     void marks();
@@ -232,6 +233,29 @@ void tst_TimelineLayout::deviceLanes()
         QCOMPARE(layout.itemAt(true, loc->group, loc->track, loc->position),
                  (TimelineItem{TimelineItemKind::DeviceInterval, i}));
     }
+}
+
+void tst_TimelineLayout::laneOutOfStartOrder()
+{
+    // A lane's intervals go by start, equal starts by file order, however the file has them
+    // and whatever the other lanes do between them (the second at 100 overlaps the first:
+    // a track of its own, listed last).
+    const QByteArray intervals = intervalsJsonl("a,g,s,c,300,10 a,g,t,c,50,10 a,g,s,c,100,10 a,g,s,c,100,10 "
+                                                "a,g,t,c,40,10 a,g,s,c,200,10");
+    const auto f = loadFixture(traceJsonl("a:-:0:1000", intervals));
+    QVERIFY(f.trace);
+    const TimelineLayout layout = TimelineLayout::build(*f.trace, *f.tree);
+    const auto &lanes = layout.deviceLanes();
+    QCOMPARE(lanes.size(), std::size_t(2));
+    const auto payloads = [](const TimelineLayout::DeviceLane &lane) {
+        std::vector<std::uint32_t> out;
+        for (const TimelineTrack &track : lane.tracks)
+            for (std::size_t i = 0; i < track.size(); ++i)
+                out.push_back(track.payload(i));
+        return out;
+    };
+    QCOMPARE(payloads(lanes[0]), (std::vector<std::uint32_t>{2, 5, 0, 3}));
+    QCOMPARE(payloads(lanes[1]), (std::vector<std::uint32_t>{4, 1}));
 }
 
 void tst_TimelineLayout::locateEveryItem()
