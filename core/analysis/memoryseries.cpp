@@ -273,7 +273,8 @@ void MemorySeries::sumsBefore(std::size_t index, int slot, Sums &sums) const
     }
 }
 
-LogicalChartData MemorySeries::logical(int device, const TimeWindow &window, int buckets) const
+LogicalChartData MemorySeries::logical(int device, const TimeWindow &window, int buckets,
+                                       const std::atomic<bool> *cancel) const
 {
     LogicalChartData out;
     if (!hasLogical(device))
@@ -303,6 +304,9 @@ LogicalChartData MemorySeries::logical(int device, const TimeWindow &window, int
     // The selection's line starts at its first change: before it there is no data, not zero.
     bool started = slot < 0 ? first > 0 : m_firstEvent[std::size_t(slot)] < first;
 
+    // Polled every 4096 groups (a million changes take 15-50 ms).
+    std::size_t groups = 0;
+    const auto cancelled = [&] { return cancel && (groups++ & 4095) == 0 && cancel->load(std::memory_order_relaxed); };
     const auto applyGroup = [&](std::size_t &i) {
         const std::uint64_t t = m_times[i];
         for (; i < last && m_times[i] == t; ++i) {
@@ -325,6 +329,8 @@ LogicalChartData MemorySeries::logical(int device, const TimeWindow &window, int
         if (started)
             out.columns.push_back({window.begin, current});
         for (std::size_t i = first; i < last;) {
+            if (cancelled())
+                return {};
             const Stack before = current;
             const std::uint64_t t = applyGroup(i);
             if (!started || (!out.columns.empty() && before == current))
@@ -345,6 +351,8 @@ LogicalChartData MemorySeries::logical(int device, const TimeWindow &window, int
             lastBin = 0;
         }
         for (std::size_t i = first; i < last;) {
+            if (cancelled())
+                return {};
             const int b = bucketIndex(window, buckets, m_times[i]);
             if (lastBin >= 0)
                 for (int k = lastBin + 1; k <= b; ++k)

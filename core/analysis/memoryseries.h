@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -129,7 +130,10 @@ public:
     TimeWindow runRange() const { return m_runRange; }
 
     /// Logical live bytes of \a device (or all) in \a window, for \a buckets ≈ pixel columns.
-    LogicalChartData logical(int device, const TimeWindow &window, int buckets) const;
+    /// Once \a cancel is set the walk stops and the (then meaningless) result is empty: a
+    /// request superseded by the next width or zoom gives its core up at once.
+    LogicalChartData logical(int device, const TimeWindow &window, int buckets,
+                             const std::atomic<bool> *cancel = nullptr) const;
     PhysicalChartData physical(int device, const TimeWindow &window, int buckets) const;
 
     /// Exact logical live bytes of \a device (or all) after every change at or before \a t,

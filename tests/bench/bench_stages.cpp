@@ -75,6 +75,13 @@ int main(int argc, char **argv)
     const MemoryProfile memory = analyzeMemory(trace);
     measure("memory", repeats, [&] { return analyzeMemory(trace).memoryUsage(); });
     measure("memory series", repeats, [&] { return MemorySeries(trace, memory).memoryUsage(); });
+    // The chart's first buckets: the whole run, every device, a 1500-pixel plot.
+    const MemorySeries series(trace, memory);
+    measure("chart buckets", repeats, [&] {
+        const LogicalChartData logical = series.logical(MemorySeries::kAllDevices, series.runRange(), 1500);
+        const PhysicalChartData physical = series.physical(MemorySeries::kAllDevices, series.runRange(), 1500);
+        return logical.columns.capacity() * sizeof(StackedColumn) + physical.devices.capacity();
+    });
     measure("timeline layout", repeats, [&] { return TimelineLayout::build(trace, tree).memoryUsage(); });
     // The graph panel's first graph: the whole trace at the default cap.
     measure("call graph", repeats, [&] {

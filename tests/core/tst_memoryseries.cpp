@@ -248,6 +248,26 @@ private Q_SLOTS:
         QCOMPARE(totals(data), expected);
     }
 
+    void cancelledWalkStops()
+    {
+        // A superseded request's walk gives up and returns nothing; an uncancelled one with
+        // the same flag type draws as ever, stepped or downsampled.
+        const auto l = load({"a 10 cpu p 5 parameter", "a 20 cpu a 7 activation", "f 40 cpu p 0"});
+        QVERIFY(l);
+        std::atomic<bool> flag{false};
+        for (const int buckets : {100, 2}) {
+            const LogicalChartData drawn = l->series.logical(MemorySeries::kAllDevices, {0, 50}, buckets, &flag);
+            QVERIFY(!drawn.columns.empty());
+            QCOMPARE(drawn.downsampled, buckets == 2);
+        }
+        flag = true;
+        for (const int buckets : {100, 2}) {
+            const LogicalChartData dropped = l->series.logical(MemorySeries::kAllDevices, {0, 50}, buckets, &flag);
+            QVERIFY(dropped.columns.empty());
+            QVERIFY(dropped.envelope.empty());
+        }
+    }
+
     void stackedByCategory()
     {
         const auto l =

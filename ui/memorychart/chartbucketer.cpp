@@ -45,7 +45,7 @@ void ChartBucketer::request(std::shared_ptr<const MemorySeries> series, const Ti
             BucketedSeries out{window, device, buckets, {}, {}};
             if (isCancelled(cancel))
                 return out;
-            out.logical = series->logical(device, window, buckets);
+            out.logical = series->logical(device, window, buckets, cancel.get());
             if (!isCancelled(cancel))
                 out.physical = series->physical(device, window, buckets);
             return out;
