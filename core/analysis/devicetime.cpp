@@ -2,11 +2,11 @@
 #include "core/analysis/devicetime.h"
 
 #include <algorithm>
-#include <bit>
 #include <map>
 #include <memory>
 #include <tuple>
 
+#include "core/analysis/bitcount.h"
 #include "core/analysis/densebytes.h"
 #include "core/analysis/spantree.h"
 #include "core/model/trace.h"
@@ -237,7 +237,7 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
                 lanesBelow[parent] |= lanesBelow[span];
         }
         for (std::size_t i = 0; i < spanCount; ++i) {
-            result.m_offset[i + 1] = result.m_offset[i] + std::uint32_t(std::popcount(lanesBelow[i]));
+            result.m_offset[i + 1] = result.m_offset[i] + std::uint32_t(bitCount(lanesBelow[i]));
         }
         result.m_busy.resize(result.m_offset[spanCount]);
     }

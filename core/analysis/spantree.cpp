@@ -2,10 +2,10 @@
 #include "core/analysis/spantree.h"
 
 #include <algorithm>
-#include <bit>
 #include <numeric>
 #include <utility>
 
+#include "core/analysis/bitcount.h"
 #include "core/analysis/densebytes.h"
 #include "core/analysis/radixorder.h"
 #include "core/model/trace.h"
@@ -46,7 +46,7 @@ SpanTree SpanTree::build(const Trace &trace)
     std::uint32_t ranked = 0;
     for (std::size_t w = 0; w < tree.m_idBits.size(); ++w) {
         tree.m_idRank[w] = ranked;
-        ranked += std::uint32_t(std::popcount(tree.m_idBits[w]));
+        ranked += std::uint32_t(bitCount(tree.m_idBits[w]));
     }
     tree.m_spanOfRank.assign(ranked, kNoParent);
     for (std::size_t i = n; i-- > 0;) { // backwards: the first span of an id is written last
@@ -55,7 +55,7 @@ SpanTree SpanTree::build(const Trace &trace)
             continue;
         const std::uint64_t bit = std::uint64_t(1) << (id % 64);
         const std::uint64_t bits = tree.m_idBits[id / 64];
-        tree.m_spanOfRank[tree.m_idRank[id / 64] + std::uint32_t(std::popcount(bits & (bit - 1)))] =
+        tree.m_spanOfRank[tree.m_idRank[id / 64] + std::uint32_t(bitCount(bits & (bit - 1)))] =
             static_cast<std::uint32_t>(i);
     }
     const auto lookup = [&tree](StringId id) { return tree.spanOfId(id); };

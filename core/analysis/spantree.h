@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <bit>
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <vector>
 
+#include "core/analysis/bitcount.h"
 #include "core/model/stringtable.h"
 
 namespace TraceInspector {
@@ -87,7 +87,7 @@ public:
         const std::uint64_t bits = m_idBits[word];
         if ((bits & bit) == 0)
             return kNoParent;
-        return m_spanOfRank[m_idRank[word] + std::uint32_t(std::popcount(bits & (bit - 1)))];
+        return m_spanOfRank[m_idRank[word] + std::uint32_t(bitCount(bits & (bit - 1)))];
     }
 
     /// Index of the span owning op \a opIndex (by `span_id`), or kNoParent if none.

@@ -9,6 +9,7 @@
 
 #include "core/analysis/callgraph.h"
 #include "core/analysis/devicetime.h"
+#include "core/analysis/evidenceanalysis.h"
 #include "core/analysis/health.h"
 #include "core/analysis/memoryprofile.h"
 #include "core/analysis/memoryseries.h"
@@ -74,6 +75,8 @@ int main(int argc, char **argv)
     });
     const MemoryProfile memory = analyzeMemory(trace);
     measure("memory", repeats, [&] { return analyzeMemory(trace).memoryUsage(); });
+    const HealthReport health = analyzeHealth(trace);
+    measure("evidence", repeats, [&] { return analyzeEvidence(trace, &health, &memory).memoryUsage(); });
     measure("memory series", repeats, [&] { return MemorySeries(trace, memory).memoryUsage(); });
     // The chart's first buckets: the whole run, every device, a 1500-pixel plot.
     const MemorySeries series(trace, memory);

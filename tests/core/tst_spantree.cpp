@@ -4,8 +4,10 @@
 #include <QTest>
 
 #include <algorithm>
+#include <bit>
 #include <random>
 
+#include "core/analysis/bitcount.h"
 #include "core/analysis/spantree.h"
 #include "core/io/tracereader.h"
 #include "core/model/trace.h"
@@ -157,6 +159,7 @@ private Q_SLOTS:
     void measuredTotal();
     void ops();
     void spanOfId();
+    void bitCountIsPopcount();
     void emptyTrace();
     void deepChain();
     void largeTree();
@@ -486,6 +489,22 @@ void tst_SpanTree::largeTree()
     QCOMPARE(tree.cycleCount(), std::size_t(1));
     QCOMPARE(tree.openCount(), std::size_t((kSpans + 96) / 97));
     QCOMPARE(checkInvariants(trace, tree), QByteArray());
+}
+
+void tst_SpanTree::bitCountIsPopcount()
+{
+    // spanOfId()'s rank of a bit among its word's: the inline count must be the standard one.
+    static_assert(bitCount(0) == 0 && bitCount(~std::uint64_t(0)) == 64 && bitCount(0x8000000000000001ULL) == 2);
+    std::mt19937_64 rng{7};
+    for (int i = 0; i < 100000; ++i) {
+        const std::uint64_t x = rng() & rng(); // sparse and dense words alike
+        QCOMPARE(bitCount(x), std::popcount(x));
+        QCOMPARE(bitCount(~x), std::popcount(~x));
+    }
+    for (int b = 0; b < 64; ++b) {
+        const std::uint64_t below = (std::uint64_t(1) << b) - 1;
+        QCOMPARE(bitCount(below), b);
+    }
 }
 
 QTEST_GUILESS_MAIN(tst_SpanTree)
