@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "core/analysis/logicalmemory.h"
 #include "core/analysis/logicalmemorykeys.h"
@@ -56,41 +55,45 @@ void linkTensorStats(const Trace &trace, TensorEvidence &out)
         if (it != tensorBySpanLabel.end() && it->second == TensorEvidence::kNone)
             it->second = std::uint32_t(t);
     }
-    // Wanted: the output ids of matched tensors, and (span, shape, dtype) of the rest.
-    std::unordered_map<StringId, std::uint32_t> opOfOutput;
-    std::unordered_set<std::uint64_t> wantedSpanDtype;
+    // Wanted: the output ids of matched tensors, and (span, dtype) of the rest, indexed
+    // densely. Every op is looked up in both: open addressing over the few keys (a table that
+    // stays in cache) instead of std::unordered_map/set, whose lookups divide by the bucket
+    // count, and nothing sized by the string count.
+    constexpr std::uint32_t kAbsent = UINT32_MAX; // DenseKeyIndex::find() of a key not inserted
+    DenseKeyIndex outputs(n);
+    std::vector<std::uint32_t> opOfOutput; // by outputs index
+    DenseKeyIndex spanDtypes(n);
     for (std::size_t i = 0; i < n; ++i) {
         const TensorStats &s = trace.tensorStats[i];
         const std::uint32_t t = tensorBySpanLabel[pack(s.spanId, s.label)];
         out.statsTensor[i] = t;
-        if (t != TensorEvidence::kNone)
-            opOfOutput.emplace(trace.tensors[t].tensorId, TensorEvidence::kNone);
-        wantedSpanDtype.insert(pack(s.spanId, s.dtype));
+        if (t != TensorEvidence::kNone && outputs.insert(trace.tensors[t].tensorId) == opOfOutput.size())
+            opOfOutput.push_back(TensorEvidence::kNone);
+        spanDtypes.insert(pack(s.spanId, s.dtype));
     }
-    std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> opsBySpanDtype;
+    std::vector<std::vector<std::uint32_t>> opsBySpanDtype(spanDtypes.size());
     for (std::size_t o = 0; o < trace.ops.size(); ++o) {
         const Op &op = trace.ops[o];
         if (op.output != kNoString) {
-            const auto it = opOfOutput.find(op.output);
-            if (it != opOfOutput.end() && it->second == TensorEvidence::kNone)
-                it->second = std::uint32_t(o);
+            const std::uint32_t k = outputs.find(op.output);
+            if (k != kAbsent && opOfOutput[k] == TensorEvidence::kNone)
+                opOfOutput[k] = std::uint32_t(o);
         }
-        const std::uint64_t key = pack(op.spanId, op.dtype);
-        if (wantedSpanDtype.count(key))
-            opsBySpanDtype[key].push_back(std::uint32_t(o));
+        if (const std::uint32_t k = spanDtypes.find(pack(op.spanId, op.dtype)); k != kAbsent)
+            opsBySpanDtype[k].push_back(std::uint32_t(o));
     }
     for (std::size_t i = 0; i < n; ++i) {
         const TensorStats &s = trace.tensorStats[i];
         if (out.statsTensor[i] != TensorEvidence::kNone) {
-            out.statsOp[i] = opOfOutput[trace.tensors[out.statsTensor[i]].tensorId];
+            out.statsOp[i] = opOfOutput[outputs.find(trace.tensors[out.statsTensor[i]].tensorId)];
             if (out.statsOp[i] != TensorEvidence::kNone)
                 continue;
         }
-        const auto it = opsBySpanDtype.find(pack(s.spanId, s.dtype));
-        if (it == opsBySpanDtype.end())
+        const std::vector<std::uint32_t> &candidates = opsBySpanDtype[spanDtypes.find(pack(s.spanId, s.dtype))];
+        if (candidates.empty())
             continue;
         const auto dims = trace.shapes.view(s.shape);
-        for (auto o = it->second.rbegin(); o != it->second.rend(); ++o) {
+        for (auto o = candidates.rbegin(); o != candidates.rend(); ++o) {
             const auto opDims = trace.shapes.view(trace.ops[*o].shape);
             if (std::equal(dims.begin(), dims.end(), opDims.begin(), opDims.end())) {
                 out.statsOp[i] = *o;

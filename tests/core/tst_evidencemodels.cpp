@@ -42,6 +42,7 @@ private Q_SLOTS:
     void viewCoverageSaysNotCaptured();
     void noMetaIsUnknown();
     void millionTensors();
+    void ranksOfSharedStrings();
 
 private:
     LoadedTracePtr m_loaded;
@@ -393,6 +394,52 @@ void TestEvidenceModels::noMetaIsUnknown()
     const GradientEvidence g = analyzeGradientEvidence(*trace, nullptr);
     QVERIFY(!g.declared);
     QVERIFY(g.keys.empty());
+}
+
+void TestEvidenceModels::ranksOfSharedStrings()
+{
+    // One string as a tensor id, a label, a storage id and a span id: the rank passes share
+    // a scratch array, and each must leave it as it found it.
+    QByteArray text = TestFixtures::kMeta;
+    text += "{\"kind\":\"span_start\",\"id\":\"s1\",\"name\":\"s\",\"start_ns\":0,\"span_kind\":\"function\","
+            "\"measured\":true}\n"
+            "{\"kind\":\"span_start\",\"id\":\"t2\",\"parent_id\":\"s1\",\"name\":\"t\",\"start_ns\":1,"
+            "\"span_kind\":\"function\"}\n";
+    const auto tensor = [&text](const char *span, const char *id, const char *label) {
+        text += QByteArray("{\"kind\":\"tensor\",\"span_id\":\"") + span + "\",\"tensor_id\":\"" + id
+                + "\",\"label\":\"" + label + "\",\"shape\":[1],\"dtype\":\"f32\",\"device\":\"cpu\"}\n";
+    };
+    tensor("s1", "t2", "st9");
+    tensor("t2", "st9", "t2");
+    tensor("nospan", "zz", "aa");
+    const auto alloc = [&text](int ts, const char *storage, const char *id) {
+        text += "{\"kind\":\"memory\",\"timestamp_ns\":" + QByteArray::number(ts) + ",\"storage_id\":\"" + storage
+                + "\",\"tensor_id\":\"" + id + "\",\"span_id\":\"s1\",\"device\":\"cpu\",\"bytes\":4,"
+                + "\"action\":\"alloc\",\"dtype\":\"f32\"}\n";
+    };
+    alloc(10, "zz", "t2");
+    alloc(20, "t2", "st9");
+    text +=
+        "{\"kind\":\"span_end\",\"id\":\"t2\",\"duration_ns\":5}\n{\"kind\":\"span_end\",\"id\":\"s1\",\"duration_ns\":"
+        "30}\n{\"kind\":\"terminal\",\"outcome\":\"complete\",\"timestamp_ns\":40}\n";
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("shared.jsonl"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    QCOMPARE(file.write(text), qint64(text.size()));
+    file.close();
+    const auto loaded =
+        TestFixtures::loadedSnapshot(TraceReader::readFile(QFile::encodeName(path).toStdString()).trace);
+    QVERIFY(loaded);
+    const TensorEvidence &ev = loaded->evidence->tensors;
+    const std::uint32_t none = TensorEvidence::kNone;
+    QCOMPARE(ev.idRank, (std::vector<std::uint32_t>{1, 0, 2}));         // st9 < t2 < zz
+    QCOMPARE(ev.labelRank, (std::vector<std::uint32_t>{1, 2, 0}));      // aa < st9 < t2
+    QCOMPARE(ev.storageRank, (std::vector<std::uint32_t>{1, 0, none})); // t2 < zz
+    const Trace &trace = *loaded->trace;
+    QCOMPARE(ev.spanIndex, (std::vector<std::uint32_t>{std::uint32_t(trace.findSpan(std::string_view("s1"))),
+                                                       std::uint32_t(trace.findSpan(std::string_view("t2"))), none}));
 }
 
 void TestEvidenceModels::millionTensors()
