@@ -5,9 +5,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <cstdlib>
 #include <map>
-#include <new>
 #include <random>
 #include <tuple>
 
@@ -22,6 +20,7 @@
 #include "core/itemmodels/spantreemodel.h"
 #include "core/model/trace.h"
 #include "tests/testutils/fixtures.h"
+#include "tests/testutils/allocationprobe.h"
 #include "tests/testutils/traceloading.h"
 
 using namespace TraceInspector;
@@ -48,70 +47,6 @@ private Q_SLOTS:
     void spanTreeModelTester();
     void loaderComputesItWithTheTree();
 };
-
-namespace {
-
-// Counts the global operator new calls of the thread that sets it (noAllocationPerSpan()).
-thread_local bool t_countAllocations = false;
-thread_local std::size_t t_allocations = 0;
-
-} // namespace
-
-void *operator new(std::size_t size)
-{
-    if (t_countAllocations)
-        ++t_allocations;
-    if (void *p = std::malloc(size ? size : 1))
-        return p;
-    throw std::bad_alloc();
-}
-
-void operator delete(void *p) noexcept
-{
-    std::free(p);
-}
-
-void operator delete(void *p, std::size_t) noexcept
-{
-    std::free(p);
-}
-
-// The other unaligned forms come from malloc() too, so that every such block is freed the
-// way it was allocated (a sanitizer's runtime would otherwise pair its own new with free()).
-void *operator new[](std::size_t size)
-{
-    return ::operator new(size);
-}
-
-void *operator new(std::size_t size, const std::nothrow_t &) noexcept
-{
-    return std::malloc(size ? size : 1);
-}
-
-void *operator new[](std::size_t size, const std::nothrow_t &) noexcept
-{
-    return std::malloc(size ? size : 1);
-}
-
-void operator delete[](void *p) noexcept
-{
-    std::free(p);
-}
-
-void operator delete[](void *p, std::size_t) noexcept
-{
-    std::free(p);
-}
-
-void operator delete(void *p, const std::nothrow_t &) noexcept
-{
-    std::free(p);
-}
-
-void operator delete[](void *p, const std::nothrow_t &) noexcept
-{
-    std::free(p);
-}
 
 namespace {
 
@@ -504,11 +439,10 @@ void tst_DeviceTime::noAllocationPerSpan()
         if (!trace)
             return 0;
         const SpanTree tree = SpanTree::build(*trace);
-        t_allocations = 0;
-        t_countAllocations = true;
+        TestFixtures::AllocationProbe probe;
         const DeviceTime device = DeviceTime::compute(*trace, tree);
-        t_countAllocations = false;
-        return device.busyOfSpan(std::size_t(trace->findSpan(std::string_view("root")))).size() == 2 ? t_allocations
+        probe.stop();
+        return device.busyOfSpan(std::size_t(trace->findSpan(std::string_view("root")))).size() == 2 ? probe.count()
                                                                                                      : 0;
     };
     const std::size_t few = allocationsFor(200);

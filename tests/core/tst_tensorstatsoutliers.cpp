@@ -2,11 +2,10 @@
 #include <QTest>
 
 #include <cmath>
-#include <cstdlib>
 #include <limits>
-#include <new>
 
 #include "tests/testutils/fixtures.h"
+#include "tests/testutils/allocationprobe.h"
 #include "tests/testutils/traceloading.h"
 #include "core/analysis/tensorevidence.h"
 #include "core/analysis/tensorstatsoutliers.h"
@@ -28,70 +27,6 @@ private Q_SLOTS:
     void rulesAreParameters();
     void nothingSizedByTheStringCount();
 };
-
-namespace {
-
-// The largest block the global operator new gave the thread that sets it.
-thread_local bool t_trackAllocations = false;
-thread_local std::size_t t_largestAllocation = 0;
-
-} // namespace
-
-void *operator new(std::size_t size)
-{
-    if (t_trackAllocations)
-        t_largestAllocation = std::max(t_largestAllocation, size);
-    if (void *p = std::malloc(size ? size : 1))
-        return p;
-    throw std::bad_alloc();
-}
-
-void operator delete(void *p) noexcept
-{
-    std::free(p);
-}
-
-void operator delete(void *p, std::size_t) noexcept
-{
-    std::free(p);
-}
-
-// The other unaligned forms come from malloc() too, so that every such block is freed the
-// way it was allocated (a sanitizer's runtime would otherwise pair its own new with free()).
-void *operator new[](std::size_t size)
-{
-    return ::operator new(size);
-}
-
-void *operator new(std::size_t size, const std::nothrow_t &) noexcept
-{
-    return std::malloc(size ? size : 1);
-}
-
-void *operator new[](std::size_t size, const std::nothrow_t &) noexcept
-{
-    return std::malloc(size ? size : 1);
-}
-
-void operator delete[](void *p) noexcept
-{
-    std::free(p);
-}
-
-void operator delete[](void *p, std::size_t) noexcept
-{
-    std::free(p);
-}
-
-void operator delete(void *p, const std::nothrow_t &) noexcept
-{
-    std::free(p);
-}
-
-void operator delete[](void *p, const std::nothrow_t &) noexcept
-{
-    std::free(p);
-}
 
 namespace {
 
@@ -273,15 +208,14 @@ void TestTensorStatsOutliers::nothingSizedByTheStringCount()
     QVERIFY(trace);
     QVERIFY(trace->strings.size() > 60000);
     QCOMPARE(trace->tensors.size(), std::size_t(1));
-    t_largestAllocation = 0;
-    t_trackAllocations = true;
+    TestFixtures::AllocationProbe probe;
     const std::vector<TensorStatsVerdict> verdicts = evaluateTensorStats(*trace);
     const TensorEvidence evidence = analyzeTensorEvidence(*trace, nullptr);
-    t_trackAllocations = false;
+    probe.stop();
     QCOMPARE(verdicts.size(), std::size_t(3));
     QCOMPARE(evidence.spanIndex.size(), std::size_t(1));
     QCOMPARE(evidence.spanIndex[0], std::uint32_t(trace->findSpan(std::string_view("x7"))));
-    QVERIFY2(t_largestAllocation < 4096, qPrintable(QString::number(t_largestAllocation)));
+    QVERIFY2(probe.largest() < 4096, qPrintable(QString::number(probe.largest())));
 }
 
 QTEST_GUILESS_MAIN(TestTensorStatsOutliers)
