@@ -54,6 +54,22 @@ char patternAt(std::size_t i)
     return static_cast<char>((i * 131 + 7) % 251);
 }
 
+void writePattern(char *p, std::size_t bytes)
+{
+    for (std::size_t i = 0; i < bytes; ++i)
+        p[i] = patternAt(i);
+}
+
+/// The index of the first of the \a bytes at \a p that is not the pattern's, or \a bytes.
+std::size_t patternMismatch(const char *p, std::size_t bytes)
+{
+    for (std::size_t i = 0; i < bytes; ++i) {
+        if (p[i] != patternAt(i))
+            return i;
+    }
+    return bytes;
+}
+
 /// A record of MemoryEvent's size, 52 bytes: its remainders modulo a page are every
 /// multiple of 4.
 MemoryEvent eventNumbered(std::uint32_t i)
@@ -112,17 +128,14 @@ void tst_PageMove::movesAtEveryOffset()
         std::memset(from.data(), 0xCD, from.size());
         std::memset(to.data(), 0xAB, to.size());
         char *source = from.data() + offset;
-        for (std::size_t i = 0; i < kBytes; ++i)
-            source[i] = patternAt(i);
+        writePattern(source, kBytes);
         char *target = to.data() + kPage + offset;
         const std::size_t moved = movePages(target, source, kBytes);
 
         const std::size_t wholePages = ((offset + kBytes) / kPage - (offset + kPage - 1) / kPage) * kPage;
         QCOMPARE(moved, moves ? wholePages : std::size_t(0));
-        for (std::size_t i = 0; i < kBytes; ++i) {
-            if (target[i] != patternAt(i))
-                QFAIL(qPrintable(QStringLiteral("offset %1: byte %2 differs").arg(offset).arg(i)));
-        }
+        if (const std::size_t at = patternMismatch(target, kBytes); at != kBytes)
+            QFAIL(qPrintable(QStringLiteral("offset %1: byte %2 differs").arg(offset).arg(at)));
         for (char *p = to.data(); p < target; ++p)
             QCOMPARE(static_cast<unsigned char>(*p), 0xABu);
         for (char *p = target + kBytes; p < to.data() + to.size(); ++p)
@@ -162,15 +175,11 @@ void tst_PageMove::copiesWhatTheKernelRefuses()
     const std::uintptr_t boundary = (base + 8 * kPage + kHuge - 1) & ~(kHuge - 1);
     const std::size_t bytes = kPages * kPage - 100;
     char *source = from.data() + 50;
-    for (std::size_t i = 0; i < bytes; ++i)
-        source[i] = patternAt(i);
+    writePattern(source, bytes);
     g_refuseBelow = boundary;
     char *target = to.data() + kPage + 50;
     const std::size_t moved = movePages(target, source, bytes, refusingBelow);
-    for (std::size_t i = 0; i < bytes; ++i) {
-        if (target[i] != patternAt(i))
-            QFAIL(qPrintable(QStringLiteral("byte %1 differs").arg(i)));
-    }
+    QCOMPARE(patternMismatch(target, bytes), bytes); // else: the index of the first wrong byte
     const std::size_t firstPiece = boundary - (base + kPage);
     const std::size_t wholePages = (bytes + 50) / kPage * kPage - kPage;
     QCOMPARE(moved, kernelMovesPages() ? wholePages - firstPiece : std::size_t(0));
@@ -193,15 +202,11 @@ void tst_PageMove::sourceOfSeveralMappings()
     const std::uintptr_t boundary = (base + 8 * kPage + kHuge - 1) & ~(kHuge - 1);
     const std::size_t bytes = kPages * kPage - 100;
     char *source = from.data() + 50;
-    for (std::size_t i = 0; i < bytes; ++i)
-        source[i] = patternAt(i);
+    writePattern(source, bytes);
     QCOMPARE(::mprotect(reinterpret_cast<char *>(boundary) - 5 * kPage, kPage, PROT_READ), 0);
     char *target = to.data() + kPage + 50;
     movePages(target, source, bytes);
-    for (std::size_t i = 0; i < bytes; ++i) {
-        if (target[i] != patternAt(i))
-            QFAIL(qPrintable(QStringLiteral("byte %1 differs").arg(i)));
-    }
+    QCOMPARE(patternMismatch(target, bytes), bytes); // else: the index of the first wrong byte
 }
 
 // appendMovingPages() gives what a copying append gives, whatever the remainder of the
