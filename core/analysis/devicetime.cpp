@@ -8,6 +8,7 @@
 
 #include "core/analysis/bitcount.h"
 #include "core/analysis/densebytes.h"
+#include "core/analysis/groupbyindex.h"
 #include "core/analysis/spantree.h"
 #include "core/model/trace.h"
 
@@ -150,7 +151,6 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
         lane = remap[lane];
 
     // Each span's own intervals (CSR by span); the rest are outside every span.
-    std::vector<std::uint32_t> ownOffset(spanCount + 1, 0);
     std::vector<std::uint32_t> spanOfInterval(intervals.size(), kNone);
     LaneSet outside;
     std::vector<std::tuple<std::uint32_t, std::uint64_t, std::uint32_t>> outsideOrder; // (lane, start, index)
@@ -164,7 +164,6 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
             continue;
         }
         spanOfInterval[i] = span;
-        ++ownOffset[span + 1];
     }
     for (const auto &[lane, segs] : outside.lanes)
         result.m_outside.push_back(busyOf(lane, segs));
@@ -179,18 +178,13 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
     }
     if (!outsideOrder.empty())
         result.m_outsideOffset.push_back(std::uint32_t(outsideOrder.size()));
-    for (std::size_t i = 1; i <= spanCount; ++i)
-        ownOffset[i] += ownOffset[i - 1];
     // The intervals by span, as indices: a copy of their segments (24 bytes each, not 4) was
     // ~18 MB of the analysis's peak on the 1 GB trace, while health and memory ran beside it.
-    std::vector<std::uint32_t> own(ownOffset[spanCount]);
-    {
-        std::vector<std::uint32_t> cursor(ownOffset.begin(), ownOffset.end() - 1);
-        for (std::size_t i = 0; i < intervals.size(); ++i) {
-            if (spanOfInterval[i] != kNone)
-                own[cursor[spanOfInterval[i]]++] = std::uint32_t(i);
-        }
-    }
+    static_assert(kNone == kNoBucket);
+    std::vector<std::uint32_t> ownOffset;
+    std::vector<std::uint32_t> own;
+    groupByIndex(
+        intervals.size(), spanCount, [&spanOfInterval](std::size_t i) { return spanOfInterval[i]; }, ownOffset, own);
     std::vector<std::uint32_t>().swap(spanOfInterval);
     const auto ownOf = [&](std::uint32_t span) {
         return std::span<const std::uint32_t>(own.data() + ownOffset[span], ownOffset[span + 1] - ownOffset[span]);

@@ -7,6 +7,7 @@
 
 #include "core/analysis/bitcount.h"
 #include "core/analysis/densebytes.h"
+#include "core/analysis/groupbyindex.h"
 #include "core/analysis/radixorder.h"
 #include "core/model/trace.h"
 
@@ -173,23 +174,11 @@ SpanTree SpanTree::build(const Trace &trace)
 
     const std::vector<Op> &ops = trace.ops;
     tree.m_opSpan.resize(ops.size());
-    tree.m_spanOpOffset.assign(n + 1, 0);
-    for (std::size_t k = 0; k < ops.size(); ++k) {
-        const std::uint32_t owner = lookup(ops[k].spanId);
-        tree.m_opSpan[k] = owner;
-        if (owner != kNoParent)
-            ++tree.m_spanOpOffset[owner + 1];
-    }
-    std::partial_sum(tree.m_spanOpOffset.begin(), tree.m_spanOpOffset.end(), tree.m_spanOpOffset.begin());
-    tree.m_spanOps.resize(tree.m_spanOpOffset[n]);
-    {
-        std::vector<std::uint32_t> cursor(tree.m_spanOpOffset.begin(), tree.m_spanOpOffset.end() - 1);
-        for (std::size_t k = 0; k < ops.size(); ++k) {
-            const std::uint32_t owner = tree.m_opSpan[k];
-            if (owner != kNoParent)
-                tree.m_spanOps[cursor[owner]++] = static_cast<std::uint32_t>(k);
-        }
-    }
+    for (std::size_t k = 0; k < ops.size(); ++k)
+        tree.m_opSpan[k] = lookup(ops[k].spanId);
+    static_assert(kNoParent == kNoBucket);
+    groupByIndex(
+        ops.size(), n, [&tree](std::size_t k) { return tree.m_opSpan[k]; }, tree.m_spanOpOffset, tree.m_spanOps);
     return tree;
 }
 

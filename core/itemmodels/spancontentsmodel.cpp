@@ -5,6 +5,7 @@
 
 #include "core/display/format.h"
 #include "core/itemmodels/backgroundsort.h"
+#include "core/analysis/groupbyindex.h"
 #include "core/analysis/spantree.h"
 #include "core/model/trace.h"
 
@@ -14,28 +15,6 @@ namespace {
 QString qs(std::string_view text)
 {
     return QString::fromUtf8(text.data(), qsizetype(text.size()));
-}
-
-/// The records of each span (by the span tree's spanOfId() of \a spanIdOf(record)), stream
-/// order within a span: offsets (spanCount + 1) and records. Records naming no span are left
-/// out: setSpan() only asks for spans.
-template<typename SpanIdOf>
-void groupBySpan(std::size_t recordCount, const SpanTree &tree, SpanIdOf spanIdOf, std::vector<std::uint32_t> &offsets,
-                 std::vector<std::uint32_t> &records)
-{
-    offsets.assign(tree.spanCount() + 1, 0);
-    for (std::size_t r = 0; r < recordCount; ++r) {
-        if (const std::uint32_t span = tree.spanOfId(spanIdOf(r)); span != SpanTree::kNoParent)
-            ++offsets[span + 1];
-    }
-    for (std::size_t i = 1; i < offsets.size(); ++i)
-        offsets[i] += offsets[i - 1];
-    records.resize(offsets.back());
-    std::vector<std::uint32_t> fill(offsets.begin(), offsets.end() - 1);
-    for (std::size_t r = 0; r < recordCount; ++r) {
-        if (const std::uint32_t span = tree.spanOfId(spanIdOf(r)); span != SpanTree::kNoParent)
-            records[fill[span]++] = std::uint32_t(r);
-    }
 }
 
 } // namespace
@@ -89,12 +68,14 @@ void SpanContentsModel::startIndexing()
 SpanContentsModel::Index SpanContentsModel::computeIndex(const Trace &trace, const SpanTree &tree)
 {
     Index index;
-    groupBySpan(
-        trace.tensors.size(), tree, [&trace](std::size_t t) { return trace.tensors[t].spanId; }, index.tensorOffset,
-        index.tensors);
-    groupBySpan(
-        trace.memory.size(), tree, [&trace](std::size_t m) { return trace.memory[m].spanId; }, index.memoryOffset,
-        index.memory);
+    // Records naming no span are left out: setSpan() only asks for spans.
+    static_assert(SpanTree::kNoParent == kNoBucket);
+    groupByIndex(
+        trace.tensors.size(), tree.spanCount(), [&](std::size_t t) { return tree.spanOfId(trace.tensors[t].spanId); },
+        index.tensorOffset, index.tensors);
+    groupByIndex(
+        trace.memory.size(), tree.spanCount(), [&](std::size_t m) { return tree.spanOfId(trace.memory[m].spanId); },
+        index.memoryOffset, index.memory);
     return index;
 }
 
