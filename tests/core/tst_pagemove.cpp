@@ -3,10 +3,16 @@
 
 #include <cstdint>
 #include <cstring>
+#include <cstdlib>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <sys/mman.h>
 #include <vector>
 
+#include "core/model/hugepages.h"
 #include "core/model/pagemove.h"
+#include "core/model/pagerelease.h"
 #include "core/model/records.h"
 
 using namespace TraceInspector;
@@ -103,17 +109,30 @@ class tst_PageMove : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    void initTestCase();
     void movesAtEveryOffset();
     void copiesWhatTheKernelRefuses();
     void sourceOfSeveralMappings();
     void appendsBytesAtEveryRemainder();
     void appendsRecordsAtEveryRemainder();
+    void appendsLargeArraysAtHugePageOffsets_data();
+    void appendsLargeArraysAtHugePageOffsets();
     void smallArraysAreCopied();
 };
 
 // The bytes arrive whole at every offset within a page; only [to, to + bytes) changes; the
 // source's partial pages (an allocator's header) stay, its whole pages are given back; and
 // the whole pages are moved, not copied.
+void tst_PageMove::initTestCase()
+{
+#if defined(__GLIBC__)
+    // As the application does (tuneMallocForBigTraces()): blocks of megabytes get mappings of
+    // their own, not heap memory an earlier test row left resident, so that the pages found
+    // behind an append's records are the append's.
+    mallopt(M_MMAP_THRESHOLD, 1 << 20);
+#endif
+}
+
 void tst_PageMove::movesAtEveryOffset()
 {
     const bool moves = kernelMovesPages();
@@ -272,6 +291,71 @@ void tst_PageMove::appendsRecordsAtEveryRemainder()
         dst.push_back(eventNumbered(7));
         QVERIFY(sameEvent(dst.back(), eventNumbered(7)));
     }
+}
+
+/// The number of resident pages among the whole pages of [begin, end).
+std::size_t residentPages(const void *begin, const void *end)
+{
+    const auto first = (reinterpret_cast<std::uintptr_t>(begin) + kPage - 1) & ~(kPage - 1);
+    const auto last = reinterpret_cast<std::uintptr_t>(end) & ~(kPage - 1);
+    if (last <= first)
+        return 0;
+    std::vector<unsigned char> pages((last - first) / kPage);
+    if (::mincore(reinterpret_cast<void *>(first), last - first, pages.data()) != 0)
+        return SIZE_MAX;
+    std::size_t n = 0;
+    for (unsigned char p : pages)
+        n += p & 1;
+    return n;
+}
+
+void tst_PageMove::appendsLargeArraysAtHugePageOffsets_data()
+{
+    QTest::addColumn<std::uint32_t>("before");
+    QTest::addColumn<bool>("roomReserved");
+    // 52-byte records: the destination ends at assorted offsets within a page and a huge page.
+    for (std::uint32_t before : {0u, 1u, 79u, 40000u, 40329u, 80661u}) {
+        QTest::addRow("%u before", before) << before << false;
+        QTest::addRow("%u before, room for them all", before) << before << true;
+    }
+}
+
+// Arrays of 4 MiB or more land at their offset within a 2 MiB page, up to 2 MiB past the
+// destination's end: the records still come out in order, and the room behind the last
+// one holds no pages.
+void tst_PageMove::appendsLargeArraysAtHugePageOffsets()
+{
+    QFETCH(std::uint32_t, before);
+    QFETCH(bool, roomReserved);
+    constexpr std::uint32_t kSource = 130000; // 6.4 MiB
+    std::vector<MemoryEvent> dst;
+    if (roomReserved)
+        reserveHuge(dst, before + kSource + (std::size_t(2) << 20) / sizeof(MemoryEvent) + 1);
+    for (std::uint32_t i = 0; i < before; ++i)
+        dst.push_back(eventNumbered(i));
+    // The huge page the records end in may hold pages beyond them: not the append's.
+    releasePages(dst.data() + dst.size(), dst.data() + dst.capacity());
+    std::vector<MemoryEvent> src;
+    reserveHuge(src, kSource);
+    for (std::uint32_t i = 0; i < kSource; ++i)
+        src.push_back(eventNumbered(100000 + i));
+    const std::size_t moved = appendMovingPages(dst, src, [](MemoryEvent &e) { e.line += 7; });
+    QVERIFY(src.empty());
+    QCOMPARE(dst.size(), std::size_t(before + kSource));
+    for (std::uint32_t i = 0; i < before; ++i)
+        QVERIFY(sameEvent(dst[i], eventNumbered(i)));
+    for (std::uint32_t i = 0; i < kSource; ++i) {
+        MemoryEvent expected = eventNumbered(100000 + i);
+        expected.line += 7;
+        if (!sameEvent(dst[before + i], expected))
+            QFAIL(qPrintable(QStringLiteral("record %1 differs").arg(i)));
+    }
+#ifdef __linux__
+    QVERIFY(moved >= kSource * sizeof(MemoryEvent) - 2 * kPage);
+    QCOMPARE(residentPages(dst.data() + dst.size(), dst.data() + dst.capacity()), std::size_t(0));
+#else
+    (void)moved;
+#endif
 }
 
 void tst_PageMove::smallArraysAreCopied()
