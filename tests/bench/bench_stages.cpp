@@ -79,7 +79,7 @@ int main(int argc, char **argv)
     // the timeline layout took 65-118 ms here against 315-405 ms in bench_guiopen, and 334-517
     // ms here (23-27 thousand page faults, every run) with the window's malloc.
     mallopt(M_ARENA_MAX, 2);
-    mallopt(M_MMAP_THRESHOLD, 4 * 1024 * 1024);
+    mallopt(M_MMAP_THRESHOLD, 2 * 1024 * 1024);
     ReadResult read = TraceReader::readFile(argv[1]);
     if (!read.trace) {
         std::printf("the trace did not load\n");
