@@ -16,9 +16,9 @@
 // Any other size left up to 2 MiB at its start in 4 KiB pages: ~512 page faults per block
 // (measured with malloc tuned as the window tunes it: a zeroed vector of 8 MiB 516 faults, 5
 // after; of 80 MiB 552, 41 after), a fault costing ~5-10 us on a virtual machine with shadow
-// page tables, and the analyses of a 1 GB trace allocate dozens of such blocks. Only the
-// block's own bytes are advised: the slack after them stays in 4 KiB pages, never touched,
-// so the rounding costs address space, not memory.
+// page tables, and the analyses of a 1 GB trace allocate dozens of such blocks. Where the
+// slack is large, only the block's own bytes are advised: the slack after them stays in
+// 4 KiB pages, never touched, so the rounding costs address space, not memory.
 #include <cstdlib>
 #include <new>
 
@@ -30,13 +30,19 @@ namespace {
 // One huge page: the span tree's and device time's arrays of one u32 per span or op (~3.9 MB
 // on the 1 GB trace) fault by the 2 MiB too. A smaller block would not fill its huge page.
 constexpr std::size_t kMinBytes = std::size_t(2) << 20;
+// A block whose slack is at most this share of it is advised whole, slack included: its
+// last huge page is then one fault, not one per 4 KiB of the block in it, for at most 1/8
+// more memory. An array of one u32 per span on the 1 GB trace (3.86 MB in a 4 MiB block):
+// 455 faults -> 2.
+constexpr std::size_t kMaxSlackShare = 8;
 } // namespace
 
 void *operator new(std::size_t size)
 {
     for (;;) {
-        if (void *p = std::malloc(size ? TraceInspector::hugeBlockBytes(size, kMinBytes) : 1)) {
-            TraceInspector::adviseHugePages(p, size, kMinBytes);
+        const std::size_t block = size ? TraceInspector::hugeBlockBytes(size, kMinBytes) : 1;
+        if (void *p = std::malloc(block)) {
+            TraceInspector::adviseHugePages(p, block - size <= size / kMaxSlackShare ? block : size, kMinBytes);
             return p;
         }
         std::new_handler handler = std::get_new_handler();
