@@ -77,7 +77,8 @@ int main(int argc, char **argv)
     // With glibc's dynamic mmap threshold the arrays came from the heap, reusing memory an
     // earlier run had faulted in, and the figures were not the window's: on the 1 GB trace
     // the timeline layout took 65-118 ms here against 315-405 ms in bench_guiopen, and 334-517
-    // ms here (23-27 thousand page faults, every run) with the window's malloc.
+    // ms here (23-27 thousand page faults, every run) with the window's malloc (then a 4 MiB
+    // threshold).
     mallopt(M_ARENA_MAX, 2);
     mallopt(M_MMAP_THRESHOLD, 2 * 1024 * 1024);
     ReadResult read = TraceReader::readFile(argv[1]);
