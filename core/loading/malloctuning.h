@@ -4,7 +4,7 @@
 namespace TraceInspector {
 
 /// Sets glibc's malloc up for a process that holds a big trace (no effect elsewhere): two
-/// arenas, and blocks of 4 MiB and more always mapped on their own. Call first thing in
+/// arenas, and blocks of 2 MiB and more always mapped on their own. Call first thing in
 /// main(), before any thread starts.
 ///
 /// - glibc gives each thread that allocates concurrently an arena of its own, up to eight per
@@ -16,7 +16,11 @@ namespace TraceInspector {
 ///   of MiB came from the heap, where freed ones stayed held between live blocks (67-91 MiB
 ///   held free at the window's peak). A fixed threshold keeps them mapped and given back on
 ///   free: peak RSS on the 1 GB trace 636-648 MiB against 685-751 MiB, CPU time unchanged
-///   within noise (issue 9: at most 0.7x the file).
+///   within noise (issue 9: at most 0.7x the file). The threshold is 2 MiB, the size from
+///   which operator new asks for huge pages (hugepagenew.cpp): mapped on its own and sized
+///   in whole 2 MiB pages, such a block is faulted in by the 2 MiB, while from the heap it
+///   is by the 4 KiB. The span tree's and device time's arrays of one u32 per span or op are
+///   ~3.9 MB on the 1 GB trace, just under the former 4 MiB.
 void tuneMallocForBigTraces();
 
 /// Gives the free memory inside malloc's heaps back to the system (glibc's malloc_trim(); no

@@ -229,11 +229,6 @@ void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 genera
         return;
     AnalysisJob<DeviceTime> deviceTimeJob(
         [keep, tree] { return std::make_shared<const DeviceTime>(DeviceTime::compute(*keep, *tree)); });
-    // The timeline's layout, which the view would otherwise start only once the span tree
-    // stage is shown.
-    AnalysisJob<TimelineLayout> layoutJob([keep, tree, cancel] {
-        return std::make_shared<const TimelineLayout>(TimelineLayout::build(*keep, *tree, cancel.get()));
-    });
     {
         QElapsedTimer part;
         part.start();
@@ -247,14 +242,21 @@ void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 genera
         snapshot->spanTree = std::move(tree);
     }
 
+    // The timeline's layout, which the view would otherwise start only once the span tree
+    // stage is shown, on this thread: it is the longest of the analyses, and as a job it
+    // queued behind health and memory on the pool's two workers while this thread waited.
+    cpuStart = threadCpuMs();
+    snapshot->timelineLayout =
+        std::make_shared<const TimelineLayout>(TimelineLayout::build(trace, *snapshot->spanTree, cancel.get()));
+    snapshot->timings.cpu.timelineLayout = threadCpuMs() - cpuStart;
+    if (promise.isCanceled() || cancel->load() || snapshot->timelineLayout->isCancelled())
+        return;
+
     // The span tree stage's own parts first (the step names them), but its snapshot goes out
     // with health's and memory's: published earlier, the views it fills (span tree, timeline,
     // call graph) built their models beside the memory analysis and raised the peak RSS by
     // ~15 MiB on the 1 GB trace, for no earlier "fully drawn" on two cores.
     snapshot->deviceTime = deviceTimeJob.take(&snapshot->timings.deviceTimeMs, &snapshot->timings.cpu.deviceTime);
-    snapshot->timelineLayout = layoutJob.take(nullptr, &snapshot->timings.cpu.timelineLayout);
-    if (promise.isCanceled() || cancel->load() || snapshot->timelineLayout->isCancelled())
-        return;
     const qint64 spanTreeDoneMs = clock.elapsed();
 
     if (!healthJob.isFinished())

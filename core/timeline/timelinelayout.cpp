@@ -27,20 +27,19 @@ bool cancelRequested(const std::atomic<bool> *cancel)
     return cancel && cancel->load(std::memory_order_relaxed);
 }
 
-struct Slice {
-    std::uint64_t start;
-    std::uint64_t end;
-    std::uint32_t payload;
-};
-
-/// Packs start-ordered slices into non-overlapping tracks (first fit), at most \a maxTracks;
-/// past that a slice goes to the track that frees up first, which then overlaps.
-std::vector<TimelineTrack> packTracks(const std::vector<Slice> &slices, std::size_t maxTracks)
+/// Packs the \a n start-ordered slices \a sliceAt(i) gives into non-overlapping tracks (first
+/// fit), at most \a maxTracks; past that a slice goes to the track that frees up first, which
+/// then overlaps. Each track is filled at its final size (TimelineTrack::assign()): the
+/// members of tracks grown by doubling, then appended whole and packed, were most of the
+/// fresh memory of the layout (~100 MB on the 1 GB trace), each 4 KiB of it a page fault.
+template<typename SliceAt>
+std::vector<TimelineTrack> packTracks(std::size_t n, SliceAt sliceAt, std::size_t maxTracks)
 {
-    std::vector<std::vector<std::uint32_t>> members;
+    static_assert(TimelineLayout::kMaxTracksPerLevel <= 256, "a slice's track is kept in a byte");
+    std::vector<std::uint8_t> trackOf(n);
     std::vector<std::uint64_t> trackEnd;
-    for (std::uint32_t i = 0; i < slices.size(); ++i) {
-        const Slice &s = slices[i];
+    for (std::size_t i = 0; i < n; ++i) {
+        const TimelineSlice s = sliceAt(i);
         std::size_t chosen = trackEnd.size();
         for (std::size_t t = 0; t < trackEnd.size(); ++t) {
             if (trackEnd[t] <= s.start) {
@@ -49,22 +48,35 @@ std::vector<TimelineTrack> packTracks(const std::vector<Slice> &slices, std::siz
             }
         }
         if (chosen == trackEnd.size()) {
-            if (trackEnd.size() < maxTracks) {
+            if (trackEnd.size() < maxTracks)
                 trackEnd.push_back(0);
-                members.emplace_back();
-            } else {
+            else
                 chosen = std::size_t(std::min_element(trackEnd.begin(), trackEnd.end()) - trackEnd.begin());
-            }
         }
         trackEnd[chosen] = std::max(trackEnd[chosen], s.end);
-        members[chosen].push_back(i);
+        trackOf[i] = std::uint8_t(chosen);
     }
-    std::vector<TimelineTrack> tracks(members.size());
-    for (std::size_t t = 0; t < members.size(); ++t) {
-        tracks[t].reserve(members[t].size());
-        for (std::uint32_t i : members[t])
-            tracks[t].append(slices[i].start, slices[i].end, slices[i].payload);
-        tracks[t].finish();
+    std::vector<TimelineTrack> tracks(trackEnd.size());
+    if (tracks.size() == 1) {
+        tracks[0].assign(n, sliceAt);
+        return tracks;
+    }
+    // The members of each track, in order, by one counting sort.
+    std::vector<std::size_t> first(tracks.size() + 1, 0);
+    for (const std::uint8_t t : trackOf)
+        ++first[t + 1];
+    for (std::size_t t = 0; t < tracks.size(); ++t)
+        first[t + 1] += first[t];
+    std::vector<std::uint32_t> members(n);
+    {
+        std::vector<std::size_t> next(first.begin(), first.end() - 1);
+        for (std::size_t i = 0; i < n; ++i)
+            members[next[trackOf[i]]++] = std::uint32_t(i);
+    }
+    std::vector<std::uint8_t>().swap(trackOf);
+    for (std::size_t t = 0; t < tracks.size(); ++t) {
+        const std::uint32_t *own = members.data() + first[t];
+        tracks[t].assign(first[t + 1] - first[t], [&](std::size_t k) { return sliceAt(own[k]); });
     }
     return tracks;
 }
@@ -177,38 +189,49 @@ TimelineLayout TimelineLayout::build(const Trace &trace, const SpanTree &tree, c
         else
             layout.m_levelOfDepth[slot] = levelOfSlot[slot];
     }
-    std::vector<std::vector<Slice>> levelSlices(layout.m_levels.size());
+    // The host slices of each level, in start order: one array grouped by level (a counting
+    // sort of the ordered slices), each level's part then packed into tracks. Copied out of
+    // the spans and ops in one pass: read from there level by level, a deep trace read
+    // them once per level and track pass (~3x the layout's time).
+    std::vector<std::size_t> levelFirst(layout.m_levels.size() + 1, 0);
     for (std::uint32_t slot = 0; slot <= orphanSlot; ++slot) {
         if (levelOfSlot[slot] != kNone)
-            levelSlices[levelOfSlot[slot]].reserve(slotCount[slot]);
+            levelFirst[levelOfSlot[slot] + 1] = slotCount[slot];
     }
-    for (std::size_t n = 0; n < hostCount; ++n) {
-        if (n % kCancelStride == 0 && cancelRequested(cancel)) {
-            layout.m_cancelled = true;
-            return layout;
+    for (std::size_t l = 0; l < layout.m_levels.size(); ++l)
+        levelFirst[l + 1] += levelFirst[l];
+    std::vector<TimelineSlice> hostSlices(hostCount);
+    {
+        std::vector<std::size_t> next(levelFirst.begin(), levelFirst.end() - 1);
+        for (std::size_t n = 0; n < hostCount; ++n) {
+            if (n % kCancelStride == 0 && cancelRequested(cancel)) {
+                layout.m_cancelled = true;
+                return layout;
+            }
+            const std::uint32_t h = order[n];
+            TimelineSlice &slice = hostSlices[next[levelOfSlot[slotOf(h)]]++];
+            if (h < spanCount) {
+                const Span &s = trace.spans[h];
+                slice = {s.startNs, s.closed ? saturatingEnd(s.startNs, s.durationNs) : std::max(runEnd, s.startNs), h};
+            } else {
+                const Op &op = trace.ops[h - spanCount];
+                slice = {op.timestampNs, saturatingEnd(op.timestampNs, op.durationNs),
+                         std::uint32_t(h - spanCount) | kOpBit};
+            }
         }
-        const std::uint32_t h = order[n];
-        Slice slice{};
-        if (h < spanCount) {
-            const Span &s = trace.spans[h];
-            slice = {s.startNs, s.closed ? saturatingEnd(s.startNs, s.durationNs) : std::max(runEnd, s.startNs), h};
-        } else {
-            const Op &op = trace.ops[h - spanCount];
-            slice = {op.timestampNs, saturatingEnd(op.timestampNs, op.durationNs),
-                     std::uint32_t(h - spanCount) | kOpBit};
-        }
-        levelSlices[levelOfSlot[slotOf(h)]].push_back(slice);
     }
     order.clear();
     order.shrink_to_fit();
     for (std::size_t l = 0; l < layout.m_levels.size(); ++l) {
-        layout.m_levels[l].tracks = packTracks(levelSlices[l], kMaxTracksPerLevel);
-        std::vector<Slice>().swap(levelSlices[l]);
+        const TimelineSlice *slices = hostSlices.data() + levelFirst[l];
+        layout.m_levels[l].tracks = packTracks(
+            levelFirst[l + 1] - levelFirst[l], [slices](std::size_t k) { return slices[k]; }, kMaxTracksPerLevel);
         if (cancelRequested(cancel)) {
             layout.m_cancelled = true;
             return layout;
         }
     }
+    std::vector<TimelineSlice>().swap(hostSlices);
 
     // Device lanes, one per (device, stream, clock), grouped by clock.
     const auto &intervals = trace.deviceIntervals;
@@ -285,51 +308,52 @@ TimelineLayout TimelineLayout::build(const Trace &trace, const SpanTree &tree, c
     }
     // Each lane's slices by start, then index: gathered in file order, where a stream's
     // intervals mostly come by start already, and ordered per lane where they do not (one
-    // sort of every interval, then a random read of each, cost ~3x as much). Each lane's
-    // vector sized at once: grown by doubling, the lanes' vectors held up to twice their
-    // slices, and two copies of one while it grew (~25 MB at once on the 1 GB trace).
-    std::vector<std::vector<Slice>> laneSlices(layout.m_lanes.size());
+    // sort of every interval, then a random read of each, cost ~3x as much). The lanes'
+    // intervals are one array of indices, grouped by lane by a counting sort.
+    std::vector<std::size_t> laneFirst(layout.m_lanes.size() + 1, 0);
+    for (const std::uint32_t lane : layout.m_intervalLane)
+        ++laneFirst[lane + 1];
+    for (std::size_t l = 0; l < layout.m_lanes.size(); ++l)
+        laneFirst[l + 1] += laneFirst[l];
+    std::vector<TimelineSlice> laneSlices(intervals.size());
     {
-        std::vector<std::size_t> perLane(layout.m_lanes.size(), 0);
-        for (const std::uint32_t lane : layout.m_intervalLane)
-            ++perLane[lane];
-        for (std::size_t l = 0; l < laneSlices.size(); ++l)
-            laneSlices[l].reserve(perLane[l]);
-    }
-    for (std::uint32_t i = 0; i < intervals.size(); ++i) {
-        if (i % kCancelStride == 0 && cancelRequested(cancel)) {
-            layout.m_cancelled = true;
-            return layout;
+        std::vector<std::size_t> next(laneFirst.begin(), laneFirst.end() - 1);
+        for (std::uint32_t i = 0; i < intervals.size(); ++i) {
+            if (i % kCancelStride == 0 && cancelRequested(cancel)) {
+                layout.m_cancelled = true;
+                return layout;
+            }
+            const DeviceInterval &d = intervals[i];
+            const std::uint32_t laneIndex = layout.m_intervalLane[i];
+            DeviceLane &lane = layout.m_lanes[laneIndex];
+            const std::uint64_t end = saturatingEnd(d.startNs, d.durationNs);
+            laneSlices[next[laneIndex]++] = {d.startNs, end, i};
+            ++lane.intervalCount;
+            TimeWindow &extent = layout.m_domains[lane.clockDomain].extent;
+            extent.begin = std::min(extent.begin, d.startNs);
+            extent.end = std::max(extent.end, end);
         }
-        const DeviceInterval &d = intervals[i];
-        const std::uint32_t laneIndex = layout.m_intervalLane[i];
-        DeviceLane &lane = layout.m_lanes[laneIndex];
-        const std::uint64_t end = saturatingEnd(d.startNs, d.durationNs);
-        laneSlices[laneIndex].push_back({d.startNs, end, i});
-        ++lane.intervalCount;
-        TimeWindow &extent = layout.m_domains[lane.clockDomain].extent;
-        extent.begin = std::min(extent.begin, d.startNs);
-        extent.end = std::max(extent.end, end);
     }
     for (ClockDomain &domain : layout.m_domains) {
         if (domain.extent.end <= domain.extent.begin)
             domain.extent.end = domain.extent.begin + 1;
     }
     for (std::size_t l = 0; l < layout.m_lanes.size(); ++l) {
-        std::vector<Slice> &slices = laneSlices[l];
-        if (!std::is_sorted(slices.begin(), slices.end(),
-                            [](const Slice &a, const Slice &b) { return a.start < b.start; })) {
-            std::vector<std::uint64_t> keys(slices.size());
-            for (std::size_t k = 0; k < slices.size(); ++k)
+        TimelineSlice *slices = laneSlices.data() + laneFirst[l];
+        const std::size_t count = laneFirst[l + 1] - laneFirst[l];
+        if (!std::is_sorted(slices, slices + count,
+                            [](const TimelineSlice &a, const TimelineSlice &b) { return a.start < b.start; })) {
+            std::vector<std::uint64_t> keys(count);
+            for (std::size_t k = 0; k < count; ++k)
                 keys[k] = slices[k].start;
             const std::vector<std::uint32_t> byStart = radixOrder(std::move(keys)); // stable: index order kept
-            std::vector<Slice> sorted(slices.size());
-            for (std::size_t k = 0; k < slices.size(); ++k)
+            std::vector<TimelineSlice> sorted(count);
+            for (std::size_t k = 0; k < count; ++k)
                 sorted[k] = slices[byStart[k]];
-            slices.swap(sorted);
+            std::copy(sorted.begin(), sorted.end(), slices);
         }
-        layout.m_lanes[l].tracks = packTracks(slices, kMaxTracksPerLevel);
-        std::vector<Slice>().swap(slices);
+        layout.m_lanes[l].tracks = packTracks(
+            count, [slices](std::size_t k) { return slices[k]; }, kMaxTracksPerLevel);
     }
     return layout;
 }

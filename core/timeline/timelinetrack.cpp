@@ -63,45 +63,10 @@ void TimelineTrack::append(std::uint64_t start, std::uint64_t end, std::uint32_t
 
 void TimelineTrack::finish()
 {
-    const std::size_t n = m_payload.size();
-    m_payload.shrink_to_fit();
-    m_maxEnd.clear();
-    m_coarse.clear();
-    m_coarse.reserve(n / kCoarse + 1);
-    for (std::size_t i = 0; i < n; i += kCoarse)
-        m_coarse.push_back(m_wideStart[i]);
-    bool overlaps = false;
-    for (std::size_t i = 1; i < n && !overlaps; ++i)
-        overlaps = m_wideStart[i] < m_wideEnd[i - 1] || m_wideEnd[i] < m_wideEnd[i - 1];
-    if (overlaps) {
-        m_maxEnd.resize(n);
-        std::uint64_t running = 0;
-        for (std::size_t i = 0; i < n; ++i)
-            m_maxEnd[i] = running = std::max(running, m_wideEnd[i]);
-    }
-    constexpr std::uint64_t kFits = UINT32_MAX;
-    bool lengthsFit = true;
-    bool offsetsFit = true;
-    for (std::size_t i = 0; i < n; ++i) {
-        lengthsFit = lengthsFit && m_wideEnd[i] - m_wideStart[i] <= kFits;
-        offsetsFit = offsetsFit && m_wideStart[i] - m_coarse[i / kCoarse] <= kFits;
-    }
-    if (lengthsFit) {
-        m_length.resize(n);
-        for (std::size_t i = 0; i < n; ++i)
-            m_length[i] = std::uint32_t(m_wideEnd[i] - m_wideStart[i]);
-        std::vector<std::uint64_t>().swap(m_wideEnd);
-    } else {
-        m_wideEnd.shrink_to_fit();
-    }
-    if (offsetsFit) {
-        m_startOffset.resize(n);
-        for (std::size_t i = 0; i < n; ++i)
-            m_startOffset[i] = std::uint32_t(m_wideStart[i] - m_coarse[i / kCoarse]);
-        std::vector<std::uint64_t>().swap(m_wideStart);
-    } else {
-        m_wideStart.shrink_to_fit();
-    }
+    const std::vector<std::uint64_t> starts = std::move(m_wideStart);
+    const std::vector<std::uint64_t> ends = std::move(m_wideEnd);
+    const std::vector<std::uint32_t> payloads = std::move(m_payload);
+    assign(payloads.size(), [&](std::size_t i) { return TimelineSlice{starts[i], ends[i], payloads[i]}; });
 }
 
 std::uint64_t TimelineTrack::lastEnd() const

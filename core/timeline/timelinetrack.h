@@ -18,6 +18,13 @@ namespace TraceInspector {
 /// Slices are appended in start order; finish() then notes whether any two overlap. A
 /// track without overlaps has its ends sorted too. A track with overlaps also keeps the
 /// running maximum of the ends, which is sorted and serves the same search.
+/// One slice as TimelineTrack::assign() reads it.
+struct TimelineSlice {
+    std::uint64_t start;
+    std::uint64_t end;
+    std::uint32_t payload;
+};
+
 class TimelineTrack
 {
 public:
@@ -28,6 +35,12 @@ public:
     void append(std::uint64_t start, std::uint64_t end, std::uint32_t payload);
     /// Must be called once after the last append() and before any query.
     void finish();
+    /// Fills the track at once with \a n slices, \a sliceAt(i) giving the i-th as a
+    /// TimelineSlice in start order (as append() then finish() would). Each array is
+    /// allocated once at its final size: appended slices are held whole (20 bytes each) until
+    /// finish() packs them, fresh memory a big trace pays for in page faults.
+    template<typename SliceAt>
+    void assign(std::size_t n, SliceAt sliceAt);
 
     std::size_t size() const { return m_payload.size(); }
     bool isEmpty() const { return m_payload.empty(); }
@@ -92,5 +105,61 @@ private:
     std::vector<std::uint64_t> m_maxEnd; // running max of the ends; only when slices overlap
     std::vector<std::uint32_t> m_payload;
 };
+
+template<typename SliceAt>
+void TimelineTrack::assign(std::size_t n, SliceAt sliceAt)
+{
+    // First pass: the block starts, and whether slices overlap and offsets and lengths fit.
+    m_coarse.clear();
+    m_coarse.reserve(n / kCoarse + 1);
+    constexpr std::uint64_t kFits = UINT32_MAX;
+    bool overlaps = false;
+    bool lengthsFit = true;
+    bool offsetsFit = true;
+    std::uint64_t previousEnd = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const TimelineSlice s = sliceAt(i);
+        const std::uint64_t end = s.end < s.start ? s.start : s.end;
+        if (i % kCoarse == 0)
+            m_coarse.push_back(s.start);
+        if (i > 0)
+            overlaps = overlaps || s.start < previousEnd || end < previousEnd;
+        lengthsFit = lengthsFit && end - s.start <= kFits;
+        offsetsFit = offsetsFit && s.start - m_coarse.back() <= kFits;
+        previousEnd = end;
+    }
+    m_payload.assign(n, 0);
+    m_startOffset.clear();
+    m_length.clear();
+    m_wideStart.clear();
+    m_wideEnd.clear();
+    m_maxEnd.clear();
+    if (offsetsFit)
+        m_startOffset.resize(n);
+    else
+        m_wideStart.resize(n);
+    if (lengthsFit)
+        m_length.resize(n);
+    else
+        m_wideEnd.resize(n);
+    if (overlaps)
+        m_maxEnd.resize(n);
+    std::uint64_t running = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const TimelineSlice s = sliceAt(i);
+        const std::uint64_t end = s.end < s.start ? s.start : s.end;
+        m_payload[i] = s.payload;
+        if (offsetsFit)
+            m_startOffset[i] = std::uint32_t(s.start - m_coarse[i / kCoarse]);
+        else
+            m_wideStart[i] = s.start;
+        if (lengthsFit)
+            m_length[i] = std::uint32_t(end - s.start);
+        else
+            m_wideEnd[i] = end;
+        if (overlaps)
+            m_maxEnd[i] = running = running < end ? end : running;
+    }
+}
 
 } // namespace TraceInspector
