@@ -7,6 +7,7 @@
 #include <string_view>
 #include <tuple>
 
+#include "core/analysis/groupbyindex.h"
 #include "core/analysis/radixorder.h"
 #include "core/analysis/spantree.h"
 #include "core/model/trace.h"
@@ -61,18 +62,11 @@ std::vector<TimelineTrack> packTracks(std::size_t n, SliceAt sliceAt, std::size_
         tracks[0].assign(n, sliceAt);
         return tracks;
     }
-    // The members of each track, in order, by one counting sort.
-    std::vector<std::size_t> first(tracks.size() + 1, 0);
-    for (const std::uint8_t t : trackOf)
-        ++first[t + 1];
-    for (std::size_t t = 0; t < tracks.size(); ++t)
-        first[t + 1] += first[t];
-    std::vector<std::uint32_t> members(n);
-    {
-        std::vector<std::size_t> next(first.begin(), first.end() - 1);
-        for (std::size_t i = 0; i < n; ++i)
-            members[next[trackOf[i]]++] = std::uint32_t(i);
-    }
+    // The members of each track, in order.
+    std::vector<std::uint32_t> first;
+    std::vector<std::uint32_t> members;
+    groupByIndex(
+        n, tracks.size(), [&trackOf](std::size_t i) { return std::uint32_t(trackOf[i]); }, first, members);
     std::vector<std::uint8_t>().swap(trackOf);
     for (std::size_t t = 0; t < tracks.size(); ++t) {
         const std::uint32_t *own = members.data() + first[t];

@@ -11,13 +11,6 @@
 
 namespace TraceInspector {
 
-/// One row of slices on one time axis, sorted by start time (Qt Creator's TimelineModel
-/// idea): sorted start and end arrays let a viewport find its slices by binary search, so
-/// painting costs what is visible, not what the track holds.
-///
-/// Slices are appended in start order; finish() then notes whether any two overlap. A
-/// track without overlaps has its ends sorted too. A track with overlaps also keeps the
-/// running maximum of the ends, which is sorted and serves the same search.
 /// One slice as TimelineTrack::assign() reads it.
 struct TimelineSlice {
     std::uint64_t start;
@@ -25,6 +18,13 @@ struct TimelineSlice {
     std::uint32_t payload;
 };
 
+/// One row of slices on one time axis, sorted by start time (Qt Creator's TimelineModel
+/// idea): sorted start and end arrays let a viewport find its slices by binary search, so
+/// painting costs what is visible, not what the track holds.
+///
+/// Slices are appended in start order; finish() then notes whether any two overlap. A
+/// track without overlaps has its ends sorted too. A track with overlaps also keeps the
+/// running maximum of the ends, which is sorted and serves the same search.
 class TimelineTrack
 {
 public:
