@@ -25,10 +25,6 @@ struct ReadOptions {
     std::size_t chunkBytes = std::size_t(1) << 20;
     unsigned maxThreads = 2; // larger files are split into this many segments, one thread each
     std::uint64_t parallelThresholdBytes = std::uint64_t(16) << 20; // below it one thread is faster
-    /// A thread that has finished its segment takes over the back half of the unread rest
-    /// of another's when that rest is at least this big (ReadPieces). 8 MiB: at ~0.5 GB/s a
-    /// thread, a smaller rest is done before the extra segment's merge would pay off.
-    std::uint64_t minTakeOverBytes = std::uint64_t(8) << 20;
     /// A line of a stream longer than this ends the read (InputError::LineTooLong): a pipe
     /// from /dev/zero would otherwise grow one line until memory runs out. A regular
     /// file's lines are bounded by its size and have no limit.
