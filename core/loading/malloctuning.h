@@ -24,10 +24,11 @@ namespace TraceInspector {
 void tuneMallocForBigTraces();
 
 /// Gives the free memory inside malloc's heaps back to the system (glibc's malloc_trim(); no
-/// effect elsewhere). glibc returns only the top of a heap by itself: the scratch vectors an
-/// analysis freed between blocks that stay live remain resident until they are reused. Each
-/// post-read analysis calls it when done, so the next one's arrays do not come on top of
-/// them: peak RSS on the 1 GB trace -8 MiB (563 -> 549-554 in bench_guiopen), a few ms of CPU.
+/// effect elsewhere, nor under a sanitizer, whose allocator replaces malloc). glibc returns
+/// only the top of a heap by itself: the scratch vectors an analysis freed between blocks
+/// that stay live remain resident until they are reused. Each post-read analysis calls it when
+/// done, so the next one's arrays do not come on top of them: peak RSS on the 1 GB trace
+/// -8 MiB (563 -> 549-554 in bench_guiopen), a few ms of CPU. Safe from any thread.
 void releaseFreeMemory();
 
 } // namespace TraceInspector

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+// releaseFreeMemory() is called by every post-read analysis, so two loaders (a comparison's
+// candidate and baseline) call it at the same moment. In a sanitizer build glibc's heaps were
+// never set up, and malloc_trim() set them up lazily without a lock: a thread trimming while
+// another was still initialising walked null bins and crashed (CI, tst_comparecolumns).
+#include <QTest>
+
+#include <atomic>
+#include <cstdio>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#include "core/loading/malloctuning.h"
+
+using namespace TraceInspector;
+
+namespace {
+
+/// The process's resident pages (the second field of /proc/self/statm).
+long residentPages()
+{
+    long size = 0;
+    long resident = -1;
+    if (std::FILE *statm = std::fopen("/proc/self/statm", "r")) {
+        if (std::fscanf(statm, "%ld %ld", &size, &resident) != 2)
+            resident = -1;
+        std::fclose(statm);
+    }
+    return resident;
+}
+
+} // namespace
+
+class tst_MallocTuning : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void releaseFromManyThreadsAtOnce();
+    void givesFreedHeapPagesBack();
+};
+
+void tst_MallocTuning::releaseFromManyThreadsAtOnce()
+{
+    // The first calls in the process are the racy ones: this test function must stay the only
+    // caller before this point.
+    constexpr int kThreads = 16;
+    std::atomic<int> ready{0};
+    std::atomic<int> done{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+        threads.emplace_back([&] {
+            ready.fetch_add(1);
+            while (ready.load() < kThreads)
+                std::this_thread::yield();
+            releaseFreeMemory();
+            done.fetch_add(1);
+        });
+    }
+    for (std::thread &thread : threads)
+        thread.join();
+    QCOMPARE(done.load(), kThreads);
+}
+
+void tst_MallocTuning::givesFreedHeapPagesBack()
+{
+    if (qEnvironmentVariableIsSet("TI_SANITIZED"))
+        QSKIP("a sanitizer's allocator replaces glibc's heaps");
+    // 64 KiB blocks come from the heap; the last one stays live, so glibc alone cannot give
+    // the freed ones below it back.
+    constexpr int kBlocks = 64;
+    constexpr std::size_t kBlock = 64 * 1024;
+    std::vector<char *> blocks;
+    for (int i = 0; i < kBlocks; ++i) {
+        blocks.push_back(new char[kBlock]);
+        std::memset(blocks.back(), 1, kBlock);
+    }
+    for (int i = 0; i + 1 < kBlocks; ++i)
+        delete[] blocks[std::size_t(i)];
+    const long before = residentPages();
+    releaseFreeMemory();
+    const long after = residentPages();
+    delete[] blocks.back();
+    QVERIFY2(before - after >= long((kBlocks - 2) * kBlock / 4096) / 2,
+             qPrintable(QStringLiteral("resident pages %1 -> %2").arg(before).arg(after)));
+}
+
+QTEST_GUILESS_MAIN(tst_MallocTuning)
+#include "tst_malloctuning.moc"
