@@ -103,6 +103,22 @@ bool sameEvent(const MemoryEvent &a, const MemoryEvent &b)
            && a.line == b.line;
 }
 
+/// The index of the first record of \a dst that is not what appending \a count events
+/// numbered from 100000, each passed through \a fix, to \a before events numbered from 0 must
+/// give; before + count when every one is.
+template<typename Fix>
+std::size_t firstWrongRecord(const std::vector<MemoryEvent> &dst, std::uint32_t before, std::uint32_t count, Fix &fix)
+{
+    for (std::uint32_t i = 0; i < before + count; ++i) {
+        MemoryEvent expected = eventNumbered(i < before ? i : 100000 + (i - before));
+        if (i >= before)
+            fix(expected);
+        if (!sameEvent(dst[i], expected))
+            return i;
+    }
+    return std::size_t(before) + count;
+}
+
 } // namespace
 
 class tst_PageMove : public QObject
@@ -268,20 +284,14 @@ void tst_PageMove::appendsRecordsAtEveryRemainder()
         std::vector<MemoryEvent> src;
         for (std::uint32_t i = 0; i < kSource; ++i)
             src.push_back(eventNumbered(100000 + i));
-        const std::size_t moved = appendMovingPages(dst, src, [](MemoryEvent &e) {
+        const auto fix = [](MemoryEvent &e) {
             e.storageId += 1000000;
             e.line += 7;
-        });
+        };
+        const std::size_t moved = appendMovingPages(dst, src, fix);
         QCOMPARE(dst.size(), std::size_t(before + kSource));
-        for (std::uint32_t i = 0; i < before; ++i)
-            QVERIFY(sameEvent(dst[i], eventNumbered(i)));
-        for (std::uint32_t i = 0; i < kSource; ++i) {
-            MemoryEvent expected = eventNumbered(100000 + i);
-            expected.storageId += 1000000;
-            expected.line += 7;
-            if (!sameEvent(dst[before + i], expected))
-                QFAIL(qPrintable(QStringLiteral("%1 before: record %2 differs").arg(before).arg(i)));
-        }
+        if (const std::size_t wrong = firstWrongRecord(dst, before, kSource, fix); wrong != dst.size())
+            QFAIL(qPrintable(QStringLiteral("%1 before: record %2 differs").arg(before).arg(wrong)));
 #ifdef __linux__
         QVERIFY(moved >= kSource * sizeof(MemoryEvent) - 2 * kPage);
 #else
@@ -339,17 +349,11 @@ void tst_PageMove::appendsLargeArraysAtHugePageOffsets()
     reserveHuge(src, kSource);
     for (std::uint32_t i = 0; i < kSource; ++i)
         src.push_back(eventNumbered(100000 + i));
-    const std::size_t moved = appendMovingPages(dst, src, [](MemoryEvent &e) { e.line += 7; });
+    const auto fix = [](MemoryEvent &e) { e.line += 7; };
+    const std::size_t moved = appendMovingPages(dst, src, fix);
     QVERIFY(src.empty());
     QCOMPARE(dst.size(), std::size_t(before + kSource));
-    for (std::uint32_t i = 0; i < before; ++i)
-        QVERIFY(sameEvent(dst[i], eventNumbered(i)));
-    for (std::uint32_t i = 0; i < kSource; ++i) {
-        MemoryEvent expected = eventNumbered(100000 + i);
-        expected.line += 7;
-        if (!sameEvent(dst[before + i], expected))
-            QFAIL(qPrintable(QStringLiteral("record %1 differs").arg(i)));
-    }
+    QCOMPARE(firstWrongRecord(dst, before, kSource, fix), dst.size());
 #ifdef __linux__
     QVERIFY(moved >= kSource * sizeof(MemoryEvent) - 2 * kPage);
     QCOMPARE(residentPages(dst.data() + dst.size(), dst.data() + dst.capacity()), std::size_t(0));
