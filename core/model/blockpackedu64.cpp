@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+#include "core/model/blockpackedu64.h"
+
+#include <algorithm>
+
+namespace TraceInspector {
+
+void BlockPackedU64::reserve(std::size_t count)
+{
+    if (count > m_low.size())
+        m_low.resize(count);
+}
+
+void BlockPackedU64::push_back(std::uint64_t value)
+{
+    if (m_pending.empty())
+        m_pending.reserve(kBlockSize);
+    m_pending.push_back(value);
+    ++m_size;
+    if (m_pending.size() == kBlockSize)
+        packPending();
+}
+
+void BlockPackedU64::finish()
+{
+    if (!m_pending.empty())
+        packPending();
+    std::vector<std::uint64_t>().swap(m_pending);
+    if (m_low.size() != m_size)
+        m_low.resize(m_size); // mremap: the used pages stay where they are
+    m_high.shrink_to_fit();
+    m_blocks.shrink_to_fit();
+}
+
+void BlockPackedU64::packPending()
+{
+    const std::size_t first = m_size - m_pending.size();
+    if (m_low.size() < m_size)
+        m_low.resize(std::max(m_size, 2 * m_low.size())); // mremap: no copy of the filled part
+    const auto [lo, hi] = std::minmax_element(m_pending.begin(), m_pending.end());
+    Block block;
+    block.base = *lo;
+    const bool wide = *hi - *lo > UINT32_MAX;
+    if (wide)
+        block.high = static_cast<std::uint32_t>(m_high.size());
+    for (std::size_t k = 0; k < m_pending.size(); ++k) {
+        const std::uint64_t distance = m_pending[k] - block.base;
+        m_low[first + k] = static_cast<std::uint32_t>(distance);
+        if (wide)
+            m_high.push_back(static_cast<std::uint32_t>(distance >> 32));
+    }
+    m_blocks.push_back(block);
+    m_pending.clear();
+}
+
+std::size_t BlockPackedU64::firstAtLeast(std::uint64_t value, bool strict) const
+{
+    // A block's base is its first value when the array does not decrease: the blocks before
+    // the first one starting at or past the value hold every candidate but that block's start.
+    const auto below = [&](std::uint64_t v) { return strict ? v <= value : v < value; };
+    const auto next =
+        std::partition_point(m_blocks.begin(), m_blocks.end(), [&](const Block &b) { return below(b.base); });
+    std::size_t block = static_cast<std::size_t>(next - m_blocks.begin());
+    if (block == 0)
+        return 0;
+    --block;
+    std::size_t lo = block << kBlockShift;
+    std::size_t hi = std::min(m_size, lo + kBlockSize);
+    while (lo < hi) {
+        const std::size_t mid = lo + (hi - lo) / 2;
+        if (below((*this)[mid]))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+std::size_t BlockPackedU64::lowerBound(std::uint64_t value) const
+{
+    return firstAtLeast(value, false);
+}
+
+std::size_t BlockPackedU64::upperBound(std::uint64_t value) const
+{
+    return firstAtLeast(value, true);
+}
+
+std::size_t BlockPackedU64::memoryUsage() const
+{
+    return (m_low.size() > 0 ? m_low.memoryUsage() : 0) + m_high.capacity() * sizeof(std::uint32_t)
+           + m_blocks.capacity() * sizeof(Block) + m_pending.capacity() * sizeof(std::uint64_t);
+}
+
+} // namespace TraceInspector
