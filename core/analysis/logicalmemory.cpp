@@ -141,7 +141,7 @@ private:
             o.m_checkpointPresent.reserve(checkpoints * slots);
             o.m_checkpointBytes.reserve(checkpoints * slots);
             o.m_changeSlots = HugePageArray<std::uint32_t>(2 * m_memory.size());
-            o.m_changeBytes = HugePageArray<std::uint64_t>(2 * m_memory.size());
+            o.m_changeBytes.reserve(2 * m_memory.size());
             m_lifetimeAlloc.reserve(m_memory.size());
         }
 
@@ -266,7 +266,7 @@ private:
                     m_emittedPresent[slot] = present;
                     m_emittedBytes[slot] = bytes;
                     o.m_changeSlots[changes] = slot | (present ? 0 : LogicalMemoryProfile::kAbsentFlag);
-                    o.m_changeBytes[changes] = bytes;
+                    o.m_changeBytes.push_back(bytes);
                     ++changes;
                 }
                 // A device's live bytes and allocation count only move in groups touching it,
@@ -289,7 +289,9 @@ private:
         }
         if constexpr (kProfile) {
             o.m_changeSlots.resize(changes);
-            o.m_changeBytes.resize(changes);
+            o.m_changeBytes.finish();
+            o.m_pointTimestamps.finish();
+            o.m_pointLiveBytes.finish();
         }
         o.m_allocationCount = totalAllocations;
         m_hasPeak = peakLive.has_value();
@@ -519,10 +521,10 @@ LogicalStorageLifetime LogicalMemoryProfile::peakAllocation(const Trace &trace, 
 std::size_t LogicalMemoryProfile::memoryUsage() const
 {
     std::size_t n = m_devices.capacity() * sizeof(StringId) + m_byDevice.capacity() * sizeof(LogicalDeviceMemoryStats)
-                    + m_pointTimestamps.capacity() * 8 + m_pointLiveBytes.capacity() * 8
-                    + m_pointChangeEnd.capacity() * 4 + m_changeSlots.memoryUsage() + m_changeBytes.memoryUsage()
-                    + m_checkpointPresent.capacity() + m_checkpointBytes.capacity() * 8
-                    + m_lifetimes.capacity() * sizeof(Range) + m_lifetimeRecords.capacity() * 4;
+                    + m_pointTimestamps.memoryUsage() + m_pointLiveBytes.memoryUsage() + m_pointChangeEnd.capacity() * 4
+                    + m_changeSlots.memoryUsage() + m_changeBytes.memoryUsage() + m_checkpointPresent.capacity()
+                    + m_checkpointBytes.capacity() * 8 + m_lifetimes.capacity() * sizeof(Range)
+                    + m_lifetimeRecords.capacity() * 4;
     if (m_peak)
         n += m_peak->liveAllocations.capacity() * 4 + m_peak->liveBytesByDevice.capacity() * sizeof(DeviceBytes)
              + m_peak->liveBytesByCategory.capacity() * sizeof(CategoryBytes);

@@ -195,6 +195,8 @@ MemorySeries::MemorySeries(const Trace &trace, const MemoryProfile &profile)
             m_bytes.push_back(trace.memory[logical->lifetimeAllocRecord(l)].bytes);
             m_meta.push_back(metaOf[l]);
         }
+        m_times.finish();
+        m_bytes.finish();
 
         m_firstEvent.assign(m_logicalSlots, m_times.size());
         for (std::size_t i = m_times.size(); i-- > 0;)
@@ -294,10 +296,8 @@ LogicalChartData MemorySeries::logical(int device, const TimeWindow &window, int
     if (window.isEmpty() || buckets <= 0)
         return out;
 
-    const std::size_t first =
-        std::size_t(std::lower_bound(m_times.begin(), m_times.end(), window.begin) - m_times.begin());
-    const std::size_t last =
-        std::size_t(std::lower_bound(m_times.begin(), m_times.end(), window.end) - m_times.begin());
+    const std::size_t first = m_times.lowerBound(window.begin);
+    const std::size_t last = m_times.lowerBound(window.end);
     Sums sums;
     sumsBefore(first, slot, sums);
     Stack current = stackOf(sums);
@@ -491,7 +491,7 @@ std::optional<StackedColumn> MemorySeries::logicalAt(int device, std::uint64_t t
     if (!hasLogical(device))
         return std::nullopt;
     const int slot = device == kAllDevices ? -1 : m_info[std::size_t(device)].logicalSlot;
-    const std::size_t next = std::size_t(std::upper_bound(m_times.begin(), m_times.end(), t) - m_times.begin());
+    const std::size_t next = m_times.upperBound(t);
     const std::size_t firstChange = slot < 0 ? 0 : m_firstEvent[std::size_t(slot)];
     if (m_times.empty() || next <= firstChange)
         return std::nullopt; // nothing of the selection has happened yet: no data, not zero
@@ -560,7 +560,7 @@ std::vector<std::uint32_t> MemorySeries::liveLifetimesAt(const Trace &trace, con
 
 std::size_t MemorySeries::memoryUsage() const
 {
-    std::size_t n = m_times.capacity() * 8 + m_bytes.capacity() * 8 + m_meta.capacity() * 4
+    std::size_t n = m_times.memoryUsage() + m_bytes.memoryUsage() + m_meta.capacity() * 4
                     + m_checkpoints.capacity() * sizeof(WideSum);
     for (const DeviceInfo &i : m_info)
         n += i.samples.capacity() * sizeof(Sample);

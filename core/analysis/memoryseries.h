@@ -11,6 +11,7 @@
 
 #include "core/analysis/logicalmemorykeys.h"
 #include "core/analysis/timecoordinates.h"
+#include "core/model/blockpackedu64.h"
 #include "core/model/enums.h"
 
 namespace TraceInspector {
@@ -180,8 +181,9 @@ private:
     std::optional<std::uint64_t> m_peakTimeNs, m_peakBytes;
 
     // Logical deltas, time order. meta = slot << 4 | stack position << 1 | (1 = free).
-    std::vector<std::uint64_t> m_times;
-    std::vector<std::uint64_t> m_bytes;
+    // Times and sizes block-packed: 1.26 M changes on the 1 GB trace, ~10 MB less.
+    BlockPackedU64 m_times;
+    BlockPackedU64 m_bytes;
     std::vector<std::uint32_t> m_meta;
     std::size_t m_logicalSlots = 0;
     std::vector<std::size_t> m_firstEvent; // per slot: index of its first delta

@@ -63,7 +63,7 @@ SpanTree SpanTree::build(const Trace &trace)
 
     tree.m_parent.resize(n);
     tree.m_flags.assign(n, 0);
-    tree.m_duration.resize(n);
+    tree.m_duration.reserve(n);
     for (std::size_t i = 0; i < n; ++i) {
         const Span &s = spans[i];
         std::uint8_t flags = 0;
@@ -86,10 +86,11 @@ SpanTree SpanTree::build(const Trace &trace)
         }
         tree.m_parent[i] = parent;
         tree.m_flags[i] = flags;
-        tree.m_duration[i] = s.closed ? s.durationNs : 0;
+        tree.m_duration.push_back(s.closed ? s.durationNs : 0);
         if (s.closed)
             tree.m_maxDurationNs = std::max(tree.m_maxDurationNs, s.durationNs);
     }
+    tree.m_duration.finish();
 
     // Break parent cycles. Each span is walked once: a walk stops at a root, at a span
     // finished by an earlier walk, or at a span of the current walk (a new cycle).
@@ -160,17 +161,21 @@ SpanTree SpanTree::build(const Trace &trace)
         }
     }
 
-    tree.m_self.assign(n, 0);
+    tree.m_self.reserve(n);
     for (std::size_t i = 0; i < n; ++i) {
-        if (tree.isOpen(i))
+        if (tree.isOpen(i)) {
+            tree.m_self.push_back(0);
             continue;
+        }
         std::uint64_t childTotal = 0;
         for (std::uint32_t c : tree.children(i)) {
             if (!tree.isOpen(c))
                 childTotal = saturatingAdd(childTotal, tree.m_duration[c]);
         }
-        tree.m_self[i] = tree.m_duration[i] - std::min(childTotal, tree.m_duration[i]);
+        const std::uint64_t duration = tree.m_duration[i];
+        tree.m_self.push_back(duration - std::min(childTotal, duration));
     }
+    tree.m_self.finish();
 
     const std::vector<Op> &ops = trace.ops;
     tree.m_opSpan.resize(ops.size());
@@ -207,7 +212,7 @@ std::size_t SpanTree::memoryUsage() const
 {
     const auto bytes = [](const auto &v) { return v.capacity() * sizeof(v[0]); };
     return bytes(m_idBits) + bytes(m_idRank) + bytes(m_spanOfRank) + bytes(m_parent) + bytes(m_row) + bytes(m_depth)
-           + bytes(m_flags) + bytes(m_duration) + bytes(m_self) + bytes(m_children) + bytes(m_childOffset)
+           + bytes(m_flags) + m_duration.memoryUsage() + m_self.memoryUsage() + bytes(m_children) + bytes(m_childOffset)
            + bytes(m_opSpan) + bytes(m_spanOps) + bytes(m_spanOpOffset);
 }
 

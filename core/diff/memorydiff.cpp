@@ -24,8 +24,8 @@ std::optional<MemoryDiffSide> side(const Trace &trace, const MemoryProfile *memo
     const LogicalMemoryProfile &logical = *memory->logical;
     MemoryDiffSide s;
     s.originNs = runOriginNs(trace);
-    const auto times = logical.timelineTimestamps();
-    const auto bytes = logical.timelineLiveBytes();
+    const BlockPackedU64 &times = logical.timelineTimestamps();
+    const BlockPackedU64 &bytes = logical.timelineLiveBytes();
     const std::size_t n = times.size();
     const auto offset = [&](std::size_t i) { return times[i] > s.originNs ? times[i] - s.originNs : 0; };
     if (n <= maxPoints || maxPoints < 2) {
@@ -41,9 +41,11 @@ std::optional<MemoryDiffSide> side(const Trace &trace, const MemoryProfile *memo
         const std::size_t per = (n + maxPoints - 1) / maxPoints;
         for (std::size_t first = 0; first < n; first += per) {
             const std::size_t last = std::min(n, first + per);
+            std::uint64_t largest = bytes[first];
+            for (std::size_t i = first + 1; i < last; ++i)
+                largest = std::max(largest, bytes[i]);
             s.offsetNs.push_back(offset(first));
-            s.liveBytes.push_back(
-                *std::max_element(bytes.begin() + std::ptrdiff_t(first), bytes.begin() + std::ptrdiff_t(last)));
+            s.liveBytes.push_back(largest);
         }
     }
     if (const auto &peak = logical.peak()) {
