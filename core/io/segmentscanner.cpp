@@ -9,6 +9,7 @@
 #include "core/compat/rustformat.h"
 #include "core/io/utf8validation.h"
 #include "core/model/hugepages.h"
+#include "core/model/pagerelease.h"
 
 namespace TraceInspector {
 
@@ -123,6 +124,22 @@ void SegmentScanner::adviseTails(std::uint64_t scannedBytes, std::uint64_t remai
     tail(m_trace.edges);
     tail(m_segment.spanEnds);
     tail(m_segment.order);
+}
+
+void SegmentScanner::releaseTails()
+{
+    auto release = [](const auto &v) { releasePages(v.data() + v.size(), v.data() + v.capacity()); };
+    release(m_trace.spans);
+    release(m_trace.ops);
+    release(m_trace.tensors);
+    release(m_trace.tensorStats);
+    release(m_trace.memory);
+    release(m_trace.deviceMemory);
+    release(m_trace.deviceIntervals);
+    release(m_trace.gradients);
+    release(m_trace.edges);
+    release(m_segment.spanEnds);
+    release(m_segment.order);
 }
 
 void SegmentScanner::handleLine(const char *begin, std::size_t length)

@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "core/io/documentassembler.h"
+#include "core/io/readpieces.h"
+#include "core/io/readrange.h"
 #include "core/io/segmentmerger.h"
 #include "core/io/segmentscanner.h"
 #include "core/io/utf8validation.h"
@@ -195,20 +197,17 @@ LineEnd findLineEnd(int fd, std::uint64_t from, std::uint64_t end, ReadBuffer &w
     return {end, true, utf8.valid()};
 }
 
-struct RangeOutcome {
-    int osError = 0;
-    bool endedEarly = false; // the file ended before the size seen at open
-};
-
-/// Reads [begin, end) of a regular file in chunks and scans it.
-RangeOutcome scanRange(int fd, std::uint64_t begin, std::uint64_t end, std::uint64_t reserveBytes, std::size_t chunk,
-                       DecodedSegment &segment, std::atomic<std::uint64_t> &done, const std::atomic<bool> *cancel,
+/// Reads \a range of a regular file in chunks and scans it, claiming each chunk before it
+/// reads it: another thread may take over the range's unread back part meanwhile.
+RangeOutcome scanRange(int fd, ReadRange &range, std::uint64_t reserveBytes, std::size_t chunk, DecodedSegment &segment,
+                       std::atomic<std::uint64_t> &done, const std::atomic<bool> *cancel,
                        const std::function<void()> &onChunk)
 {
     SegmentScanner scanner(segment);
+    const std::uint64_t begin = range.begin();
     // A small file needs no 4 MB buffer.
-    chunk =
-        static_cast<std::size_t>(std::min<std::uint64_t>(chunk, std::max<std::uint64_t>(end - begin, kMinChunkBytes)));
+    chunk = static_cast<std::size_t>(
+        std::min<std::uint64_t>(chunk, std::max<std::uint64_t>(range.end() - begin, kMinChunkBytes)));
     const std::size_t baseSize = chunk + kDecoderPadding;
     ReadBuffer buffer(baseSize);
     std::unique_ptr<ReadBuffer> window; // for findLineEnd, made on the first long line
@@ -225,7 +224,8 @@ RangeOutcome scanRange(int fd, std::uint64_t begin, std::uint64_t end, std::uint
             // A small window: it stays allocated beside the line while the segment is read.
             if (!window)
                 window = std::make_unique<ReadBuffer>(std::min<std::size_t>(chunk, kLineEndWindowBytes));
-            const LineEnd lineEnd = findLineEnd(fd, offset, end, *window, buffer.data(), filled);
+            // The range never ends inside a line, so its end now is as good as its end later.
+            const LineEnd lineEnd = findLineEnd(fd, offset, range.end(), *window, buffer.data(), filled);
             if (lineEnd.complete && scanner.fileLongLine(buffer.data(), filled, lineEnd.validUtf8)) {
                 // Decided by its first bytes (a million `[`): the rest is never held.
                 done.fetch_add(lineEnd.offset - offset, std::memory_order_relaxed);
@@ -237,8 +237,7 @@ RangeOutcome scanRange(int fd, std::uint64_t begin, std::uint64_t end, std::uint
         } else if (buffer.size() > 2 * baseSize && filled <= chunk / 2) {
             buffer.resize(baseSize); // the long line is done
         }
-        const auto want =
-            static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size() - kDecoderPadding - filled, end - offset));
+        const auto want = static_cast<std::size_t>(range.claim(offset, buffer.size() - kDecoderPadding - filled));
         ssize_t n = 0;
         if (want > 0) {
             n = ::pread(fd, buffer.data() + filled, want, static_cast<off_t>(offset));
@@ -255,16 +254,18 @@ RangeOutcome scanRange(int fd, std::uint64_t begin, std::uint64_t end, std::uint
         // pending in the buffer says nothing about the record mix, and sizing the arrays
         // and the string table by the few lines before it reserved megabytes for nothing.
         if (!reserved && (offset - begin - filled >= kMinReserveSample || eof)) {
-            scanner.reserveFor(reserveBytes, end - begin, offset - begin - filled);
+            scanner.reserveFor(reserveBytes, range.end() - begin, offset - begin - filled);
             reserved = true;
         } else if (reserved && !eof) {
-            scanner.adviseTails(offset - begin - filled, end - offset + filled);
+            scanner.adviseTails(offset - begin - filled, range.end() - offset + filled);
         }
         done.fetch_add(static_cast<std::uint64_t>(n), std::memory_order_relaxed);
         if (onChunk)
             onChunk();
-        if (eof)
+        if (eof) {
+            scanner.releaseTails();
             return {0, want > 0};
+        }
     }
 }
 
@@ -319,24 +320,11 @@ bool scanStream(TraceSource &source, const ReadOptions &options, std::size_t chu
 std::vector<std::uint64_t> splitPoints(int fd, std::uint64_t size, unsigned parts)
 {
     std::vector<std::uint64_t> points{0};
-    char window[4096];
     for (unsigned k = 1; k < parts; ++k) {
-        std::uint64_t pos = std::max(points.back(), size * k / parts);
-        bool found = false;
-        while (!found && pos < size) {
-            const ssize_t n = ::pread(fd, window, sizeof window, static_cast<off_t>(pos));
-            if (n <= 0)
-                break;
-            if (const void *nl = std::memchr(window, '\n', static_cast<std::size_t>(n))) {
-                pos += static_cast<std::uint64_t>(static_cast<const char *>(nl) - window) + 1;
-                found = true;
-            } else {
-                pos += static_cast<std::uint64_t>(n);
-            }
-        }
-        if (!found || pos >= size)
+        const std::optional<std::uint64_t> at = afterNextNewline(fd, std::max(points.back(), size * k / parts), size);
+        if (!at || *at >= size)
             break;
-        points.push_back(pos);
+        points.push_back(*at);
     }
     points.push_back(size);
     return points;
@@ -446,27 +434,34 @@ ReadResult TraceReader::read(TraceSource &source, const ReadOptions &options, co
     if (total >= options.parallelThresholdBytes)
         parts = std::clamp(std::thread::hardware_concurrency(), 1u, std::max(1u, options.maxThreads));
     const std::vector<std::uint64_t> points = splitPoints(fd, total, parts);
-    std::vector<DecodedSegment> segments(points.size() - 1);
-    for (std::size_t k = 1; k < segments.size(); ++k)
-        segments[k].startsFile = false;
-    std::vector<RangeOutcome> outcomes(segments.size());
+    ReadPieces pieces(fd, total >= options.takeOverFromFileBytes ? options.minTakeOverBytes : UINT64_MAX, cancel);
+    for (std::size_t k = 0; k + 1 < points.size(); ++k)
+        pieces.add(ReadRange(points[k], points[k + 1]));
+    // Piece 0's segment receives the others when they are merged, so it reserves for the
+    // whole file.
+    pieces.at(0)->reserveBytes = total;
     std::atomic<std::uint64_t> done{0};
+    // Each thread reads its piece, then takes over the back part of the piece with the most
+    // left to read, while that is worth it.
+    auto readPieces = [&](ReadPiece *piece, const std::function<void()> &onChunk) {
+        for (; piece; piece = pieces.finishAndTakeOver(piece)) {
+            piece->outcome =
+                scanRange(fd, piece->range, piece->reserveBytes, chunk, piece->segment, done, cancel, onChunk);
+        }
+    };
 
-    // Segment 0 runs on the calling thread, which also reports progress for all.
+    // Piece 0 is read on the calling thread, which also reports progress for all.
     std::vector<std::thread> workers;
-    for (std::size_t k = 1; k < segments.size(); ++k) {
-        workers.emplace_back([&, k] {
-            outcomes[k] = scanRange(fd, points[k], points[k + 1], points[k + 1] - points[k], chunk, segments[k], done,
-                                    cancel, {});
-        });
-    }
+    for (std::size_t k = 1; k + 1 < points.size(); ++k)
+        workers.emplace_back([&, k] { readPieces(pieces.at(k), {}); });
     std::function<void()> report;
     if (progress)
         report = [&] { progress(done.load(std::memory_order_relaxed), total); };
-    // Segment 0 receives the others when they are merged, so it reserves for the whole file.
-    outcomes[0] = scanRange(fd, points[0], points[1], total, chunk, segments[0], done, cancel, report);
+    readPieces(pieces.at(0), report);
     for (std::thread &w : workers)
         w.join();
+    std::vector<RangeOutcome> outcomes;
+    std::vector<DecodedSegment> segments = pieces.takeSegmentsInFileOrder(outcomes);
     for (const RangeOutcome &o : outcomes) {
         if (o.osError) {
             InputError e;

@@ -622,6 +622,8 @@ void TestTraceReader::segmentsMatchSingleThread()
     ReadOptions many;
     many.maxThreads = 3;
     many.parallelThresholdBytes = 0;
+    many.minTakeOverBytes = 0; // threads take over each other's rest as soon as one finishes
+    many.takeOverFromFileBytes = 0;
     many.chunkBytes = 1 << 16;
     const ReadResult a = TraceReader::readFile(out.toStdString(), one);
     const ReadResult b = TraceReader::readFile(out.toStdString(), many);
@@ -724,6 +726,8 @@ void TestTraceReader::spanRulesAcrossSegments()
     ReadOptions many;
     many.maxThreads = unsigned(threads);
     many.parallelThresholdBytes = 0;
+    many.minTakeOverBytes = 0; // threads take over each other's rest as soon as one finishes
+    many.takeOverFromFileBytes = 0;
     many.chunkBytes = std::size_t(chunk);
     const ReadResult a = TraceReader::readBytes(text, path);
     const ReadResult b = TraceReader::readFile(path, many);

@@ -218,6 +218,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         ReadOptions split;
         split.maxThreads = 3;
         split.parallelThresholdBytes = 0;
+        split.minTakeOverBytes = 0;
+        split.takeOverFromFileBytes = 0;
         split.chunkBytes = 64 + (size * 7 + data[0]) % 512;
         const std::string segmented = fingerprint(readFromDescriptor(fd, split));
         if (segmented != expected)
