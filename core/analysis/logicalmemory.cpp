@@ -6,6 +6,7 @@
 
 #include "core/analysis/densebytes.h"
 #include "core/analysis/logicalmemorykeys.h"
+#include "core/model/hugepagearray.h"
 #include "core/model/trace.h"
 
 namespace TraceInspector {
@@ -140,7 +141,7 @@ private:
             const std::size_t checkpoints = (m_groups + o.m_checkpointInterval - 1) / o.m_checkpointInterval;
             o.m_checkpointPresent.reserve(checkpoints * slots);
             o.m_checkpointBytes.reserve(checkpoints * slots);
-            o.m_changeSlots = HugePageArray<std::uint32_t>(2 * m_memory.size());
+            m_changeSlots = HugePageArray<std::uint32_t>(2 * m_memory.size());
             o.m_changeBytes.reserve(2 * m_memory.size());
             m_lifetimeAlloc.reserve(m_memory.size());
         }
@@ -265,7 +266,7 @@ private:
                 if (present != m_emittedPresent[slot] || bytes != m_emittedBytes[slot]) {
                     m_emittedPresent[slot] = present;
                     m_emittedBytes[slot] = bytes;
-                    o.m_changeSlots[changes] = slot | (present ? 0 : LogicalMemoryProfile::kAbsentFlag);
+                    m_changeSlots[changes] = slot << 1 | (present ? 0 : 1);
                     o.m_changeBytes.push_back(bytes);
                     ++changes;
                 }
@@ -288,7 +289,9 @@ private:
             }
         }
         if constexpr (kProfile) {
-            o.m_changeSlots.resize(changes);
+            o.m_changeSlots =
+                NarrowU32Array(std::span<const std::uint32_t>(changes ? &m_changeSlots[0] : nullptr, changes));
+            m_changeSlots = {};
             o.m_changeBytes.finish();
             o.m_pointTimestamps.finish();
             o.m_pointLiveBytes.finish();
@@ -396,6 +399,7 @@ private:
     std::vector<std::uint32_t> m_touchStamp;
     std::vector<std::uint32_t> m_recordLifetime; // per memory record: lifetime (creation order) or kNone
     std::vector<std::uint32_t> m_lifetimeAlloc;  // per lifetime (creation order): creating record
+    HugePageArray<std::uint32_t> m_changeSlots;  // the profile's, at their bound while walking
     std::size_t m_peakPoint = 0;
     bool m_hasPeak = false;
 };
@@ -422,9 +426,9 @@ void LogicalMemoryProfile::applyChanges(std::size_t index, std::vector<std::uint
 {
     const std::uint32_t begin = index == 0 ? 0 : m_pointChangeEnd[index - 1];
     for (std::uint32_t c = begin; c < m_pointChangeEnd[index]; ++c) {
-        const std::uint32_t slot = m_changeSlots[c] & ~kAbsentFlag;
-        present[slot] = (m_changeSlots[c] & kAbsentFlag) ? 0 : 1;
-        bytes[slot] = m_changeBytes[c];
+        const std::uint32_t change = m_changeSlots[c];
+        present[change >> 1] = (change & 1) ? 0 : 1;
+        bytes[change >> 1] = m_changeBytes[c];
     }
 }
 
@@ -581,8 +585,9 @@ void LogicalMemoryProfile::Cursor::load()
     const std::uint32_t begin = m_index == 0 ? 0 : p.m_pointChangeEnd[m_index - 1];
     bool categoriesChanged = false;
     for (std::uint32_t c = begin; c < p.m_pointChangeEnd[m_index]; ++c) {
-        const std::uint32_t slot = p.m_changeSlots[c] & ~kAbsentFlag;
-        const bool present = (p.m_changeSlots[c] & kAbsentFlag) == 0;
+        const std::uint32_t change = p.m_changeSlots[c];
+        const std::uint32_t slot = change >> 1;
+        const bool present = (change & 1) == 0;
         m_present[slot] = present ? 1 : 0;
         m_bytes[slot] = p.m_changeBytes[c];
         if (slot >= deviceCount) {

@@ -9,7 +9,7 @@
 
 #include "core/model/blockpackedu64.h"
 #include "core/model/enums.h"
-#include "core/model/hugepagearray.h"
+#include "core/model/narrowu32array.h"
 #include "core/model/shapetable.h"
 #include "core/model/stringtable.h"
 
@@ -185,7 +185,6 @@ private:
         std::uint32_t offset = 0;
         std::uint32_t count = 0;
     };
-    static constexpr std::uint32_t kAbsentFlag = 0x80000000u;
 
     std::size_t slotCount() const { return m_devices.size() + kMemoryCategoryCount; }
     void stateAt(std::size_t index, std::vector<std::uint8_t> &present, std::vector<std::uint64_t> &bytes) const;
@@ -206,7 +205,7 @@ private:
     BlockPackedU64 m_pointTimestamps;
     BlockPackedU64 m_pointLiveBytes;
     std::vector<std::uint32_t> m_pointChangeEnd; // changes of point i: [end(i-1), end(i))
-    HugePageArray<std::uint32_t> m_changeSlots;  // slot | kAbsentFlag when the slot left the map
+    NarrowU32Array m_changeSlots;                // slot << 1, | 1 when the slot left the map: 2 bytes for < 32768 slots
     BlockPackedU64 m_changeBytes;
     std::size_t m_checkpointInterval = 256;
     std::vector<std::uint8_t> m_checkpointPresent; // slotCount() per checkpoint: state *before* point k*interval

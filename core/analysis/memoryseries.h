@@ -13,6 +13,7 @@
 #include "core/analysis/timecoordinates.h"
 #include "core/model/blockpackedu64.h"
 #include "core/model/enums.h"
+#include "core/model/narrowu32array.h"
 
 namespace TraceInspector {
 
@@ -184,7 +185,7 @@ private:
     // Times and sizes block-packed: 1.26 M changes on the 1 GB trace, ~10 MB less.
     BlockPackedU64 m_times;
     BlockPackedU64 m_bytes;
-    std::vector<std::uint32_t> m_meta;
+    NarrowU32Array m_meta; // 2 bytes while there are at most 4096 device slots
     std::size_t m_logicalSlots = 0;
     std::vector<std::size_t> m_firstEvent; // per slot: index of its first delta
     std::size_t m_checkpointInterval = 4096;

@@ -135,18 +135,19 @@ SpanTree SpanTree::build(const Trace &trace)
     {
         std::vector<std::uint32_t> cursor(tree.m_childOffset.begin(), tree.m_childOffset.end() - 1);
         tree.m_children.resize(n);
-        tree.m_row.resize(n);
+        std::vector<std::uint32_t> row(n);
         for (std::uint32_t i : orderByStart(spans)) {
             const std::size_t slot = slotOf(i);
             const std::uint32_t pos = cursor[slot]++;
             tree.m_children[pos] = i;
-            tree.m_row[i] = pos - tree.m_childOffset[slot];
+            row[i] = pos - tree.m_childOffset[slot];
         }
+        tree.m_row = NarrowU32Array(row);
     }
 
     // Depths, breadth first without recursion (deep chains are legal input).
-    tree.m_depth.assign(n, 0);
     {
+        std::vector<std::uint32_t> depth(n, 0);
         std::vector<std::uint32_t> queue;
         queue.reserve(n);
         const auto rootList = tree.roots();
@@ -154,11 +155,12 @@ SpanTree SpanTree::build(const Trace &trace)
         for (std::size_t q = 0; q < queue.size(); ++q) {
             const std::uint32_t u = queue[q];
             for (std::uint32_t c : tree.children(u)) {
-                tree.m_depth[c] = tree.m_depth[u] + 1;
+                depth[c] = depth[u] + 1;
                 queue.push_back(c);
             }
-            tree.m_maxDepth = std::max(tree.m_maxDepth, tree.m_depth[u]);
+            tree.m_maxDepth = std::max(tree.m_maxDepth, depth[u]);
         }
+        tree.m_depth = NarrowU32Array(depth);
     }
 
     tree.m_self.reserve(n);
@@ -211,9 +213,9 @@ std::optional<double> SpanTree::fractionOfMeasured(std::size_t i) const
 std::size_t SpanTree::memoryUsage() const
 {
     const auto bytes = [](const auto &v) { return v.capacity() * sizeof(v[0]); };
-    return bytes(m_idBits) + bytes(m_idRank) + bytes(m_spanOfRank) + bytes(m_parent) + bytes(m_row) + bytes(m_depth)
-           + bytes(m_flags) + m_duration.memoryUsage() + m_self.memoryUsage() + bytes(m_children) + bytes(m_childOffset)
-           + bytes(m_opSpan) + bytes(m_spanOps) + bytes(m_spanOpOffset);
+    return bytes(m_idBits) + bytes(m_idRank) + bytes(m_spanOfRank) + bytes(m_parent) + m_row.memoryUsage()
+           + m_depth.memoryUsage() + bytes(m_flags) + m_duration.memoryUsage() + m_self.memoryUsage()
+           + bytes(m_children) + bytes(m_childOffset) + bytes(m_opSpan) + bytes(m_spanOps) + bytes(m_spanOpOffset);
 }
 
 } // namespace TraceInspector

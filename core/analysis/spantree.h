@@ -8,6 +8,7 @@
 
 #include "core/analysis/bitcount.h"
 #include "core/model/blockpackedu64.h"
+#include "core/model/narrowu32array.h"
 #include "core/model/stringtable.h"
 
 namespace TraceInspector {
@@ -117,8 +118,8 @@ private:
     std::vector<std::uint32_t> m_idRank;
     std::vector<std::uint32_t> m_spanOfRank;
     std::vector<std::uint32_t> m_parent;
-    std::vector<std::uint32_t> m_row;
-    std::vector<std::uint32_t> m_depth;
+    NarrowU32Array m_row;   // 2 bytes while no span has more than 65536 children
+    NarrowU32Array m_depth; // and none is deeper than 65535
     std::vector<std::uint8_t> m_flags;
     // Block-packed: most spans of a block of 1024 last less than 4 s more than its shortest.
     BlockPackedU64 m_duration;

@@ -162,6 +162,7 @@ private Q_SLOTS:
     void bitCountIsPopcount();
     void emptyTrace();
     void deepChain();
+    void wideFanOut();
     void largeTree();
 };
 
@@ -450,6 +451,32 @@ void tst_SpanTree::deepChain()
     QCOMPARE(tree.roots().size(), std::size_t(1));
     QCOMPARE(checkInvariants(trace, tree), QByteArray());
     QCOMPARE(tree.selfNs(indexOf(trace, "s0")).value_or(99), quint64(1));
+}
+
+// More children under one span than a 16-bit row can count: rows are kept whole then.
+void tst_SpanTree::wideFanOut()
+{
+    constexpr std::uint32_t kChildren = 70000;
+    Trace trace;
+    std::vector<Span> spans(kChildren + 1);
+    for (std::uint32_t i = 0; i <= kChildren; ++i) {
+        spans[i].id = trace.strings.intern("s" + std::to_string(i));
+        spans[i].name = trace.strings.intern("op");
+        if (i > 0)
+            spans[i].parentId = spans[0].id;
+        spans[i].startNs = i;
+        spans[i].durationNs = 1;
+        spans[i].closed = true;
+    }
+    std::sort(spans.begin(), spans.end(),
+              [&trace](const Span &x, const Span &y) { return trace.strings.less(x.id, y.id); });
+    trace.spans = std::move(spans);
+    const SpanTree tree = SpanTree::build(trace);
+    QCOMPARE(checkInvariants(trace, tree), QByteArray());
+    const std::size_t root = indexOf(trace, "s0");
+    QCOMPARE(tree.children(root).size(), std::size_t(kChildren));
+    QCOMPARE(tree.row(indexOf(trace, "s70000")), kChildren - 1);
+    QCOMPARE(tree.depth(indexOf(trace, "s69999")), 1u);
 }
 
 // ~1 M spans with a realistic fan-out, a few dangling parents, a cycle and open spans.
