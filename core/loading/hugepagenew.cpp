@@ -22,9 +22,10 @@
 #include <cstdlib>
 #include <new>
 
+#include "core/loading/allocatorreplaced.h"
 #include "core/model/hugepages.h"
 
-#if defined(TI_HUGE_PAGE_NEW) // not under a sanitizer, whose runtime has its own
+#if !defined(TI_ALLOCATOR_REPLACED) // a sanitizer's runtime has its own
 
 namespace {
 // One huge page: the span tree's and device time's arrays of one u32 per span or op (~3.9 MB

@@ -7,16 +7,11 @@
 #include <malloc.h>
 #endif
 
-// A sanitizer's runtime replaces malloc, so glibc's heaps hold nothing, and glibc has not even
+#include "core/loading/allocatorreplaced.h"
+
+// Under a sanitizer (TI_ALLOCATOR_REPLACED) glibc's heaps hold nothing, and glibc has not even
 // set them up: malloc_trim() would do that lazily without a lock, and two loaders trimming at
 // once crashed on bins still null (tst_malloctuning).
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define TI_MALLOC_REPLACED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
-#define TI_MALLOC_REPLACED 1
-#endif
-#endif
 
 namespace TraceInspector {
 
@@ -30,7 +25,7 @@ void tuneMallocForBigTraces()
 
 void releaseFreeMemory()
 {
-#if defined(__GLIBC__) && !defined(TI_MALLOC_REPLACED)
+#if defined(__GLIBC__) && !defined(TI_ALLOCATOR_REPLACED)
     malloc_trim(0);
 #endif
 }
