@@ -107,11 +107,14 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
     DeviceTime result;
     const std::size_t spanCount = tree.spanCount();
     result.m_flags.assign(spanCount, 0);
-    result.m_offset.assign(spanCount + 1, 0);
+    // Filled here, kept block-packed (offsets grow by a lane or two a span).
+    std::vector<std::uint32_t> offset(spanCount + 1, 0);
     const std::vector<DeviceInterval> &intervals = trace.deviceIntervals;
     result.m_intervalCount = intervals.size();
-    if (intervals.empty() || spanCount != trace.spans.size())
+    if (intervals.empty() || spanCount != trace.spans.size()) {
+        result.m_offset = BlockPackedU32(offset);
         return result;
+    }
 
     // Lanes in byte-wise (device, stream, clock) order, so every view lists them alike.
     std::map<std::tuple<StringId, StringId, StringId>, std::uint32_t> laneIds;
@@ -231,9 +234,9 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
                 lanesBelow[parent] |= lanesBelow[span];
         }
         for (std::size_t i = 0; i < spanCount; ++i) {
-            result.m_offset[i + 1] = result.m_offset[i] + std::uint32_t(bitCount(lanesBelow[i]));
+            offset[i + 1] = offset[i] + std::uint32_t(bitCount(lanesBelow[i]));
         }
-        result.m_busy.resize(result.m_offset[spanCount]);
+        result.m_busy.resize(offset[spanCount]);
     }
     std::vector<DeviceBusy> emitted;
     std::vector<std::uint32_t> emittedStart(rowsSizedFirst ? 0 : spanCount, 0);
@@ -255,7 +258,7 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
             ++result.m_exceedingCount;
         }
         if (rowsSizedFirst) {
-            std::copy(row.begin(), row.end(), result.m_busy.begin() + result.m_offset[span]);
+            std::copy(row.begin(), row.end(), result.m_busy.begin() + offset[span]);
             return;
         }
         emittedStart[span] = std::uint32_t(emitted.size());
@@ -429,10 +432,11 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
         for (std::size_t i = 0; i < spanCount; ++i) {
             result.m_busy.insert(result.m_busy.end(), emitted.begin() + emittedStart[i],
                                  emitted.begin() + emittedStart[i] + emittedCount[i]);
-            result.m_offset[i + 1] = std::uint32_t(result.m_busy.size());
+            offset[i + 1] = std::uint32_t(result.m_busy.size());
         }
     }
     std::sort(result.m_omitted.begin(), result.m_omitted.end());
+    result.m_offset = BlockPackedU32(offset);
     return result;
 }
 
@@ -455,9 +459,9 @@ std::uint32_t DeviceTime::lanesOmitted(std::size_t i) const
 
 std::size_t DeviceTime::memoryUsage() const
 {
-    return m_lanes.capacity() * sizeof(DeviceLane) + m_busy.capacity() * sizeof(DeviceBusy)
-           + m_offset.capacity() * sizeof(std::uint32_t) + m_flags.capacity()
-           + m_omitted.capacity() * sizeof(m_omitted[0]) + m_outside.capacity() * sizeof(DeviceBusy)
+    return m_lanes.capacity() * sizeof(DeviceLane) + m_busy.capacity() * sizeof(DeviceBusy) + m_offset.memoryUsage()
+           + m_flags.capacity() + m_omitted.capacity() * sizeof(m_omitted[0])
+           + m_outside.capacity() * sizeof(DeviceBusy)
            + (m_outsideIntervals.capacity() + m_outsideOffset.capacity()) * sizeof(std::uint32_t);
 }
 

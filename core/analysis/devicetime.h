@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
 
+#include "core/model/blockpackedu32.h"
 #include "core/model/stringtable.h"
 
 namespace TraceInspector {
@@ -91,7 +93,7 @@ private:
 
     std::vector<DeviceLane> m_lanes;
     std::vector<DeviceBusy> m_busy;
-    std::vector<std::uint32_t> m_offset{0}; // spanCount() + 1 entries
+    BlockPackedU32 m_offset{std::array<std::uint32_t, 1>{}}; // spanCount() + 1 entries
     std::vector<std::uint8_t> m_flags;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> m_omitted; // (span, lanes), by span
     std::vector<DeviceBusy> m_outside;

@@ -137,7 +137,7 @@ private:
             // without a copy). Growing by doubling had copied each array into fresh pages.
             o.m_pointTimestamps.reserve(m_groups);
             o.m_pointLiveBytes.reserve(m_groups);
-            o.m_pointChangeEnd.reserve(m_groups);
+            m_pointChangeEnd.reserve(m_groups);
             const std::size_t checkpoints = (m_groups + o.m_checkpointInterval - 1) / o.m_checkpointInterval;
             o.m_checkpointPresent.reserve(checkpoints * slots);
             o.m_checkpointBytes.reserve(checkpoints * slots);
@@ -282,7 +282,7 @@ private:
                     }
                 }
             }
-            o.m_pointChangeEnd.push_back(changes);
+            m_pointChangeEnd.push_back(changes);
             if (totalAllocations > 0 && (!peakLive || live > *peakLive)) {
                 peakLive = live;
                 m_peakPoint = point;
@@ -292,6 +292,8 @@ private:
             o.m_changeSlots =
                 NarrowU32Array(std::span<const std::uint32_t>(changes ? &m_changeSlots[0] : nullptr, changes));
             m_changeSlots = {};
+            o.m_pointChangeEnd = BlockPackedU32(m_pointChangeEnd);
+            m_pointChangeEnd = {};
             o.m_changeBytes.finish();
             o.m_pointTimestamps.finish();
             o.m_pointLiveBytes.finish();
@@ -400,6 +402,7 @@ private:
     std::vector<std::uint32_t> m_recordLifetime; // per memory record: lifetime (creation order) or kNone
     std::vector<std::uint32_t> m_lifetimeAlloc;  // per lifetime (creation order): creating record
     HugePageArray<std::uint32_t> m_changeSlots;  // the profile's, at their bound while walking
+    std::vector<std::uint32_t> m_pointChangeEnd; // the profile's, while walking
     std::size_t m_peakPoint = 0;
     bool m_hasPeak = false;
 };
@@ -525,7 +528,7 @@ LogicalStorageLifetime LogicalMemoryProfile::peakAllocation(const Trace &trace, 
 std::size_t LogicalMemoryProfile::memoryUsage() const
 {
     std::size_t n = m_devices.capacity() * sizeof(StringId) + m_byDevice.capacity() * sizeof(LogicalDeviceMemoryStats)
-                    + m_pointTimestamps.memoryUsage() + m_pointLiveBytes.memoryUsage() + m_pointChangeEnd.capacity() * 4
+                    + m_pointTimestamps.memoryUsage() + m_pointLiveBytes.memoryUsage() + m_pointChangeEnd.memoryUsage()
                     + m_changeSlots.memoryUsage() + m_changeBytes.memoryUsage() + m_checkpointPresent.capacity()
                     + m_checkpointBytes.capacity() * 8 + m_lifetimes.capacity() * sizeof(Range)
                     + m_lifetimeRecords.capacity() * 4;

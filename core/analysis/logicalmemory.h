@@ -7,6 +7,7 @@
 #include <span>
 #include <vector>
 
+#include "core/model/blockpackedu32.h"
 #include "core/model/blockpackedu64.h"
 #include "core/model/enums.h"
 #include "core/model/narrowu32array.h"
@@ -204,8 +205,8 @@ private:
     // Block-packed: a million points on the 1 GB trace, close in time and in live bytes.
     BlockPackedU64 m_pointTimestamps;
     BlockPackedU64 m_pointLiveBytes;
-    std::vector<std::uint32_t> m_pointChangeEnd; // changes of point i: [end(i-1), end(i))
-    NarrowU32Array m_changeSlots;                // slot << 1, | 1 when the slot left the map: 2 bytes for < 32768 slots
+    BlockPackedU32 m_pointChangeEnd; // changes of point i: [end(i-1), end(i))
+    NarrowU32Array m_changeSlots;    // slot << 1, | 1 when the slot left the map: 2 bytes for < 32768 slots
     BlockPackedU64 m_changeBytes;
     std::size_t m_checkpointInterval = 256;
     std::vector<std::uint8_t> m_checkpointPresent; // slotCount() per checkpoint: state *before* point k*interval

@@ -128,21 +128,22 @@ SpanTree SpanTree::build(const Trace &trace)
     const auto slotOf = [&tree, n](std::uint32_t i) {
         return tree.m_parent[i] == kNoParent ? n : std::size_t(tree.m_parent[i]);
     };
-    tree.m_childOffset.assign(n + 2, 0);
-    for (std::size_t i = 0; i < n; ++i)
-        ++tree.m_childOffset[slotOf(static_cast<std::uint32_t>(i)) + 1];
-    std::partial_sum(tree.m_childOffset.begin(), tree.m_childOffset.end(), tree.m_childOffset.begin());
     {
-        std::vector<std::uint32_t> cursor(tree.m_childOffset.begin(), tree.m_childOffset.end() - 1);
+        std::vector<std::uint32_t> offset(n + 2, 0);
+        for (std::size_t i = 0; i < n; ++i)
+            ++offset[slotOf(static_cast<std::uint32_t>(i)) + 1];
+        std::partial_sum(offset.begin(), offset.end(), offset.begin());
+        std::vector<std::uint32_t> cursor(offset.begin(), offset.end() - 1);
         tree.m_children.resize(n);
         std::vector<std::uint32_t> row(n);
         for (std::uint32_t i : orderByStart(spans)) {
             const std::size_t slot = slotOf(i);
             const std::uint32_t pos = cursor[slot]++;
             tree.m_children[pos] = i;
-            row[i] = pos - tree.m_childOffset[slot];
+            row[i] = pos - offset[slot];
         }
         tree.m_row = NarrowU32Array(row);
+        tree.m_childOffset = BlockPackedU32(offset);
     }
 
     // Depths, breadth first without recursion (deep chains are legal input).
@@ -184,8 +185,10 @@ SpanTree SpanTree::build(const Trace &trace)
     for (std::size_t k = 0; k < ops.size(); ++k)
         tree.m_opSpan[k] = lookup(ops[k].spanId);
     static_assert(kNoParent == kNoBucket);
+    std::vector<std::uint32_t> opOffset;
     groupByIndex(
-        ops.size(), n, [&tree](std::size_t k) { return tree.m_opSpan[k]; }, tree.m_spanOpOffset, tree.m_spanOps);
+        ops.size(), n, [&tree](std::size_t k) { return tree.m_opSpan[k]; }, opOffset, tree.m_spanOps);
+    tree.m_spanOpOffset = BlockPackedU32(opOffset);
     return tree;
 }
 
@@ -215,7 +218,8 @@ std::size_t SpanTree::memoryUsage() const
     const auto bytes = [](const auto &v) { return v.capacity() * sizeof(v[0]); };
     return bytes(m_idBits) + bytes(m_idRank) + bytes(m_spanOfRank) + bytes(m_parent) + m_row.memoryUsage()
            + m_depth.memoryUsage() + bytes(m_flags) + m_duration.memoryUsage() + m_self.memoryUsage()
-           + bytes(m_children) + bytes(m_childOffset) + bytes(m_opSpan) + bytes(m_spanOps) + bytes(m_spanOpOffset);
+           + bytes(m_children) + m_childOffset.memoryUsage() + bytes(m_opSpan) + bytes(m_spanOps)
+           + m_spanOpOffset.memoryUsage();
 }
 
 } // namespace TraceInspector

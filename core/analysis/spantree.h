@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <vector>
 
 #include "core/analysis/bitcount.h"
+#include "core/model/blockpackedu32.h"
 #include "core/model/blockpackedu64.h"
 #include "core/model/narrowu32array.h"
 #include "core/model/stringtable.h"
@@ -124,11 +126,12 @@ private:
     // Block-packed: most spans of a block of 1024 last less than 4 s more than its shortest.
     BlockPackedU64 m_duration;
     BlockPackedU64 m_self;
-    std::vector<std::uint32_t> m_children;          // grouped by parent; roots last
-    std::vector<std::uint32_t> m_childOffset{0, 0}; // spanCount() + 2 entries; slot spanCount() = roots
+    std::vector<std::uint32_t> m_children; // grouped by parent; roots last
+    // spanCount() + 2 entries; slot spanCount() = roots. Block-packed, as the ops' offsets.
+    BlockPackedU32 m_childOffset{std::array<std::uint32_t, 2>{}};
     std::vector<std::uint32_t> m_opSpan;
     std::vector<std::uint32_t> m_spanOps;
-    std::vector<std::uint32_t> m_spanOpOffset{0}; // spanCount() + 1 entries
+    BlockPackedU32 m_spanOpOffset{std::array<std::uint32_t, 1>{}}; // spanCount() + 1 entries
     std::uint64_t m_measuredTotalNs = 0;
     std::uint64_t m_maxDurationNs = 0;
     std::uint32_t m_maxDepth = 0;
