@@ -128,29 +128,31 @@ SpanTree SpanTree::build(const Trace &trace)
     const auto slotOf = [&tree, n](std::uint32_t i) {
         return tree.m_parent[i] == kNoParent ? n : std::size_t(tree.m_parent[i]);
     };
-    {
-        std::vector<std::uint32_t> offset(n + 2, 0);
-        for (std::size_t i = 0; i < n; ++i)
-            ++offset[slotOf(static_cast<std::uint32_t>(i)) + 1];
-        std::partial_sum(offset.begin(), offset.end(), offset.begin());
-        std::vector<std::uint32_t> cursor(offset.begin(), offset.end() - 1);
-        tree.m_children.resize(n);
-        std::vector<std::uint32_t> row(n);
-        for (std::uint32_t i : orderByStart(spans)) {
-            const std::size_t slot = slotOf(i);
-            const std::uint32_t pos = cursor[slot]++;
-            tree.m_children[pos] = i;
-            row[i] = pos - offset[slot];
-        }
-        tree.m_row = NarrowU32Array(row);
-        tree.m_childOffset = BlockPackedU32(offset);
+    // Rows, depths and offsets are built in 32 bits and kept narrower; three scratch arrays
+    // serve each in turn, as fresh memory costs a page fault per 4 KiB.
+    std::vector<std::uint32_t> offset(n + 2, 0);
+    std::vector<std::uint32_t> cursor;
+    std::vector<std::uint32_t> scratch(n);
+    for (std::size_t i = 0; i < n; ++i)
+        ++offset[slotOf(static_cast<std::uint32_t>(i)) + 1];
+    std::partial_sum(offset.begin(), offset.end(), offset.begin());
+    cursor.assign(offset.begin(), offset.end() - 1);
+    tree.m_children.resize(n);
+    std::vector<std::uint32_t> &row = scratch;
+    for (std::uint32_t i : orderByStart(spans)) {
+        const std::size_t slot = slotOf(i);
+        const std::uint32_t pos = cursor[slot]++;
+        tree.m_children[pos] = i;
+        row[i] = pos - offset[slot];
     }
+    tree.m_row = NarrowU32Array(row);
+    tree.m_childOffset = BlockPackedU32(offset);
 
     // Depths, breadth first without recursion (deep chains are legal input).
     {
-        std::vector<std::uint32_t> depth(n, 0);
-        std::vector<std::uint32_t> queue;
-        queue.reserve(n);
+        std::vector<std::uint32_t> &depth = scratch;
+        depth.assign(n, 0);
+        std::vector<std::uint32_t> &queue = cursor;
         const auto rootList = tree.roots();
         queue.assign(rootList.begin(), rootList.end());
         for (std::size_t q = 0; q < queue.size(); ++q) {
@@ -185,7 +187,7 @@ SpanTree SpanTree::build(const Trace &trace)
     for (std::size_t k = 0; k < ops.size(); ++k)
         tree.m_opSpan[k] = lookup(ops[k].spanId);
     static_assert(kNoParent == kNoBucket);
-    std::vector<std::uint32_t> opOffset;
+    std::vector<std::uint32_t> &opOffset = offset;
     groupByIndex(
         ops.size(), n, [&tree](std::size_t k) { return tree.m_opSpan[k]; }, opOffset, tree.m_spanOps);
     tree.m_spanOpOffset = BlockPackedU32(opOffset);

@@ -7,8 +7,7 @@ namespace TraceInspector {
 
 void BlockPackedU64::reserve(std::size_t count)
 {
-    if (count > m_low.size())
-        m_low.resize(count);
+    m_low.reserve(count);
 }
 
 void BlockPackedU64::push_back(std::uint64_t value)
@@ -26,17 +25,16 @@ void BlockPackedU64::finish()
     if (!m_pending.empty())
         packPending();
     std::vector<std::uint64_t>().swap(m_pending);
-    if (m_low.size() != m_size)
-        m_low.resize(m_size); // mremap: the used pages stay where they are
+    // A reserve that was an upper bound (the memory profile's changes) leaves room that
+    // was never written; more than an eighth of it is worth a copy.
+    if (m_low.capacity() - m_low.size() > m_low.capacity() / 8)
+        m_low.shrink_to_fit();
     m_high.shrink_to_fit();
     m_blocks.shrink_to_fit();
 }
 
 void BlockPackedU64::packPending()
 {
-    const std::size_t first = m_size - m_pending.size();
-    if (m_low.size() < m_size)
-        m_low.resize(std::max(m_size, 2 * m_low.size())); // mremap: no copy of the filled part
     const auto [lo, hi] = std::minmax_element(m_pending.begin(), m_pending.end());
     Block block;
     block.base = *lo;
@@ -45,7 +43,7 @@ void BlockPackedU64::packPending()
         block.high = static_cast<std::uint32_t>(m_high.size());
     for (std::size_t k = 0; k < m_pending.size(); ++k) {
         const std::uint64_t distance = m_pending[k] - block.base;
-        m_low[first + k] = static_cast<std::uint32_t>(distance);
+        m_low.push_back(static_cast<std::uint32_t>(distance));
         if (wide)
             m_high.push_back(static_cast<std::uint32_t>(distance >> 32));
     }
@@ -88,7 +86,7 @@ std::size_t BlockPackedU64::upperBound(std::uint64_t value) const
 
 std::size_t BlockPackedU64::memoryUsage() const
 {
-    return (m_low.size() > 0 ? m_low.memoryUsage() : 0) + m_high.capacity() * sizeof(std::uint32_t)
+    return m_low.capacity() * sizeof(std::uint32_t) + m_high.capacity() * sizeof(std::uint32_t)
            + m_blocks.capacity() * sizeof(Block) + m_pending.capacity() * sizeof(std::uint64_t);
 }
 

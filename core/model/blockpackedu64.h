@@ -5,8 +5,6 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/model/hugepagearray.h"
-
 namespace TraceInspector {
 
 /// An append-only array of 64-bit values that lie close together - timestamps in time
@@ -24,12 +22,8 @@ public:
     static constexpr std::size_t kBlockShift = 10;
     static constexpr std::size_t kBlockSize = std::size_t(1) << kBlockShift;
 
-    BlockPackedU64() = default;
-    BlockPackedU64(BlockPackedU64 &&) noexcept = default;
-    BlockPackedU64 &operator=(BlockPackedU64 &&) noexcept = default;
-
-    /// Room for \a count values, so that filling does not grow the array; pages not
-    /// written take no memory and finish() gives the unused end back.
+    /// Room for \a count values, so that filling does not grow the array; finish() gives
+    /// back room that stayed largely unused.
     void reserve(std::size_t count);
     void push_back(std::uint64_t value);
     /// Packs the last block and trims the array to its size. Nothing may be pushed after it.
@@ -66,8 +60,8 @@ private:
     /// The first index whose value is at least \a value (+ 1 when \a strict).
     std::size_t firstAtLeast(std::uint64_t value, bool strict) const;
 
-    HugePageArray<std::uint32_t> m_low; // distances' low halves; m_low.size() is the room
-    std::vector<std::uint32_t> m_high;  // high halves of the wide blocks, block after block
+    std::vector<std::uint32_t> m_low;  // distances' low halves, of the packed blocks
+    std::vector<std::uint32_t> m_high; // high halves of the wide blocks, block after block
     std::vector<Block> m_blocks;
     std::vector<std::uint64_t> m_pending; // the block being filled
     std::size_t m_size = 0;               // values pushed, pending included
