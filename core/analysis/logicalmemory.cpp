@@ -133,8 +133,8 @@ private:
             o.m_checkpointInterval = std::max<std::size_t>(256, slots);
             // Every array is allocated once: the point and checkpoint arrays at their final
             // size, the changes at their bound (a record moves at most its device and its
-            // category; pages never written cost no memory, and the unused end is given back
-            // without a copy). Growing by doubling had copied each array into fresh pages.
+            // category; pages never written cost no memory). Growing by doubling had copied
+            // each array into fresh pages. The packed arrays kept are made once at the end.
             o.m_pointTimestamps.reserve(m_groups);
             o.m_pointLiveBytes.reserve(m_groups);
             m_pointChangeEnd.reserve(m_groups);

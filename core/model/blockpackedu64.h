@@ -26,7 +26,8 @@ public:
     /// back room that stayed largely unused.
     void reserve(std::size_t count);
     void push_back(std::uint64_t value);
-    /// Packs the last block and trims the array to its size. Nothing may be pushed after it.
+    /// Packs the last block and gives back room a reserve left largely unused. Nothing may
+    /// be pushed after it.
     void finish();
 
     std::size_t size() const { return m_size; }
