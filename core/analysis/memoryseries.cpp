@@ -178,8 +178,8 @@ MemorySeries::MemorySeries(const Trace &trace, const MemoryProfile &profile)
         const std::size_t total = count + endOrder.size();
         m_times.reserve(total);
         m_bytes.reserve(total);
-        std::vector<std::uint32_t> meta;
-        meta.reserve(total);
+        std::vector<std::uint32_t> metas;
+        metas.reserve(total);
         std::size_t e = 0;
         for (std::uint32_t l = 0; l <= count; ++l) {
             const std::uint64_t start =
@@ -188,18 +188,18 @@ MemorySeries::MemorySeries(const Trace &trace, const MemoryProfile &profile)
                 const std::uint32_t id = endOrder[e];
                 m_times.push_back(endTimesSorted[e]);
                 m_bytes.push_back(trace.memory[logical->lifetimeAllocRecord(id)].bytes);
-                meta.push_back(metaOf[id] | 1u);
+                metas.push_back(metaOf[id] | 1u);
             }
             if (l == count)
                 break;
             m_times.push_back(start);
             m_bytes.push_back(trace.memory[logical->lifetimeAllocRecord(l)].bytes);
-            meta.push_back(metaOf[l]);
+            metas.push_back(metaOf[l]);
         }
         m_times.finish();
         m_bytes.finish();
-        m_meta = NarrowU32Array(meta);
-        std::vector<std::uint32_t>().swap(meta);
+        m_meta = NarrowU32Array(metas);
+        std::vector<std::uint32_t>().swap(metas);
 
         m_firstEvent.assign(m_logicalSlots, m_times.size());
         for (std::size_t i = m_times.size(); i-- > 0;)
