@@ -83,7 +83,7 @@ bool sameBytes(const char *a, const char *b, std::size_t n)
 StringTable::StringTable()
 {
     m_entries.resize(1024);
-    m_entries[0] = {"", 0}; // kNoString
+    m_entries[0] = makeEntry(0, "", 0); // kNoString
     m_count = 1;
     m_slots.resize(1024);
 }
@@ -201,8 +201,8 @@ StringId StringTable::find(std::string_view text) const
         if (static_cast<std::uint32_t>(slot >> 32) != h)
             continue;
         const auto id = static_cast<StringId>(slot);
-        const Entry &e = m_entries[id];
-        if (e.length == text.size() && sameBytes(e.data, text.data(), text.size()))
+        const std::string_view e = view(id);
+        if (e.size() == text.size() && sameBytes(e.data(), text.data(), text.size()))
             return id;
     }
 }
@@ -289,8 +289,25 @@ StringId StringTable::addEntry(std::string_view text)
     const auto id = static_cast<StringId>(m_count);
     if (m_count == m_entries.size())
         m_entries.resize(m_entries.size() * 2);
-    m_entries[m_count++] = {store(text), static_cast<std::uint32_t>(text.size())};
+    m_entries[id] = makeEntry(id, store(text), text.size());
+    ++m_count;
     return id;
+}
+
+StringTable::Entry StringTable::makeEntry(StringId id, const char *data, std::size_t length)
+{
+    const auto address = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(data));
+    if (length < kEscaped && (address & ~kAddressMask) == 0)
+        return address | (std::uint64_t(length) << kLengthShift);
+    m_escaped.push_back({id, data, length});
+    return kEscaped << kLengthShift;
+}
+
+std::string_view StringTable::escapedView(StringId id) const
+{
+    const auto it = std::lower_bound(m_escaped.begin(), m_escaped.end(), id,
+                                     [](const EscapedText &e, StringId wanted) { return e.id < wanted; });
+    return {it->data, it->length};
 }
 
 StringId StringTable::internHashed(std::string_view text, std::uint32_t h)
@@ -301,8 +318,8 @@ StringId StringTable::internHashed(std::string_view text, std::uint32_t h)
     std::uint64_t &recent = m_recent[(h >> 7) & (m_recent.size() - 1)];
     if (static_cast<std::uint32_t>(recent >> 32) == h && recent != 0) {
         const auto id = static_cast<StringId>(recent);
-        const Entry &e = m_entries[id];
-        if (e.length == text.size() && sameBytes(e.data, text.data(), text.size()))
+        const std::string_view e = view(id);
+        if (e.size() == text.size() && sameBytes(e.data(), text.data(), text.size()))
             return id;
     }
     const std::size_t mask = m_slots.size() - 1;
@@ -314,8 +331,8 @@ StringId StringTable::internHashed(std::string_view text, std::uint32_t h)
         if (static_cast<std::uint32_t>(slot >> 32) != h)
             continue;
         const auto id = static_cast<StringId>(slot);
-        const Entry &e = m_entries[id];
-        if (e.length == text.size() && sameBytes(e.data, text.data(), text.size())) {
+        const std::string_view e = view(id);
+        if (e.size() == text.size() && sameBytes(e.data(), text.data(), text.size())) {
             recent = slot;
             return id;
         }
@@ -380,8 +397,8 @@ void StringTable::eraseNewest(StringId id, Bytes *block)
 {
     if (id == kNoString || id + 1 != m_count)
         return;
-    const Entry e = m_entries[id];
-    if (block && e.length > kBlockBytes / 4 && !m_largeBlocks.empty()) {
+    const std::string_view e = view(id);
+    if (block && e.size() > kBlockBytes / 4 && !m_largeBlocks.empty()) {
         // store() gave the newest long string the newest large block.
         *block = std::move(m_largeBlocks.back());
         m_largeBlocks.pop_back();
@@ -391,20 +408,19 @@ void StringTable::eraseNewest(StringId id, Bytes *block)
     if (m_hashedIds.empty() || m_hashedIds.back() != id) {
         // A numbered id: its slot is the only reference to it.
         Numbered key;
-        if (parseNumbered({e.data, e.length}, key)) {
+        if (parseNumbered(e, key)) {
             StringId absent = kNoString;
             if (StringId *slot = numberedSlot(key, false, &absent); slot && *slot == id)
                 *slot = kNoString;
         }
-        if (e.length <= kBlockBytes / 4 && !m_blocks.empty()
-            && e.data + e.length == m_blocks.back().get() + m_blockUsed)
-            m_blockUsed -= e.length;
-        m_entries[id] = {};
-        --m_count;
+        if (e.size() <= kBlockBytes / 4 && !m_blocks.empty()
+            && e.data() + e.size() == m_blocks.back().get() + m_blockUsed)
+            m_blockUsed -= e.size();
+        forgetEntry(id);
         return;
     }
     m_hashedIds.pop_back();
-    const std::uint32_t hash = hashBytes({e.data, e.length});
+    const std::uint32_t hash = hashBytes(e);
     const std::uint64_t value = (std::uint64_t(hash) << 32) | id;
     // Nothing was inserted after it (a rehash re-inserts in id order too), so no probe
     // chain runs through its slot: clearing the slot keeps every other string reachable.
@@ -420,9 +436,16 @@ void StringTable::eraseNewest(StringId id, Bytes *block)
     std::uint64_t &recent = m_recent[(hash >> 7) & (m_recent.size() - 1)];
     if (recent == value)
         recent = 0;
-    if (e.length <= kBlockBytes / 4 && !m_blocks.empty() && e.data + e.length == m_blocks.back().get() + m_blockUsed)
-        m_blockUsed -= e.length;
-    m_entries[id] = {};
+    if (e.size() <= kBlockBytes / 4 && !m_blocks.empty() && e.data() + e.size() == m_blocks.back().get() + m_blockUsed)
+        m_blockUsed -= e.size();
+    forgetEntry(id);
+}
+
+void StringTable::forgetEntry(StringId id)
+{
+    if (!m_escaped.empty() && m_escaped.back().id == id)
+        m_escaped.pop_back();
+    m_entries[id] = 0;
     --m_count;
 }
 
@@ -444,10 +467,10 @@ void StringTable::releaseBefore(StringId upTo)
     m_entries.discardFront(upTo);
     // Texts of small strings lie in m_blocks in id order: the blocks before the one holding
     // id upTo's text hold only texts of lower ids. Other strings do not tell where they lie.
-    const Entry &e = m_entries[upTo];
-    if (e.length == 0 || e.length > kBlockBytes / 4)
+    const std::string_view e = view(upTo);
+    if (e.empty() || e.size() > kBlockBytes / 4)
         return;
-    const auto at = reinterpret_cast<std::uintptr_t>(e.data);
+    const auto at = reinterpret_cast<std::uintptr_t>(e.data());
     std::size_t block = m_releasedBlocks;
     for (; block < m_blocks.size(); ++block) {
         const auto begin = reinterpret_cast<std::uintptr_t>(m_blocks[block].get());
@@ -462,7 +485,7 @@ void StringTable::releaseBefore(StringId upTo)
     }
     // And the read part of that block: a block is up to 8 MiB, which the merge's peak held
     // twice (the copy made and the texts not released yet).
-    releasePages(m_blocks[block].get(), e.data);
+    releasePages(m_blocks[block].get(), e.data());
 }
 
 std::size_t StringTable::memoryUsage() const
@@ -471,7 +494,7 @@ std::size_t StringTable::memoryUsage() const
     for (const NumberedFamily &f : m_families)
         directories += f.pages.capacity() * sizeof(StringId *);
     return m_bytesHeld + m_entries.memoryUsage() + m_slots.memoryUsage() + m_pagesMade * kPageIds * sizeof(StringId)
-           + directories + m_hashedIds.capacity() * sizeof(StringId);
+           + directories + m_hashedIds.capacity() * sizeof(StringId) + m_escaped.capacity() * sizeof(EscapedText);
 }
 
 } // namespace TraceInspector

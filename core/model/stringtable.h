@@ -63,8 +63,11 @@ public:
     /// The text of \a id; empty for kNoString.
     std::string_view view(StringId id) const
     {
-        const Entry &e = m_entries[id];
-        return {e.data, e.length};
+        const Entry e = m_entries[id];
+        if ((e >> kLengthShift) != kEscaped) [[likely]]
+            return {reinterpret_cast<const char *>(static_cast<std::uintptr_t>(e & kAddressMask)),
+                    static_cast<std::size_t>(e >> kLengthShift)};
+        return escapedView(id);
     }
     /// While \a block is offered (null: none), a new string of more than 256 KB that lies
     /// inside it and fills at least half of its used bytes is kept by taking the block over rather than
@@ -98,16 +101,27 @@ public:
     bool less(StringId a, StringId b) const { return view(a) < view(b); }
 
 private:
-    // 12 bytes, not 16: a 1 GB trace has 2.25 million strings. The hash is not kept: the
-    // slots hold the hashes of the strings they index, and most strings are numbered ids,
-    // which need none.
-#pragma pack(push, 4)
-    struct Entry {
+    // 8 bytes, not 16: a 1 GB trace has 2.25 million strings. An entry is its text's address
+    // in the low 48 bits and its length in the high 16. Every user-space address on x86-64
+    // and AArch64 Linux fits in 48 bits unless a program asks the kernel for more, and all
+    // but a few strings are shorter than 64 KiB. A text that does not fit this way is
+    // "escaped": its entry's length bits are kEscaped and m_escaped holds it whole. The hash
+    // is not kept: the slots hold the hashes of the strings they index, and most strings are
+    // numbered ids, which need none.
+    using Entry = std::uint64_t;
+    static constexpr unsigned kLengthShift = 48;
+    static constexpr std::uint64_t kAddressMask = (std::uint64_t(1) << kLengthShift) - 1;
+    static constexpr std::uint64_t kEscaped = 0xFFFF;
+    struct EscapedText {
+        StringId id;
         const char *data;
-        std::uint32_t length;
+        std::size_t length;
     };
-#pragma pack(pop)
-    static_assert(sizeof(Entry) == 12);
+    /// The entry of \a id's text [\a data, + \a length), escaping it when it does not fit.
+    Entry makeEntry(StringId id, const char *data, std::size_t length);
+    std::string_view escapedView(StringId id) const;
+    /// Drops the newest entry, \a id.
+    void forgetEntry(StringId id);
     // Ids like "s137786", "t98966", "st82102": a short prefix and a canonical decimal number.
     // They are most of a trace's strings and nearly all of its unique ones; a hash table of
     // millions of them misses the cache (and the TLB) on every lookup. Indexed by number
@@ -147,6 +161,7 @@ private:
     std::size_t m_blockSize = 0;
     std::size_t m_bytesHeld = 0;
     HugePageArray<Entry> m_entries;
+    std::vector<EscapedText> m_escaped; // in id order
     std::size_t m_count = 0; // entries in use, including the reserved id 0
     std::vector<NumberedFamily> m_families;
     // Pages of numbered ids are carved from slabs of anonymous memory, which the kernel

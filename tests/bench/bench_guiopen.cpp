@@ -9,10 +9,14 @@
 #include <QElapsedTimer>
 #include <QSignalSpy>
 
+#include <atomic>
+#include <chrono>
 #include <cstdio>
+#include <thread>
 
 #include <malloc.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "core/analysis/devicetime.h"
 #include "core/analysis/evidenceanalysis.h"
@@ -25,6 +29,19 @@
 #include "ui/timeline/timelineview.h"
 
 using namespace TraceInspector;
+
+// The process's resident bytes now (the peak alone cannot tell held memory from a transient).
+static std::size_t residentBytes()
+{
+    std::FILE *f = std::fopen("/proc/self/statm", "r");
+    if (!f)
+        return 0;
+    unsigned long pages = 0;
+    unsigned long resident = 0;
+    const int fields = std::fscanf(f, "%lu %lu", &pages, &resident);
+    std::fclose(f);
+    return fields == 2 ? std::size_t(resident) * std::size_t(sysconf(_SC_PAGESIZE)) : 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -62,9 +79,25 @@ int main(int argc, char **argv)
     });
     QSignalSpy finished(&window, &MainWindow::loadFinished);
     clock.start();
+    // When the peak happens says which stage's scratch memory makes it: sampled every 2 ms.
+    std::atomic<bool> sampling{true};
+    std::size_t sampledPeak = 0;
+    double sampledPeakMs = 0;
+    std::thread sampler([&] {
+        while (sampling.load(std::memory_order_relaxed)) {
+            const std::size_t now = residentBytes();
+            if (now > sampledPeak) {
+                sampledPeak = now;
+                sampledPeakMs = double(clock.nsecsElapsed()) / 1e6;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        }
+    });
     window.openFile(path);
     if (!finished.wait(600000) || !finished.at(0).at(0).toBool()) {
         std::printf("the trace did not load\n");
+        sampling = false;
+        sampler.join();
         return 1;
     }
     const double loadedMs = double(clock.nsecsElapsed()) / 1e6;
@@ -77,6 +110,8 @@ int main(int argc, char **argv)
     const double fullyDrawnMs = double(clock.nsecsElapsed()) / 1e6;
     const double fullyDrawnCpuMs = processCpuMs() - cpuAtStart;
 
+    sampling = false;
+    sampler.join();
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
     std::printf("first panel %.0f ms; last stage %.0f ms; fully drawn %.0f ms; peak RSS %.1f MiB\n", firstPanelMs,
@@ -114,7 +149,9 @@ int main(int argc, char **argv)
                 mib(loaded->memorySeries ? loaded->memorySeries->memoryUsage() : 0),
                 mib(loaded->evidence ? loaded->evidence->memoryUsage() : 0), mib(layout ? layout->memoryUsage() : 0));
     const struct mallinfo2 heap = mallinfo2();
-    std::printf("malloc (MiB): heap %.1f, mmapped %.1f, in use %.1f, free in the heap %.1f\n", mib(heap.arena),
-                mib(heap.hblkhd), mib(heap.uordblks + heap.hblkhd), mib(heap.fordblks));
+    std::printf("malloc (MiB): heap %.1f, mmapped %.1f, in use %.1f, free in the heap %.1f; RSS now %.1f\n",
+                mib(heap.arena), mib(heap.hblkhd), mib(heap.uordblks + heap.hblkhd), mib(heap.fordblks),
+                mib(residentBytes()));
+    std::printf("sampled peak RSS %.1f MiB at %.0f ms\n", mib(sampledPeak), sampledPeakMs);
     return 0;
 }

@@ -2,13 +2,17 @@
 // The CPU time of each analysis the loader and the views run after the read (issue #13's
 // "window fully drawn" budget), measured one at a time on one thread, with the size of what
 // each keeps. Usage: bench_stages TRACE [REPEATS]; prints one line per analysis (ms, MiB).
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <functional>
+#include <thread>
 
 #include <malloc.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "core/analysis/callgraph.h"
 #include "core/analysis/devicetime.h"
@@ -39,6 +43,39 @@ long minorFaults()
     return u.ru_minflt;
 }
 
+std::size_t residentBytes()
+{
+    std::FILE *f = std::fopen("/proc/self/statm", "r");
+    if (!f)
+        return 0;
+    unsigned long pages = 0;
+    unsigned long resident = 0;
+    const int fields = std::fscanf(f, "%lu %lu", &pages, &resident);
+    std::fclose(f);
+    return fields == 2 ? std::size_t(resident) * std::size_t(sysconf(_SC_PAGESIZE)) : 0;
+}
+
+/// The most the resident set grew by while \a run ran, sampled every millisecond: what an
+/// analysis keeps plus its scratch, the figure that adds to the window's peak when the
+/// analyses run side by side.
+std::size_t peakGrowth(const std::function<void()> &run)
+{
+    const std::size_t before = residentBytes();
+    std::atomic<bool> running{true};
+    std::size_t peak = before;
+    std::thread sampler([&] {
+        while (running.load(std::memory_order_relaxed)) {
+            peak = std::max(peak, residentBytes());
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
+    });
+    run();
+    running = false;
+    sampler.join();
+    peak = std::max(peak, residentBytes());
+    return peak - before;
+}
+
 void measure(const char *name, int repeats, const std::function<std::size_t()> &run)
 {
     // The first run pays the page faults of fresh memory, as the loader's single run does.
@@ -49,19 +86,29 @@ void measure(const char *name, int repeats, const std::function<std::size_t()> &
     double best = 1e300;
     long firstFaults = 0;
     std::size_t bytes = 0;
+    std::size_t peak = 0;
     for (int i = 0; i < repeats; ++i) {
         const long faults = minorFaults();
         const double start = cpuMs();
-        bytes = run();
-        const double took = cpuMs() - start;
+        double took = 0;
+        // The peak of the first run only: later runs may reuse memory the heap kept.
+        if (i == 0) {
+            peak = peakGrowth([&] {
+                bytes = run();
+                took = cpuMs() - start;
+            });
+        } else {
+            bytes = run();
+            took = cpuMs() - start;
+        }
         if (i == 0) {
             first = took;
             firstFaults = minorFaults() - faults;
         }
         best = std::min(best, took);
     }
-    std::printf("%-16s first %6.0f ms CPU, %6ld page faults; best of %d %6.0f ms; keeps %6.1f MiB\n", name, first,
-                firstFaults, repeats, best, double(bytes) / (1024 * 1024));
+    std::printf("%-16s first %6.0f ms CPU, %6ld page faults; best of %d %6.0f ms; keeps %6.1f MiB, peaks +%6.1f MiB\n",
+                name, first, firstFaults, repeats, best, double(bytes) / (1024 * 1024), double(peak) / (1024 * 1024));
 }
 
 } // namespace

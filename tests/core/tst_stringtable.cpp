@@ -134,6 +134,53 @@ private Q_SLOTS:
         QCOMPARE(table.memoryUsage() < size, true);
     }
 
+    // An entry packs a text's length into 16 bits; texts of 65535 bytes or more are kept
+    // aside (escaped). Every length around that edge, among short strings, reads back whole,
+    // is found, can be erased as the newest and survives releaseBefore().
+    void lengthsAroundTheEscape_data()
+    {
+        QTest::addColumn<QList<int>>("lengths");
+        QTest::newRow("below") << QList<int>{65533, 65534};
+        QTest::newRow("at") << QList<int>{65535};
+        QTest::newRow("above") << QList<int>{65536, 65537};
+        QTest::newRow("a block of its own") << QList<int>{262145, 300000};
+        QTest::newRow("mixed") << QList<int>{10, 65535, 3, 65536, 70000, 65534, 5, 300000, 65535};
+    }
+    void lengthsAroundTheEscape()
+    {
+        QFETCH(QList<int>, lengths);
+        StringTable table;
+        std::vector<std::string> texts{""};
+        for (int i = 0; i < lengths.size(); ++i) {
+            // Distinct texts: a short numbered id between the long ones, NUL bytes inside.
+            std::string text(std::size_t(lengths[i]), static_cast<char>('a' + i % 26));
+            text[text.size() / 2] = '\0';
+            QCOMPARE(table.intern(text), StringId(texts.size()));
+            texts.push_back(text);
+            const std::string id = "s" + std::to_string(i);
+            QCOMPARE(table.intern(id), StringId(texts.size()));
+            texts.push_back(id);
+        }
+        for (StringId id = 1; id < texts.size(); ++id) {
+            QCOMPARE(table.view(id), std::string_view(texts[id]));
+            QCOMPARE(table.find(texts[id]), id);
+        }
+        // The newest long text erased and interned again gets its id back.
+        const std::string last(std::size_t(lengths.back()) + 1, 'z');
+        const StringId lastId = table.intern(last);
+        table.eraseNewest(lastId);
+        QCOMPARE(table.find(last), kNoString);
+        QCOMPARE(table.view(lastId - 1), std::string_view(texts[lastId - 1]));
+        QCOMPARE(table.intern(last), lastId);
+        QCOMPARE(table.view(lastId), std::string_view(last));
+        texts.push_back(last);
+        table.dropLookup();
+        for (StringId id = 1; id < texts.size(); ++id) {
+            table.releaseBefore(id);
+            QCOMPARE(table.view(id), std::string_view(texts[id]));
+        }
+    }
+
     // Random numbers far apart exhaust the page budget: the rest go to the hash table, and
     // every string still has one id and is found.
     void scatteredNumbersStayConsistent()
