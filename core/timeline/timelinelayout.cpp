@@ -130,7 +130,7 @@ TimelineLayout TimelineLayout::build(const Trace &trace, const SpanTree &tree, c
     // each group in index order. Spans and ops are ordered apart (each usually is in order
     // already, which radixOrder() sees in one read) and then merged.
     const std::size_t hostCount = spanCount + opCount;
-    std::vector<std::uint32_t> order(hostCount);
+    std::vector<std::uint32_t> order;
     {
         std::vector<std::uint64_t> keys(spanCount);
         for (std::size_t i = 0; i < spanCount; ++i)
@@ -142,6 +142,8 @@ TimelineLayout TimelineLayout::build(const Trace &trace, const SpanTree &tree, c
             keys[i] = trace.ops[i].timestampNs;
         std::vector<std::uint64_t> opStarts;
         const std::vector<std::uint32_t> opOrder = radixOrder(std::move(keys), &opStarts);
+        // Allocated only now, next to the sorted halves rather than beside their sorts too.
+        order.resize(hostCount);
         std::size_t s = 0;
         std::size_t o = 0;
         for (std::uint32_t &next : order) {
@@ -183,18 +185,24 @@ TimelineLayout TimelineLayout::build(const Trace &trace, const SpanTree &tree, c
         else
             layout.m_levelOfDepth[slot] = levelOfSlot[slot];
     }
-    // The host slices of each level, in start order: one array grouped by level (a counting
-    // sort of the ordered slices), each level's part then packed into tracks. Copied out of
-    // the spans and ops in one pass: read from there level by level, a deep trace read
-    // them once per level and track pass (~3x the layout's time).
+    // The host slices of each level, in start order: the ordered slices grouped by level (a
+    // counting sort), each level's part then copied out of the spans and ops into one buffer
+    // and packed into tracks. Read from the spans and ops level by level and track pass, a
+    // deep trace read them once per level and pass (~3x the layout's time). One buffer for
+    // the largest level, not one for every slice: the 1 GB trace's 1.7 million slices of 24
+    // bytes were the layout's largest scratch, alive beside the other analyses' (the
+    // window's peak RSS).
     std::vector<std::size_t> levelFirst(layout.m_levels.size() + 1, 0);
     for (std::uint32_t slot = 0; slot <= orphanSlot; ++slot) {
         if (levelOfSlot[slot] != kNone)
             levelFirst[levelOfSlot[slot] + 1] = slotCount[slot];
     }
-    for (std::size_t l = 0; l < layout.m_levels.size(); ++l)
+    std::size_t largestLevel = 0;
+    for (std::size_t l = 0; l < layout.m_levels.size(); ++l) {
+        largestLevel = std::max(largestLevel, levelFirst[l + 1]);
         levelFirst[l + 1] += levelFirst[l];
-    std::vector<TimelineSlice> hostSlices(hostCount);
+    }
+    std::vector<std::uint32_t> byLevel(hostCount);
     {
         std::vector<std::size_t> next(levelFirst.begin(), levelFirst.end() - 1);
         for (std::size_t n = 0; n < hostCount; ++n) {
@@ -203,29 +211,39 @@ TimelineLayout TimelineLayout::build(const Trace &trace, const SpanTree &tree, c
                 return layout;
             }
             const std::uint32_t h = order[n];
-            TimelineSlice &slice = hostSlices[next[levelOfSlot[slotOf(h)]]++];
-            if (h < spanCount) {
-                const Span &s = trace.spans[h];
-                slice = {s.startNs, s.closed ? saturatingEnd(s.startNs, s.durationNs) : std::max(runEnd, s.startNs), h};
-            } else {
-                const Op &op = trace.ops[h - spanCount];
-                slice = {op.timestampNs, saturatingEnd(op.timestampNs, op.durationNs),
-                         std::uint32_t(h - spanCount) | kOpBit};
-            }
+            byLevel[next[levelOfSlot[slotOf(h)]]++] = h;
         }
     }
-    order.clear();
-    order.shrink_to_fit();
+    std::vector<std::uint32_t>().swap(order);
+    std::vector<TimelineSlice> slices(largestLevel);
     for (std::size_t l = 0; l < layout.m_levels.size(); ++l) {
-        const TimelineSlice *slices = hostSlices.data() + levelFirst[l];
-        layout.m_levels[l].tracks = packTracks(
-            levelFirst[l + 1] - levelFirst[l], [slices](std::size_t k) { return slices[k]; }, kMaxTracksPerLevel);
+        const std::size_t count = levelFirst[l + 1] - levelFirst[l];
+        const std::uint32_t *members = byLevel.data() + levelFirst[l];
+        for (std::size_t k = 0; k < count; ++k) {
+            if (k % kCancelStride == 0 && cancelRequested(cancel)) {
+                layout.m_cancelled = true;
+                return layout;
+            }
+            const std::uint32_t h = members[k];
+            if (h < spanCount) {
+                const Span &s = trace.spans[h];
+                slices[k] = {s.startNs, s.closed ? saturatingEnd(s.startNs, s.durationNs) : std::max(runEnd, s.startNs),
+                             h};
+            } else {
+                const Op &op = trace.ops[h - spanCount];
+                slices[k] = {op.timestampNs, saturatingEnd(op.timestampNs, op.durationNs),
+                             std::uint32_t(h - spanCount) | kOpBit};
+            }
+        }
+        const TimelineSlice *own = slices.data();
+        layout.m_levels[l].tracks = packTracks(count, [own](std::size_t k) { return own[k]; }, kMaxTracksPerLevel);
         if (cancelRequested(cancel)) {
             layout.m_cancelled = true;
             return layout;
         }
     }
-    std::vector<TimelineSlice>().swap(hostSlices);
+    std::vector<TimelineSlice>().swap(slices);
+    std::vector<std::uint32_t>().swap(byLevel);
 
     // Device lanes, one per (device, stream, clock), grouped by clock.
     const auto &intervals = trace.deviceIntervals;
@@ -303,13 +321,17 @@ TimelineLayout TimelineLayout::build(const Trace &trace, const SpanTree &tree, c
     // Each lane's slices by start, then index: gathered in file order, where a stream's
     // intervals mostly come by start already, and ordered per lane where they do not (one
     // sort of every interval, then a random read of each, cost ~3x as much). The lanes'
-    // intervals are one array of indices, grouped by lane by a counting sort.
+    // intervals are one array of indices, grouped by lane by a counting sort; their slices
+    // are made one lane at a time, in one buffer for the largest lane (as the host levels').
     std::vector<std::size_t> laneFirst(layout.m_lanes.size() + 1, 0);
     for (const std::uint32_t lane : layout.m_intervalLane)
         ++laneFirst[lane + 1];
-    for (std::size_t l = 0; l < layout.m_lanes.size(); ++l)
+    std::size_t largestLane = 0;
+    for (std::size_t l = 0; l < layout.m_lanes.size(); ++l) {
+        largestLane = std::max(largestLane, laneFirst[l + 1]);
         laneFirst[l + 1] += laneFirst[l];
-    std::vector<TimelineSlice> laneSlices(intervals.size());
+    }
+    std::vector<std::uint32_t> byLane(intervals.size());
     {
         std::vector<std::size_t> next(laneFirst.begin(), laneFirst.end() - 1);
         for (std::uint32_t i = 0; i < intervals.size(); ++i) {
@@ -320,34 +342,42 @@ TimelineLayout TimelineLayout::build(const Trace &trace, const SpanTree &tree, c
             const DeviceInterval &d = intervals[i];
             const std::uint32_t laneIndex = layout.m_intervalLane[i];
             DeviceLane &lane = layout.m_lanes[laneIndex];
-            const std::uint64_t end = saturatingEnd(d.startNs, d.durationNs);
-            laneSlices[next[laneIndex]++] = {d.startNs, end, i};
+            byLane[next[laneIndex]++] = i;
             ++lane.intervalCount;
             TimeWindow &extent = layout.m_domains[lane.clockDomain].extent;
             extent.begin = std::min(extent.begin, d.startNs);
-            extent.end = std::max(extent.end, end);
+            extent.end = std::max(extent.end, saturatingEnd(d.startNs, d.durationNs));
         }
     }
     for (ClockDomain &domain : layout.m_domains) {
         if (domain.extent.end <= domain.extent.begin)
             domain.extent.end = domain.extent.begin + 1;
     }
+    std::vector<TimelineSlice> laneSlices(largestLane);
     for (std::size_t l = 0; l < layout.m_lanes.size(); ++l) {
-        TimelineSlice *slices = laneSlices.data() + laneFirst[l];
         const std::size_t count = laneFirst[l + 1] - laneFirst[l];
-        if (!std::is_sorted(slices, slices + count,
+        const std::uint32_t *members = byLane.data() + laneFirst[l];
+        for (std::size_t k = 0; k < count; ++k) {
+            const DeviceInterval &d = intervals[members[k]];
+            laneSlices[k] = {d.startNs, saturatingEnd(d.startNs, d.durationNs), members[k]};
+        }
+        if (!std::is_sorted(laneSlices.begin(), laneSlices.begin() + std::ptrdiff_t(count),
                             [](const TimelineSlice &a, const TimelineSlice &b) { return a.start < b.start; })) {
             std::vector<std::uint64_t> keys(count);
             for (std::size_t k = 0; k < count; ++k)
-                keys[k] = slices[k].start;
+                keys[k] = laneSlices[k].start;
             const std::vector<std::uint32_t> byStart = radixOrder(std::move(keys)); // stable: index order kept
             std::vector<TimelineSlice> sorted(count);
             for (std::size_t k = 0; k < count; ++k)
-                sorted[k] = slices[byStart[k]];
-            std::copy(sorted.begin(), sorted.end(), slices);
+                sorted[k] = laneSlices[byStart[k]];
+            std::copy(sorted.begin(), sorted.end(), laneSlices.begin());
         }
-        layout.m_lanes[l].tracks = packTracks(
-            count, [slices](std::size_t k) { return slices[k]; }, kMaxTracksPerLevel);
+        const TimelineSlice *own = laneSlices.data();
+        layout.m_lanes[l].tracks = packTracks(count, [own](std::size_t k) { return own[k]; }, kMaxTracksPerLevel);
+        if (cancelRequested(cancel)) {
+            layout.m_cancelled = true;
+            return layout;
+        }
     }
     return layout;
 }
