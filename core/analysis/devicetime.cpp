@@ -258,7 +258,8 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
             ++result.m_exceedingCount;
         }
         if (rowsSizedFirst) {
-            std::copy(row.begin(), row.end(), result.m_busy.begin() + offset[span]);
+            for (std::size_t k = 0; k < row.size(); ++k)
+                result.m_busy.set(offset[span] + k, row[k]);
             return;
         }
         emittedStart[span] = std::uint32_t(emitted.size());
@@ -428,13 +429,15 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
     }
 
     if (!rowsSizedFirst) {
-        result.m_busy.reserve(emitted.size());
+        result.m_busy.resize(emitted.size());
+        std::size_t at = 0;
         for (std::size_t i = 0; i < spanCount; ++i) {
-            result.m_busy.insert(result.m_busy.end(), emitted.begin() + emittedStart[i],
-                                 emitted.begin() + emittedStart[i] + emittedCount[i]);
-            offset[i + 1] = std::uint32_t(result.m_busy.size());
+            for (std::uint32_t k = 0; k < emittedCount[i]; ++k)
+                result.m_busy.set(at++, emitted[emittedStart[i] + k]);
+            offset[i + 1] = std::uint32_t(at);
         }
     }
+    result.m_busy.finish();
     std::sort(result.m_omitted.begin(), result.m_omitted.end());
     result.m_offset = BlockPackedU32(offset);
     return result;
@@ -459,7 +462,7 @@ std::uint32_t DeviceTime::lanesOmitted(std::size_t i) const
 
 std::size_t DeviceTime::memoryUsage() const
 {
-    return m_lanes.capacity() * sizeof(DeviceLane) + m_busy.capacity() * sizeof(DeviceBusy) + m_offset.memoryUsage()
+    return m_lanes.capacity() * sizeof(DeviceLane) + m_busy.memoryUsage() + m_offset.memoryUsage()
            + m_flags.capacity() + m_omitted.capacity() * sizeof(m_omitted[0])
            + m_outside.capacity() * sizeof(DeviceBusy)
            + (m_outsideIntervals.capacity() + m_outsideOffset.capacity()) * sizeof(std::uint32_t);

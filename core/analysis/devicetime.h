@@ -6,6 +6,7 @@
 #include <span>
 #include <vector>
 
+#include "core/analysis/devicebusycolumns.h"
 #include "core/model/blockpackedu32.h"
 #include "core/model/stringtable.h"
 
@@ -22,14 +23,6 @@ struct DeviceLane {
     StringId stream = kNoString;
     StringId clock = kNoString;
     StringId backend = kNoString; // of the first interval seen on the lane
-};
-
-/// Busy time of one lane: the length of the union of its intervals, so overlapping and nested
-/// intervals count once.
-struct DeviceBusy {
-    std::uint32_t lane = 0;      // index into DeviceTime::lanes()
-    std::uint32_t intervals = 0; // interval records counted (saturating)
-    std::uint64_t busyNs = 0;    // union length (saturating)
 };
 
 /// Device busy time per span from the trace's `device_interval` records (§4.9).
@@ -63,10 +56,12 @@ public:
     const std::vector<DeviceLane> &lanes() const { return m_lanes; }
 
     std::size_t spanCount() const { return m_flags.size(); }
-    /// Per-lane busy time of span \a i and its descendants, ordered by lane.
-    std::span<const DeviceBusy> busyOfSpan(std::size_t i) const
+    /// Per-lane busy time of span \a i and its descendants, ordered by lane. A view into this
+    /// object.
+    DeviceBusyColumns::Row busyOfSpan(std::size_t i) const
     {
-        return {m_busy.data() + m_offset[i], m_offset[i + 1] - m_offset[i]};
+        const std::uint32_t first = m_offset[i];
+        return m_busy.row(first, m_offset[i + 1] - first);
     }
     /// Busy time of the span's busiest lane (0 when it has none).
     std::uint64_t maxBusyNs(std::size_t i) const;
@@ -92,7 +87,7 @@ private:
     enum Flag : std::uint8_t { Exceeds = 1 };
 
     std::vector<DeviceLane> m_lanes;
-    std::vector<DeviceBusy> m_busy;
+    DeviceBusyColumns m_busy;
     BlockPackedU32 m_offset{std::array<std::uint32_t, 1>{}}; // spanCount() + 1 entries
     std::vector<std::uint8_t> m_flags;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> m_omitted; // (span, lanes), by span

@@ -41,6 +41,7 @@ private Q_SLOTS:
     void outsideIntervalsListed();
     void saturatesAtTheEndOfTime();
     void lanesAreCappedPerSpan();
+    void manyIntervalsInOneLane();
     void noIntervals();
     void noAllocationPerSpan();
     void spanTreeModelColumns();
@@ -76,8 +77,10 @@ QString sv(std::string_view text)
     return QString::fromUtf8(text.data(), qsizetype(text.size()));
 }
 
-/// `device/stream/clock=busy#intervals` per lane, space-separated.
-QString describe(const Trace &trace, const DeviceTime &device, std::span<const DeviceBusy> busy)
+/// `device/stream/clock=busy#intervals` per lane, space-separated (of a span's row or of
+/// outside()).
+template<typename BusyRange>
+QString describe(const Trace &trace, const DeviceTime &device, const BusyRange &busy)
 {
     QStringList parts;
     for (const DeviceBusy &b : busy) {
@@ -142,6 +145,20 @@ void tst_DeviceTime::busyUnion_data()
     QTest::newRow("two streams each within the window")
         << QByteArray("r:-:0:100") << QByteArray("r:g:s1:c:0:80 r:g:s2:c:0:80") << "r"
         << "g/s1/c=80#1 g/s2/c=80#1" << false;
+    // Busy times of 2^32 ns or more, and interval counts of 2^16 or more, are kept aside
+    // (EscapedNarrowArray): the values around that edge read back exactly.
+    QTest::newRow("busy just below the escape")
+        << QByteArray("r:-:0:9000000000") << QByteArray("r:g:s:c:0:4294967294") << "r"
+        << "g/s/c=4294967294#1" << false;
+    QTest::newRow("busy at the escape") << QByteArray("r:-:0:9000000000") << QByteArray("r:g:s:c:0:4294967295")
+                                        << "r"
+                                        << "g/s/c=4294967295#1" << false;
+    QTest::newRow("busy beyond 2^32 ns")
+        << QByteArray("r:-:0:9000000000 a:r:0:10") << QByteArray("r:g:s:c:0:5000000000 a:g:s:c:0:7") << "r"
+        << "g/s/c=5000000000#2" << false;
+    QTest::newRow("busy beyond 2^32 ns, exceeding")
+        << QByteArray("r:-:0:9000000000 a:r:0:10") << QByteArray("a:g:s:c:0:5000000000") << "a"
+        << "g/s/c=5000000000#1" << true;
     QTest::newRow("open span is never flagged") << QByteArray("r:-:0:open") << QByteArray("r:g:s:c:0:150") << "r"
                                                 << "g/s/c=150#1" << false;
 }
@@ -378,6 +395,26 @@ void tst_DeviceTime::outsideIntervalsListed()
         listed += device.outsideIntervals(e).size();
     }
     QCOMPARE(listed, device.outsideIntervalCount());
+}
+
+// A row's interval count of 2^16 or more is kept aside (EscapedNarrowArray): the root's
+// 70000 and its child's 65535 read back exactly, next to small counts.
+void tst_DeviceTime::manyIntervalsInOneLane()
+{
+    QByteArray intervals;
+    for (int i = 0; i < 70000; ++i)
+        intervals += (i < 65535 ? "a" : "r") + QByteArray(":g:s:c:") + QByteArray::number(i * 10) + ":5 ";
+    intervals += "b:g:s:c:1:2 b:g:s2:c:1:3";
+    const auto trace = load("r:-:0:1000000 a:r:0:700000 b:r:800000:10", intervalsJsonl(intervals));
+    QVERIFY(trace);
+    const SpanTree tree = SpanTree::build(*trace);
+    const DeviceTime device = DeviceTime::compute(*trace, tree);
+    const auto busyOf = [&](const char *span) {
+        return describe(*trace, device, device.busyOfSpan(std::size_t(trace->findSpan(std::string_view(span)))));
+    };
+    QCOMPARE(busyOf("r"), QStringLiteral("g/s/c=350000#70001 g/s2/c=3#1"));
+    QCOMPARE(busyOf("a"), QStringLiteral("g/s/c=327675#65535"));
+    QCOMPARE(busyOf("b"), QStringLiteral("g/s/c=2#1 g/s2/c=3#1"));
 }
 
 void tst_DeviceTime::saturatesAtTheEndOfTime()
