@@ -462,9 +462,8 @@ std::uint32_t DeviceTime::lanesOmitted(std::size_t i) const
 
 std::size_t DeviceTime::memoryUsage() const
 {
-    return m_lanes.capacity() * sizeof(DeviceLane) + m_busy.memoryUsage() + m_offset.memoryUsage()
-           + m_flags.capacity() + m_omitted.capacity() * sizeof(m_omitted[0])
-           + m_outside.capacity() * sizeof(DeviceBusy)
+    return m_lanes.capacity() * sizeof(DeviceLane) + m_busy.memoryUsage() + m_offset.memoryUsage() + m_flags.capacity()
+           + m_omitted.capacity() * sizeof(m_omitted[0]) + m_outside.capacity() * sizeof(DeviceBusy)
            + (m_outsideIntervals.capacity() + m_outsideOffset.capacity()) * sizeof(std::uint32_t);
 }
 

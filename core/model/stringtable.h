@@ -162,7 +162,7 @@ private:
     std::size_t m_bytesHeld = 0;
     HugePageArray<Entry> m_entries;
     std::vector<EscapedText> m_escaped; // in id order
-    std::size_t m_count = 0; // entries in use, including the reserved id 0
+    std::size_t m_count = 0;            // entries in use, including the reserved id 0
     std::vector<NumberedFamily> m_families;
     // Pages of numbered ids are carved from slabs of anonymous memory, which the kernel
     // hands out zeroed: a page of its own each was cleared twice (by the kernel and by

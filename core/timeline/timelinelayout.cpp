@@ -236,7 +236,8 @@ TimelineLayout TimelineLayout::build(const Trace &trace, const SpanTree &tree, c
             }
         }
         const TimelineSlice *own = slices.data();
-        layout.m_levels[l].tracks = packTracks(count, [own](std::size_t k) { return own[k]; }, kMaxTracksPerLevel);
+        layout.m_levels[l].tracks = packTracks(
+            count, [own](std::size_t k) { return own[k]; }, kMaxTracksPerLevel);
         if (cancelRequested(cancel)) {
             layout.m_cancelled = true;
             return layout;
@@ -373,7 +374,8 @@ TimelineLayout TimelineLayout::build(const Trace &trace, const SpanTree &tree, c
             std::copy(sorted.begin(), sorted.end(), laneSlices.begin());
         }
         const TimelineSlice *own = laneSlices.data();
-        layout.m_lanes[l].tracks = packTracks(count, [own](std::size_t k) { return own[k]; }, kMaxTracksPerLevel);
+        layout.m_lanes[l].tracks = packTracks(
+            count, [own](std::size_t k) { return own[k]; }, kMaxTracksPerLevel);
         if (cancelRequested(cancel)) {
             layout.m_cancelled = true;
             return layout;

@@ -150,12 +150,11 @@ void tst_DeviceTime::busyUnion_data()
     QTest::newRow("busy just below the escape")
         << QByteArray("r:-:0:9000000000") << QByteArray("r:g:s:c:0:4294967294") << "r"
         << "g/s/c=4294967294#1" << false;
-    QTest::newRow("busy at the escape") << QByteArray("r:-:0:9000000000") << QByteArray("r:g:s:c:0:4294967295")
-                                        << "r"
+    QTest::newRow("busy at the escape") << QByteArray("r:-:0:9000000000") << QByteArray("r:g:s:c:0:4294967295") << "r"
                                         << "g/s/c=4294967295#1" << false;
-    QTest::newRow("busy beyond 2^32 ns")
-        << QByteArray("r:-:0:9000000000 a:r:0:10") << QByteArray("r:g:s:c:0:5000000000 a:g:s:c:0:7") << "r"
-        << "g/s/c=5000000000#2" << false;
+    QTest::newRow("busy beyond 2^32 ns") << QByteArray("r:-:0:9000000000 a:r:0:10")
+                                         << QByteArray("r:g:s:c:0:5000000000 a:g:s:c:0:7") << "r"
+                                         << "g/s/c=5000000000#2" << false;
     QTest::newRow("busy beyond 2^32 ns, exceeding")
         << QByteArray("r:-:0:9000000000 a:r:0:10") << QByteArray("a:g:s:c:0:5000000000") << "a"
         << "g/s/c=5000000000#1" << true;

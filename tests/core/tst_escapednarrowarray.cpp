@@ -28,14 +28,14 @@ private Q_SLOTS:
         QTest::addColumn<std::size_t>("escaped");
         QTest::newRow("empty") << std::size_t(0) << Writes{} << std::size_t(0);
         QTest::newRow("unwritten are zero") << std::size_t(3) << Writes{{1, 7}} << std::size_t(0);
-        QTest::newRow("around the edge")
-            << std::size_t(5) << Writes{{0, 65534}, {1, 65535}, {2, 65536}, {3, 0}, {4, UINT32_MAX}} << std::size_t(3);
+        QTest::newRow("around the edge") << std::size_t(5)
+                                         << Writes{{0, 65534}, {1, 65535}, {2, 65536}, {3, 0}, {4, UINT32_MAX}}
+                                         << std::size_t(3);
         QTest::newRow("out of order") << std::size_t(4) << Writes{{3, 100000}, {0, 70000}, {2, 1}, {1, 65535}}
                                       << std::size_t(3);
-        QTest::newRow("escaped, then written narrow") << std::size_t(2) << Writes{{0, 99999}, {0, 5}, {1, 6}}
-                                                       << std::size_t(0);
-        QTest::newRow("escaped twice") << std::size_t(2) << Writes{{1, 99999}, {0, 1}, {1, 123456}}
-                                       << std::size_t(1);
+        QTest::newRow("escaped, then written narrow")
+            << std::size_t(2) << Writes{{0, 99999}, {0, 5}, {1, 6}} << std::size_t(0);
+        QTest::newRow("escaped twice") << std::size_t(2) << Writes{{1, 99999}, {0, 1}, {1, 123456}} << std::size_t(1);
         QTest::newRow("narrow, then escaped") << std::size_t(2) << Writes{{1, 4}, {1, 80000}} << std::size_t(1);
         Writes scattered;
         std::mt19937_64 random(7);
