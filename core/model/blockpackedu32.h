@@ -12,7 +12,9 @@ namespace TraceInspector {
 /// grouped list (a span's children, a point's changes), which grow by a few per entry - in
 /// about half the memory: blocks of kBlockSize keep a 32-bit base (their smallest value) and
 /// every value's distance from it in 16 bits; a block whose values span 2^16 or more (a span
-/// with a hundred thousand children) keeps its values whole, so every value is exact.
+/// with a hundred thousand children) keeps its values whole, so every value is exact, in no
+/// more memory than a plain array: an array of mostly wide blocks (a timeline track's
+/// payloads, spans and ops mixed) costs what a std::vector would. At most 2^32 values.
 class BlockPackedU32
 {
 public:
@@ -22,24 +24,26 @@ public:
     BlockPackedU32() = default;
     explicit BlockPackedU32(std::span<const std::uint32_t> values);
 
-    std::size_t size() const { return m_narrow.size(); }
-    bool empty() const { return m_narrow.empty(); }
+    std::size_t size() const { return m_size; }
+    bool empty() const { return m_size == 0; }
     std::uint32_t operator[](std::size_t i) const
     {
         const Block &b = m_blocks[i >> kBlockShift];
-        return b.wide == kNarrow ? b.base + m_narrow[i] : m_wide[b.wide + (i & (kBlockSize - 1))];
+        const std::size_t at = b.at + (i & (kBlockSize - 1));
+        return b.wide ? m_wide[at] : b.base + m_narrow[at];
     }
     std::uint32_t back() const { return (*this)[size() - 1]; }
     /// Bytes held.
     std::size_t memoryUsage() const;
 
 private:
-    static constexpr std::uint32_t kNarrow = UINT32_MAX;
     struct Block {
         std::uint32_t base = 0;
-        std::uint32_t wide = kNarrow; // index into m_wide of the block's first value
+        std::uint32_t at = 0; // index of the block's first value in m_narrow, or m_wide if wide
+        bool wide = false;
     };
-    std::vector<std::uint16_t> m_narrow; // distances from the block's base (0 in a wide block)
+    std::size_t m_size = 0;
+    std::vector<std::uint16_t> m_narrow; // the narrow blocks' distances from their bases
     std::vector<std::uint32_t> m_wide;   // the values of the wide blocks, block after block
     std::vector<Block> m_blocks;
 };

@@ -248,14 +248,15 @@ TimelineLayout TimelineLayout::build(const Trace &trace, const SpanTree &tree, c
 
     // Device lanes, one per (device, stream, clock), grouped by clock.
     const auto &intervals = trace.deviceIntervals;
-    layout.m_intervalSpan.assign(intervals.size(), kNoSpan);
-    layout.m_intervalLane.assign(intervals.size(), 0);
+    // Built whole here, kept packed (NarrowU32Array, BlockPackedU32) once done.
+    std::vector<std::uint32_t> intervalSpan(intervals.size(), kNoSpan);
+    std::vector<std::uint32_t> intervalLane(intervals.size(), 0);
     if (intervals.empty())
         return layout;
     // The span tree's span_id table resolves every span_id (its kNoParent is kNoSpan).
     static_assert(kNoSpan == SpanTree::kNoParent);
     for (std::size_t i = 0; i < intervals.size(); ++i)
-        layout.m_intervalSpan[i] = tree.spanOfId(intervals[i].spanId);
+        intervalSpan[i] = tree.spanOfId(intervals[i].spanId);
     // Each interval's lane in order of first appearance (renumbered once the lanes are
     // sorted). A stream's intervals come in runs: the previous interval's lane answers most
     // lookups without walking the map.
@@ -280,7 +281,7 @@ TimelineLayout TimelineLayout::build(const Trace &trace, const SpanTree &tree, c
                 lastKey = key;
                 lastLane = it->second;
             }
-            layout.m_intervalLane[i] = lastLane;
+            intervalLane[i] = lastLane;
         }
     }
     // Lanes ordered by clock, device, stream (natural order); indices follow that order.
@@ -305,7 +306,7 @@ TimelineLayout TimelineLayout::build(const Trace &trace, const SpanTree &tree, c
             sorted.push_back(std::move(layout.m_lanes[laneOrder[i]]));
         }
         layout.m_lanes = std::move(sorted);
-        for (std::uint32_t &lane : layout.m_intervalLane)
+        for (std::uint32_t &lane : intervalLane)
             lane = renumbered[lane];
     }
     for (std::uint32_t i = 0; i < layout.m_lanes.size(); ++i) {
@@ -325,7 +326,7 @@ TimelineLayout TimelineLayout::build(const Trace &trace, const SpanTree &tree, c
     // intervals are one array of indices, grouped by lane by a counting sort; their slices
     // are made one lane at a time, in one buffer for the largest lane (as the host levels').
     std::vector<std::size_t> laneFirst(layout.m_lanes.size() + 1, 0);
-    for (const std::uint32_t lane : layout.m_intervalLane)
+    for (const std::uint32_t lane : intervalLane)
         ++laneFirst[lane + 1];
     std::size_t largestLane = 0;
     for (std::size_t l = 0; l < layout.m_lanes.size(); ++l) {
@@ -341,7 +342,7 @@ TimelineLayout TimelineLayout::build(const Trace &trace, const SpanTree &tree, c
                 return layout;
             }
             const DeviceInterval &d = intervals[i];
-            const std::uint32_t laneIndex = layout.m_intervalLane[i];
+            const std::uint32_t laneIndex = intervalLane[i];
             DeviceLane &lane = layout.m_lanes[laneIndex];
             byLane[next[laneIndex]++] = i;
             ++lane.intervalCount;
@@ -381,6 +382,8 @@ TimelineLayout TimelineLayout::build(const Trace &trace, const SpanTree &tree, c
             return layout;
         }
     }
+    layout.m_intervalSpan = BlockPackedU32(intervalSpan);
+    layout.m_intervalLane = NarrowU32Array(intervalLane);
     return layout;
 }
 
@@ -451,7 +454,7 @@ TimelineItem TimelineLayout::itemAt(bool device, std::uint32_t group, std::uint3
 std::size_t TimelineLayout::memoryUsage() const
 {
     std::size_t bytes =
-        (m_intervalSpan.capacity() + m_intervalLane.capacity() + m_levelOfDepth.capacity()) * sizeof(std::uint32_t);
+        m_intervalSpan.memoryUsage() + m_intervalLane.memoryUsage() + m_levelOfDepth.capacity() * sizeof(std::uint32_t);
     for (const HostLevel &level : m_levels) {
         for (const TimelineTrack &t : level.tracks)
             bytes += t.memoryUsage();

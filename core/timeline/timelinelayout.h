@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "core/analysis/timecoordinates.h"
+#include "core/model/blockpackedu32.h"
+#include "core/model/narrowu32array.h"
 #include "core/model/stringtable.h"
 #include "core/timeline/timelineitem.h"
 #include "core/timeline/timelinetrack.h"
@@ -113,8 +115,8 @@ private:
     std::uint32_t m_orphanLevel = UINT32_MAX;
     std::vector<DeviceLane> m_lanes;
     std::vector<ClockDomain> m_domains;
-    std::vector<std::uint32_t> m_intervalSpan;
-    std::vector<std::uint32_t> m_intervalLane;
+    BlockPackedU32 m_intervalSpan;
+    NarrowU32Array m_intervalLane;
 };
 
 } // namespace TraceInspector

@@ -51,21 +51,22 @@ void TimelineTrack::reserve(std::size_t n)
 {
     m_wideStart.reserve(n);
     m_wideEnd.reserve(n);
-    m_payload.reserve(n);
+    m_appended.reserve(n);
 }
 
 void TimelineTrack::append(std::uint64_t start, std::uint64_t end, std::uint32_t payload)
 {
     m_wideStart.push_back(start);
     m_wideEnd.push_back(std::max(start, end));
-    m_payload.push_back(payload);
+    m_appended.push_back(payload);
 }
 
 void TimelineTrack::finish()
 {
     const std::vector<std::uint64_t> starts = std::move(m_wideStart);
     const std::vector<std::uint64_t> ends = std::move(m_wideEnd);
-    const std::vector<std::uint32_t> payloads = std::move(m_payload);
+    const std::vector<std::uint32_t> payloads = std::move(m_appended);
+    m_appended = {};
     assign(payloads.size(), [&](std::size_t i) { return TimelineSlice{starts[i], ends[i], payloads[i]}; });
 }
 
@@ -274,7 +275,8 @@ std::size_t TimelineTrack::memoryUsage() const
 {
     return (m_wideStart.capacity() + m_wideEnd.capacity() + m_maxEnd.capacity() + m_coarse.capacity())
                * sizeof(std::uint64_t)
-           + (m_startOffset.capacity() + m_length.capacity() + m_payload.capacity()) * sizeof(std::uint32_t);
+           + m_startOffset.capacity() * sizeof(std::uint32_t) + m_length.memoryUsage() + m_payload.memoryUsage()
+           + m_appended.capacity() * sizeof(std::uint32_t);
 }
 
 } // namespace TraceInspector
