@@ -226,16 +226,28 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
     // cost ~50 MB of fresh pages on the 1 GB trace.
     const bool rowsSizedFirst = result.m_lanes.size() <= 64;
     if (rowsSizedFirst) {
-        std::vector<std::uint64_t> lanesBelow(spanCount, 0);
-        for (const std::uint32_t span : postOrder) {
-            for (const std::uint32_t interval : ownOf(span))
-                lanesBelow[span] |= std::uint64_t(1) << laneOf[interval];
-            if (const std::uint32_t parent = tree.parent(span); parent != SpanTree::kNoParent)
-                lanesBelow[parent] |= lanesBelow[span];
-        }
-        for (std::size_t i = 0; i < spanCount; ++i) {
-            offset[i + 1] = offset[i] + std::uint32_t(bitCount(lanesBelow[i]));
-        }
+        // The masks in the narrowest type that holds a bit per lane: a trace has a few lanes,
+        // and 8 bytes a span were 7.7 MB of this analysis's peak on the 1 GB trace.
+        const auto sizeRows = [&]<typename Mask>(Mask) {
+            std::vector<Mask> lanesBelow(spanCount, 0);
+            for (const std::uint32_t span : postOrder) {
+                for (const std::uint32_t interval : ownOf(span))
+                    lanesBelow[span] |= Mask(Mask(1) << laneOf[interval]);
+                if (const std::uint32_t parent = tree.parent(span); parent != SpanTree::kNoParent)
+                    lanesBelow[parent] |= lanesBelow[span];
+            }
+            for (std::size_t i = 0; i < spanCount; ++i)
+                offset[i + 1] = offset[i] + std::uint32_t(bitCount(std::uint64_t(lanesBelow[i])));
+        };
+        const std::size_t lanes = result.m_lanes.size();
+        if (lanes <= 8)
+            sizeRows(std::uint8_t());
+        else if (lanes <= 16)
+            sizeRows(std::uint16_t());
+        else if (lanes <= 32)
+            sizeRows(std::uint32_t());
+        else
+            sizeRows(std::uint64_t());
         result.m_busy.resize(offset[spanCount]);
     }
     std::vector<DeviceBusy> emitted;

@@ -227,19 +227,22 @@ void tst_DeviceTime::matchesABruteForceUnion_data()
 {
     QTest::addColumn<int>("seed");
     QTest::addColumn<bool>("deep");
+    QTest::addColumn<int>("devices"); // 6 lanes each: up to 6, 12, 24 and 48 lanes
     for (int seed = 1; seed <= 6; ++seed) {
-        QTest::addRow("shallow %d", seed) << seed << false;
-        QTest::addRow("deep %d", seed) << seed << true;
+        const int devices = 1 << (seed % 4);
+        QTest::addRow("shallow %d, %d devices", seed, devices) << seed << false << devices;
+        QTest::addRow("deep %d, %d devices", seed, devices) << seed << true << devices;
     }
 }
 
 void tst_DeviceTime::matchesABruteForceUnion()
 {
     // Random forests with overlapping, nested, touching, empty and out-of-order intervals on
-    // a few lanes (some outside every span), checked span by span against the union computed
+    // 6 to 48 lanes (rows sized with 8- to 64-bit lane masks; some outside every span), checked span by span against the union computed
     // the plain way: every interval of the subtree, per lane, sorted and joined.
     QFETCH(int, seed);
     QFETCH(bool, deep);
+    QFETCH(int, devices);
     std::mt19937 rng{std::uint32_t(seed)};
     const auto pick = [&rng](int n) { return int(rng() % std::uint32_t(n)); };
     const int spanCount = 120;
@@ -261,7 +264,7 @@ void tst_DeviceTime::matchesABruteForceUnion()
             above = total;
         }
     }
-    const char *const devices[] = {"g0", "g1"};
+    const char *const deviceNames[] = {"g0", "g1", "g2", "g3", "g4", "g5", "g6", "g7"};
     const char *const streams[] = {"7", "14", "s"};
     const char *const clocks[] = {"c", "event"};
     struct Interval {
@@ -275,7 +278,7 @@ void tst_DeviceTime::matchesABruteForceUnion()
     for (int k = 0; k < 600; ++k) {
         Interval iv;
         iv.span = pick(12) == 0 ? -1 : pick(total);
-        iv.lane = std::make_tuple(std::string(devices[pick(2)]), std::string(streams[pick(3)]),
+        iv.lane = std::make_tuple(std::string(deviceNames[pick(devices)]), std::string(streams[pick(3)]),
                                   std::string(pick(6) == 0 ? clocks[1] : clocks[0]));
         // Mostly in launch order, as a stream runs them, with some going back in time.
         iv.start = pick(4) == 0 ? std::uint64_t(pick(3000)) : std::uint64_t(k * 5 + pick(20));
