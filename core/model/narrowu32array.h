@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace TraceInspector {
@@ -24,6 +25,13 @@ public:
             m_narrow.assign(values.begin(), values.end());
         else
             m_wide.assign(values.begin(), values.end());
+    }
+
+    /// Takes \a narrow over as the values, without a copy: for an array built 2 bytes a value
+    /// from the start (its room beyond the values, if any, is kept and counted).
+    explicit NarrowU32Array(std::vector<std::uint16_t> narrow)
+        : m_narrow(std::move(narrow))
+    {
     }
 
     std::size_t size() const { return m_wide.empty() ? m_narrow.size() : m_wide.size(); }

@@ -572,6 +572,7 @@ private Q_SLOTS:
     void randomAgainstReference_data();
     void randomAgainstReference();
     void randomAccessMatchesCursor();
+    void moreSlotsThanTwoBytesName();
     void cursorFromAnyStart();
     void lifetimeIntoReusesOneObject();
     void physical_data();
@@ -861,6 +862,40 @@ void TstMemoryProfile::randomAgainstReference()
     QVERIFY(profile.logical);
     QCOMPARE(QString::fromStdString(profileJson(*trace, profile)),
              QString::fromStdString("{\"logical\":" + referenceLogicalJson(*trace) + "}"));
+}
+
+// More memory slots (devices and categories) than a change's 2 bytes can name: the walk keeps
+// its changes in 4 bytes each, and every point still reads back exactly.
+void TstMemoryProfile::moreSlotsThanTwoBytesName()
+{
+    constexpr int kDevices = 33000;
+    QByteArrayList records;
+    for (int i = 0; i < kDevices; ++i)
+        records << QStringLiteral("a %1 d%1 s%1 t%1 %2 cat=activation").arg(i).arg(i + 1).toUtf8();
+    for (int i = 0; i < kDevices; i += 2)
+        records << QStringLiteral("f %1 d%2 s%2 t%2 %3 cat=activation").arg(kDevices + i).arg(i).arg(i + 1).toUtf8();
+    const auto trace = load(records);
+    QVERIFY(trace);
+    const MemoryProfile profile = analyzeMemory(*trace);
+    QVERIFY(profile.logical);
+    const LogicalMemoryProfile &p = *profile.logical;
+    QCOMPARE(p.timelineSize(), std::size_t(kDevices + kDevices / 2));
+    const auto byDevice = [&](std::size_t index) {
+        std::map<std::string, std::uint64_t> live;
+        for (const DeviceBytes &d : p.timelinePoint(index).liveBytesByDevice)
+            live[std::string(trace->str(d.device))] = d.bytes;
+        return live;
+    };
+    const std::map<std::string, std::uint64_t> allAllocated = byDevice(kDevices - 1);
+    QCOMPARE(allAllocated.size(), std::size_t(kDevices));
+    QCOMPARE(allAllocated.at("d0"), std::uint64_t(1));
+    QCOMPARE(allAllocated.at("d32999"), std::uint64_t(33000));
+    const std::map<std::string, std::uint64_t> atEnd = byDevice(p.timelineSize() - 1);
+    QCOMPARE(atEnd.size(), std::size_t(kDevices / 2));
+    QVERIFY(!atEnd.contains("d0"));
+    QCOMPARE(atEnd.at("d1"), std::uint64_t(2));
+    QCOMPARE(atEnd.at("d32999"), std::uint64_t(33000));
+    QCOMPARE(p.timelinePoint(p.timelineSize() - 1).liveBytes, std::uint64_t(kDevices / 2) * (kDevices / 2 + 1));
 }
 
 void TstMemoryProfile::randomAccessMatchesCursor()
