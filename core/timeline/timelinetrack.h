@@ -96,12 +96,13 @@ private:
     // enough to stay in cache, then within one block of the starts.
     static constexpr std::size_t kCoarse = 32;
     std::vector<std::uint64_t> m_coarse;
-    // A start is kept as its offset from its block's first start in 32 bits, and an end as
-    // the slice's length in 16 (the ~5 % of lengths of 65535 ns or more kept aside), and the
-    // payload block-packed (a level's spans and ops come in index order mostly): ~7.5 bytes
-    // a slice instead of 20 (the 1 GB trace's layout held 54 MiB of them). A track where
-    // some offset or length does not fit 32 bits keeps them whole (m_wideStart, m_wideEnd);
-    // append() collects them there, and the payloads in m_appended, until finish().
+    // A start is kept as its offset from its block's first start in 32 bits, an end as the
+    // slice's length in 16 (the 2-12 % of lengths of 65535 ns or more kept aside), and the
+    // payloads block-packed (2 bytes where a track's spans or ops follow index order, 4
+    // where a level mixes spans and ops): ~10 bytes a slice on the 1 GB trace, not 20 (the
+    // layout held 54 MiB of them, then 12 bytes each). A track where some offset or length
+    // does not fit 32 bits keeps them whole (m_wideStart, m_wideEnd); append() collects them
+    // there, and the payloads in m_appended, until finish().
     std::vector<std::uint32_t> m_startOffset;
     EscapedNarrowArray<std::uint16_t, std::uint32_t> m_length;
     std::vector<std::uint64_t> m_wideStart;
