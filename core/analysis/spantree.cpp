@@ -49,19 +49,25 @@ SpanTree SpanTree::build(const Trace &trace)
         tree.m_idRank[w] = ranked;
         ranked += std::uint32_t(bitCount(tree.m_idBits[w]));
     }
-    tree.m_spanOfRank.assign(ranked, kNoParent);
-    for (std::size_t i = n; i-- > 0;) { // backwards: the first span of an id is written last
-        const StringId id = spans[i].id;
-        if (id == kNoString || id >= stringCount)
-            continue;
-        const std::uint64_t bit = std::uint64_t(1) << (id % 64);
-        const std::uint64_t bits = tree.m_idBits[id / 64];
-        tree.m_spanOfRank[tree.m_idRank[id / 64] + std::uint32_t(bitCount(bits & (bit - 1)))] =
-            static_cast<std::uint32_t>(i);
+    {
+        // Kept block-packed: ranks follow first appearance (time), and spans close in time
+        // have ids close in byte-wise order.
+        std::vector<std::uint32_t> spanOfRank(ranked, kNoParent);
+        for (std::size_t i = n; i-- > 0;) { // backwards: the first span of an id is written last
+            const StringId id = spans[i].id;
+            if (id == kNoString || id >= stringCount)
+                continue;
+            const std::uint64_t bit = std::uint64_t(1) << (id % 64);
+            const std::uint64_t bits = tree.m_idBits[id / 64];
+            spanOfRank[tree.m_idRank[id / 64] + std::uint32_t(bitCount(bits & (bit - 1)))] =
+                static_cast<std::uint32_t>(i);
+        }
+        tree.m_spanOfRank = BlockPackedU32(spanOfRank);
     }
     const auto lookup = [&tree](StringId id) { return tree.spanOfId(id); };
 
-    tree.m_parent.resize(n);
+    // Built whole here, kept block-packed (a span's parent lies near it in id order).
+    std::vector<std::uint32_t> parents(n);
     tree.m_flags.assign(n, 0);
     tree.m_duration.reserve(n);
     for (std::size_t i = 0; i < n; ++i) {
@@ -84,7 +90,7 @@ SpanTree SpanTree::build(const Trace &trace)
                 ++tree.m_danglingCount;
             }
         }
-        tree.m_parent[i] = parent;
+        parents[i] = parent;
         tree.m_flags[i] = flags;
         tree.m_duration.push_back(s.closed ? s.durationNs : 0);
         if (s.closed)
@@ -106,7 +112,7 @@ SpanTree SpanTree::build(const Trace &trace)
             while (j != kNoParent && state[j] == Unvisited) {
                 state[j] = OnPath;
                 path.push_back(j);
-                j = tree.m_parent[j];
+                j = parents[j];
             }
             if (j != kNoParent && state[j] == OnPath) {
                 const auto first = std::find(path.rbegin(), path.rend(), j).base() - 1;
@@ -115,7 +121,7 @@ SpanTree SpanTree::build(const Trace &trace)
                     tree.m_flags[*it] |= InCycle;
                     breakAt = std::min(breakAt, *it);
                 }
-                tree.m_parent[breakAt] = kNoParent;
+                parents[breakAt] = kNoParent;
                 tree.m_flags[breakAt] |= CycleBreak;
                 ++tree.m_cycleCount;
             }
@@ -123,6 +129,9 @@ SpanTree SpanTree::build(const Trace &trace)
                 state[p] = Done;
         }
     }
+
+    tree.m_parent = BlockPackedU32(parents);
+    std::vector<std::uint32_t>().swap(parents);
 
     // Group children by parent (counting sort over the start-ordered span list).
     const auto slotOf = [&tree, n](std::uint32_t i) {
@@ -183,14 +192,17 @@ SpanTree SpanTree::build(const Trace &trace)
     tree.m_self.finish();
 
     const std::vector<Op> &ops = trace.ops;
-    tree.m_opSpan.resize(ops.size());
+    // Built whole here, kept block-packed (an op's span lies near the span of the op before).
+    std::vector<std::uint32_t> &opSpan = scratch;
+    opSpan.resize(ops.size());
     for (std::size_t k = 0; k < ops.size(); ++k)
-        tree.m_opSpan[k] = lookup(ops[k].spanId);
+        opSpan[k] = lookup(ops[k].spanId);
     static_assert(kNoParent == kNoBucket);
     std::vector<std::uint32_t> &opOffset = offset;
     groupByIndex(
-        ops.size(), n, [&tree](std::size_t k) { return tree.m_opSpan[k]; }, opOffset, tree.m_spanOps);
+        ops.size(), n, [&opSpan](std::size_t k) { return opSpan[k]; }, opOffset, tree.m_spanOps);
     tree.m_spanOpOffset = BlockPackedU32(opOffset);
+    tree.m_opSpan = BlockPackedU32(opSpan);
     return tree;
 }
 
@@ -218,9 +230,9 @@ std::optional<double> SpanTree::fractionOfMeasured(std::size_t i) const
 std::size_t SpanTree::memoryUsage() const
 {
     const auto bytes = [](const auto &v) { return v.capacity() * sizeof(v[0]); };
-    return bytes(m_idBits) + bytes(m_idRank) + bytes(m_spanOfRank) + bytes(m_parent) + m_row.memoryUsage()
+    return bytes(m_idBits) + bytes(m_idRank) + m_spanOfRank.memoryUsage() + m_parent.memoryUsage() + m_row.memoryUsage()
            + m_depth.memoryUsage() + bytes(m_flags) + m_duration.memoryUsage() + m_self.memoryUsage()
-           + bytes(m_children) + m_childOffset.memoryUsage() + bytes(m_opSpan) + bytes(m_spanOps)
+           + bytes(m_children) + m_childOffset.memoryUsage() + m_opSpan.memoryUsage() + bytes(m_spanOps)
            + m_spanOpOffset.memoryUsage();
 }
 

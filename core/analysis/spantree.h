@@ -118,8 +118,8 @@ private:
     // kept on the 1 GB trace (2.2 M strings, 0.97 M spans); this is 4.1 MiB.
     std::vector<std::uint64_t> m_idBits;
     std::vector<std::uint32_t> m_idRank;
-    std::vector<std::uint32_t> m_spanOfRank;
-    std::vector<std::uint32_t> m_parent;
+    BlockPackedU32 m_spanOfRank;
+    BlockPackedU32 m_parent;
     NarrowU32Array m_row;   // 2 bytes while no span has more than 65536 children
     NarrowU32Array m_depth; // and none is deeper than 65535
     std::vector<std::uint8_t> m_flags;
@@ -129,7 +129,7 @@ private:
     std::vector<std::uint32_t> m_children; // grouped by parent; roots last
     // spanCount() + 2 entries; slot spanCount() = roots. Block-packed, as the ops' offsets.
     BlockPackedU32 m_childOffset{std::array<std::uint32_t, 2>{}};
-    std::vector<std::uint32_t> m_opSpan;
+    BlockPackedU32 m_opSpan;
     std::vector<std::uint32_t> m_spanOps;
     BlockPackedU32 m_spanOpOffset{std::array<std::uint32_t, 1>{}}; // spanCount() + 1 entries
     std::uint64_t m_measuredTotalNs = 0;

@@ -75,6 +75,29 @@ std::vector<TimelineTrack> packTracks(std::size_t n, SliceAt sliceAt, std::size_
     return tracks;
 }
 
+/// A slice in the layout's one-level buffer: 16 bytes, not a TimelineSlice's 24 (the buffer
+/// of the 1 GB trace's largest level was 17 MB of the layout's scratch). A length of 2^32 ns
+/// or more, rare, is stored as kLongSlice and the end found again from the record.
+struct BufferedSlice {
+    std::uint64_t start;
+    std::uint32_t length;
+    std::uint32_t payload;
+};
+constexpr std::uint32_t kLongSlice = UINT32_MAX;
+
+BufferedSlice buffered(std::uint64_t start, std::uint64_t end, std::uint32_t payload)
+{
+    const std::uint64_t length = end - start; // end >= start: every end here is
+    return {start, length >= kLongSlice ? kLongSlice : std::uint32_t(length), payload};
+}
+
+/// The slice of \a b, its end from \a endOf(payload) when it was too long to keep.
+template<typename EndOf>
+TimelineSlice unbuffered(const BufferedSlice &b, EndOf endOf)
+{
+    return {b.start, b.length != kLongSlice ? b.start + b.length : endOf(b.payload), b.payload};
+}
+
 /// Stream ids are usually numbers: "7" sorts before "14".
 bool naturalLess(std::string_view a, std::string_view b)
 {
@@ -215,7 +238,17 @@ TimelineLayout TimelineLayout::build(const Trace &trace, const SpanTree &tree, c
         }
     }
     std::vector<std::uint32_t>().swap(order);
-    std::vector<TimelineSlice> slices(largestLevel);
+    const auto spanEnd = [&](const Span &s) {
+        return s.closed ? saturatingEnd(s.startNs, s.durationNs) : std::max(runEnd, s.startNs);
+    };
+    const auto hostEnd = [&](std::uint32_t payload) {
+        if ((payload & kOpBit) != 0) {
+            const Op &op = trace.ops[payload & ~kOpBit];
+            return saturatingEnd(op.timestampNs, op.durationNs);
+        }
+        return spanEnd(trace.spans[payload]);
+    };
+    std::vector<BufferedSlice> slices(largestLevel);
     for (std::size_t l = 0; l < layout.m_levels.size(); ++l) {
         const std::size_t count = levelFirst[l + 1] - levelFirst[l];
         const std::uint32_t *members = byLevel.data() + levelFirst[l];
@@ -227,23 +260,22 @@ TimelineLayout TimelineLayout::build(const Trace &trace, const SpanTree &tree, c
             const std::uint32_t h = members[k];
             if (h < spanCount) {
                 const Span &s = trace.spans[h];
-                slices[k] = {s.startNs, s.closed ? saturatingEnd(s.startNs, s.durationNs) : std::max(runEnd, s.startNs),
-                             h};
+                slices[k] = buffered(s.startNs, spanEnd(s), h);
             } else {
                 const Op &op = trace.ops[h - spanCount];
-                slices[k] = {op.timestampNs, saturatingEnd(op.timestampNs, op.durationNs),
-                             std::uint32_t(h - spanCount) | kOpBit};
+                slices[k] = buffered(op.timestampNs, saturatingEnd(op.timestampNs, op.durationNs),
+                                     std::uint32_t(h - spanCount) | kOpBit);
             }
         }
-        const TimelineSlice *own = slices.data();
+        const BufferedSlice *own = slices.data();
         layout.m_levels[l].tracks = packTracks(
-            count, [own](std::size_t k) { return own[k]; }, kMaxTracksPerLevel);
+            count, [own, &hostEnd](std::size_t k) { return unbuffered(own[k], hostEnd); }, kMaxTracksPerLevel);
         if (cancelRequested(cancel)) {
             layout.m_cancelled = true;
             return layout;
         }
     }
-    std::vector<TimelineSlice>().swap(slices);
+    std::vector<BufferedSlice>().swap(slices);
     std::vector<std::uint32_t>().swap(byLevel);
 
     // Device lanes, one per (device, stream, clock), grouped by clock.
@@ -355,28 +387,29 @@ TimelineLayout TimelineLayout::build(const Trace &trace, const SpanTree &tree, c
         if (domain.extent.end <= domain.extent.begin)
             domain.extent.end = domain.extent.begin + 1;
     }
-    std::vector<TimelineSlice> laneSlices(largestLane);
+    const auto intervalEnd = [&intervals](std::uint32_t i) {
+        return saturatingEnd(intervals[i].startNs, intervals[i].durationNs);
+    };
+    std::vector<BufferedSlice> laneSlices(largestLane);
     for (std::size_t l = 0; l < layout.m_lanes.size(); ++l) {
         const std::size_t count = laneFirst[l + 1] - laneFirst[l];
         const std::uint32_t *members = byLane.data() + laneFirst[l];
-        for (std::size_t k = 0; k < count; ++k) {
-            const DeviceInterval &d = intervals[members[k]];
-            laneSlices[k] = {d.startNs, saturatingEnd(d.startNs, d.durationNs), members[k]};
-        }
+        for (std::size_t k = 0; k < count; ++k)
+            laneSlices[k] = buffered(intervals[members[k]].startNs, intervalEnd(members[k]), members[k]);
         if (!std::is_sorted(laneSlices.begin(), laneSlices.begin() + std::ptrdiff_t(count),
-                            [](const TimelineSlice &a, const TimelineSlice &b) { return a.start < b.start; })) {
+                            [](const BufferedSlice &a, const BufferedSlice &b) { return a.start < b.start; })) {
             std::vector<std::uint64_t> keys(count);
             for (std::size_t k = 0; k < count; ++k)
                 keys[k] = laneSlices[k].start;
             const std::vector<std::uint32_t> byStart = radixOrder(std::move(keys)); // stable: index order kept
-            std::vector<TimelineSlice> sorted(count);
+            std::vector<BufferedSlice> sorted(count);
             for (std::size_t k = 0; k < count; ++k)
                 sorted[k] = laneSlices[byStart[k]];
             std::copy(sorted.begin(), sorted.end(), laneSlices.begin());
         }
-        const TimelineSlice *own = laneSlices.data();
+        const BufferedSlice *own = laneSlices.data();
         layout.m_lanes[l].tracks = packTracks(
-            count, [own](std::size_t k) { return own[k]; }, kMaxTracksPerLevel);
+            count, [own, &intervalEnd](std::size_t k) { return unbuffered(own[k], intervalEnd); }, kMaxTracksPerLevel);
         if (cancelRequested(cancel)) {
             layout.m_cancelled = true;
             return layout;

@@ -23,6 +23,7 @@ private Q_SLOTS:
     void trackCapKeepsEverySlice();
     void deviceLanes();
     void laneOutOfStartOrder();
+    void longSlicesKeepTheirEnds();
     void locateEveryItem();
     void marks_data();
     void marks();
@@ -233,6 +234,40 @@ void tst_TimelineLayout::deviceLanes()
         QCOMPARE(layout.itemAt(true, loc->group, loc->track, loc->position),
                  (TimelineItem{TimelineItemKind::DeviceInterval, i}));
     }
+}
+
+void tst_TimelineLayout::longSlicesKeepTheirEnds()
+{
+    // The layout buffers a level's slices with 32-bit lengths and finds a longer one's end
+    // again from its record: spans (closed and open), an op and intervals of 2^32 ns or more,
+    // next to short ones, are drawn to their exact ends.
+    const QByteArray intervals =
+        intervalsJsonl("a,g,s,c,0,4294967295 a,g,s,c,5000000000,4294967296 b,g,s,c,9999999999,7");
+    const auto f = loadFixture(traceJsonl("a:-:0:6000000000 b:a:10:5000000000 c:-:3:open d:b:20:4294967294",
+                                          opsJsonl("d:mm:25:4294967296 d:add:30:5") + intervals));
+    QVERIFY(f.trace);
+    const TimelineLayout layout = TimelineLayout::build(*f.trace, *f.tree);
+    const auto endOf = [&](TimelineItem item) {
+        const auto loc = layout.locate(*f.trace, *f.tree, item);
+        if (!loc)
+            return std::uint64_t(0);
+        const TimelineTrack &track = loc->device ? layout.deviceLanes()[loc->group].tracks[loc->track]
+                                                 : layout.hostLevels()[loc->group].tracks[loc->track];
+        return track.end(loc->position);
+    };
+    const auto span = [&](const char *id) {
+        return TimelineItem{TimelineItemKind::Span, std::uint32_t(f.trace->findSpan(std::string_view(id)))};
+    };
+    QCOMPARE(endOf(span("a")), std::uint64_t(6000000000));
+    QCOMPARE(endOf(span("b")), std::uint64_t(5000000010));
+    QCOMPARE(endOf(span("c")), layout.runEndNs()); // open: to the run's end
+    QCOMPARE(layout.runEndNs(), std::uint64_t(6000000000));
+    QCOMPARE(endOf(span("d")), std::uint64_t(4294967314));
+    QCOMPARE(endOf({TimelineItemKind::Op, 0}), std::uint64_t(4294967321));
+    QCOMPARE(endOf({TimelineItemKind::Op, 1}), std::uint64_t(35));
+    QCOMPARE(endOf({TimelineItemKind::DeviceInterval, 0}), std::uint64_t(4294967295));
+    QCOMPARE(endOf({TimelineItemKind::DeviceInterval, 1}), std::uint64_t(9294967296));
+    QCOMPARE(endOf({TimelineItemKind::DeviceInterval, 2}), std::uint64_t(10000000006));
 }
 
 void tst_TimelineLayout::laneOutOfStartOrder()
