@@ -351,28 +351,28 @@ private:
         for (std::uint32_t p = 0; p < count; ++p)
             position[sorted[p]] = p;
 
-        o.m_lifetimes.assign(count, {});
+        // Each lifetime's records: counted, then placed at their offsets, which are kept
+        // block-packed (a lifetime has one or two records: 2 bytes an offset, not 8 bytes a
+        // range).
+        std::vector<std::uint32_t> offsets(count + 1, 0);
         std::size_t records = 0;
         for (const std::uint32_t l : m_recordLifetime)
             if (l != kNone) {
-                ++o.m_lifetimes[position[l]].count;
+                ++offsets[position[l] + 1];
                 ++records;
             }
-        std::uint32_t offset = 0;
-        for (auto &range : o.m_lifetimes) {
-            range.offset = offset;
-            offset += range.count;
-            range.count = 0;
-        }
+        std::partial_sum(offsets.begin(), offsets.end(), offsets.begin());
+        std::vector<std::uint32_t> &next = sorted; // no longer needed: the cursors
+        next.assign(offsets.begin(), offsets.end() - 1);
         o.m_lifetimeRecords.assign(records, 0);
         for (std::size_t at = 0; at < m_memory.size(); ++at) {
             const std::uint32_t r = recordAt(at);
             const std::uint32_t l = m_recordLifetime[r];
             if (l == kNone)
                 continue;
-            auto &range = o.m_lifetimes[position[l]];
-            o.m_lifetimeRecords[range.offset + range.count++] = r;
+            o.m_lifetimeRecords[next[position[l]]++] = r;
         }
+        o.m_lifetimeOffset = BlockPackedU32(offsets);
         m_recordLifetime = {};
         m_lifetimeAlloc = {};
         m_order = {};
@@ -391,7 +391,7 @@ private:
         peak.liveBytesByDevice = std::move(point.liveBytesByDevice);
         peak.liveBytesByCategory = std::move(point.liveBytesByCategory);
         // Live at the end of the peak's group: started by then, not freed by then.
-        for (std::uint32_t l = 0; l < o.m_lifetimes.size(); ++l) {
+        for (std::uint32_t l = 0; l < o.lifetimeCount(); ++l) {
             const std::span<const std::uint32_t> recs = o.lifetimeRecords(l);
             const MemoryEvent &first = m_memory[recs.front()];
             if (first.timestampNs > peak.timestampNs)
@@ -547,7 +547,7 @@ std::size_t LogicalMemoryProfile::memoryUsage() const
     std::size_t n = m_devices.capacity() * sizeof(StringId) + m_byDevice.capacity() * sizeof(LogicalDeviceMemoryStats)
                     + m_pointTimestamps.memoryUsage() + m_pointLiveBytes.memoryUsage() + m_pointChangeEnd.memoryUsage()
                     + m_changeSlots.memoryUsage() + m_changeBytes.memoryUsage() + m_checkpointPresent.capacity()
-                    + m_checkpointBytes.capacity() * 8 + m_lifetimes.capacity() * sizeof(Range)
+                    + m_checkpointBytes.capacity() * 8 + m_lifetimeOffset.memoryUsage()
                     + m_lifetimeRecords.capacity() * 4;
     if (m_peak)
         n += m_peak->liveAllocations.capacity() * 4 + m_peak->liveBytesByDevice.capacity() * sizeof(DeviceBytes)

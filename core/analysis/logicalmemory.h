@@ -142,7 +142,7 @@ public:
     const BlockPackedU64 &timelineLiveBytes() const { return m_pointLiveBytes; }
     LogicalTimelinePoint timelinePoint(std::size_t index) const;
 
-    std::size_t lifetimeCount() const { return m_lifetimes.size(); }
+    std::size_t lifetimeCount() const { return m_lifetimeOffset.size() - 1; }
     LogicalStorageLifetime lifetime(const Trace &trace, std::size_t index) const;
     /// Lifetime \a index as seen at the end of the timestamp group \a asOfNs (>= its start):
     /// open unless freed by then, with only the tensor ids recorded by then.
@@ -151,8 +151,8 @@ public:
     /// first is the creating alloc, the last is the matching free when closed.
     std::span<const std::uint32_t> lifetimeRecords(std::size_t index) const
     {
-        const Range r = m_lifetimes[index];
-        return {m_lifetimeRecords.data() + r.offset, r.count};
+        const std::uint32_t first = m_lifetimeOffset[index];
+        return {m_lifetimeRecords.data() + first, m_lifetimeOffset[index + 1] - first};
     }
     std::uint32_t lifetimeAllocRecord(std::size_t index) const { return lifetimeRecords(index).front(); }
     /// Index into Trace::memory of the matching free, if any.
@@ -182,11 +182,6 @@ public:
 
 private:
     friend class LogicalMemoryBuilder;
-    struct Range {
-        std::uint32_t offset = 0;
-        std::uint32_t count = 0;
-    };
-
     std::size_t slotCount() const { return m_devices.size() + kMemoryCategoryCount; }
     void stateAt(std::size_t index, std::vector<std::uint8_t> &present, std::vector<std::uint64_t> &bytes) const;
     void applyChanges(std::size_t index, std::vector<std::uint8_t> &present, std::vector<std::uint64_t> &bytes) const;
@@ -212,7 +207,9 @@ private:
     std::vector<std::uint8_t> m_checkpointPresent; // slotCount() per checkpoint: state *before* point k*interval
     std::vector<std::uint64_t> m_checkpointBytes;
 
-    std::vector<Range> m_lifetimes; // §8.1 order
+    // Where each lifetime's records start in m_lifetimeRecords, lifetimes in §8.1 order, and
+    // the end of the last.
+    BlockPackedU32 m_lifetimeOffset{std::array<std::uint32_t, 1>{}};
     std::vector<std::uint32_t> m_lifetimeRecords;
 };
 
