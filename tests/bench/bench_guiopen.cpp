@@ -9,14 +9,11 @@
 #include <QElapsedTimer>
 #include <QSignalSpy>
 
-#include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <thread>
 
 #include <malloc.h>
 #include <sys/resource.h>
-#include <unistd.h>
 
 #include "core/analysis/devicetime.h"
 #include "core/analysis/evidenceanalysis.h"
@@ -26,22 +23,10 @@
 #include "core/loading/malloctuning.h"
 #include "core/loading/traceloader.h"
 #include "ui/mainwindow.h"
+#include "tests/testutils/residentmemory.h"
 #include "ui/timeline/timelineview.h"
 
 using namespace TraceInspector;
-
-// The process's resident bytes now (the peak alone cannot tell held memory from a transient).
-static std::size_t residentBytes()
-{
-    std::FILE *f = std::fopen("/proc/self/statm", "r");
-    if (!f)
-        return 0;
-    unsigned long pages = 0;
-    unsigned long resident = 0;
-    const int fields = std::fscanf(f, "%lu %lu", &pages, &resident);
-    std::fclose(f);
-    return fields == 2 ? std::size_t(resident) * std::size_t(sysconf(_SC_PAGESIZE)) : 0;
-}
 
 int main(int argc, char **argv)
 {
@@ -79,25 +64,12 @@ int main(int argc, char **argv)
     });
     QSignalSpy finished(&window, &MainWindow::loadFinished);
     clock.start();
-    // When the peak happens says which stage's scratch memory makes it: sampled every 2 ms.
-    std::atomic<bool> sampling{true};
-    std::size_t sampledPeak = 0;
-    double sampledPeakMs = 0;
-    std::thread sampler([&] {
-        while (sampling.load(std::memory_order_relaxed)) {
-            const std::size_t now = residentBytes();
-            if (now > sampledPeak) {
-                sampledPeak = now;
-                sampledPeakMs = double(clock.nsecsElapsed()) / 1e6;
-            }
-            std::this_thread::sleep_for(std::chrono::milliseconds(2));
-        }
-    });
+    // When the peak happens says which stage's scratch memory makes it: sampled every 2 ms,
+    // from (about) the clock's start.
+    ResidentMemory::PeakSampler sampler(std::chrono::milliseconds(2));
     window.openFile(path);
     if (!finished.wait(600000) || !finished.at(0).at(0).toBool()) {
         std::printf("the trace did not load\n");
-        sampling = false;
-        sampler.join();
         return 1;
     }
     const double loadedMs = double(clock.nsecsElapsed()) / 1e6;
@@ -110,8 +82,7 @@ int main(int argc, char **argv)
     const double fullyDrawnMs = double(clock.nsecsElapsed()) / 1e6;
     const double fullyDrawnCpuMs = processCpuMs() - cpuAtStart;
 
-    sampling = false;
-    sampler.join();
+    sampler.stop();
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
     std::printf("first panel %.0f ms; last stage %.0f ms; fully drawn %.0f ms; peak RSS %.1f MiB\n", firstPanelMs,
@@ -151,7 +122,7 @@ int main(int argc, char **argv)
     const struct mallinfo2 heap = mallinfo2();
     std::printf("malloc (MiB): heap %.1f, mmapped %.1f, in use %.1f, free in the heap %.1f; RSS now %.1f\n",
                 mib(heap.arena), mib(heap.hblkhd), mib(heap.uordblks + heap.hblkhd), mib(heap.fordblks),
-                mib(residentBytes()));
-    std::printf("sampled peak RSS %.1f MiB at %.0f ms\n", mib(sampledPeak), sampledPeakMs);
+                mib(ResidentMemory::residentBytes()));
+    std::printf("sampled peak RSS %.1f MiB at %.0f ms\n", mib(sampler.peakBytes()), sampler.peakMs());
     return 0;
 }

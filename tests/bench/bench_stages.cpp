@@ -2,17 +2,14 @@
 // The CPU time of each analysis the loader and the views run after the read (issue #13's
 // "window fully drawn" budget), measured one at a time on one thread, with the size of what
 // each keeps. Usage: bench_stages TRACE [REPEATS]; prints one line per analysis (ms, MiB).
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <functional>
-#include <thread>
 
 #include <malloc.h>
 #include <sys/resource.h>
-#include <unistd.h>
 
 #include "core/analysis/callgraph.h"
 #include "core/analysis/devicetime.h"
@@ -24,6 +21,7 @@
 #include "core/analysis/spantree.h"
 #include "core/io/tracereader.h"
 #include "core/timeline/timelinelayout.h"
+#include "tests/testutils/residentmemory.h"
 
 using namespace TraceInspector;
 
@@ -43,37 +41,16 @@ long minorFaults()
     return u.ru_minflt;
 }
 
-std::size_t residentBytes()
-{
-    std::FILE *f = std::fopen("/proc/self/statm", "r");
-    if (!f)
-        return 0;
-    unsigned long pages = 0;
-    unsigned long resident = 0;
-    const int fields = std::fscanf(f, "%lu %lu", &pages, &resident);
-    std::fclose(f);
-    return fields == 2 ? std::size_t(resident) * std::size_t(sysconf(_SC_PAGESIZE)) : 0;
-}
-
 /// The most the resident set grew by while \a run ran, sampled every millisecond: what an
 /// analysis keeps plus its scratch, the figure that adds to the window's peak when the
 /// analyses run side by side.
 std::size_t peakGrowth(const std::function<void()> &run)
 {
-    const std::size_t before = residentBytes();
-    std::atomic<bool> running{true};
-    std::size_t peak = before;
-    std::thread sampler([&] {
-        while (running.load(std::memory_order_relaxed)) {
-            peak = std::max(peak, residentBytes());
-            std::this_thread::sleep_for(std::chrono::milliseconds(1));
-        }
-    });
+    const std::size_t before = ResidentMemory::residentBytes();
+    ResidentMemory::PeakSampler sampler(std::chrono::milliseconds(1));
     run();
-    running = false;
-    sampler.join();
-    peak = std::max(peak, residentBytes());
-    return peak - before;
+    sampler.stop();
+    return std::max(sampler.peakBytes(), before) - before;
 }
 
 void measure(const char *name, int repeats, const std::function<std::size_t()> &run)

@@ -6,32 +6,15 @@
 #include <QTest>
 
 #include <atomic>
-#include <cstdio>
 #include <cstring>
 #include <thread>
 #include <vector>
 
 #include "core/loading/allocatorreplaced.h"
 #include "core/loading/malloctuning.h"
+#include "tests/testutils/residentmemory.h"
 
 using namespace TraceInspector;
-
-namespace {
-
-/// The process's resident pages (the second field of /proc/self/statm).
-long residentPages()
-{
-    long size = 0;
-    long resident = -1;
-    if (std::FILE *statm = std::fopen("/proc/self/statm", "r")) {
-        if (std::fscanf(statm, "%ld %ld", &size, &resident) != 2)
-            resident = -1;
-        std::fclose(statm);
-    }
-    return resident;
-}
-
-} // namespace
 
 class tst_MallocTuning : public QObject
 {
@@ -79,12 +62,13 @@ void tst_MallocTuning::givesFreedHeapPagesBack()
     }
     for (int i = 0; i + 1 < kBlocks; ++i)
         delete[] blocks[std::size_t(i)];
-    const long before = residentPages();
+    const auto before = static_cast<long long>(ResidentMemory::residentBytes());
     releaseFreeMemory();
-    const long after = residentPages();
+    const auto after = static_cast<long long>(ResidentMemory::residentBytes());
     delete[] blocks.back();
-    QVERIFY2(before - after >= long((kBlocks - 2) * kBlock / 4096) / 2,
-             qPrintable(QStringLiteral("resident pages %1 -> %2").arg(before).arg(after)));
+    // At least half of the freed blocks' pages given back.
+    QVERIFY2(before - after >= static_cast<long long>((kBlocks - 2) * kBlock / 4096 / 2 * 4096),
+             qPrintable(QStringLiteral("resident bytes %1 -> %2").arg(before).arg(after)));
 }
 
 QTEST_GUILESS_MAIN(tst_MallocTuning)
