@@ -8,6 +8,7 @@
 #include <random>
 
 #include "core/analysis/bitcount.h"
+#include "core/analysis/spanpostorder.h"
 #include "core/analysis/spantree.h"
 #include "core/io/tracereader.h"
 #include "core/model/trace.h"
@@ -132,6 +133,36 @@ QByteArray checkInvariants(const Trace &trace, const SpanTree &tree)
     }
     if (queue.size() != n)
         return "not every span is in the tree";
+
+    // SpanPostOrder: every span once, each right after its last child's subtree, the
+    // children's subtrees one after another in children() order, the roots' in roots() order.
+    std::vector<std::size_t> position(n, n);
+    std::size_t at = 0;
+    for (const std::uint32_t span : SpanPostOrder(tree)) {
+        if (span >= n || position[span] != n)
+            return "post-order repeats " + QByteArray::number(span);
+        position[span] = at++;
+    }
+    if (at != n)
+        return "post-order misses spans";
+    std::vector<std::size_t> subtree(n, 1);
+    for (auto q = queue.rbegin(); q != queue.rend(); ++q) {
+        const std::uint32_t u = *q;
+        std::size_t expected = position[u]; // where the last child's subtree ends, + 1
+        const auto kids = tree.children(u);
+        for (auto c = kids.rbegin(); c != kids.rend(); ++c) {
+            if (position[*c] + 1 != expected)
+                return "post-order places " + QByteArray::number(*c);
+            expected -= subtree[*c];
+            subtree[u] += subtree[*c];
+        }
+    }
+    std::size_t end = 0;
+    for (const std::uint32_t r : tree.roots()) {
+        end += subtree[r];
+        if (position[r] + 1 != end)
+            return "post-order places root " + QByteArray::number(r);
+    }
     return {};
 }
 
