@@ -290,22 +290,35 @@ private Q_SLOTS:
     {
         QTest::addColumn<int>("seed");
         QTest::addColumn<int>("buckets");
+        QTest::addColumn<int>("devices");
         for (int seed = 1; seed <= 6; ++seed)
             for (int buckets : {1, 7, 64, 333})
-                QTest::addRow("seed %d, %d buckets", seed, buckets) << seed << buckets;
+                QTest::addRow("seed %d, %d buckets", seed, buckets) << seed << buckets << 3;
+        // More than 4096 devices: the deltas' metas no longer fit 2 bytes.
+        for (int seed = 7; seed <= 8; ++seed)
+            QTest::addRow("seed %d, 5000 devices", seed) << seed << 64 << 5000;
     }
     void bucketsMatchTimeline()
     {
         QFETCH(int, seed);
         QFETCH(int, buckets);
+        QFETCH(int, devices);
         std::mt19937_64 rng{static_cast<std::uint64_t>(seed)};
         std::vector<std::string> recs;
-        const char *devices[] = {"cpu", "cuda:0", "cuda:1"};
+        const char *named[] = {"cpu", "cuda:0", "cuda:1"};
+        const auto deviceName = [&](int i) {
+            if (devices == 3)
+                return std::string(named[rng() % 3]);
+            // every device at least once, then at random
+            return "cuda:" + std::to_string(i < devices ? i : int(rng() % std::uint64_t(devices)));
+        };
         const char *cats[] = {"parameter", "activation", "gradient", "optimizer", "other"};
-        for (int i = 0; i < 3000; ++i)
-            recs.push_back(std::string(rng() % 100 < 55 ? "a " : "f ") + std::to_string(rng() % 20000) + " "
-                           + devices[rng() % 3] + " s" + std::to_string(rng() % 150) + " "
-                           + std::to_string(rng() % 100000) + " " + cats[rng() % 5]);
+        for (int i = 0; i < (devices == 3 ? 3000 : 2 * devices); ++i) {
+            const bool alloc = (devices != 3 && i < devices) || rng() % 100 < 55;
+            recs.push_back(std::string(alloc ? "a " : "f ") + std::to_string(rng() % 20000) + " " + deviceName(i) + " s"
+                           + std::to_string(rng() % 150) + " " + std::to_string(rng() % 100000) + " "
+                           + cats[rng() % 5]);
+        }
         const auto l = load(recs);
         QVERIFY(l);
         const LogicalMemoryProfile &p = *l->profile.logical;
