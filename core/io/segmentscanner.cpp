@@ -62,9 +62,15 @@ void SegmentScanner::reserveFor(std::uint64_t totalBytes, std::uint64_t ownBytes
         m_trace.strings.reserve(static_cast<std::size_t>(std::min(estimate, static_cast<double>(ownBytes / 256))));
     }
     const double scale = 1.1 * static_cast<double>(totalBytes) / static_cast<double>(scannedBytes);
-    auto grow = [scale](auto &v) {
+    // The part of each array this segment will surely write: an array too small for huge
+    // pages has it faulted in at once (reserveHuge()), not 4 KiB at a time as it fills.
+    const double fill = static_cast<double>(std::max(ownBytes, scannedBytes)) / static_cast<double>(scannedBytes);
+    const auto times = [](std::size_t n, double factor) {
+        return static_cast<std::size_t>(static_cast<double>(n) * factor);
+    };
+    auto grow = [&](auto &v) {
         if (!v.empty())
-            reserveHuge(v, static_cast<std::size_t>(static_cast<double>(v.size()) * scale) + 16);
+            reserveHuge(v, times(v.size(), scale) + 16, times(v.size(), fill));
     };
     grow(m_trace.spans);
     grow(m_trace.ops);
@@ -78,14 +84,16 @@ void SegmentScanner::reserveFor(std::uint64_t totalBytes, std::uint64_t ownBytes
     grow(m_segment.spanEnds);
     grow(m_segment.order);
     if (m_trace.idLists.size() != 0)
-        m_trace.idLists.reserve(static_cast<std::size_t>(static_cast<double>(m_trace.idLists.size()) * scale) + 16);
+        m_trace.idLists.reserve(times(m_trace.idLists.size(), scale) + 16, times(m_trace.idLists.size(), fill));
 }
 
 namespace {
 
-/// adviseTails() for one array; \a bit marks it in \a done.
+/// adviseTails() for one array; \a bit marks it in \a done. \a scale is the records to come
+/// in proportion to those so far with a margin, \a fill the same without it: the part of
+/// the small-page end that is that sure to be written is faulted in at once.
 template<typename T>
-void adviseTail(std::vector<T> &v, double scale, std::uint32_t bit, std::uint32_t &done)
+void adviseTail(std::vector<T> &v, double scale, double fill, std::uint32_t bit, std::uint32_t &done)
 {
     constexpr std::uintptr_t kHuge = std::uintptr_t(2) << 20;
     if ((done & bit) != 0 || v.capacity() * sizeof(T) < kHuge)
@@ -95,7 +103,10 @@ void adviseTail(std::vector<T> &v, double scale, std::uint32_t bit, std::uint32_
     const double expectedEnd = static_cast<double>(base) + static_cast<double>(v.size() * sizeof(T)) * scale;
     if (expectedEnd >= static_cast<double>(next + kHuge))
         return; // the next huge page will be filled
-    adviseSmallPages(v.data(), next - base, v.capacity() * sizeof(T));
+    const std::size_t capacityBytes = v.capacity() * sizeof(T);
+    adviseSmallPages(v.data(), next - base, capacityBytes);
+    const auto filled = static_cast<std::size_t>(static_cast<double>(v.size() * sizeof(T)) * fill);
+    populateForWrite(v.data(), next - base, std::min(filled, capacityBytes));
     done |= bit;
 }
 
@@ -107,10 +118,11 @@ void SegmentScanner::adviseTails(std::uint64_t scannedBytes, std::uint64_t remai
         return;
     // The records to come in proportion to those so far, with a margin: an array that ends
     // later than expected only has a few more 4 KiB pages.
-    const double scale = 1.02 * static_cast<double>(scannedBytes + remainingBytes) / static_cast<double>(scannedBytes);
+    const double fill = static_cast<double>(scannedBytes + remainingBytes) / static_cast<double>(scannedBytes);
+    const double scale = 1.02 * fill;
     std::uint32_t bit = 1;
     auto tail = [&](auto &v) {
-        adviseTail(v, scale, bit, m_smallTails);
+        adviseTail(v, scale, fill, bit, m_smallTails);
         bit <<= 1;
     };
     tail(m_trace.spans);

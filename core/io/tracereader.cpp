@@ -88,6 +88,8 @@ private:
         const std::size_t bytes = hugeBlockBytes(size);
         StringTable::Bytes block = StringTable::allocateBytes(bytes);
         adviseHugePages(block.get(), bytes);
+        // The first read writes it all: its pages faulted in by one call, not one by one.
+        populateForWrite(block.get(), 0, bytes);
         return block;
     }
 

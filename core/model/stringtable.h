@@ -159,6 +159,7 @@ private:
     AdoptableBlock *m_offered = nullptr;
     std::size_t m_blockUsed = 0;
     std::size_t m_blockSize = 0;
+    std::size_t m_blockPopulated = 0; // bytes of the current block faulted in (store())
     std::size_t m_bytesHeld = 0;
     HugePageArray<Entry> m_entries;
     std::vector<EscapedText> m_escaped; // in id order
