@@ -122,8 +122,9 @@ void tst_HugePages::populatedPagesAreWritableWithoutFaults()
     }
     rusage after{};
     getrusage(RUSAGE_THREAD, &after);
-    // A sanitizer's shadow memory may fault a page or two of its own.
-    QVERIFY2(after.ru_minflt - before.ru_minflt < 8,
+    // AddressSanitizer's shadow of these pages faults on its own: one page per eight (9 here
+    // under the dev-asan preset). Without the populate every page faults: 64.
+    QVERIFY2(after.ru_minflt - before.ru_minflt < long(kPages / 4),
              qPrintable(QStringLiteral("%1 faults").arg(after.ru_minflt - before.ru_minflt)));
     QCOMPARE(map.data[kPage + 5], 'x');
 }
