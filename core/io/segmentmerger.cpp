@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "core/model/pagemove.h"
+#include "core/model/sidebyside.h"
 
 namespace TraceInspector {
 namespace {
@@ -82,39 +83,11 @@ void appendAll(std::vector<T> &dst, std::vector<T> &src, Fn &&fix)
     appendMovingPages(dst, src, fix);
 }
 
-} // namespace
-
-void appendSegment(DecodedSegment &dstSeg, DecodedSegment &srcSeg)
+/// The span ends of \a srcSeg after \a dstSeg's, each end's id remapped or, when its id was
+/// new in its segment, looked up in the merged table.
+void appendSpanEnds(DecodedSegment &dstSeg, DecodedSegment &srcSeg, const Remapper &m)
 {
-    Trace &dst = *dstSeg.trace;
-    Trace &src = *srcSeg.trace;
-    src.strings.dropLookup(); // before the destination table grows: only the texts are read
-    Remapper m(dst, src, dstSeg.lines);
-    src.strings = StringTable(); // only the remap table is needed from here on
-
-    appendAll(dst.spans, src.spans, [&](Span &r) { m.s(r.id), m.s(r.parentId), m.s(r.name), m.line(r.startLine); });
-    appendAll(dst.ops, src.ops, [&](Op &r) {
-        m.s(r.spanId), m.s(r.opName), m.s(r.output), m.s(r.dtype), m.s(r.device), m.shape(r.shape), m.line(r.line);
-        r.inputs = m.ids(r.inputs);
-    });
-    appendAll(dst.tensors, src.tensors, [&](Tensor &r) {
-        m.s(r.spanId), m.s(r.tensorId), m.s(r.label), m.s(r.dtype), m.s(r.device), m.shape(r.shape), m.line(r.line);
-    });
-    appendAll(dst.tensorStats, src.tensorStats,
-              [&](TensorStats &r) { m.s(r.spanId), m.s(r.label), m.s(r.dtype), m.shape(r.shape), m.line(r.line); });
-    appendAll(dst.memory, src.memory, [&](MemoryEvent &r) {
-        m.s(r.storageId), m.s(r.tensorId), m.s(r.spanId), m.s(r.opName), m.s(r.device), m.s(r.dtype), m.shape(r.shape),
-            m.line(r.line);
-    });
-    appendAll(dst.deviceMemory, src.deviceMemory, [&](DeviceMemorySample &r) { m.s(r.device), m.line(r.line); });
-    appendAll(dst.deviceIntervals, src.deviceIntervals, [&](DeviceInterval &r) {
-        m.s(r.spanId), m.s(r.device), m.s(r.streamId), m.s(r.clockId), m.s(r.backend), m.line(r.line);
-    });
-    appendAll(dst.gradients, src.gradients,
-              [&](Gradient &r) { m.s(r.eventId), m.s(r.root), m.s(r.key), m.line(r.line); });
-    appendAll(dst.edges, src.edges, [&](Edge &r) { m.s(r.from), m.s(r.to), m.line(r.line); });
-    appendAll(dstSeg.duplicateStarts, srcSeg.duplicateStarts,
-              [&](DuplicateSpanStart &r) { m.s(r.id), m.line(r.line); });
+    const StringTable &strings = dstSeg.trace->strings;
     std::uint64_t unresolved = 0;
     appendAll(dstSeg.spanEnds, srcSeg.spanEnds, [&](SpanEndRecord &r) {
         m.line(r.line);
@@ -126,11 +99,63 @@ void appendSegment(DecodedSegment &dstSeg, DecodedSegment &srcSeg)
         // segment's own strings are in dst too by now, but only lines after this one can
         // have added it there, and a span started after its end is unknown here as well.)
         const std::uint64_t k = unresolved++;
-        r.id = dst.strings.find(srcSeg.unresolvedEnds.at(k));
+        r.id = strings.find(srcSeg.unresolvedEnds.at(k));
         if (r.id == kNoString)
             dstSeg.unresolvedEnds.addFrom(srcSeg.unresolvedEnds, k, dstSeg.unresolvedEnds.keepsMore());
     });
-    appendAll(dstSeg.invalidTensorStatsLines, srcSeg.invalidTensorStatsLines, [&](std::uint32_t &l) { m.line(l); });
+}
+
+} // namespace
+
+void appendSegment(DecodedSegment &dstSeg, DecodedSegment &srcSeg)
+{
+    Trace &dst = *dstSeg.trace;
+    Trace &src = *srcSeg.trace;
+    src.strings.dropLookup(); // before the destination table grows: only the texts are read
+    Remapper m(dst, src, dstSeg.lines);
+    src.strings = StringTable(); // only the remap table is needed from here on
+
+    // Once the strings are remapped, the arrays are independent of each other: half of them
+    // on a helper thread (the fix loops touch every moved page, a serial ~90 ms at 1 GB).
+    // The helper's arrays read only the remap tables; the ops' id lists and the span ends'
+    // lookups stay on this thread.
+    runSideBySide(
+        [&] {
+            appendAll(dst.ops, src.ops, [&](Op &r) {
+                m.s(r.spanId), m.s(r.opName), m.s(r.output), m.s(r.dtype), m.s(r.device), m.shape(r.shape),
+                    m.line(r.line);
+                r.inputs = m.ids(r.inputs);
+            });
+            appendAll(dst.tensors, src.tensors, [&](Tensor &r) {
+                m.s(r.spanId), m.s(r.tensorId), m.s(r.label), m.s(r.dtype), m.s(r.device), m.shape(r.shape),
+                    m.line(r.line);
+            });
+            appendAll(dst.tensorStats, src.tensorStats, [&](TensorStats &r) {
+                m.s(r.spanId), m.s(r.label), m.s(r.dtype), m.shape(r.shape), m.line(r.line);
+            });
+            appendAll(dst.deviceMemory, src.deviceMemory,
+                      [&](DeviceMemorySample &r) { m.s(r.device), m.line(r.line); });
+            appendAll(dst.deviceIntervals, src.deviceIntervals, [&](DeviceInterval &r) {
+                m.s(r.spanId), m.s(r.device), m.s(r.streamId), m.s(r.clockId), m.s(r.backend), m.line(r.line);
+            });
+            appendAll(dst.gradients, src.gradients,
+                      [&](Gradient &r) { m.s(r.eventId), m.s(r.root), m.s(r.key), m.line(r.line); });
+            appendAll(dstSeg.duplicateStarts, srcSeg.duplicateStarts,
+                      [&](DuplicateSpanStart &r) { m.s(r.id), m.line(r.line); });
+            appendSpanEnds(dstSeg, srcSeg, m);
+            appendAll(dstSeg.invalidTensorStatsLines, srcSeg.invalidTensorStatsLines,
+                      [&](std::uint32_t &l) { m.line(l); });
+        },
+        [&] {
+            appendAll(dst.spans, src.spans,
+                      [&](Span &r) { m.s(r.id), m.s(r.parentId), m.s(r.name), m.line(r.startLine); });
+            appendAll(dst.memory, src.memory, [&](MemoryEvent &r) {
+                m.s(r.storageId), m.s(r.tensorId), m.s(r.spanId), m.s(r.opName), m.s(r.device), m.s(r.dtype),
+                    m.shape(r.shape), m.line(r.line);
+            });
+            appendAll(dst.edges, src.edges, [&](Edge &r) { m.s(r.from), m.s(r.to), m.line(r.line); });
+            appendAll(dstSeg.order, srcSeg.order, [](std::uint8_t &) {});
+        });
     for (auto &meta : srcSeg.metas) {
         m.line(meta.second);
         dstSeg.metas.push_back(std::move(meta));
@@ -151,7 +176,6 @@ void appendSegment(DecodedSegment &dstSeg, DecodedSegment &srcSeg)
         dstSeg.firstDecodeProblem = std::move(srcSeg.firstDecodeProblem);
         dstSeg.firstDecodeProblem->line += m.lineOffset();
     }
-    appendAll(dstSeg.order, srcSeg.order, [](std::uint8_t &) {});
     dstSeg.lines += srcSeg.lines;
     dstSeg.latestHostEvidence = std::max(dstSeg.latestHostEvidence, srcSeg.latestHostEvidence);
     srcSeg = DecodedSegment{};
