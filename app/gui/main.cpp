@@ -9,7 +9,7 @@
 #include <cstdio>
 
 #include "core/display/translations.h"
-#include "core/loading/malloctuning.h"
+#include "core/model/malloctuning.h"
 #include "core/version.h"
 #include "ui/mainwindow.h"
 #include "ui/style/appicon.h"

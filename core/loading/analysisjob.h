@@ -9,7 +9,7 @@
 #include <exception>
 #include <memory>
 
-#include "core/loading/malloctuning.h"
+#include "core/model/malloctuning.h"
 #include "core/loading/workerpool.h"
 
 namespace TraceInspector {

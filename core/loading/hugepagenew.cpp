@@ -22,7 +22,7 @@
 #include <cstdlib>
 #include <new>
 
-#include "core/loading/allocatorreplaced.h"
+#include "core/model/allocatorreplaced.h"
 #include "core/model/hugepages.h"
 
 #if !defined(TI_ALLOCATOR_REPLACED) // a sanitizer's runtime has its own

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "core/loading/malloctuning.h"
+#include "core/model/malloctuning.h"
 
 #include <cstdlib> // defines __GLIBC__ where the C library is glibc
 
@@ -7,7 +7,7 @@
 #include <malloc.h>
 #endif
 
-#include "core/loading/allocatorreplaced.h"
+#include "core/model/allocatorreplaced.h"
 
 // Under a sanitizer (TI_ALLOCATOR_REPLACED) glibc's heaps hold nothing, and glibc has not even
 // set them up: malloc_trim() would do that lazily without a lock, and two loaders trimming at

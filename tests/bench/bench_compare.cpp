@@ -28,7 +28,7 @@
 #include "ui/compare/comparecontroller.h"
 #include "ui/compare/comparepanel.h"
 #include "ui/compare/stackedtimeline.h"
-#include "core/loading/malloctuning.h"
+#include "core/model/malloctuning.h"
 #include "ui/mainwindow.h"
 #include "ui/optablepanel.h"
 #include "ui/spantreepanel.h"

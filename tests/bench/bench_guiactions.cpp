@@ -26,7 +26,7 @@
 #include "core/analysis/spantree.h"
 #include "core/itemmodels/backgroundsort.h"
 #include "core/model/trace.h"
-#include "core/loading/malloctuning.h"
+#include "core/model/malloctuning.h"
 #include "ui/mainwindow.h"
 #include "ui/memorychart/memorychartpanel.h"
 #include "ui/optablepanel.h"

@@ -20,7 +20,7 @@
 #include "core/analysis/memoryprofile.h"
 #include "core/analysis/memoryseries.h"
 #include "core/analysis/spantree.h"
-#include "core/loading/malloctuning.h"
+#include "core/model/malloctuning.h"
 #include "core/loading/traceloader.h"
 #include "ui/mainwindow.h"
 #include "tests/testutils/residentmemory.h"

@@ -10,8 +10,8 @@
 #include <thread>
 #include <vector>
 
-#include "core/loading/allocatorreplaced.h"
-#include "core/loading/malloctuning.h"
+#include "core/model/allocatorreplaced.h"
+#include "core/model/malloctuning.h"
 #include "tests/testutils/residentmemory.h"
 
 using namespace TraceInspector;
