@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <cstdio>
+#include <future>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -100,9 +102,15 @@ int runCheck(const CliArgs &args)
 
     // Health runs on whatever the tolerant load kept, so a rejected trace still gets the
     // full list of what is wrong with it. The summary needs only the logical memory peak,
-    // not the whole memory profile.
-    const HealthReport health = analyzeHealth(*r.trace);
-    const TraceSummary summary = computeSummary(*r.trace, LogicalMemoryProfile::peakLiveBytes(*r.trace));
+    // not the whole memory profile. That walk of the memory records shares nothing with
+    // health but the trace, so it runs on the other core meanwhile (~0.1 s at 1 GB); the
+    // span depths come after health, so that their scratch (8 bytes a span) is never alive
+    // beside health's (on a million unclosed spans that raised check --all's peak by 13 %).
+    const Trace &trace = *r.trace;
+    std::future<std::optional<std::uint64_t>> peakJob =
+        std::async(std::launch::async, [&trace] { return LogicalMemoryProfile::peakLiveBytes(trace); });
+    const HealthReport health = analyzeHealth(trace);
+    const TraceSummary summary = computeSummary(trace, peakJob.get());
     const ProblemCounts counts = countProblems(r, health);
 
     if (args.json) {
