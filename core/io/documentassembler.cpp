@@ -25,8 +25,9 @@ void DocumentAssembler::run()
     // The spans' id order needs only their ids and texts, which the walk reads but never
     // changes: it is found on the other core while the walk runs (on a million spans the
     // sort took a fifth of the serial assembly), unless the trace is small enough that a
-    // thread would cost more than it saves. Only dropping a duplicate start (after the walk)
-    // changes the spans; their order is found again then.
+    // thread would cost more than it saves. Only dropping a duplicate start (at the walk's
+    // end) changes the spans: the order found beside the walk then met two equal ids and
+    // was declined, and the spans left are ordered again by id, not by the comparison sort.
     const std::size_t spanCount = m_trace.spans.size();
     std::vector<std::uint32_t> order;
     bool byId = false;

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <numeric>
 #include <random>
 #include <set>
 #include <sstream>
@@ -46,6 +47,8 @@ private Q_SLOTS:
     void longLinesDecidedByTheirStart();
     void spansInIdOrder_data();
     void spansInIdOrder();
+    void assembledSpansInIdOrder_data();
+    void assembledSpansInIdOrder();
     void longUnsupportedSchemaHeldOnce_data();
     void longUnsupportedSchemaHeldOnce();
 };
@@ -902,6 +905,75 @@ void TestTraceReader::spansInIdOrder()
     std::sort(expected.begin(), expected.end());
     for (std::size_t k = 0; k < order.size(); ++k)
         QCOMPARE(std::string(trace.str(trace.spans[order[k]].id)), expected[k]);
+}
+
+// The assembly sorts the spans by id beside its walk from DocumentAssembler's threshold on
+// (65,536 spans): with and without it, read whole or in segments, and with duplicate starts
+// in a later segment than their first start (kept among the spans until the walk drops
+// them), the read spans are each id once, in byte order, with their own ends.
+void TestTraceReader::assembledSpansInIdOrder_data()
+{
+    QTest::addColumn<int>("count");
+    QTest::addColumn<int>("duplicates");
+    QTest::newRow("few") << 1000 << 0;
+    QTest::newRow("few, duplicate starts") << 1000 << 3;
+    QTest::newRow("many") << 70000 << 0;
+    QTest::newRow("many, duplicate starts") << 70000 << 3;
+}
+
+void TestTraceReader::assembledSpansInIdOrder()
+{
+    QFETCH(int, count);
+    QFETCH(int, duplicates);
+    std::ostringstream text;
+    text << kMeta << "\n";
+    std::mt19937 random(7);
+    std::vector<int> numbers(static_cast<std::size_t>(count));
+    std::iota(numbers.begin(), numbers.end(), 0);
+    std::shuffle(numbers.begin(), numbers.end(), random);
+    for (const int n : numbers) {
+        text << R"({"kind":"span_start","id":"s)" << n << R"(","name":"n","start_ns":)" << n
+             << R"(,"span_kind":"function"})"
+             << "\n";
+        // Each span's duration tells whose end it got: its number plus one.
+        text << R"({"kind":"span_end","id":"s)" << n << R"(","duration_ns":)" << n + 1 << "}\n";
+    }
+    // Repeated starts of the first ids, at the end of the file: in the last segment.
+    for (std::size_t k = 0; k < static_cast<std::size_t>(duplicates); ++k)
+        text << R"({"kind":"span_start","id":"s)" << numbers[k]
+             << R"(","name":"again","start_ns":0,"span_kind":"function"})"
+             << "\n";
+    text << kTerminal << "\n";
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::string path = dir.filePath(QStringLiteral("ordered.jsonl")).toStdString();
+    std::ofstream(path, std::ios::binary) << text.str();
+    ReadOptions segmented;
+    segmented.maxThreads = 2;
+    segmented.parallelThresholdBytes = 0;
+    segmented.chunkBytes = 1 << 16;
+    for (const bool whole : {true, false}) {
+        const ReadResult r = whole ? TraceReader::readBytes(text.str(), path) : TraceReader::readFile(path, segmented);
+        QVERIFY(r.trace);
+        const auto reported = std::count_if(r.problems.begin(), r.problems.end(),
+                                            [](const Problem &p) { return p.ruleId == "E-SPAN-START-DUP"; });
+        QCOMPARE(reported, duplicates);
+        const Trace &t = *r.trace;
+        QCOMPARE(t.spans.size(), std::size_t(count));
+        std::vector<std::string> expected;
+        for (int n = 0; n < count; ++n)
+            expected.push_back(std::string("s").append(std::to_string(n)));
+        std::sort(expected.begin(), expected.end());
+        for (std::size_t k = 0; k < t.spans.size(); ++k) {
+            const Span &span = t.spans[k];
+            QCOMPARE(std::string(t.str(span.id)), expected[k]);
+            const auto n = std::stoull(expected[k].substr(1));
+            QCOMPARE(span.startNs, n);
+            QVERIFY(span.closed);
+            QCOMPARE(span.durationNs, n + 1);
+            QCOMPARE(std::string(t.str(span.name)), std::string("n"));
+        }
+    }
 }
 
 QTEST_GUILESS_MAIN(TestTraceReader)
