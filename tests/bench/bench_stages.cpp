@@ -20,6 +20,7 @@
 #include "core/analysis/opstatistics.h"
 #include "core/analysis/spantree.h"
 #include "core/io/tracereader.h"
+#include "core/model/malloctuning.h"
 #include "core/timeline/timelinelayout.h"
 #include "tests/testutils/residentmemory.h"
 
@@ -92,6 +93,7 @@ void measure(const char *name, int repeats, const std::function<std::size_t()> &
 
 int main(int argc, char **argv)
 {
+    tuneMallocForBigTraces(); // as the window and the CLI do: it decides where blocks of a few MiB come from
     if (argc < 2) {
         std::printf("SKIP: give a trace\n");
         return 77;
