@@ -10,7 +10,6 @@
 #include "core/model/hugepages.h"
 #include "core/model/pagerelease.h"
 #include "core/model/permuteinplace.h"
-#include "core/model/sidebyside.h"
 
 namespace TraceInspector {
 
@@ -22,25 +21,13 @@ DocumentAssembler::DocumentAssembler(DecodedSegment &segment, Trace &trace)
 
 void DocumentAssembler::run()
 {
-    // The spans' id order needs only their ids and texts, which the walk reads but never
-    // changes: it is found on the other core while the walk runs (on a million spans the
-    // sort took a fifth of the serial assembly), unless the trace is small enough that a
-    // thread would cost more than it saves. Only dropping a duplicate start (at the walk's
-    // end) changes the spans: the order found beside the walk then met two equal ids and
-    // was declined, and the spans left are ordered again by id, not by the comparison sort.
-    const std::size_t spanCount = m_trace.spans.size();
-    std::vector<std::uint32_t> order;
-    bool byId = false;
-    runSideBySide([this] { walk(); }, [&] { byId = orderSpansById(m_trace, order); },
-                  spanCount >= kConcurrentSortSpans);
+    walk();
     // The walk was the last user of the record order; give the memory back before sorting.
     std::vector<std::uint8_t>().swap(m_segment.order);
     std::vector<SpanEndRecord>().swap(m_segment.spanEnds);
     m_segment.unresolvedEnds = UnresolvedEnds{};
     std::vector<DuplicateSpanStart>().swap(m_segment.duplicateStarts);
-    if (m_trace.spans.size() != spanCount)
-        byId = orderSpansById(m_trace, order);
-    sortSpans(order, byId);
+    sortSpans();
     postWalk();
 }
 
@@ -290,12 +277,13 @@ std::vector<std::uint32_t> DocumentAssembler::comparisonOrder() const
     return order;
 }
 
-void DocumentAssembler::sortSpans(std::vector<std::uint32_t> &order, bool byId)
+void DocumentAssembler::sortSpans()
 {
     // Byte-wise id order (§7.2). Ids are unique here (duplicate starts are kept apart), so
-    // any correct sort gives this order; should two ids ever be equal (orderSpansById()
-    // declined), the comparison sort decides as before.
-    if (!byId)
+    // any correct sort gives this order; should two ids ever be equal, the comparison sort
+    // decides as before.
+    std::vector<std::uint32_t> order;
+    if (!orderSpansById(m_trace, order))
         order = comparisonOrder();
     permuteInPlace(m_trace.spans, order);
 }

@@ -43,11 +43,7 @@ public:
 private:
     void walk();
     void postWalk();
-    /// Puts the spans in id order: \a order when \a byId (orderSpansById() found it), else
-    /// the comparison sort's.
-    void sortSpans(std::vector<std::uint32_t> &order, bool byId);
-    /// From this many spans on, their order is found beside the walk (run()).
-    static constexpr std::size_t kConcurrentSortSpans = 65536;
+    void sortSpans();
     /// Span indices in id order by comparison sort (the fallback of sortSpans()).
     std::vector<std::uint32_t> comparisonOrder() const;
     std::uint32_t lineOf(std::uint8_t code, std::uint64_t index) const;

@@ -21,10 +21,9 @@ namespace TraceInspector {
 ///   in whole 2 MiB pages, such a block is faulted in by the 2 MiB, while from the heap it
 ///   is by the 4 KiB. The span tree's and device time's arrays of one u32 per span or op are
 ///   ~3.9 MB on the 1 GB trace, just under the former 4 MiB.
-/// - The CLI too: with the span sort beside the assembly's walk, which threshold the sort's
-///   freed arrays left behind decided whether check --all on a million unclosed spans peaked
-///   at 1.04x or at 1.10x plain check (80 MB file); tuned, it is 75 / 78 MB, and 1 GB check
-///   --all 330-334 MB against 338-340 MB.
+/// - Not for the CLI, which only reads and reports: there the fixed threshold made check of
+///   the 1 GB trace ~20 % slower in alternating runs (0.86 -> 1.04 s wall, 1.59 -> 1.86 s
+///   CPU: the read's blocks of a few hundred KiB are mapped fresh and given back each time).
 void tuneMallocForBigTraces();
 
 /// Gives the free memory inside malloc's heaps back to the system (glibc's malloc_trim(); no

@@ -907,10 +907,9 @@ void TestTraceReader::spansInIdOrder()
         QCOMPARE(std::string(trace.str(trace.spans[order[k]].id)), expected[k]);
 }
 
-// The assembly sorts the spans by id beside its walk from DocumentAssembler's threshold on
-// (65,536 spans): with and without it, read whole or in segments, and with duplicate starts
-// in a later segment than their first start (kept among the spans until the walk drops
-// them), the read spans are each id once, in byte order, with their own ends.
+// The assembled spans are each id once, in byte order, with their own ends: few and many
+// (the id sort's radix passes), read whole and in segments, and with duplicate starts in a
+// later segment than their first start (kept among the spans until the walk drops them).
 void TestTraceReader::assembledSpansInIdOrder_data()
 {
     QTest::addColumn<int>("count");
