@@ -93,7 +93,7 @@ void measure(const char *name, int repeats, const std::function<std::size_t()> &
 
 int main(int argc, char **argv)
 {
-    tuneMallocForBigTraces(); // as the window and the CLI do: it decides where blocks of a few MiB come from
+    tuneMallocForBigTraces(); // as the window does: it decides where blocks of a few MiB come from
     if (argc < 2) {
         std::printf("SKIP: give a trace\n");
         return 77;
