@@ -11,13 +11,14 @@ namespace TraceInspector {
 /// Runs \a there on a thread of its own while \a here runs on the calling thread, and returns
 /// once both are done. Both always run to their end, and the first exception either one threw
 /// is rethrown afterwards (\a here's first): \a there may use the caller's locals, so it is
-/// always waited for. With \a together false (one core to use), or when no thread can be
-/// started, both run on the calling thread, \a here first.
+/// always waited for. When no thread can be started, both run on the calling thread, \a here
+/// first.
 ///
 /// For two halves of a serial step that share nothing they write (the arrays of a segment
-/// merge): on two cores the step takes the longer half's time.
+/// merge, health beside the memory walk of check --all): on two cores the step takes the
+/// longer half's time.
 template<typename Here, typename There>
-void runSideBySide(Here &&here, There &&there, bool together = true)
+void runSideBySide(Here &&here, There &&there)
 {
     std::exception_ptr thereError;
     const auto runThere = [&] {
@@ -28,12 +29,10 @@ void runSideBySide(Here &&here, There &&there, bool together = true)
         }
     };
     std::thread helper;
-    if (together) {
-        try {
-            helper = std::thread(runThere);
-        } catch (const std::system_error &) {
-            // No thread to be had: the calling thread runs both.
-        }
+    try {
+        helper = std::thread(runThere);
+    } catch (const std::system_error &) {
+        // No thread to be had: the calling thread runs both.
     }
     std::exception_ptr hereError;
     try {
