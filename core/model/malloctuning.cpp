@@ -20,6 +20,7 @@ void tuneMallocForBigTraces()
 #if defined(__GLIBC__)
     mallopt(M_ARENA_MAX, 2);
     mallopt(M_MMAP_THRESHOLD, 2 * 1024 * 1024); // also turns the dynamic threshold off
+    mallopt(M_TRIM_THRESHOLD, 4 * 1024 * 1024); // which no longer raises this one either
 #endif
 }
 
