@@ -7,6 +7,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/comparecommand.h"
 #include "app/cli/standardoutput.h"
+#include "core/model/malloctuning.h"
 #include "core/output/atomicfilewriter.h"
 #include "core/version.h"
 
@@ -31,6 +32,7 @@ void printError(const std::string &message)
 int main(int argc, char **argv)
 {
     using namespace TraceInspector;
+    tuneMallocForBigTraces(); // before any thread starts
     reserveStandardDescriptors();
     AtomicFileWriter::installSignalCleanup();
     const CliParse parsed = parseCliArgs(argc, argv);
