@@ -4,7 +4,6 @@
 #include <exception>
 #include <system_error>
 #include <thread>
-#include <utility>
 
 namespace TraceInspector {
 
