@@ -27,9 +27,10 @@ namespace TraceInspector {
 ///   ~18 on the 1 GB trace), the timeline's layout and device time each did so over and over:
 ///   ~6,000 of the window's ~43,000 page faults on the 1 GB trace. With 4 MiB: 36,900, the
 ///   read ~7 % faster, peak RSS unchanged (bench_guiopen, medians of 5 alternating runs).
-/// - The CLI is set up the same way. Before the trim threshold was raised, the fixed mmap
-///   threshold had made its check of the 1 GB trace ~20 % slower (the churn above, in 4 KiB
-///   pages); with it, check --all of the 1 GB trace takes 10,800 page faults instead of
+/// - The CLI is set up the same way. Without the trim threshold, the fixed mmap threshold made
+///   its check of the 1 GB trace slower than with glibc's defaults (~6 % in alternating runs,
+///   1.05 against 0.98 s; an earlier, noisier measurement said ~20 %), through the churn
+///   above. With it, check --all of the 1 GB trace takes 10,800 page faults instead of
 ///   15,900 with glibc's defaults and peaks 5 MiB lower; at 100 MB it takes 0.19 s wall
 ///   instead of 0.21 s (medians of 9-11 alternating runs).
 void tuneMallocForBigTraces();
