@@ -82,7 +82,7 @@ void tst_MallocTuning::keepsTheHeapTopForReuse()
 #endif
     // A scratch block under the mmap threshold, freed at the heap's top and asked for again
     // (the span id sort's radix histogram, once per bucket of ids): with glibc's trim threshold
-    // left at 128 KiB its pages went back on free and faulted in again, 256 of them.
+    // left at 128 KiB its pages went back on free and faulted in again (224 of its 256 here).
     tuneMallocForBigTraces();
     constexpr std::size_t kBytes = std::size_t(1) << 20;
     const auto touch = [] {
