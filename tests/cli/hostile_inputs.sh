@@ -35,7 +35,9 @@ expect_valid "cat FILE | check /dev/stdin" bash -c 'cat "$2" | "$1" check /dev/s
 expect_valid "check - < FILE" bash -c '"$1" check - <"$2"' _ "$CT" "$VALID"
 expect_valid "cat FILE | check -" bash -c 'cat "$2" | "$1" check -' _ "$CT" "$VALID"
 mkfifo "$TMP/fifo"
-(sleep 0.3; cat "$VALID" >"$TMP/fifo") &
+# Every writer of a FIFO is under a timeout: one whose reader died would block in open() for
+# good and hold the whole test until ctest's timeout.
+(sleep 0.3; timeout 30 bash -c 'cat "$1" >"$2"' _ "$VALID" "$TMP/fifo") &
 expect_valid "FIFO with a writer" timeout 20 "$CT" check "$TMP/fifo"
 wait
 "$CT" summary <(cat "$VALID") >"$TMP/sum" 2>"$TMP/err" || fail "summary <(cat FILE): exit $? ($(cat "$TMP/err"))"
@@ -50,7 +52,7 @@ checker=$!
 pids+=("$checker")
 for _ in $(seq 50); do grep -q 'waiting for data' "$TMP/err" && break; sleep 0.1; done
 grep -q "^note: waiting for data from $TMP/fifo" "$TMP/err" || fail "FIFO without writer: no waiting note ('$(cat "$TMP/err")')"
-cat "$VALID" >"$TMP/fifo"
+timeout 30 bash -c 'cat "$1" >"$2"' _ "$VALID" "$TMP/fifo"
 wait "$checker"
 rc=$?
 [ $rc -eq 0 ] || fail "FIFO, writer after 2 s: exit $rc"
