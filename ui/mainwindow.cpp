@@ -814,7 +814,7 @@ void MainWindow::onTraceRead(quint64, const LoadedTracePtr &snapshot)
     placeProgress();
 
     m_spanTree->clear();
-    m_memoryChart->clear();
+    m_memoryChart->showAnalysing();
     m_graph->clear();
     m_chartPending = false;
     // A different file starts from a fresh view: filters, zoom and selections of the last
@@ -904,9 +904,13 @@ void MainWindow::reportLoaded()
     Q_EMIT loadFinished(true);
 }
 
-void MainWindow::onFailed(quint64, const QString &message, TraceLoader::FailureKind kind)
+void MainWindow::onFailed(quint64 generation, const QString &message, TraceLoader::FailureKind kind)
 {
     hideProgress();
+    // Failed after the read (an analysis ran out of memory): the trace is shown, and the
+    // chart says why it stays empty rather than that memory is being analysed.
+    if (m_shown && m_shown->generation == generation && !m_shown->memorySeries)
+        m_memoryChart->showLoadFailed();
     m_failedPath = m_loadingPath;
     QString text = message;
     if (kind == TraceLoader::FailureKind::NotATrace)

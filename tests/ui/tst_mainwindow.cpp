@@ -214,14 +214,19 @@ void TestMainWindow::panelsFillAsStagesArrive()
     int spanRowsAtRead = -1;
     bool memoryAtRead = true;
     int spanRowsAtTree = -1;
+    // Until memory is analysed, the chart says so (it used to say "No trace loaded" beside the
+    // filled panels); then it says its series are being prepared.
+    QStringList chartTexts;
     connect(window.loader(), &TraceLoader::traceRead, this, [&] {
         opsAtRead = window.opTablePanel()->opModel()->rowCount();
         spanRowsAtRead = window.spanTreePanel()->model()->rowCount();
         memoryAtRead = window.loadedTrace()->memory != nullptr;
+        chartTexts << window.memoryChartPanel()->placeholderText();
     });
     connect(window.loader(), &TraceLoader::analysisReady, this, [&](quint64, const LoadedTracePtr &snapshot) {
         if (snapshot->stage == LoadStage::SpanTree)
             spanRowsAtTree = window.spanTreePanel()->model()->rowCount();
+        chartTexts << window.memoryChartPanel()->placeholderText();
     });
     // The bundled sample (embedded, written out on first use) is a realistic small trace.
     const QString sample = MainWindow::sampleTracePath();
@@ -235,6 +240,10 @@ void TestMainWindow::panelsFillAsStagesArrive()
     QCOMPARE(spanRowsAtTree, 1); // one root
     QVERIFY(window.loadedTrace()->memory);
     QVERIFY(window.summaryText().contains(QStringLiteral("logical peak")));
+    const QString analysing = QStringLiteral("Analysing memory…");
+    const QString preparing = QStringLiteral("Preparing the memory chart…");
+    // Read, span tree, health, memory, chart (drawn: no placeholder).
+    QCOMPARE(chartTexts, QStringList({analysing, analysing, analysing, preparing, QString()}));
 }
 
 void TestMainWindow::rejectedTraceShowsBanner()

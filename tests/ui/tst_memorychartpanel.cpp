@@ -604,6 +604,34 @@ private Q_SLOTS:
         model.clear();
         QCOMPARE(model.rowCount(), 0);
     }
+
+    // Each state of a load without a chart says what it is, and a drawn chart takes its place.
+    void placeholderSaysWhyThereIsNoChart()
+    {
+        const Loaded l = example("01_valid_trace10_forward.jsonl");
+        QVERIFY(l.trace);
+        MemoryChartPanel panel;
+        panel.resize(1200, 700);
+        panel.show();
+        QCOMPARE(panel.placeholderText(), QStringLiteral("No trace loaded"));
+        panel.showAnalysing();
+        QCOMPARE(panel.placeholderText(), QStringLiteral("Analysing memory…"));
+        panel.showPreparing();
+        QCOMPARE(panel.placeholderText(), QStringLiteral("Preparing the memory chart…"));
+        panel.showLoadFailed();
+        QVERIFY2(
+            panel.placeholderText().startsWith(QStringLiteral("The memory chart was not prepared: loading failed")),
+            qPrintable(panel.placeholderText()));
+        QVERIFY(showTrace(panel, l));
+        QCOMPARE(panel.placeholderText(), QString());
+        panel.showLoadCancelled();
+        QVERIFY2(panel.placeholderText().startsWith(QStringLiteral("The memory chart was not prepared: loading was "
+                                                                   "cancelled")),
+                 qPrintable(panel.placeholderText()));
+        QVERIFY(!panel.drawnState().ready);
+        panel.clear();
+        QCOMPARE(panel.placeholderText(), QStringLiteral("No trace loaded"));
+    }
 };
 
 QTEST_MAIN(TstMemoryChartPanel)

@@ -51,6 +51,12 @@ void MemoryChartPanel::setTrace(std::shared_ptr<const Trace> trace, std::shared_
     d->showSeries();
 }
 
+void MemoryChartPanel::showAnalysing()
+{
+    clear();
+    d->placeholder->setText(tr("Analysing memory…"));
+}
+
 void MemoryChartPanel::showPreparing()
 {
     clear();
@@ -62,6 +68,12 @@ void MemoryChartPanel::showLoadCancelled()
     clear();
     d->placeholder->setText(tr("The memory chart was not prepared: loading was cancelled before its series were "
                                "computed. Open the file again to see it."));
+}
+
+void MemoryChartPanel::showLoadFailed()
+{
+    clear();
+    d->placeholder->setText(tr("The memory chart was not prepared: loading failed before its series were computed."));
 }
 
 QString MemoryChartPanel::placeholderText() const

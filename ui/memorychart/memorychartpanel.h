@@ -94,11 +94,18 @@ public:
     /// here. chartReady() follows once drawn (after this call returns).
     void setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const MemoryProfile> profile,
                   std::shared_ptr<const MemorySeries> series);
+    /// Empty, saying that the trace's memory is being analysed (from the read until the
+    /// loader's Memory stage: the other panels fill meanwhile, and "No trace loaded" would be
+    /// wrong).
+    void showAnalysing();
     /// Empty, saying that the series are on their way (the loader's MemoryChart stage).
     void showPreparing();
     /// Empty, saying that the chart was not prepared because the load was cancelled before
     /// the loader's MemoryChart stage (the trace itself is shown).
     void showLoadCancelled();
+    /// Empty, saying that the chart was not prepared because the load failed after the read
+    /// (the trace itself is shown).
+    void showLoadFailed();
     /// What the panel says instead of a chart (no trace, preparing, cancelled, not captured);
     /// empty while a chart is drawn.
     QString placeholderText() const;
