@@ -19,6 +19,7 @@
 #include "core/analysis/memoryseries.h"
 #include "core/analysis/opstatistics.h"
 #include "core/analysis/spantree.h"
+#include "core/analysis/summary.h"
 #include "core/io/tracereader.h"
 #include "core/model/malloctuning.h"
 #include "core/timeline/timelinelayout.h"
@@ -126,6 +127,11 @@ int main(int argc, char **argv)
     });
     const MemoryProfile memory = analyzeMemory(trace);
     measure("memory", repeats, [&] { return analyzeMemory(trace).memoryUsage(); });
+    // The window computes it with the memory profile, in the same job.
+    measure("summary", repeats, [&] {
+        computeSummary(trace, memory);
+        return std::size_t(0);
+    });
     const HealthReport health = analyzeHealth(trace);
     measure("evidence", repeats, [&] { return analyzeEvidence(trace, &health, &memory).memoryUsage(); });
     measure("memory series", repeats, [&] { return MemorySeries(trace, memory).memoryUsage(); });
