@@ -106,8 +106,8 @@ public:
     /// Empty, saying that the chart was not prepared because the load failed after the read
     /// (the trace itself is shown).
     void showLoadFailed();
-    /// What the panel says instead of a chart (no trace, preparing, cancelled, not captured);
-    /// empty while a chart is drawn.
+    /// What the panel says instead of a chart (no trace, analysing, preparing, cancelled, failed,
+    /// not captured); empty while a chart is drawn.
     QString placeholderText() const;
     void clear();
     /// Back to the whole run, all devices and the peak (a different file was opened).
