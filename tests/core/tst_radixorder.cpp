@@ -36,8 +36,12 @@ void tst_RadixOrder::matchesStableSort_data()
     QTest::addColumn<QString>("shape");
     // Below and above the size where the radix passes start; keys in order (one read, no
     // passes), in order but for one pair, reversed, random with ties, and ns timestamps.
+    // Nearly in order (insertion within its budget), with ties among the displaced keys; and
+    // in order for most of the way, then far from it, so that the insertion gives up halfway
+    // (inside one key's moves) and the radix passes go on from where it stopped.
     for (const int count : {0, 1, 100, 5000, 70000}) {
-        for (const char *shape : {"sorted", "sorted with ties", "one pair swapped", "reversed", "random", "wide"})
+        for (const char *shape : {"sorted", "sorted with ties", "one pair swapped", "reversed", "random", "wide",
+                                  "jittered", "jittered with ties", "sorted then reversed", "sorted then random"})
             QTest::newRow(qPrintable(QStringLiteral("%1 %2").arg(count).arg(QLatin1String(shape))))
                 << count << QString::fromLatin1(shape);
     }
@@ -60,6 +64,14 @@ void tst_RadixOrder::matchesStableSort()
             keys[i] = std::uint64_t(count) - i;
         else if (shape == u"random")
             keys[i] = rng() % 97;
+        else if (shape == u"jittered")
+            keys[i] = 1'000'000'000ULL + i * 1000 + rng() % 4000; // up to ~4 places out
+        else if (shape == u"jittered with ties")
+            keys[i] = (i + rng() % 5) / 2;
+        else if (shape == u"sorted then reversed")
+            keys[i] = i < keys.size() * 3 / 4 ? i : keys.size() * 2 - i;
+        else if (shape == u"sorted then random")
+            keys[i] = i < keys.size() * 3 / 4 ? i : rng() % (keys.size() + 1);
         else
             keys[i] = rng();
     }
