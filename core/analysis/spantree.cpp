@@ -26,7 +26,7 @@ std::vector<std::uint32_t> orderByStart(const std::vector<Span> &spans)
 
 } // namespace
 
-SpanTree SpanTree::build(const Trace &trace)
+SpanTree SpanTree::build(const Trace &trace, std::vector<std::uint32_t> *spansByStart)
 {
     SpanTree tree;
     const std::vector<Span> &spans = trace.spans;
@@ -148,12 +148,17 @@ SpanTree SpanTree::build(const Trace &trace)
     cursor.assign(offset.begin(), offset.end() - 1);
     tree.m_children.resize(n);
     std::vector<std::uint32_t> &row = scratch;
-    for (std::uint32_t i : orderByStart(spans)) {
+    std::vector<std::uint32_t> byStart = orderByStart(spans);
+    for (std::uint32_t i : byStart) {
         const std::size_t slot = slotOf(i);
         const std::uint32_t pos = cursor[slot]++;
         tree.m_children[pos] = i;
         row[i] = pos - offset[slot];
     }
+    if (spansByStart)
+        *spansByStart = std::move(byStart);
+    else
+        std::vector<std::uint32_t>().swap(byStart);
     tree.m_row = NarrowU32Array(row);
     tree.m_childOffset = BlockPackedU32(offset);
 

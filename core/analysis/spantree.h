@@ -40,7 +40,10 @@ public:
     static constexpr std::uint32_t kNoParent = UINT32_MAX;
 
     SpanTree() = default;
-    static SpanTree build(const Trace &trace);
+    /// \a spansByStart, when given, receives the span indices ordered by (start_ns, index),
+    /// which the tree sorts for itself: the timeline's layout needs the same order
+    /// (TimelineLayout::build()).
+    static SpanTree build(const Trace &trace, std::vector<std::uint32_t> *spansByStart = nullptr);
 
     std::size_t spanCount() const { return m_parent.size(); }
 

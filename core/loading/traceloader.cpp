@@ -220,7 +220,8 @@ void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 genera
     // work is done already would be text about the past (the step number then jumps).
     progress.step(2, kReadEnd, TraceLoader::tr("Building the span tree"), TraceLoader::tr("Building the span tree"));
     qint64 cpuStart = threadCpuMs();
-    auto tree = std::make_shared<const SpanTree>(SpanTree::build(trace));
+    std::vector<std::uint32_t> spansByStart; // the span tree's sort, for the layout below
+    auto tree = std::make_shared<const SpanTree>(SpanTree::build(trace, &spansByStart));
     const qint64 spanTreeCpuMs = threadCpuMs() - cpuStart;
     if (promise.isCanceled() || cancel->load())
         return;
@@ -244,8 +245,8 @@ void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 genera
     // stage is shown, on this thread: it is the longest of the analyses, and as a job it
     // queued behind the other analyses on the pool's two workers while this thread waited.
     cpuStart = threadCpuMs();
-    snapshot->timelineLayout =
-        std::make_shared<const TimelineLayout>(TimelineLayout::build(trace, *snapshot->spanTree, cancel.get()));
+    snapshot->timelineLayout = std::make_shared<const TimelineLayout>(
+        TimelineLayout::build(trace, *snapshot->spanTree, cancel.get(), std::move(spansByStart)));
     snapshot->timings.cpu.timelineLayout = threadCpuMs() - cpuStart;
     if (promise.isCanceled() || cancel->load() || snapshot->timelineLayout->isCancelled())
         return;

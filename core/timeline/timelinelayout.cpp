@@ -117,7 +117,8 @@ bool naturalLess(std::string_view a, std::string_view b)
 
 } // namespace
 
-TimelineLayout TimelineLayout::build(const Trace &trace, const SpanTree &tree, const std::atomic<bool> *cancel)
+TimelineLayout TimelineLayout::build(const Trace &trace, const SpanTree &tree, const std::atomic<bool> *cancel,
+                                     std::vector<std::uint32_t> spansByStart)
 {
     TimelineLayout layout;
     const std::size_t spanCount = trace.spans.size();
@@ -201,14 +202,27 @@ TimelineLayout TimelineLayout::build(const Trace &trace, const SpanTree &tree, c
     // parts of byLevel: no array of the whole order beside it (6.6 MiB on the 1 GB trace).
     // The ops' starts are read from the ops (in stream order, nearly in start order: reads
     // that follow each other), the spans' from a sorted copy (spans are in id order, and
-    // reading them in start order would miss the cache nearly every time).
+    // reading them in start order in the merge would miss the cache nearly every time). The
+    // span tree's order, when given, spares the spans' sort: the copy is then gathered
+    // through it, one random read a span, in a loop of its own whose misses overlap (the
+    // layout's CPU time in the window, 1 GB trace: 210 -> 188 ms).
     std::vector<std::uint32_t> byLevel;
     {
-        std::vector<std::uint64_t> keys(spanCount);
-        for (std::size_t i = 0; i < spanCount; ++i)
-            keys[i] = trace.spans[i].startNs;
         std::vector<std::uint64_t> spanStarts;
-        const std::vector<std::uint32_t> spanOrder = radixOrder(std::move(keys), &spanStarts);
+        std::vector<std::uint32_t> spanOrder;
+        std::vector<std::uint64_t> keys;
+        if (spansByStart.size() == spanCount) {
+            spanOrder = std::move(spansByStart);
+            spanStarts.resize(spanCount);
+            for (std::size_t s = 0; s < spanCount; ++s)
+                spanStarts[s] = trace.spans[spanOrder[s]].startNs;
+        } else {
+            keys.resize(spanCount);
+            for (std::size_t i = 0; i < spanCount; ++i)
+                keys[i] = trace.spans[i].startNs;
+            spanOrder = radixOrder(std::move(keys), &spanStarts);
+        }
+        std::vector<std::uint32_t>().swap(spansByStart);
         keys.assign(opCount, 0);
         for (std::size_t i = 0; i < opCount; ++i)
             keys[i] = trace.ops[i].timestampNs;

@@ -75,7 +75,11 @@ public:
     /// Lays out \a trace with its span \a tree. Linear in the records apart from radix sorts.
     /// \a cancel is polled now and then; a cancelled build returns a layout with
     /// isCancelled() set. Precondition: fewer than 2^31 spans, ops and intervals.
-    static TimelineLayout build(const Trace &trace, const SpanTree &tree, const std::atomic<bool> *cancel = nullptr);
+    /// \a spansByStart, when it holds every span, is their order by (start_ns, index) as
+    /// SpanTree::build() hands it out: the layout then reads the starts in that order instead
+    /// of sorting them again (~23 ms of ~210 on the 1 GB trace), and frees it when done.
+    static TimelineLayout build(const Trace &trace, const SpanTree &tree, const std::atomic<bool> *cancel = nullptr,
+                                std::vector<std::uint32_t> spansByStart = {});
 
     bool isCancelled() const { return m_cancelled; }
     /// Earliest host start to the run's end; {0, 1} for a trace with no host slices.

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <numeric>
 #include <random>
 
 #include "core/analysis/bitcount.h"
@@ -261,11 +262,19 @@ void tst_SpanTree::shape()
     QFETCH(int, cycles);
     const auto trace = load(spansJsonl(spec));
     QVERIFY(trace);
-    const SpanTree tree = SpanTree::build(*trace);
+    std::vector<std::uint32_t> byStart;
+    const SpanTree tree = SpanTree::build(*trace, &byStart);
     QCOMPARE(checkInvariants(*trace, tree), QByteArray());
     QCOMPARE(dump(*trace, tree), expected);
     QCOMPARE(tree.danglingCount(), std::size_t(dangling));
     QCOMPARE(tree.cycleCount(), std::size_t(cycles));
+    // The order it hands out (for the timeline's layout): every span by start, then index.
+    std::vector<std::uint32_t> expectedOrder(trace->spans.size());
+    std::iota(expectedOrder.begin(), expectedOrder.end(), 0U);
+    std::stable_sort(expectedOrder.begin(), expectedOrder.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return trace->spans[a].startNs < trace->spans[b].startNs;
+    });
+    QCOMPARE(byStart, expectedOrder);
 }
 
 void tst_SpanTree::selfTime_data()

@@ -133,6 +133,8 @@ void tst_TimelineLayout::hostLevels_data()
     QTest::newRow("spans and ops out of order in the file")
         << QByteArray("c:-:40:10 a:-:0:10 b:-:20:10") << QByteArray("c:z:45:1 a:y:5:1 b:x:25:1")
         << QByteArray("d0:a,b,c d1:#y,#x,#z");
+    QTest::newRow("spans in id order are not in start order")
+        << QByteArray("r:-:0:100 a:r:50:10 b:r:10:10") << QByteArray("r:mm:30:5") << QByteArray("d0:r d1:b,#mm,a");
     QTest::newRow("touching slices share a track")
         << QByteArray("a:-:0:10 b:-:10:10 c:-:20:0 d:-:20:5") << QByteArray() << QByteArray("d0:a,b,c,d");
     QTest::newRow("dangling parent is a root")
@@ -149,6 +151,12 @@ void tst_TimelineLayout::hostLevels()
     const TimelineLayout layout = TimelineLayout::build(*f.trace, *f.tree);
     QVERIFY(!layout.isCancelled());
     QCOMPARE(dumpHost(*f.trace, *f.tree, layout), expected);
+    // Given the span tree's order by start, as the loader does, it lays out the same.
+    std::vector<std::uint32_t> byStart;
+    SpanTree::build(*f.trace, &byStart);
+    QCOMPARE(byStart.size(), f.trace->spans.size());
+    const TimelineLayout handed = TimelineLayout::build(*f.trace, *f.tree, nullptr, std::move(byStart));
+    QCOMPARE(dumpHost(*f.trace, *f.tree, handed), expected);
 }
 
 void tst_TimelineLayout::openSpanReachesRunEnd()
