@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "core/model/hugepagearray.h"
 #include "core/model/pagemove.h"
 #include "core/model/sidebyside.h"
 
@@ -19,31 +20,7 @@ public:
         , m_src(src)
         , m_lineOffset(lineOffset)
     {
-        m_strings.resize(src.strings.size());
-        m_strings[kNoString] = kNoString;
-        // Most strings of a later segment are new (ids are unique), so make room at once
-        // rather than rehashing the big table while both copies are alive.
-        dst.strings.reserve(dst.strings.size() + src.strings.size());
-        // Fetching the slots a few strings ahead overlaps the cache misses of probing a
-        // table of millions; each hash is made once, for the fetch and the intern().
-        // The source is given back as it is read: a later segment of unique ids is most of
-        // a table, and both copies of it would be the peak of the whole read.
-        constexpr StringId kAhead = 8;
-        constexpr StringId kReleaseEvery = 1 << 16;
-        const auto count = static_cast<StringId>(src.strings.size());
-        std::uint32_t hashes[kAhead] = {}; // of ids id .. id + kAhead - 1, at id % kAhead
-        for (StringId id = 1; id < count && id <= kAhead; ++id)
-            hashes[id % kAhead] = StringTable::hashOf(src.strings.view(id));
-        for (StringId id = 1; id < count; ++id) {
-            const std::uint32_t hash = hashes[id % kAhead];
-            if (id + kAhead < count) {
-                hashes[id % kAhead] = StringTable::hashOf(src.strings.view(id + kAhead));
-                dst.strings.prefetch(hashes[id % kAhead]);
-            }
-            m_strings[id] = dst.strings.intern(src.strings.view(id), hash);
-            if (id % kReleaseEvery == 0)
-                src.strings.releaseBefore(id + 1);
-        }
+        m_strings = dst.strings.internAllOf(src.strings);
         m_shapes.resize(src.shapes.size());
         for (ShapeId id = 0; id < src.shapes.size(); ++id)
             m_shapes[id] = dst.shapes.intern(src.shapes.view(id));
@@ -69,7 +46,7 @@ private:
     Trace &m_dst;
     const Trace &m_src;
     std::uint64_t m_lineOffset;
-    std::vector<StringId> m_strings;
+    HugePageArray<StringId> m_strings;
     std::vector<ShapeId> m_shapes;
     std::vector<StringId> m_scratch;
 };
@@ -111,9 +88,7 @@ void appendSegment(DecodedSegment &dstSeg, DecodedSegment &srcSeg)
 {
     Trace &dst = *dstSeg.trace;
     Trace &src = *srcSeg.trace;
-    src.strings.dropLookup(); // before the destination table grows: only the texts are read
     Remapper m(dst, src, dstSeg.lines);
-    src.strings = StringTable(); // only the remap table is needed from here on
 
     // Once the strings are remapped, the arrays are independent of each other: half of them
     // on a helper thread (the fix loops touch every moved page, a serial ~90 ms at 1 GB).

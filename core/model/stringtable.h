@@ -48,14 +48,12 @@ public:
 
     /// Returns the id of \a text, adding it when new. Never returns kNoString.
     StringId intern(std::string_view text);
-    /// intern() for a text whose hashOf() is known (\a hash): merging tables re-interns
-    /// millions of strings whose hashes the source table already holds.
-    StringId intern(std::string_view text, std::uint32_t hash);
-    /// The hash intern() uses for \a text.
-    static std::uint32_t hashOf(std::string_view text);
-    /// Starts loading the slot a lookup of \a hash probes first: interning a batch of known
-    /// hashes overlaps their cache misses.
-    void prefetch(std::uint32_t hash) const;
+    /// Interns every string of \a src, in id order, as intern() one by one would, and returns
+    /// each one's id here, indexed by its id in \a src (kNoString stays kNoString). \a src
+    /// is read once and given back as it is read (dropLookup() first, then
+    /// releaseBefore()), so that merging a segment's table of millions of unique ids does not
+    /// hold both copies of them at once; it is empty afterwards.
+    HugePageArray<StringId> internAllOf(StringTable &src);
     /// Makes room for \a count strings in all, so that interning that many never rehashes.
     void reserve(std::size_t count);
     /// Returns the id of \a text or kNoString when it was never interned.

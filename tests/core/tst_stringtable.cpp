@@ -9,9 +9,40 @@
 #include <sys/mman.h>
 
 #include "core/model/hugepages.h"
+#include "core/model/malloctuning.h"
 #include "core/model/stringtable.h"
 
 using namespace TraceInspector;
+
+namespace {
+
+/// The \a i-th text of a family of test strings.
+std::string generatedText(const QByteArray &shape, int i)
+{
+    if (shape == "numbered") {
+        static const char *const prefixes[] = {"s", "t", "st"};
+        std::string text = prefixes[i % 3];
+        text += std::to_string(i / 3);
+        return text;
+    }
+    if (shape == "labels")
+        return "model.layers." + std::to_string(i) + (i % 2 ? ".mlp" : ".self_attn");
+    if (shape == "mixed")
+        return i % 4 == 0 ? generatedText("labels", i) : generatedText("numbered", i);
+    if (shape == "scattered")
+        return "t" + std::to_string((std::uint64_t(i) * 2654435761u) % 60000000);
+    if (shape == "long") {
+        // Texts of a block of their own, escaped lengths and the empty string, between ids.
+        static const std::size_t lengths[] = {0, 300000, 65535, 70000, 3};
+        if (i % 2)
+            return "s" + std::to_string(i);
+        std::string text(lengths[(i / 2) % 5], static_cast<char>('a' + i % 26));
+        return text.empty() ? text : text + std::to_string(i);
+    }
+    return {};
+}
+
+} // namespace
 
 // The table keeps numbered ids ("t98966") in per-prefix pages and everything else in a hash
 // table; these tests check that the split never shows: one id per distinct text, the texts
@@ -20,6 +51,14 @@ class TstStringTable : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    void initTestCase()
+    {
+        // As the application does: blocks of megabytes get mappings of their own, not heap
+        // memory an earlier test left resident, so that what arrayEndIsNotAWholeHugePage()
+        // finds resident is what the array's own advice made so.
+        tuneMallocForBigTraces();
+    }
+
     void internIsStable_data()
     {
         QTest::addColumn<QByteArrayList>("texts");
@@ -204,6 +243,76 @@ private Q_SLOTS:
         QCOMPARE(table.size(), ids.size() + 1);
         // Bounded: well under 1 KB a string even though nearly every number has a page of its own.
         QVERIFY2(table.memoryUsage() < ids.size() * 1024, qPrintable(QString::number(table.memoryUsage())));
+    }
+
+    // Merging a segment's table interns all of its strings at once (internAllOf()): every id
+    // must be the one interning them one by one in id order gives, in a table that then
+    // finds them all, whatever mix of numbered, hashed, refused-page, long and escaped texts
+    // the two tables hold and however many strings they share.
+    void internAllOfMatchesInterningOneByOne_data()
+    {
+        QTest::addColumn<QByteArray>("dstShape");
+        QTest::addColumn<int>("dstCount");
+        QTest::addColumn<QByteArray>("srcShape");
+        QTest::addColumn<int>("srcFrom");
+        QTest::addColumn<int>("srcCount");
+        QTest::newRow("new numbered ids") << QByteArray("numbered") << 3000 << QByteArray("numbered") << 3000 << 4000;
+        QTest::newRow("shared numbered ids")
+            << QByteArray("numbered") << 3000 << QByteArray("numbered") << 1000 << 4000;
+        QTest::newRow("all shared") << QByteArray("mixed") << 5000 << QByteArray("mixed") << 1000 << 2000;
+        QTest::newRow("labels") << QByteArray("labels") << 2000 << QByteArray("labels") << 1500 << 3000;
+        QTest::newRow("labels into numbered") << QByteArray("numbered") << 2000 << QByteArray("labels") << 0 << 3000;
+        QTest::newRow("mixed, past release points")
+            << QByteArray("mixed") << 100000 << QByteArray("mixed") << 90000 << 200000;
+        QTest::newRow("scattered numbers (pages refused)")
+            << QByteArray("scattered") << 20000 << QByteArray("scattered") << 15000 << 20000;
+        QTest::newRow("long and escaped texts") << QByteArray("long") << 12 << QByteArray("long") << 6 << 20;
+        QTest::newRow("empty source") << QByteArray("mixed") << 100 << QByteArray("mixed") << 0 << 0;
+        QTest::newRow("empty destination") << QByteArray("mixed") << 0 << QByteArray("mixed") << 0 << 5000;
+    }
+    void internAllOfMatchesInterningOneByOne()
+    {
+        QFETCH(QByteArray, dstShape);
+        QFETCH(int, dstCount);
+        QFETCH(QByteArray, srcShape);
+        QFETCH(int, srcFrom);
+        QFETCH(int, srcCount);
+        StringTable dst;
+        StringTable reference;
+        for (int i = 0; i < dstCount; ++i) {
+            const std::string text = generatedText(dstShape, i);
+            QCOMPARE(dst.intern(text), reference.intern(text));
+        }
+        StringTable src;
+        std::vector<std::string> srcTexts{""};
+        for (int i = srcFrom; i < srcFrom + srcCount; ++i) {
+            std::string text = generatedText(srcShape, i);
+            if (src.intern(text) == srcTexts.size())
+                srcTexts.push_back(std::move(text));
+        }
+        QCOMPARE(src.size(), srcTexts.size());
+
+        const HugePageArray<StringId> ids = dst.internAllOf(src);
+        QCOMPARE(ids.size(), srcTexts.size());
+        QCOMPARE(ids[0], kNoString);
+        for (StringId id = 1; id < srcTexts.size(); ++id) {
+            const StringId expected = reference.intern(srcTexts[id]);
+            if (ids[id] != expected)
+                QFAIL(qPrintable(QStringLiteral("string %1 got %2, one by one %3").arg(id).arg(ids[id]).arg(expected)));
+        }
+        QCOMPARE(dst.size(), reference.size());
+        for (StringId id = 1; id < dst.size(); ++id) {
+            if (dst.view(id) != reference.view(id))
+                QFAIL(qPrintable(QStringLiteral("text of id %1 differs").arg(id)));
+            if (dst.find(reference.view(id)) != id)
+                QFAIL(qPrintable(QStringLiteral("id %1 not found by its text").arg(id)));
+        }
+        QCOMPARE(dst.find("never interned"), kNoString);
+        QCOMPARE(src.size(), std::size_t(1)); // given back
+        // The merged table goes on interning as one that was never merged.
+        QCOMPARE(dst.intern("after the merge"), reference.intern("after the merge"));
+        if (srcTexts.size() > 1)
+            QCOMPARE(dst.intern(srcTexts.back()), ids[srcTexts.size() - 1]);
     }
 
     void reserveThenIntern()
