@@ -10,6 +10,7 @@
 #include "core/model/hugepages.h"
 #include "core/model/pagerelease.h"
 #include "core/model/permuteinplace.h"
+#include "core/model/sidebyside.h"
 
 namespace TraceInspector {
 
@@ -21,13 +22,25 @@ DocumentAssembler::DocumentAssembler(DecodedSegment &segment, Trace &trace)
 
 void DocumentAssembler::run()
 {
-    walk();
+    // The spans' id order reads only their ids, which the walk leaves alone: on a large
+    // trace it is worked out on a second thread beside the walk, which both are part of the
+    // read's serial tail. A thread costs more than it saves on a small one.
+    constexpr std::size_t kSpansWorthAThread = std::size_t(1) << 16;
+    std::vector<std::uint32_t> byId;
+    bool idsUnique = false;
+    if (m_trace.spans.size() >= kSpansWorthAThread)
+        runSideBySide([this] { walk(); }, [&] { idsUnique = orderSpansById(m_trace, byId); });
+    else
+        walk();
     // The walk was the last user of the record order; give the memory back before sorting.
     std::vector<std::uint8_t>().swap(m_segment.order);
     std::vector<SpanEndRecord>().swap(m_segment.spanEnds);
     m_segment.unresolvedEnds = UnresolvedEnds{};
     std::vector<DuplicateSpanStart>().swap(m_segment.duplicateStarts);
-    sortSpans();
+    // A span left out shifts the others' indices (and shared an id): order them again.
+    const bool orderStands = idsUnique && m_droppedSpans.empty();
+    dropDuplicateSpans();
+    sortSpans(orderStands ? &byId : nullptr);
     postWalk();
 }
 
@@ -133,7 +146,6 @@ std::uint32_t DocumentAssembler::lineOf(std::uint8_t code, std::uint64_t i) cons
 void DocumentAssembler::walk()
 {
     std::vector<std::uint32_t> spanById(m_trace.strings.size(), 0); // StringId -> span index + 1
-    std::vector<std::uint32_t> droppedSpans;
     std::uint64_t index = 0;
     std::uint64_t unresolvedEnd = 0; // next of m_segment.unresolvedEnds
     bool terminalSeen = false;
@@ -178,7 +190,7 @@ void DocumentAssembler::walk()
             if (spanById[id] != 0) {
                 if (listed("E-SPAN-START-DUP"))
                     reportSpanId(line(), "E-SPAN-START-DUP", "duplicate span_start id `", m_trace.str(id), i);
-                droppedSpans.push_back(static_cast<std::uint32_t>(n));
+                m_droppedSpans.push_back(static_cast<std::uint32_t>(n));
             } else {
                 spanById[id] = static_cast<std::uint32_t>(n + 1);
             }
@@ -232,17 +244,22 @@ void DocumentAssembler::walk()
         }
     }
     m_trace.recordCount = index;
-    if (!droppedSpans.empty()) {
-        std::vector<bool> drop(m_trace.spans.size(), false);
-        for (std::uint32_t d : droppedSpans)
-            drop[d] = true;
-        std::size_t out = 0;
-        for (std::size_t k = 0; k < m_trace.spans.size(); ++k) {
-            if (!drop[k])
-                m_trace.spans[out++] = m_trace.spans[k];
-        }
-        m_trace.spans.resize(out);
+}
+
+void DocumentAssembler::dropDuplicateSpans()
+{
+    if (m_droppedSpans.empty())
+        return;
+    std::vector<bool> drop(m_trace.spans.size(), false);
+    for (std::uint32_t d : m_droppedSpans)
+        drop[d] = true;
+    std::size_t out = 0;
+    for (std::size_t k = 0; k < m_trace.spans.size(); ++k) {
+        if (!drop[k])
+            m_trace.spans[out++] = m_trace.spans[k];
     }
+    m_trace.spans.resize(out);
+    std::vector<std::uint32_t>().swap(m_droppedSpans);
 }
 
 std::vector<std::uint32_t> DocumentAssembler::comparisonOrder() const
@@ -277,13 +294,15 @@ std::vector<std::uint32_t> DocumentAssembler::comparisonOrder() const
     return order;
 }
 
-void DocumentAssembler::sortSpans()
+void DocumentAssembler::sortSpans(std::vector<std::uint32_t> *byId)
 {
     // Byte-wise id order (§7.2). Ids are unique here (duplicate starts are kept apart), so
     // any correct sort gives this order; should two ids ever be equal, the comparison sort
     // decides as before.
     std::vector<std::uint32_t> order;
-    if (!orderSpansById(m_trace, order))
+    if (byId)
+        order = std::move(*byId);
+    else if (!orderSpansById(m_trace, order))
         order = comparisonOrder();
     permuteInPlace(m_trace.spans, order);
 }

@@ -42,8 +42,11 @@ public:
 
 private:
     void walk();
+    /// Leaves out the spans whose start the walk found a duplicate of (m_droppedSpans).
+    void dropDuplicateSpans();
     void postWalk();
-    void sortSpans();
+    /// Puts the spans in id order; \a byId, when given, is that order already.
+    void sortSpans(std::vector<std::uint32_t> *byId = nullptr);
     /// Span indices in id order by comparison sort (the fallback of sortSpans()).
     std::vector<std::uint32_t> comparisonOrder() const;
     std::uint32_t lineOf(std::uint8_t code, std::uint64_t index) const;
@@ -73,6 +76,7 @@ private:
     /// the length of the whole one, which is made when it is taken (takeFirstPostWalkError()).
     std::optional<std::size_t> m_deferredSchemaMessageLength;
     std::uint64_t m_cursor[DecodedSegment::kOrderCodes] = {}; // next record of each order code
+    std::vector<std::uint32_t> m_droppedSpans;                // by the walk, left out after it
     ProblemLimiter m_limiter; // ten million unknown span_ends must not mean ten million Problems
 };
 
