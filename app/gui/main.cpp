@@ -195,6 +195,7 @@ int main(int argc, char **argv)
     setApplicationInfo();
     if (const int exitCode = handleArgumentsWithoutDisplay(argc, argv); exitCode >= 0)
         return exitCode;
+    TraceInspector::relaunchWithHugePageHeap(argv); // before Qt starts a thread
 
     QApplication app(argc, argv);
     TraceInspector::Translations::install(app);

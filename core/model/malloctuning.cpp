@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "core/model/malloctuning.h"
 
+#include <algorithm>
 #include <cstdlib> // defines __GLIBC__ where the C library is glibc
+
+#include <string_view>
 
 #if defined(__GLIBC__)
 #include <malloc.h>
+#include <sys/auxv.h>
+#include <unistd.h>
 #endif
 
 #include "core/model/allocatorreplaced.h"
@@ -21,6 +26,48 @@ void tuneMallocForBigTraces()
     mallopt(M_ARENA_MAX, 2);
     mallopt(M_MMAP_THRESHOLD, 2 * 1024 * 1024); // also turns the dynamic threshold off
     mallopt(M_TRIM_THRESHOLD, 4 * 1024 * 1024); // which no longer raises this one either
+#endif
+}
+
+std::optional<std::string> tunablesWithHugePageHeap(const char *current)
+{
+    constexpr std::string_view kName = "glibc.malloc.hugetlb=";
+    const std::string_view value = current ? current : "";
+    // Tunables are colon-separated name=value pairs.
+    for (std::size_t at = 0; at <= value.size();) {
+        const std::size_t end = std::min(value.find(':', at), value.size());
+        if (value.substr(at, end - at).starts_with(kName))
+            return std::nullopt;
+        at = end + 1;
+    }
+    std::string tunables(value);
+    if (!tunables.empty())
+        tunables += ':';
+    tunables.append(kName).append("1");
+    return tunables;
+}
+
+void relaunchWithHugePageHeap(char **argv)
+{
+#if defined(__GLIBC__) && !defined(TI_ALLOCATOR_REPLACED)
+    // A set-user-ID program's tunables are dropped: it would start again and again.
+    if (getauxval(AT_SECURE) != 0)
+        return;
+    const char *current = std::getenv("GLIBC_TUNABLES");
+    const std::optional<std::string> tunables = tunablesWithHugePageHeap(current);
+    if (!tunables)
+        return;
+    const std::optional<std::string> before = current ? std::optional<std::string>(current) : std::nullopt;
+    if (setenv("GLIBC_TUNABLES", tunables->c_str(), 1) != 0)
+        return;
+    execv("/proc/self/exe", argv);
+    // Not started again (no /proc, say): go on as before, with the environment as it was.
+    if (before)
+        setenv("GLIBC_TUNABLES", before->c_str(), 1);
+    else
+        unsetenv("GLIBC_TUNABLES");
+#else
+    (void)argv;
 #endif
 }
 

@@ -30,7 +30,8 @@ using namespace TraceInspector;
 
 int main(int argc, char **argv)
 {
-    tuneMallocForBigTraces(); // as the application does
+    tuneMallocForBigTraces();       // as the application does
+    relaunchWithHugePageHeap(argv); // as the window does
     QApplication app(argc, argv);
     if (argc < 2) {
         std::printf("SKIP: give a trace\n");

@@ -94,7 +94,8 @@ void measure(const char *name, int repeats, const std::function<std::size_t()> &
 
 int main(int argc, char **argv)
 {
-    tuneMallocForBigTraces(); // as the window does: it decides where blocks of a few MiB come from
+    tuneMallocForBigTraces();       // as the window does: it decides where blocks of a few MiB come from
+    relaunchWithHugePageHeap(argv); // as the window does
     if (argc < 2) {
         std::printf("SKIP: give a trace\n");
         return 77;

@@ -25,6 +25,8 @@ class tst_MallocTuning : public QObject
 private Q_SLOTS:
     void releaseFromManyThreadsAtOnce();
     void givesFreedHeapPagesBack();
+    void hugePageHeapTunable_data();
+    void hugePageHeapTunable();
     void keepsTheHeapTopForReuse(); // tunes malloc: stays the last
 };
 
@@ -73,6 +75,36 @@ void tst_MallocTuning::givesFreedHeapPagesBack()
     // At least half of the freed blocks' pages given back.
     QVERIFY2(before - after >= static_cast<long long>((kBlocks - 2) * kBlock / 4096 / 2 * 4096),
              qPrintable(QStringLiteral("resident bytes %1 -> %2").arg(before).arg(after)));
+}
+
+// The CLI starts again for a big trace with glibc.malloc.hugetlb=1 added to GLIBC_TUNABLES,
+// keeping the user's other tunables; when the user named that tunable, their value stands
+// and it does not start again (which would otherwise also be a loop).
+void tst_MallocTuning::hugePageHeapTunable_data()
+{
+    QTest::addColumn<QByteArray>("current");  // "<unset>": no GLIBC_TUNABLES
+    QTest::addColumn<QByteArray>("expected"); // "<none>": no second start
+    QTest::newRow("unset") << QByteArray("<unset>") << QByteArray("glibc.malloc.hugetlb=1");
+    QTest::newRow("empty") << QByteArray("") << QByteArray("glibc.malloc.hugetlb=1");
+    QTest::newRow("others kept") << QByteArray("glibc.malloc.arena_max=2:glibc.malloc.trim_threshold=0")
+                                 << QByteArray("glibc.malloc.arena_max=2:glibc.malloc.trim_threshold=0:"
+                                               "glibc.malloc.hugetlb=1");
+    QTest::newRow("already on") << QByteArray("glibc.malloc.hugetlb=1") << QByteArray("<none>");
+    QTest::newRow("turned off by the user")
+        << QByteArray("glibc.malloc.arena_max=2:glibc.malloc.hugetlb=0") << QByteArray("<none>");
+    QTest::newRow("huge TLB pages asked for")
+        << QByteArray("glibc.malloc.hugetlb=2:glibc.malloc.arena_max=2") << QByteArray("<none>");
+    QTest::newRow("a name that only ends alike")
+        << QByteArray("x.glibc.malloc.hugetlb=0") << QByteArray("x.glibc.malloc.hugetlb=0:glibc.malloc.hugetlb=1");
+}
+
+void tst_MallocTuning::hugePageHeapTunable()
+{
+    QFETCH(QByteArray, current);
+    QFETCH(QByteArray, expected);
+    const std::optional<std::string> tunables =
+        tunablesWithHugePageHeap(current == "<unset>" ? nullptr : current.constData());
+    QCOMPARE(QByteArray(tunables ? tunables->c_str() : "<none>"), expected);
 }
 
 void tst_MallocTuning::keepsTheHeapTopForReuse()
