@@ -72,10 +72,10 @@ measure() {
         gb = b / 1e9
         mbs = (w > 0) ? b / 1e6 / w : 0
         if (pg == 1)
-          printf "%-24s %7.2f s/GB  cpu %6.2f s/GB  %7.1f MB/s  peak RSS %7.1f MB  RSS/file %.2f  exit %d\n",
+          printf "%-24s %7.2f s/GB  cpu %6.2f s/GB  %7.1f MB/s  peak RSS %7.1f MiB  RSS/file %.2f  exit %d\n",
                  l, w / gb, c / gb, mbs, r / 1024, (r * 1024) / b, rc
         else
-          printf "%-24s %7.2f s  cpu %6.2f s  %7.1f MB/s  peak RSS %7.1f MB  RSS/file %.2f  exit %d\n",
+          printf "%-24s %7.2f s  cpu %6.2f s  %7.1f MB/s  peak RSS %7.1f MiB  RSS/file %.2f  exit %d\n",
                  l, w, c, mbs, r / 1024, (r * 1024) / b, rc }'
 }
 
@@ -159,7 +159,7 @@ if [ -x "$GUIOPEN" ]; then
       -v a="$ALL_W" -v b="$(stat -c %s "$BIG")" 'BEGIN {
     printf "%-24s %7.2f s  (target <= check + 0.1 = %.2f s: %s)\n", "GUI first panel", f / 1000, c + 0.1, (f / 1000 <= c + 0.1) ? "met" : "NOT met"
     printf "%-24s %7.2f s  (target <= check --all + 0.3 = %.2f s: %s)\n", "GUI fully drawn", d / 1000, a + 0.3, (d / 1000 <= a + 0.3) ? "met" : "NOT met"
-    printf "%-24s %7.1f MB  RSS/file %.2f (targets <= 0.5, issue 13; <= 0.7, issue 9)\n", "GUI peak RSS", r, r * 1048576 / b }'
+    printf "%-24s %7.1f MiB  RSS/file %.3f (targets <= 0.5, issue 13; <= 0.7, issue 9)\n", "GUI peak RSS", r, r * 1048576 / b }'
 else
   echo "GUI figures: bench_guiopen not built next to $CT (BENCH_GUIOPEN names it)"
 fi
