@@ -22,9 +22,9 @@ DocumentAssembler::DocumentAssembler(DecodedSegment &segment, Trace &trace)
 
 void DocumentAssembler::run()
 {
-    // The spans' id order reads only their ids, which the walk leaves alone: on a large
-    // trace it is worked out on a second thread beside the walk, which both are part of the
-    // read's serial tail. A thread costs more than it saves on a small one.
+    // The spans' id order reads only their ids, which the walk leaves alone, so on a large
+    // trace a second thread works it out beside the walk: both are in the read's serial
+    // tail. On a small trace the thread would cost more than it saves.
     constexpr std::size_t kSpansWorthAThread = std::size_t(1) << 16;
     std::vector<std::uint32_t> byId;
     bool idsUnique = false;

@@ -50,7 +50,13 @@ std::optional<std::string> tunablesWithHugePageHeap(const char *current)
 void relaunchWithHugePageHeap(char **argv)
 {
 #if defined(__GLIBC__) && !defined(TI_ALLOCATOR_REPLACED)
-    // A set-user-ID program's tunables are dropped: it would start again and again.
+    // Started again already: whatever became of the tunables (a set-user-ID program's are
+    // dropped, a C library may rewrite them), the program must not start again and again.
+    constexpr const char *kStartedAgain = "CANDLE_TRACE_STARTED_WITH_HUGE_PAGE_HEAP";
+    if (std::getenv(kStartedAgain)) {
+        unsetenv(kStartedAgain); // not handed on to the programs it starts
+        return;
+    }
     if (getauxval(AT_SECURE) != 0)
         return;
     const char *current = std::getenv("GLIBC_TUNABLES");
@@ -58,10 +64,11 @@ void relaunchWithHugePageHeap(char **argv)
     if (!tunables)
         return;
     const std::optional<std::string> before = current ? std::optional<std::string>(current) : std::nullopt;
-    if (setenv("GLIBC_TUNABLES", tunables->c_str(), 1) != 0)
+    if (setenv("GLIBC_TUNABLES", tunables->c_str(), 1) != 0 || setenv(kStartedAgain, "1", 1) != 0)
         return;
     execv("/proc/self/exe", argv);
     // Not started again (no /proc, say): go on as before, with the environment as it was.
+    unsetenv(kStartedAgain);
     if (before)
         setenv("GLIBC_TUNABLES", before->c_str(), 1);
     else
