@@ -45,9 +45,10 @@ std::optional<std::string> tunablesWithHugePageHeap(const char *current);
 
 /// Runs the program again (the same executable, arguments and descriptors) with malloc's
 /// heaps in transparent huge pages, glibc's `glibc.malloc.hugetlb=1` tunable, unless it runs
-/// so already; returns only when it does, or when it cannot (no glibc, a set-user-ID program,
-/// an exec that failed), and the process then goes on as it is. Call first thing in main(),
-/// before any thread starts or any input is read.
+/// so already; returns only when it does, when it was started again already (a variable it
+/// sets says so, and is removed), or when it cannot (no glibc, a set-user-ID program, an exec
+/// that failed), and the process then goes on as it is. Call first thing in main(), before
+/// any thread starts or any input is read.
 ///
 /// Why: the window's analyses after the read fill many arrays of under 2 MiB, which malloc
 /// carves from its heaps in 4 KiB pages, a page fault each; operator new advises only blocks
