@@ -62,7 +62,7 @@ void *operator new(std::size_t size)
             // taken as huge pages, those ends were 18 MiB of the window's peak RSS.
             if (!whole && size >= kMinBytes) {
                 const auto end = reinterpret_cast<std::uintptr_t>(p) + size;
-                const std::uintptr_t lastHuge = end & ~((std::uintptr_t(2) << 20) - 1);
+                const std::uintptr_t lastHuge = end & ~std::uintptr_t(kMinBytes - 1); // kMinBytes: one huge page
                 TraceInspector::adviseSmallPages(p, lastHuge - reinterpret_cast<std::uintptr_t>(p), block);
             }
             return p;

@@ -77,7 +77,7 @@ void tst_MallocTuning::givesFreedHeapPagesBack()
              qPrintable(QStringLiteral("resident bytes %1 -> %2").arg(before).arg(after)));
 }
 
-// The CLI starts again for a big trace with glibc.malloc.hugetlb=1 added to GLIBC_TUNABLES,
+// The window starts again with glibc.malloc.hugetlb=1 added to GLIBC_TUNABLES,
 // keeping the user's other tunables; when the user named that tunable, their value stands
 // and it does not start again (which would otherwise also be a loop).
 void tst_MallocTuning::hugePageHeapTunable_data()
