@@ -288,6 +288,7 @@ StringId StringTable::intern(std::string_view text)
 HugePageArray<StringId> StringTable::internAllOf(StringTable &src)
 {
     src.dropLookup(); // before this table grows: only the texts are read
+    adoptTexts(src);
     const auto count = static_cast<StringId>(src.size());
     // Fresh zero pages (kNoString), huge ones: a vector of a million ids, faulted in by the
     // 4 KiB and cleared again, was a fifth of this loop's time in a microbenchmark.
@@ -323,11 +324,11 @@ HugePageArray<StringId> StringTable::internAllOf(StringTable &src)
             StringId *slot = numbered[k] ? numberedSlot(keys[k], true, nullptr) : nullptr;
             if (slot) {
                 if (*slot == kNoString)
-                    *slot = addEntry(text);
+                    *slot = addEntry(text, true);
                 ids[id] = *slot;
             } else {
                 // A number whose page was refused is hashed like any other string.
-                ids[id] = internHashed(text, numbered[k] ? hashBytes(text) : hashes[k]);
+                ids[id] = internHashed(text, numbered[k] ? hashBytes(text) : hashes[k], true);
             }
         }
         if (last - released >= kReleaseEvery) {
@@ -339,12 +340,38 @@ HugePageArray<StringId> StringTable::internAllOf(StringTable &src)
     return ids;
 }
 
-StringId StringTable::addEntry(std::string_view text)
+void StringTable::adoptTexts(StringTable &src)
+{
+    for (std::unique_ptr<char[]> &block : src.m_blocks) {
+        if (block) // null: released already
+            m_adoptedBlocks.push_back(std::move(block));
+    }
+    for (Bytes &block : src.m_largeBlocks)
+        m_adoptedLargeBlocks.push_back(std::move(block));
+    for (std::unique_ptr<char[]> &block : src.m_adoptedBlocks)
+        m_adoptedBlocks.push_back(std::move(block));
+    for (Bytes &block : src.m_adoptedLargeBlocks)
+        m_adoptedLargeBlocks.push_back(std::move(block));
+    src.m_adoptedBlocks.clear();
+    src.m_adoptedLargeBlocks.clear();
+    m_bytesHeld += src.m_bytesHeld;
+    src.m_blocks.clear();
+    src.m_blockSizes.clear();
+    src.m_releasedBlocks = 0;
+    src.m_largeBlocks.clear();
+    src.m_largeBlockBytes.clear();
+    src.m_blockUsed = 0;
+    src.m_blockSize = 0;
+    src.m_blockPopulated = 0;
+    src.m_bytesHeld = 0;
+}
+
+StringId StringTable::addEntry(std::string_view text, bool textIsKept)
 {
     const auto id = static_cast<StringId>(m_count);
     if (m_count == m_entries.size())
         m_entries.resize(m_entries.size() * 2);
-    m_entries[id] = makeEntry(id, store(text), text.size());
+    m_entries[id] = makeEntry(id, textIsKept ? text.data() : store(text), text.size());
     ++m_count;
     return id;
 }
@@ -365,7 +392,7 @@ std::string_view StringTable::escapedView(StringId id) const
     return {it->data, it->length};
 }
 
-StringId StringTable::internHashed(std::string_view text, std::uint32_t h)
+StringId StringTable::internHashed(std::string_view text, std::uint32_t h, bool textIsKept)
 {
     // Both the cache line and the probe's first slot are likely misses: start fetching the
     // slot now, so that a miss in the cache does not wait for it from scratch.
@@ -392,7 +419,7 @@ StringId StringTable::internHashed(std::string_view text, std::uint32_t h)
             return id;
         }
     }
-    const StringId id = addEntry(text);
+    const StringId id = addEntry(text, textIsKept);
     m_hashedIds.push_back(id);
     m_slots[i] = (std::uint64_t(h) << 32) | id;
     recent = m_slots[i];
@@ -452,7 +479,10 @@ void StringTable::eraseNewest(StringId id, Bytes *block)
     if (id == kNoString || id + 1 != m_count)
         return;
     const std::string_view e = view(id);
-    if (block && e.size() > kBlockBytes / 4 && !m_largeBlocks.empty()) {
+    // A text taken over from another table (adoptTexts()) lies in none of this table's.
+    const bool newestLarge = !m_largeBlocks.empty() && e.data() >= m_largeBlocks.back().get()
+                             && e.data() + e.size() <= m_largeBlocks.back().get() + m_largeBlockBytes.back();
+    if (block && e.size() > kBlockBytes / 4 && newestLarge) {
         // store() gave the newest long string the newest large block.
         *block = std::move(m_largeBlocks.back());
         m_largeBlocks.pop_back();

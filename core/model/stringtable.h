@@ -49,10 +49,11 @@ public:
     /// Returns the id of \a text, adding it when new. Never returns kNoString.
     StringId intern(std::string_view text);
     /// Interns every string of \a src, in id order, as intern() one by one would, and returns
-    /// each one's id here, indexed by its id in \a src (kNoString stays kNoString). \a src
-    /// is read once and given back as it is read (dropLookup() first, then
-    /// releaseBefore()), so that merging a segment's table of millions of unique ids does not
-    /// hold both copies of them at once; it is empty afterwards.
+    /// each one's id here, indexed by its id in \a src (kNoString stays kNoString). The texts
+    /// are not copied: this table takes over \a src's blocks of texts (adoptTexts()). The
+    /// rest of \a src is given back as it is read (dropLookup() first, then releaseBefore()),
+    /// so that merging a segment's table of millions of unique ids does not hold both tables'
+    /// entries at once; it is empty afterwards.
     HugePageArray<StringId> internAllOf(StringTable &src);
     /// Makes room for \a count strings in all, so that interning that many never rehashes.
     void reserve(std::size_t count);
@@ -142,8 +143,14 @@ private:
     /// without \a make a page not made yet gives \a absent.
     StringId *numberedSlot(const Numbered &key, bool make, StringId *absent);
     static StringId *deniedPage();
-    StringId internHashed(std::string_view text, std::uint32_t hash);
-    StringId addEntry(std::string_view text);
+    /// \a textIsKept: \a text lies in this table's blocks already (adoptTexts()).
+    StringId internHashed(std::string_view text, std::uint32_t hash, bool textIsKept = false);
+    StringId addEntry(std::string_view text, bool textIsKept = false);
+    /// Takes over the blocks holding \a src's texts, which are then this table's, while
+    /// \a src's entries still point into them. Copied instead, the texts of a 1 GB trace's
+    /// second segment (1.1 M ids) were fresh pages and a copy in the merge's serial part;
+    /// the texts of strings this table had already stay behind, unused.
+    void adoptTexts(StringTable &src);
     void grow();
     void rehash(std::size_t slotCount);
     const char *store(std::string_view text);
@@ -154,6 +161,10 @@ private:
     std::size_t m_releasedBlocks = 0; // m_blocks before this index were freed (releaseBefore())
     std::vector<Bytes> m_largeBlocks;
     std::vector<std::size_t> m_largeBlockBytes; // what each of m_largeBlocks counts in m_bytesHeld
+    // Another table's blocks, taken over with its texts (adoptTexts()): never written to,
+    // and freed only with this table.
+    std::vector<std::unique_ptr<char[]>> m_adoptedBlocks;
+    std::vector<Bytes> m_adoptedLargeBlocks;
     AdoptableBlock *m_offered = nullptr;
     std::size_t m_blockUsed = 0;
     std::size_t m_blockSize = 0;

@@ -291,6 +291,10 @@ private Q_SLOTS:
                 srcTexts.push_back(std::move(text));
         }
         QCOMPARE(src.size(), srcTexts.size());
+        std::vector<const char *> srcTextAt{nullptr};
+        for (StringId id = 1; id < src.size(); ++id)
+            srcTextAt.push_back(src.view(id).data());
+        const std::size_t dstSizeBefore = dst.size();
 
         const HugePageArray<StringId> ids = dst.internAllOf(src);
         QCOMPARE(ids.size(), srcTexts.size());
@@ -309,10 +313,48 @@ private Q_SLOTS:
         }
         QCOMPARE(dst.find("never interned"), kNoString);
         QCOMPARE(src.size(), std::size_t(1)); // given back
+        // The texts new here were taken over where they lay, not copied.
+        for (StringId id = 1; id < srcTexts.size(); ++id) {
+            if (ids[id] >= dstSizeBefore && !srcTexts[id].empty() && dst.view(ids[id]).data() != srcTextAt[id])
+                QFAIL(qPrintable(QStringLiteral("text of string %1 was copied").arg(id)));
+        }
         // The merged table goes on interning as one that was never merged.
         QCOMPARE(dst.intern("after the merge"), reference.intern("after the merge"));
         if (srcTexts.size() > 1)
             QCOMPARE(dst.intern(srcTexts.back()), ids[srcTexts.size() - 1]);
+    }
+
+    // A table that took over another's texts hands them on when it is merged in turn: three
+    // segments merge into the first one by one, and a fourth table may take the result.
+    void internAllOfHandsOnTakenOverTexts()
+    {
+        const auto fill = [](StringTable &table, int from, int count) {
+            for (int i = from; i < from + count; ++i) {
+                // Every 500th a text of a block of its own (over 256 KB).
+                std::string text = i % 500 == 7
+                                       ? std::string(300000, static_cast<char>('a' + i % 13)) + std::to_string(i)
+                                       : (i % 3 == 0 ? "label." : "s") + std::to_string(i);
+                table.intern(text);
+            }
+        };
+        StringTable first;
+        StringTable second;
+        StringTable third;
+        fill(first, 0, 3000);
+        fill(second, 2000, 3000);
+        fill(third, 4000, 3000);
+        StringTable reference;
+        fill(reference, 0, 7000);
+        first.internAllOf(second);
+        first.internAllOf(third);
+        StringTable last;
+        last.internAllOf(first);
+        QCOMPARE(last.size(), reference.size());
+        for (StringId id = 1; id < reference.size(); ++id) {
+            if (last.view(id) != reference.view(id))
+                QFAIL(qPrintable(QStringLiteral("text of id %1 differs").arg(id)));
+        }
+        QVERIFY(last.memoryUsage() >= 14 * std::size_t(300000)); // the taken-over texts count
     }
 
     void reserveThenIntern()
