@@ -47,8 +47,11 @@ std::size_t movePages(char *to, char *from, std::size_t bytes, bool (*move)(char
 /// that its huge pages move whole rather than split into 4 KiB ones: on a virtual machine
 /// with shadow page tables the first touch of every moved 4 KiB page costs a hypervisor
 /// fault (~5 us, invisible to the guest's fault counters), which made the fix loop of a
-/// 1 GB trace's merge 190 ms of serial time; with whole huge pages it is 60 ms. The up to
-/// 2 MiB the records leave behind them as they move down is given back.
+/// 1 GB trace's merge 190 ms of serial time; with whole huge pages it is 60 ms. Its part in
+/// its first huge page, which it shares with malloc's header, does not move: moved, that
+/// huge page was split into 4 KiB ones, each a fault, and \a dst's array kept them. Those
+/// elements are read where they are, and their pages given back. The up to 2 MiB the
+/// records leave behind them as they move down is given back too.
 template<typename T, typename Fn>
 std::size_t appendMovingPages(std::vector<T> &dst, std::vector<T> &src, Fn &&fix,
                               std::size_t minMoveBytes = std::size_t(64) << 10,
@@ -81,19 +84,33 @@ std::size_t appendMovingPages(std::vector<T> &dst, std::vector<T> &src, Fn &&fix
     }
     T *const out = dst.data() + dst.size();
     const auto end = reinterpret_cast<std::uintptr_t>(out);
-    const auto offset = reinterpret_cast<std::uintptr_t>(src.data()) % align;
-    std::uintptr_t landing = (end & ~(align - 1)) + offset;
+    char *const from = reinterpret_cast<char *>(src.data());
+    const auto begin = reinterpret_cast<std::uintptr_t>(from);
+    std::uintptr_t landing = (end & ~(align - 1)) + begin % align;
     if (landing < end)
         landing += align;
     char *const moved = reinterpret_cast<char *>(landing);
-    const std::size_t movedBytes = movePages(moved, reinterpret_cast<char *>(src.data()), bytes);
-    // Element i lies at moved + i * sizeof(T), at or after its place: read it whole before
-    // writing it, and it never overwrites a later one.
+    // The array's bytes from movedFrom on move; those before it stay where they are.
+    const std::size_t movedFrom = align == kHuge ? std::min(bytes, ((begin + kHuge - 1) & ~(kHuge - 1)) - begin) : 0;
+    const std::size_t movedBytes = movePages(moved + movedFrom, from + movedFrom, bytes - movedFrom);
+    // Element i lies at moved + i * sizeof(T), at or after its place (or in src): read it
+    // whole before writing it, and it never overwrites a later one.
+    const std::size_t readInPlace = (movedFrom + sizeof(T) - 1) / sizeof(T); // those with bytes before it
     for (std::size_t i = 0; i < count; ++i) {
+        const std::size_t at = i * sizeof(T);
         T r;
-        std::memcpy(static_cast<void *>(&r), moved + i * sizeof(T), sizeof(T));
+        auto *bytesOfR = reinterpret_cast<char *>(&r);
+        if (i >= readInPlace) [[likely]] {
+            std::memcpy(bytesOfR, moved + at, sizeof(T));
+        } else {
+            const std::size_t before = std::min(sizeof(T), movedFrom - at);
+            std::memcpy(bytesOfR, from + at, before);
+            std::memcpy(bytesOfR + before, moved + at + before, sizeof(T) - before); // across movedFrom
+        }
         fix(r);
         std::memcpy(static_cast<void *>(out + i), &r, sizeof(T));
+        if (i + 1 == readInPlace)
+            releasePages(from, from + movedFrom);
     }
     // What lay behind the last element, in the room: stale copies nothing reads.
     const auto movedEnd = (landing + bytes + kPage - 1) & ~(kPage - 1);

@@ -20,6 +20,7 @@ using namespace TraceInspector;
 namespace {
 
 constexpr std::size_t kPage = 4096;
+constexpr std::uintptr_t kHuge = std::uintptr_t(2) << 20;
 
 /// Private anonymous memory of whole pages, as malloc() hands out for a large block.
 class Mapping
@@ -133,6 +134,7 @@ private Q_SLOTS:
     void appendsRecordsAtEveryRemainder();
     void appendsLargeArraysAtHugePageOffsets_data();
     void appendsLargeArraysAtHugePageOffsets();
+    void largeArrayWithinItsFirstHugePage();
     void smallArraysAreCopied();
 };
 
@@ -201,7 +203,6 @@ bool refusingBelow(char *to, char *from, std::size_t length)
 void tst_PageMove::copiesWhatTheKernelRefuses()
 {
     constexpr std::size_t kPages = 3 * 512;
-    constexpr std::uintptr_t kHuge = std::uintptr_t(2) << 20;
     Mapping from(kPages + 1);
     Mapping to(kPages + 2);
     QVERIFY(from.data() && to.data());
@@ -332,7 +333,7 @@ void tst_PageMove::appendsLargeArraysAtHugePageOffsets_data()
 
 // Arrays of 4 MiB or more land at their offset within a 2 MiB page, up to 2 MiB past the
 // destination's end: the records still come out in order, and the room behind the last
-// one holds no pages.
+// one holds no pages. Their part in their first huge page is read where it is.
 void tst_PageMove::appendsLargeArraysAtHugePageOffsets()
 {
     QFETCH(std::uint32_t, before);
@@ -349,17 +350,44 @@ void tst_PageMove::appendsLargeArraysAtHugePageOffsets()
     reserveHuge(src, kSource);
     for (std::uint32_t i = 0; i < kSource; ++i)
         src.push_back(eventNumbered(100000 + i));
+    // The source's part in its first huge page stays, and the record across that page's
+    // end (52 bytes do not divide 2 MiB) is read from both sides.
+    const auto srcBegin = reinterpret_cast<std::uintptr_t>(src.data());
+    const std::uintptr_t firstWhole = (srcBegin + kHuge - 1) & ~(kHuge - 1);
+    const std::uintptr_t lastPage = (srcBegin + kSource * sizeof(MemoryEvent)) & ~(kPage - 1);
+    QVERIFY((firstWhole - srcBegin) % sizeof(MemoryEvent) != 0);
     const auto fix = [](MemoryEvent &e) { e.line += 7; };
     const std::size_t moved = appendMovingPages(dst, src, fix);
     QVERIFY(src.empty());
     QCOMPARE(dst.size(), std::size_t(before + kSource));
     QCOMPARE(firstWrongRecord(dst, before, kSource, fix), dst.size());
 #ifdef __linux__
-    QVERIFY(moved >= kSource * sizeof(MemoryEvent) - 2 * kPage);
+    QCOMPARE(moved, std::size_t(lastPage - firstWhole));
     QCOMPARE(residentPages(dst.data() + dst.size(), dst.data() + dst.capacity()), std::size_t(0));
 #else
     (void)moved;
 #endif
+}
+
+// An array landing at its huge-page offset that ends before its first huge page does is
+// read where it is, wholly: nothing moves.
+void tst_PageMove::largeArrayWithinItsFirstHugePage()
+{
+    constexpr std::uint32_t kSource = 20000; // 1 MB, under the 2 MiB from its block's start
+    std::vector<MemoryEvent> dst;
+    for (std::uint32_t i = 0; i < 777; ++i)
+        dst.push_back(eventNumbered(i));
+    std::vector<MemoryEvent> src;
+    reserveHuge(src, std::size_t(3) << 20 >> 6);
+    for (std::uint32_t i = 0; i < kSource; ++i)
+        src.push_back(eventNumbered(100000 + i));
+    const auto srcBegin = reinterpret_cast<std::uintptr_t>(src.data());
+    QVERIFY(((srcBegin + kHuge - 1) & ~(kHuge - 1)) - srcBegin >= kSource * sizeof(MemoryEvent));
+    const auto fix = [](MemoryEvent &e) { e.line += 7; };
+    QCOMPARE(appendMovingPages(dst, src, fix, std::size_t(64) << 10, std::size_t(64) << 10), std::size_t(0));
+    QVERIFY(src.empty());
+    QCOMPARE(dst.size(), std::size_t(777 + kSource));
+    QCOMPARE(firstWrongRecord(dst, 777, kSource, fix), dst.size());
 }
 
 void tst_PageMove::smallArraysAreCopied()
