@@ -81,4 +81,20 @@ std::size_t movePages(char *to, char *from, std::size_t bytes, bool (*move)(char
     return moved;
 }
 
+bool touchMovedPages(const StagedMove &staged, const std::atomic<bool> &stop)
+{
+    if (staged.copy)
+        return true;
+    const auto begin = reinterpret_cast<std::uintptr_t>(staged.moved + staged.movedFrom);
+    const auto end = reinterpret_cast<std::uintptr_t>(staged.moved + staged.bytes);
+    for (std::uintptr_t at = (begin + kPage - 1) & ~(kPage - 1); at + kPage <= end; at += kPage) {
+        if ((at & (16 * kPage - 1)) == 0 && stop.load(std::memory_order_relaxed))
+            return false;
+        // A write: the fix loop writes there too, and a read alone may map the page read-only.
+        auto *byte = reinterpret_cast<volatile char *>(at);
+        *byte = *byte;
+    }
+    return true;
+}
+
 } // namespace TraceInspector

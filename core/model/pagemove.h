@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -36,45 +37,68 @@ bool moveWholePages(char *to, char *from, std::size_t length);
 /// movePages() with \a move in place of moveWholePages(): tests make it refuse.
 std::size_t movePages(char *to, char *from, std::size_t bytes, bool (*move)(char *to, char *from, std::size_t length));
 
-/// Appends \a src's elements to \a dst, each after \a fix(element &) changed it, and empties
-/// \a src; \a dst's room comes from reserveHuge(). The elements' pages move to the room
-/// after \a dst's end (movePages()), at the first address with their offset within a page,
-/// and each element then moves down to its place as it is fixed: no fresh page is written
-/// but the one \a dst ends in, and \a src's pages are given back as they move. Arrays of
-/// under \a minMoveBytes are copied. Returns the bytes moved rather than copied.
-///
-/// An array of \a hugeMoveBytes or more lands at its offset within a 2 MiB page instead, so
-/// that its huge pages move whole rather than split into 4 KiB ones: on a virtual machine
-/// with shadow page tables the first touch of every moved 4 KiB page costs a hypervisor
-/// fault (~5 us, invisible to the guest's fault counters), which made the fix loop of a
-/// 1 GB trace's merge 190 ms of serial time; with whole huge pages it is 60 ms. Its part in
-/// its first huge page, which it shares with malloc's header, does not move: moved, that
-/// huge page was split into 4 KiB ones, each a fault, and \a dst's array kept them. Those
-/// elements are read where they are, and their pages given back. The up to 2 MiB the
-/// records leave behind them as they move down is given back too.
-template<typename T, typename Fn>
-std::size_t appendMovingPages(std::vector<T> &dst, std::vector<T> &src, Fn &&fix,
-                              std::size_t minMoveBytes = std::size_t(64) << 10,
-                              std::size_t hugeMoveBytes = std::size_t(4) << 20)
+/// Where stageMovingPages() put an array's pages, for finishMovingPages().
+struct StagedMove {
+    char *moved = nullptr;     // the array's bytes lie here from movedFrom on
+    std::size_t movedFrom = 0; // those before it are still in the source
+    std::size_t bytes = 0;
+    std::size_t movedBytes = 0; // moved rather than copied
+    bool copy = true;           // a small array: its elements are copied
+};
+
+/// appendMovingPages()'s first step: makes \a dst's room and moves \a src's pages there.
+/// \a dst and \a src must not change until finishMovingPages().
+template<typename T>
+StagedMove stageMovingPages(std::vector<T> &dst, std::vector<T> &src, std::size_t minMoveBytes = std::size_t(64) << 10,
+                            std::size_t hugeMoveBytes = std::size_t(4) << 20)
 {
     static_assert(std::is_trivially_copyable_v<T>);
     constexpr std::uintptr_t kPage = 4096;
     constexpr std::uintptr_t kHuge = std::uintptr_t(2) << 20;
     const std::size_t count = src.size();
-    const std::size_t bytes = count * sizeof(T);
+    StagedMove staged;
+    staged.bytes = count * sizeof(T);
     // The landing is less than a page (a huge page) past the end. A room already reserved
     // for a page's distance is not grown for a huge page's: that would copy the array.
     std::uintptr_t align = kPage;
-    if (bytes >= hugeMoveBytes) {
+    if (staged.bytes >= hugeMoveBytes) {
         const std::size_t pageRoom = dst.size() + count + kPage / sizeof(T) + 1;
         const std::size_t hugeRoom = dst.size() + count + kHuge / sizeof(T) + 1;
         if (dst.capacity() >= hugeRoom || dst.capacity() < pageRoom)
             align = kHuge;
     }
-    reserveHuge(dst, dst.size() + count + (bytes >= minMoveBytes ? align / sizeof(T) + 1 : 0));
+    staged.copy = staged.bytes < minMoveBytes || staged.bytes == 0;
+    reserveHuge(dst, dst.size() + count + (staged.copy ? 0 : align / sizeof(T) + 1));
     // The merged array's last huge page would be resident in full for a few records.
     adviseHugeUpTo(dst, dst.size() + count);
-    if (bytes < minMoveBytes || bytes == 0) {
+    if (staged.copy)
+        return staged;
+    const auto end = reinterpret_cast<std::uintptr_t>(dst.data() + dst.size());
+    char *const from = reinterpret_cast<char *>(src.data());
+    const auto begin = reinterpret_cast<std::uintptr_t>(from);
+    std::uintptr_t landing = (end & ~(align - 1)) + begin % align;
+    if (landing < end)
+        landing += align;
+    staged.moved = reinterpret_cast<char *>(landing);
+    if (align == kHuge)
+        staged.movedFrom = std::min(staged.bytes, ((begin + kHuge - 1) & ~(kHuge - 1)) - begin);
+    staged.movedBytes =
+        movePages(staged.moved + staged.movedFrom, from + staged.movedFrom, staged.bytes - staged.movedFrom);
+    return staged;
+}
+
+/// Writes to each 4 KiB page that \a staged moved, the byte it holds, until \a stop is set:
+/// the faults of its first touch (see appendMovingPages()) are then taken here, on a thread
+/// that would otherwise wait, and not in finishMovingPages(). Returns whether it got through.
+bool touchMovedPages(const StagedMove &staged, const std::atomic<bool> &stop);
+
+/// appendMovingPages()'s second step, with \a staged from stageMovingPages().
+template<typename T, typename Fn>
+std::size_t finishMovingPages(std::vector<T> &dst, std::vector<T> &src, const StagedMove &staged, Fn &&fix)
+{
+    constexpr std::uintptr_t kPage = 4096;
+    const std::size_t count = src.size();
+    if (staged.copy) {
         for (T &r : src) {
             fix(r);
             dst.push_back(r);
@@ -83,16 +107,9 @@ std::size_t appendMovingPages(std::vector<T> &dst, std::vector<T> &src, Fn &&fix
         return 0;
     }
     T *const out = dst.data() + dst.size();
-    const auto end = reinterpret_cast<std::uintptr_t>(out);
     char *const from = reinterpret_cast<char *>(src.data());
-    const auto begin = reinterpret_cast<std::uintptr_t>(from);
-    std::uintptr_t landing = (end & ~(align - 1)) + begin % align;
-    if (landing < end)
-        landing += align;
-    char *const moved = reinterpret_cast<char *>(landing);
-    // The array's bytes from movedFrom on move; those before it stay where they are.
-    const std::size_t movedFrom = align == kHuge ? std::min(bytes, ((begin + kHuge - 1) & ~(kHuge - 1)) - begin) : 0;
-    const std::size_t movedBytes = movePages(moved + movedFrom, from + movedFrom, bytes - movedFrom);
+    char *const moved = staged.moved;
+    const std::size_t movedFrom = staged.movedFrom;
     // Element i lies at moved + i * sizeof(T), at or after its place (or in src): read it
     // whole before writing it, and it never overwrites a later one.
     const std::size_t readInPlace = (movedFrom + sizeof(T) - 1) / sizeof(T); // those with bytes before it
@@ -113,13 +130,40 @@ std::size_t appendMovingPages(std::vector<T> &dst, std::vector<T> &src, Fn &&fix
             releasePages(from, from + movedFrom);
     }
     // What lay behind the last element, in the room: stale copies nothing reads.
-    const auto movedEnd = (landing + bytes + kPage - 1) & ~(kPage - 1);
+    const auto movedEnd = (reinterpret_cast<std::uintptr_t>(moved) + staged.bytes + kPage - 1) & ~(kPage - 1);
     const auto roomEnd = reinterpret_cast<std::uintptr_t>(dst.data() + dst.capacity());
     releasePages(out + count, reinterpret_cast<const void *>(std::min(movedEnd, roomEnd)));
     // The elements are in place: this copies each onto itself, which memmove() skips.
     dst.insert(dst.end(), out, out + count);
     std::vector<T>().swap(src);
-    return movedBytes;
+    return staged.movedBytes;
+}
+
+/// Appends \a src's elements to \a dst, each after \a fix(element &) changed it, and empties
+/// \a src; \a dst's room comes from reserveHuge(). The elements' pages move to the room
+/// after \a dst's end (movePages()), at the first address with their offset within a page,
+/// and each element then moves down to its place as it is fixed: no fresh page is written
+/// but the one \a dst ends in, and \a src's pages are given back as they move. Arrays of
+/// under \a minMoveBytes are copied. Returns the bytes moved rather than copied.
+///
+/// An array of \a hugeMoveBytes or more lands at its offset within a 2 MiB page instead, so
+/// that its huge pages move whole rather than split into 4 KiB ones: on a virtual machine
+/// with shadow page tables the first touch of every moved 4 KiB page costs a hypervisor
+/// fault (~5 us, invisible to the guest's fault counters), which made the fix loop of a
+/// 1 GB trace's merge 190 ms of serial time; with whole huge pages it is 60 ms. Its part in
+/// its first huge page, which it shares with malloc's header, does not move: moved, that
+/// huge page was split into 4 KiB ones, each a fault, and \a dst's array kept them. Those
+/// elements are read where they are, and their pages given back. The up to 2 MiB the
+/// records leave behind them as they move down is given back too.
+///
+/// In two steps, stageMovingPages() and finishMovingPages(), the pages can move while
+/// something else makes what \a fix needs.
+template<typename T, typename Fn>
+std::size_t appendMovingPages(std::vector<T> &dst, std::vector<T> &src, Fn &&fix,
+                              std::size_t minMoveBytes = std::size_t(64) << 10,
+                              std::size_t hugeMoveBytes = std::size_t(4) << 20)
+{
+    return finishMovingPages(dst, src, stageMovingPages(dst, src, minMoveBytes, hugeMoveBytes), fix);
 }
 
 } // namespace TraceInspector

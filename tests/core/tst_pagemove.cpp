@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <QtTest>
 
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <cstdlib>
@@ -135,6 +136,8 @@ private Q_SLOTS:
     void appendsLargeArraysAtHugePageOffsets_data();
     void appendsLargeArraysAtHugePageOffsets();
     void largeArrayWithinItsFirstHugePage();
+    void stagedThenTouchedThenFinished_data();
+    void stagedThenTouchedThenFinished();
     void smallArraysAreCopied();
 };
 
@@ -388,6 +391,51 @@ void tst_PageMove::largeArrayWithinItsFirstHugePage()
     QVERIFY(src.empty());
     QCOMPARE(dst.size(), std::size_t(777 + kSource));
     QCOMPARE(firstWrongRecord(dst, 777, kSource, fix), dst.size());
+}
+
+void tst_PageMove::stagedThenTouchedThenFinished_data()
+{
+    QTest::addColumn<std::uint32_t>("records");
+    QTest::addColumn<bool>("stopAtOnce");
+    QTest::addRow("small, copied") << 300u << false;
+    QTest::addRow("4 KiB pages") << 20000u << false;
+    QTest::addRow("huge pages") << 130000u << false;
+    QTest::addRow("huge pages, touch stopped at once") << 130000u << true;
+}
+
+// Staged, its pages touched (or not, when told to stop) and finished, an array comes out
+// as appendMovingPages() gives it: two arrays staged before either is finished.
+void tst_PageMove::stagedThenTouchedThenFinished()
+{
+    QFETCH(std::uint32_t, records);
+    QFETCH(bool, stopAtOnce);
+    std::vector<MemoryEvent> dst;
+    std::vector<Edge> dstEdges(5);
+    for (std::uint32_t i = 0; i < 333; ++i)
+        dst.push_back(eventNumbered(i));
+    std::vector<MemoryEvent> src;
+    std::vector<Edge> srcEdges(records);
+    reserveHuge(src, records);
+    for (std::uint32_t i = 0; i < records; ++i) {
+        src.push_back(eventNumbered(100000 + i));
+        srcEdges[i].line = i;
+    }
+    const StagedMove staged = stageMovingPages(dst, src);
+    const StagedMove stagedEdges = stageMovingPages(dstEdges, srcEdges);
+    QCOMPARE(staged.copy, records * sizeof(MemoryEvent) < (std::size_t(64) << 10));
+    const std::atomic<bool> stop{stopAtOnce};
+    QCOMPARE(touchMovedPages(staged, stop), !stopAtOnce || staged.copy || staged.movedBytes < 16 * kPage);
+    const auto fix = [](MemoryEvent &e) { e.line += 7; };
+    finishMovingPages(dst, src, staged, fix);
+    finishMovingPages(dstEdges, srcEdges, stagedEdges, [](Edge &e) { e.line *= 3; });
+    QVERIFY(src.empty());
+    QCOMPARE(dst.size(), std::size_t(333 + records));
+    QCOMPARE(firstWrongRecord(dst, 333, records, fix), dst.size());
+    QCOMPARE(dstEdges.size(), std::size_t(5 + records));
+    for (std::uint32_t i = 0; i < records; ++i) {
+        if (dstEdges[5 + i].line != 3 * i)
+            QFAIL(qPrintable(QStringLiteral("edge %1 differs").arg(i)));
+    }
 }
 
 void tst_PageMove::smallArraysAreCopied()
