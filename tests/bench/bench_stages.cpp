@@ -115,6 +115,11 @@ int main(int argc, char **argv)
         return 1;
     }
     const Trace &trace = *read.trace;
+    // As the loader makes them before the window's first panel, with no span tree yet.
+    measure("op statistics", repeats, [&] {
+        OpStatistics::compute(trace);
+        return std::size_t(0);
+    });
     const SpanTree tree = SpanTree::build(trace);
     measure("span tree", repeats, [&] { return SpanTree::build(trace).memoryUsage(); });
     measure("device time", repeats, [&] { return DeviceTime::compute(trace, tree).memoryUsage(); });
