@@ -5,6 +5,8 @@
 #include <unordered_map>
 
 #include "core/analysis/densebytes.h"
+#include "core/analysis/logicalmemorykeys.h"
+#include "core/analysis/spanidindex.h"
 #include "core/analysis/spantree.h"
 #include "core/model/trace.h"
 
@@ -59,39 +61,49 @@ bool OpStatistics::overlaps(std::uint64_t timestampNs, std::uint64_t durationNs,
 OpStatistics OpStatistics::compute(const Trace &trace, OpGrouping grouping, const SpanTree *tree,
                                    const TimeWindow &window)
 {
+    return compute(trace, grouping, tree, nullptr, window);
+}
+
+OpStatistics OpStatistics::compute(const Trace &trace, const SpanIdIndex &ids)
+{
+    return compute(trace, OpGrouping::Name, nullptr, &ids, {});
+}
+
+OpStatistics OpStatistics::compute(const Trace &trace, OpGrouping grouping, const SpanTree *tree,
+                                   const SpanIdIndex *ids, const TimeWindow &window)
+{
     OpStatistics stats;
     const bool all = window.isEmpty();
     stats.m_grouping = grouping;
     if (tree && (tree->opCount() != trace.ops.size() || tree->spanCount() != trace.spans.size()))
         tree = nullptr;
-    // op names are few and interned: a flat StringId -> row table avoids hashing.
-    std::vector<std::uint32_t> rowOf(grouping == OpGrouping::Name ? trace.strings.size() : 0, kNone);
+    // Op names are few: a small hash of them, not a table of one slot per string (9 MB of
+    // fresh memory on the 1 GB trace, before the window's first panel).
+    DenseKeyIndex rowOfName(64);
     std::unordered_map<GroupKey, std::uint32_t, GroupKeyHash> rowOfKey;
-    // Without a tree, a flat span-id table finds each op's span in O(1).
-    std::vector<std::uint32_t> spanOfId;
-    if (!tree) {
-        spanOfId.assign(trace.strings.size(), kNone);
-        for (std::size_t i = 0; i < trace.spans.size(); ++i) {
-            if (trace.spans[i].id < spanOfId.size())
-                spanOfId[trace.spans[i].id] = std::uint32_t(i);
-        }
+    // Without a tree, the span id index finds each op's span in O(1).
+    SpanIdIndex ownIds;
+    if (!tree && !(ids && ids->covers(trace))) {
+        ownIds = SpanIdIndex::build(trace);
+        ids = &ownIds;
     }
     for (std::size_t i = 0; i < trace.ops.size(); ++i) {
         const Op &op = trace.ops[i];
         if (!all && !overlaps(op.timestampNs, op.durationNs, window))
             continue;
-        std::uint32_t *row = nullptr;
+        // A key's row is its place in first appearance: a new key's is the next row.
+        const auto nextRow = static_cast<std::uint32_t>(stats.m_rows.size());
+        std::uint32_t row = 0;
         if (grouping == OpGrouping::Name) {
-            if (op.opName >= rowOf.size())
+            if (op.opName >= trace.strings.size())
                 continue;
-            row = &rowOf[op.opName];
+            row = rowOfName.insert(op.opName);
         } else {
             const GroupKey key{(std::uint64_t(op.opName) << 32) | op.shape,
                                (std::uint64_t(op.dtype) << 32) | op.device};
-            row = &rowOfKey.try_emplace(key, kNone).first->second;
+            row = rowOfKey.try_emplace(key, nextRow).first->second;
         }
-        if (*row == kNone) {
-            *row = static_cast<std::uint32_t>(stats.m_rows.size());
+        if (row == nextRow) {
             OpNameStatistics fresh;
             fresh.name = op.opName;
             if (grouping == OpGrouping::NameShapeDtypeDevice) {
@@ -103,15 +115,14 @@ OpStatistics OpStatistics::compute(const Trace &trace, OpGrouping grouping, cons
             fresh.maxNs = op.durationNs;
             stats.m_rows.push_back(fresh);
         }
-        OpNameStatistics &r = stats.m_rows[*row];
+        OpNameStatistics &r = stats.m_rows[row];
         ++r.count;
         r.totalNs = saturatingAdd(r.totalNs, op.durationNs);
         r.minNs = std::min(r.minNs, op.durationNs);
         r.maxNs = std::max(r.maxNs, op.durationNs);
         r.bytesMoved =
             saturatingAdd(r.bytesMoved, opBytesMoved(op.inputDenseBytes, op.outputDenseBytes, op.hasOutputDenseBytes));
-        const std::uint32_t span =
-            tree ? tree->spanOfOp(i) : (op.spanId < spanOfId.size() ? spanOfId[op.spanId] : kNone);
+        const std::uint32_t span = tree ? tree->spanOfOp(i) : ids->spanOf(op.spanId);
         if (span != kNone && span < trace.spans.size()) {
             const Span &s = trace.spans[span];
             if (s.closed && s.durationNs > 0) {

@@ -13,6 +13,7 @@ namespace TraceInspector {
 
 struct Trace;
 class SpanTree;
+class SpanIdIndex;
 
 /// How op records are grouped into aggregate rows.
 enum class OpGrouping : std::uint8_t {
@@ -66,6 +67,9 @@ public:
     {
         return compute(trace, OpGrouping::Name, nullptr, window);
     }
+    /// By name, every op, with \a ids (the trace's span id index) resolving each op's span:
+    /// the loader's first op table, made before the span tree, which then takes the index over.
+    static OpStatistics compute(const Trace &trace, const SpanIdIndex &ids);
     /// Whether op run [timestamp, timestamp + duration) overlaps \a window.
     static bool overlaps(std::uint64_t timestampNs, std::uint64_t durationNs, const TimeWindow &window);
 
@@ -79,6 +83,9 @@ public:
     std::optional<double> fractionOfTotal(std::size_t row) const;
 
 private:
+    static OpStatistics compute(const Trace &trace, OpGrouping grouping, const SpanTree *tree, const SpanIdIndex *ids,
+                                const TimeWindow &window);
+
     std::vector<OpNameStatistics> m_rows;
     OpGrouping m_grouping = OpGrouping::Name;
     std::size_t m_opCount = 0;

@@ -5,7 +5,6 @@
 #include <numeric>
 #include <utility>
 
-#include "core/analysis/bitcount.h"
 #include "core/analysis/densebytes.h"
 #include "core/analysis/groupbyindex.h"
 #include "core/analysis/radixorder.h"
@@ -26,44 +25,13 @@ std::vector<std::uint32_t> orderByStart(const std::vector<Span> &spans)
 
 } // namespace
 
-SpanTree SpanTree::build(const Trace &trace, std::vector<std::uint32_t> *spansByStart)
+SpanTree SpanTree::build(const Trace &trace, std::vector<std::uint32_t> *spansByStart, SpanIdIndex ids)
 {
     SpanTree tree;
     const std::vector<Span> &spans = trace.spans;
     const std::size_t n = spans.size();
-    const std::size_t stringCount = trace.strings.size();
 
-    // StringId -> span index. Ids are interned, so equal text means equal StringId: a bit per
-    // string and a rank beat hashing or binary search over the id-sorted strings. Kept:
-    // spanOfId(). kNoString is never set, so a missing span_id resolves to no span. Span ids
-    // are unique in a loaded trace; were one repeated, its first span would win.
-    tree.m_idBits.assign((stringCount + 63) / 64, 0);
-    for (std::size_t i = 0; i < n; ++i) {
-        const StringId id = spans[i].id;
-        if (id != kNoString && id < stringCount)
-            tree.m_idBits[id / 64] |= std::uint64_t(1) << (id % 64);
-    }
-    tree.m_idRank.resize(tree.m_idBits.size());
-    std::uint32_t ranked = 0;
-    for (std::size_t w = 0; w < tree.m_idBits.size(); ++w) {
-        tree.m_idRank[w] = ranked;
-        ranked += std::uint32_t(bitCount(tree.m_idBits[w]));
-    }
-    {
-        // Kept block-packed: ranks follow first appearance (time), and spans close in time
-        // have ids close in byte-wise order.
-        std::vector<std::uint32_t> spanOfRank(ranked, kNoParent);
-        for (std::size_t i = n; i-- > 0;) { // backwards: the first span of an id is written last
-            const StringId id = spans[i].id;
-            if (id == kNoString || id >= stringCount)
-                continue;
-            const std::uint64_t bit = std::uint64_t(1) << (id % 64);
-            const std::uint64_t bits = tree.m_idBits[id / 64];
-            spanOfRank[tree.m_idRank[id / 64] + std::uint32_t(bitCount(bits & (bit - 1)))] =
-                static_cast<std::uint32_t>(i);
-        }
-        tree.m_spanOfRank = BlockPackedU32(spanOfRank);
-    }
+    tree.m_ids = ids.covers(trace) ? std::move(ids) : SpanIdIndex::build(trace);
     const auto lookup = [&tree](StringId id) { return tree.spanOfId(id); };
 
     // Built whole here, kept block-packed (a span's parent lies near it in id order).
@@ -235,10 +203,9 @@ std::optional<double> SpanTree::fractionOfMeasured(std::size_t i) const
 std::size_t SpanTree::memoryUsage() const
 {
     const auto bytes = [](const auto &v) { return v.capacity() * sizeof(v[0]); };
-    return bytes(m_idBits) + bytes(m_idRank) + m_spanOfRank.memoryUsage() + m_parent.memoryUsage() + m_row.memoryUsage()
-           + m_depth.memoryUsage() + bytes(m_flags) + m_duration.memoryUsage() + m_self.memoryUsage()
-           + bytes(m_children) + m_childOffset.memoryUsage() + m_opSpan.memoryUsage() + bytes(m_spanOps)
-           + m_spanOpOffset.memoryUsage();
+    return m_ids.memoryUsage() + m_parent.memoryUsage() + m_row.memoryUsage() + m_depth.memoryUsage() + bytes(m_flags)
+           + m_duration.memoryUsage() + m_self.memoryUsage() + bytes(m_children) + m_childOffset.memoryUsage()
+           + m_opSpan.memoryUsage() + bytes(m_spanOps) + m_spanOpOffset.memoryUsage();
 }
 
 } // namespace TraceInspector

@@ -7,7 +7,7 @@
 #include <span>
 #include <vector>
 
-#include "core/analysis/bitcount.h"
+#include "core/analysis/spanidindex.h"
 #include "core/model/blockpackedu32.h"
 #include "core/model/blockpackedu64.h"
 #include "core/model/narrowu32array.h"
@@ -37,13 +37,14 @@ struct Trace;
 class SpanTree
 {
 public:
-    static constexpr std::uint32_t kNoParent = UINT32_MAX;
+    static constexpr std::uint32_t kNoParent = SpanIdIndex::kNoSpan;
 
     SpanTree() = default;
     /// \a spansByStart, when given, receives the span indices ordered by (start_ns, index),
     /// which the tree sorts for itself: the timeline's layout needs the same order
-    /// (TimelineLayout::build()).
-    static SpanTree build(const Trace &trace, std::vector<std::uint32_t> *spansByStart = nullptr);
+    /// (TimelineLayout::build()). \a ids, the trace's span id index when it was built already
+    /// (the loader's first op table), is taken over; otherwise the tree builds its own.
+    static SpanTree build(const Trace &trace, std::vector<std::uint32_t> *spansByStart = nullptr, SpanIdIndex ids = {});
 
     std::size_t spanCount() const { return m_parent.size(); }
 
@@ -85,17 +86,9 @@ public:
     /// that id (kNoString and strings that are no span's id included). O(1), built once with
     /// the tree and shared by every analysis that resolves a span_id (device time, the
     /// timeline's layout, the call graph) instead of each building its own table.
-    std::uint32_t spanOfId(StringId id) const
-    {
-        const std::size_t word = id / 64;
-        if (word >= m_idBits.size())
-            return kNoParent;
-        const std::uint64_t bit = std::uint64_t(1) << (id % 64);
-        const std::uint64_t bits = m_idBits[word];
-        if ((bits & bit) == 0)
-            return kNoParent;
-        return m_spanOfRank[m_idRank[word] + std::uint32_t(bitCount(bits & (bit - 1)))];
-    }
+    std::uint32_t spanOfId(StringId id) const { return m_ids.spanOf(id); }
+    /// The span id index behind spanOfId().
+    const SpanIdIndex &spanIds() const { return m_ids; }
 
     /// Index of the span owning op \a opIndex (by `span_id`), or kNoParent if none.
     std::uint32_t spanOfOp(std::size_t opIndex) const { return m_opSpan[opIndex]; }
@@ -116,12 +109,7 @@ private:
         return {m_children.data() + m_childOffset[slot], m_childOffset[slot + 1] - m_childOffset[slot]};
     }
 
-    // spanOfId(): a bit per StringId (set: a span's id), the set bits before each 64-bit word,
-    // and the span of each set bit by rank. A plain table, one slot per string, was 8.6 MiB
-    // kept on the 1 GB trace (2.2 M strings, 0.97 M spans); this is 4.1 MiB.
-    std::vector<std::uint64_t> m_idBits;
-    std::vector<std::uint32_t> m_idRank;
-    BlockPackedU32 m_spanOfRank;
+    SpanIdIndex m_ids; // spanOfId()
     BlockPackedU32 m_parent;
     NarrowU32Array m_row;   // 2 bytes while no span has more than 65536 children
     NarrowU32Array m_depth; // and none is deeper than 65535

@@ -3,6 +3,8 @@
 
 #include "tests/testutils/fixtures.h"
 #include "core/analysis/opstatistics.h"
+#include "core/analysis/spanidindex.h"
+#include "core/analysis/spantree.h"
 #include "core/io/tracereader.h"
 #include "core/model/trace.h"
 
@@ -53,6 +55,7 @@ private Q_SLOTS:
     void aggregate();
     void fractions();
     void example();
+    void spanSharesWhicheverWaySpansAreFound();
 };
 
 void tst_OpStatistics::aggregate_data()
@@ -108,6 +111,56 @@ void tst_OpStatistics::example()
     QVERIFY(trace);
     const OpStatistics stats = OpStatistics::compute(*trace);
     QCOMPARE(dump(*trace, stats), QByteArray("matmul=1/11500/11500/11500/11500"));
+}
+
+void tst_OpStatistics::spanSharesWhicheverWaySpansAreFound()
+{
+    // Spans closed with a duration, closed in no time and open, and ops on each, on a span
+    // that does not exist, and between them (a span id index spans several 64-bit words).
+    QByteArray text = kMeta;
+    QByteArray ops;
+    for (int i = 0; i < 200; ++i) {
+        const QByteArray id = "s" + QByteArray::number(i);
+        text += R"({"kind":"span_start","id":")" + id + R"(","name":"n","start_ns":)" + QByteArray::number(i)
+                + R"(,"span_kind":"function"})" + "\n";
+        if (i % 5 != 4)
+            text += R"({"kind":"span_end","id":")" + id + R"(","duration_ns":)"
+                    + QByteArray::number(i % 7 == 0 ? 0 : 40 + i) + "}\n";
+        const QByteArray spanOfOp = i % 11 == 3 ? "ghost" + QByteArray::number(i) : id;
+        ops += R"({"kind":"op","span_id":")" + spanOfOp + R"(","op_name":")" + (i % 3 == 0 ? "add" : "matmul")
+               + R"(","shape":[1],"dtype":"f32","device":"cpu","duration_ns":)" + QByteArray::number(10 + i % 13)
+               + R"(,"input_dense_bytes":4})" + "\n";
+    }
+    text += ops;
+    text += "{\"kind\":\"terminal\",\"outcome\":\"complete\",\"timestamp_ns\":18446744073709551615}\n";
+    const auto trace = TraceReader::readBytes(std::string_view(text.constData(), std::size_t(text.size())), "s").trace;
+    QVERIFY(trace);
+    QCOMPARE(trace->spans.size(), std::size_t(200));
+    QCOMPARE(trace->ops.size(), std::size_t(200));
+
+    const SpanTree tree = SpanTree::build(*trace);
+    const OpStatistics byTree = OpStatistics::compute(*trace, OpGrouping::Name, &tree);
+    const OpStatistics byIndex = OpStatistics::compute(*trace, SpanIdIndex::build(*trace));
+    const OpStatistics byItself = OpStatistics::compute(*trace);
+    // An index of another trace is not used: the statistics find the spans themselves.
+    const OpStatistics byOtherIndex = OpStatistics::compute(*trace, SpanIdIndex::build(*opsTrace("a:1")));
+    for (const OpStatistics *stats : {&byIndex, &byItself, &byOtherIndex}) {
+        QCOMPARE(dump(*trace, *stats), dump(*trace, byTree));
+        QCOMPARE(stats->rows().size(), std::size_t(2));
+        for (std::size_t r = 0; r < stats->rows().size(); ++r) {
+            QCOMPARE(stats->rows()[r].shareCount, byTree.rows()[r].shareCount);
+            QCOMPARE(stats->rows()[r].parentShareSum, byTree.rows()[r].parentShareSum);
+        }
+    }
+    // Ops on closed spans of non-zero duration only: 200 less the open (every 5th), the
+    // zero-length (every 7th) and the ghosts' (every 11th from 3), counted once each.
+    std::uint64_t shares = 0;
+    int expected = 0;
+    for (int i = 0; i < 200; ++i)
+        expected += (i % 5 != 4 && i % 7 != 0 && i % 11 != 3) ? 1 : 0;
+    for (const OpNameStatistics &row : byTree.rows())
+        shares += row.shareCount;
+    QCOMPARE(shares, std::uint64_t(expected));
 }
 
 QTEST_GUILESS_MAIN(tst_OpStatistics)

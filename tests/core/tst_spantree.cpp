@@ -191,6 +191,7 @@ private Q_SLOTS:
     void measuredTotal();
     void ops();
     void spanOfId();
+    void takesOverAGivenIndex();
     void bitCountIsPopcount();
     void emptyTrace();
     void deepChain();
@@ -451,6 +452,36 @@ void tst_SpanTree::spanOfId()
         manyResolved += expected >= 0 ? 1 : 0;
     }
     QCOMPARE(manyResolved, std::size_t(300));
+}
+
+void tst_SpanTree::takesOverAGivenIndex()
+{
+    QByteArray spec;
+    for (int i = 0; i < 150; ++i)
+        spec += "s" + QByteArray::number(i) + (i % 4 == 0 ? QByteArray(":-:") : ":s" + QByteArray::number(i / 2) + ":")
+                + QByteArray::number(i) + ":1 ";
+    const auto trace = load(spansJsonl(spec));
+    const auto other = load(spansJsonl("a:-:0:1 b:a:1:1"));
+    QVERIFY(trace && other);
+    QCOMPARE(trace->spans.size(), std::size_t(150));
+
+    const SpanIdIndex index = SpanIdIndex::build(*trace);
+    QVERIFY(index.covers(*trace));
+    QVERIFY(!index.covers(*other));
+    QVERIFY(!SpanIdIndex().covers(*trace));
+    const SpanTree own = SpanTree::build(*trace);
+    // The loader's way: the index built for the first op table, handed over. An index of
+    // another trace, or none, is not taken: the tree builds its own.
+    const SpanTree given = SpanTree::build(*trace, nullptr, index);
+    const SpanTree mismatched = SpanTree::build(*trace, nullptr, SpanIdIndex::build(*other));
+    for (const SpanTree *tree : {&given, &mismatched}) {
+        QCOMPARE(dump(*trace, *tree), dump(*trace, own));
+        for (StringId id = 0; id < trace->strings.size() + 70; ++id) {
+            const std::int64_t expected = id < trace->strings.size() ? trace->findSpan(id) : -1;
+            QCOMPARE(tree->spanOfId(id), expected < 0 ? SpanTree::kNoParent : std::uint32_t(expected));
+            QCOMPARE(index.spanOf(id), tree->spanOfId(id));
+        }
+    }
 }
 
 void tst_SpanTree::emptyTrace()
