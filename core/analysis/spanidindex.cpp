@@ -11,6 +11,7 @@ SpanIdIndex SpanIdIndex::build(const Trace &trace)
     const std::vector<Span> &spans = trace.spans;
     const std::size_t n = spans.size();
     const std::size_t stringCount = trace.strings.size();
+    index.m_trace = &trace;
     index.m_spanCount = n;
     index.m_stringCount = stringCount;
     index.m_idBits.assign((stringCount + 63) / 64, 0);
@@ -40,7 +41,7 @@ SpanIdIndex SpanIdIndex::build(const Trace &trace)
 
 bool SpanIdIndex::covers(const Trace &trace) const
 {
-    return m_spanCount == trace.spans.size() && m_stringCount == trace.strings.size();
+    return m_trace == &trace && m_spanCount == trace.spans.size() && m_stringCount == trace.strings.size();
 }
 
 std::size_t SpanIdIndex::memoryUsage() const

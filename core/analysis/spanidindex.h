@@ -29,8 +29,8 @@ public:
     /// repeated, its first span would win. kNoString is never a span's id here.
     static SpanIdIndex build(const Trace &trace);
 
-    /// Whether this is the index of a trace with \a trace's spans and strings (a default
-    /// index is of the empty trace only).
+    /// Whether this index was built for \a trace: the same object, still with the span and
+    /// string counts it had then (a default index covers no trace).
     bool covers(const Trace &trace) const;
 
     /// Index of the span whose id is \a id, or kNoSpan when no span has that id (kNoString
@@ -50,6 +50,7 @@ public:
     std::size_t memoryUsage() const;
 
 private:
+    const Trace *m_trace = nullptr; // only compared, never read through
     std::size_t m_spanCount = 0;
     std::size_t m_stringCount = 0;
     std::vector<std::uint64_t> m_idBits; // set: the StringId is a span's id
