@@ -83,9 +83,10 @@ public:
     std::size_t openCount() const { return m_openCount; }
 
     /// Index of the span whose id is the interned string \a id, or kNoParent when no span has
-    /// that id (kNoString and strings that are no span's id included). O(1), built once with
-    /// the tree and shared by every analysis that resolves a span_id (device time, the
-    /// timeline's layout, the call graph) instead of each building its own table.
+    /// that id (kNoString and strings that are no span's id included). O(1), through the
+    /// tree's SpanIdIndex (given to build() or built there), shared by every analysis that
+    /// resolves a span_id (device time, the timeline's layout, the call graph) instead of each
+    /// building its own table.
     std::uint32_t spanOfId(StringId id) const { return m_ids.spanOf(id); }
     /// The span id index behind spanOfId().
     const SpanIdIndex &spanIds() const { return m_ids; }
