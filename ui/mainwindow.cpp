@@ -34,6 +34,7 @@
 
 #include "core/display/format.h"
 #include "core/analysis/health.h"
+#include "core/analysis/recordextents.h"
 #include "core/analysis/spantree.h"
 #include "core/analysis/summary.h"
 #include "core/timeline/timelineruler.h"
@@ -745,7 +746,8 @@ void MainWindow::updateSummary()
                      << counted(QT_TRANSLATE_N_NOOP("TraceInspector::MainWindow", "%1 span(s)"), t.spans.size());
     // One wording for the measured time everywhere: unknown, never zero.
     if (m_measuredOf != &t) {
-        m_measured = countMeasuredSpans(t);
+        m_measured = l.extents ? MeasuredSpanCount{l.extents->measuredSpans, l.extents->closedMeasuredSpans}
+                               : countMeasuredSpans(t);
         m_measuredOf = &t;
     }
     if (l.summary)
@@ -831,7 +833,7 @@ void MainWindow::onTraceRead(quint64, const LoadedTracePtr &snapshot)
     m_search->setTrace(snapshot->trace);
     m_linker->setTrace(snapshot->trace, {});
     m_linker->setFindings(snapshot->readProblems, {});
-    m_opTable->setTrace(snapshot->trace, {}, snapshot->opStatistics);
+    m_opTable->setTrace(snapshot->trace, {}, snapshot->opStatistics, snapshot->extents);
     m_opTable->setTimeRange(m_selection->timeRange()); // the same file again keeps its range
     m_validation->setLoadedTrace(snapshot);
     m_metadata->setLoadedTrace(snapshot);
@@ -851,10 +853,10 @@ void MainWindow::onAnalysisReady(quint64, const LoadedTracePtr &snapshot)
     switch (snapshot->stage) {
     case LoadStage::Read: break;
     case LoadStage::SpanTree:
-        m_spanTree->setTrace(snapshot->trace, snapshot->spanTree, snapshot->deviceTime);
+        m_spanTree->setTrace(snapshot->trace, snapshot->spanTree, snapshot->deviceTime, snapshot->extents.get());
         m_opTable->setSpanTree(snapshot->spanTree);
         m_linker->setTrace(snapshot->trace, snapshot->spanTree);
-        m_details->setTrace(snapshot->trace, snapshot->spanTree);
+        m_details->setTrace(snapshot->trace, snapshot->spanTree, snapshot->extents.get());
         m_timelinePending = true;
         m_timeline->setTrace(snapshot->trace, snapshot->spanTree, snapshot->timelineLayout);
         m_opTable->setShapeStatistics(snapshot->opStatisticsByShape);

@@ -16,6 +16,7 @@
 
 #include "core/display/format.h"
 #include "core/analysis/opstatistics.h"
+#include "core/analysis/recordextents.h"
 #include "core/analysis/spantree.h"
 #include "core/itemmodels/modelroles.h"
 #include "core/itemmodels/opaggregatemodel.h"
@@ -201,17 +202,21 @@ void OpTablePanel::setupTable(QTableView *view)
 }
 
 void OpTablePanel::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const SpanTree> tree,
-                            std::shared_ptr<const OpStatistics> statistics)
+                            std::shared_ptr<const OpStatistics> statistics,
+                            std::shared_ptr<const RecordExtents> extents)
 {
     m_trace = std::move(trace);
     m_tree = std::move(tree);
+    if (m_trace && !extents)
+        extents = std::make_shared<const RecordExtents>(RecordExtents::compute(*m_trace));
+    m_extents = m_trace ? std::move(extents) : nullptr;
     m_shapeStatistics.reset();
     ++m_rangeGeneration;
     m_aggregating = false;
     m_range = {};
     m_opProxy->setTimeRange({});
     m_opView->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
-    m_opModel->setTrace(m_trace, m_tree);
+    m_opModel->setTrace(m_trace, m_tree, m_extents.get());
     m_statistics = statistics;
     m_aggregateModel->setTrace(m_trace, std::move(statistics));
     if (m_trace && !m_statistics)
@@ -253,7 +258,7 @@ void OpTablePanel::setSpanTree(std::shared_ptr<const SpanTree> tree)
     const int sortColumn = m_opModel->sortColumn();
     const Qt::SortOrder sortOrder = m_opModel->sortOrder();
     m_tree = std::move(tree);
-    m_opModel->setTrace(m_trace, m_tree); // resets the order; put it back
+    m_opModel->setTrace(m_trace, m_tree, m_extents.get()); // resets the order; put it back
     if (sortColumn >= 0)
         m_opProxy->sort(sortColumn, sortOrder);
     if (current >= 0) {
@@ -346,37 +351,17 @@ QString OpTablePanel::widestStart() const
     // Times never elide: their last digits tell neighbours apart (late in a run too).
     if (!m_trace)
         return {};
-    if (m_latestStartOf != m_trace.get()) { // once per trace, not at every refit
-        m_latestStart = 0;
-        for (const Op &op : m_trace->ops)
-            m_latestStart = std::max(m_latestStart, op.timestampNs);
-        m_latestStartOf = m_trace.get();
-    }
     const TimeUnit unit = m_opModel->timeUnit();
-    return widestTimePoint(m_latestStart, unit, unit == TimeUnit::Auto);
+    return widestTimePoint(m_extents->opLatestStartNs, unit, unit == TimeUnit::Auto);
 }
 
 QString OpTablePanel::longestSpanId() const
 {
     // The widest id is almost always the longest; measuring every one would cost more.
-    // Once per trace: the column is fitted again after every reset.
-    if (!m_trace)
+    if (!m_trace || m_extents->longestIdSpan == RecordExtents::kNoSpan)
         return {};
-    if (m_longestIdOf != m_trace.get()) {
-        std::size_t longest = 0;
-        std::size_t at = 0;
-        for (std::size_t i = 0; i < m_trace->spans.size(); ++i) {
-            const std::size_t n = m_trace->str(m_trace->spans[i].id).size();
-            if (n > longest) {
-                longest = n;
-                at = i;
-            }
-        }
-        const std::string_view id = m_trace->spans.empty() ? std::string_view() : m_trace->str(m_trace->spans[at].id);
-        m_longestId = QString::fromUtf8(id.data(), qsizetype(id.size()));
-        m_longestIdOf = m_trace.get();
-    }
-    return m_longestId;
+    const std::string_view id = m_trace->str(m_trace->spans[m_extents->longestIdSpan].id);
+    return QString::fromUtf8(id.data(), qsizetype(id.size()));
 }
 
 qint64 OpTablePanel::selectedOp() const

@@ -22,6 +22,7 @@ class QFutureWatcher;
 namespace TraceInspector {
 
 struct Trace;
+struct RecordExtents;
 class SpanTree;
 class OpStatistics;
 class OpTableModel;
@@ -44,9 +45,10 @@ public:
     ~OpTablePanel() override;
 
     /// Shows the ops of \a trace. \a tree (same trace) links ops to spans; it may follow
-    /// later through setSpanTree(). \a statistics is computed here when null.
+    /// later through setSpanTree(). \a statistics and \a extents are computed here when null.
     void setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const SpanTree> tree = {},
-                  std::shared_ptr<const OpStatistics> statistics = {});
+                  std::shared_ptr<const OpStatistics> statistics = {},
+                  std::shared_ptr<const RecordExtents> extents = {});
     /// Adds the span tree of the trace shown; keeps sort order, filter and the current op.
     void setSpanTree(std::shared_ptr<const SpanTree> tree);
     /// The aggregate by op + shape + dtype + device, computed by the loader with the tree.
@@ -118,6 +120,7 @@ private:
 
     std::shared_ptr<const Trace> m_trace;
     std::shared_ptr<const SpanTree> m_tree;
+    std::shared_ptr<const RecordExtents> m_extents;        // of m_trace
     std::shared_ptr<const OpStatistics> m_statistics;      // of the whole run, by name
     std::shared_ptr<const OpStatistics> m_shapeStatistics; // of the whole run, by shape
     struct RangeStatistics {
@@ -138,10 +141,6 @@ private:
     QTableView *m_opView;
     QTableView *m_aggregateView;
     TableActions *m_opActions;
-    mutable const Trace *m_longestIdOf = nullptr;
-    mutable QString m_longestId;
-    mutable const Trace *m_latestStartOf = nullptr;
-    mutable std::uint64_t m_latestStart = 0;
     TableActions *m_aggregateActions;
     QComboBox *m_grouping = nullptr;
 };

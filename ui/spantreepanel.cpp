@@ -17,6 +17,7 @@
 #include <limits>
 #include <utility>
 
+#include "core/analysis/recordextents.h"
 #include "core/analysis/spantree.h"
 #include "core/itemmodels/modelroles.h"
 #include "core/itemmodels/spanfilterproxymodel.h"
@@ -233,7 +234,7 @@ QTreeView *SpanTreePanel::view() const
 }
 
 void SpanTreePanel::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const SpanTree> tree,
-                             std::shared_ptr<const DeviceTime> deviceTime)
+                             std::shared_ptr<const DeviceTime> deviceTime, const RecordExtents *extents)
 {
     stopExpandAll();
     m_expandAllRows = 0;
@@ -244,11 +245,13 @@ void SpanTreePanel::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr
     m_matchPosition = 0;
     m_trace = std::move(trace);
     m_tree = std::move(tree);
-    m_measured = m_trace ? countMeasuredSpans(*m_trace) : MeasuredSpanCount{};
+    m_measured = {};
     m_latestStart = 0;
-    if (m_trace)
-        for (const Span &sp : m_trace->spans)
-            m_latestStart = std::max(m_latestStart, sp.startNs);
+    if (m_trace) {
+        const RecordExtents e = extents ? *extents : RecordExtents::compute(*m_trace);
+        m_measured = MeasuredSpanCount{e.measuredSpans, e.closedMeasuredSpans};
+        m_latestStart = e.spanLatestStartNs;
+    }
     m_model->setTrace(m_trace, m_tree, std::move(deviceTime));
     // No device_interval records: no device columns rather than two empty ones.
     const bool device = m_model->deviceTime() != nullptr;

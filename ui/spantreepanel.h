@@ -20,6 +20,7 @@ class QTreeView;
 namespace TraceInspector {
 
 struct Trace;
+struct RecordExtents;
 class SpanTree;
 class DeviceTime;
 class SpanTreeModel;
@@ -46,8 +47,9 @@ public:
 
     /// Shows \a trace with its \a tree (built from the same trace); null clears the panel.
     /// \a deviceTime adds the device busy columns (hidden for a trace without device work).
+    /// \a extents (of the same trace) are computed here when null.
     void setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const SpanTree> tree,
-                  std::shared_ptr<const DeviceTime> deviceTime = {});
+                  std::shared_ptr<const DeviceTime> deviceTime = {}, const RecordExtents *extents = nullptr);
     void clear();
 
     /// Index of the current span, or -1.

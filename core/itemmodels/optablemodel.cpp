@@ -3,6 +3,7 @@
 
 #include "core/analysis/densebytes.h"
 #include "core/analysis/radixorder.h"
+#include "core/analysis/recordextents.h"
 
 #include <algorithm>
 #include <bit>
@@ -121,7 +122,8 @@ bool OpTableModel::isSorting() const
 
 OpTableModel::~OpTableModel() = default;
 
-void OpTableModel::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const SpanTree> tree)
+void OpTableModel::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const SpanTree> tree,
+                            const RecordExtents *extents)
 {
     beginResetModel();
     m_sorter->cancel(); // an order for the previous trace
@@ -134,10 +136,8 @@ void OpTableModel::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<
     m_sortColumn = -1;
     m_sortOrder = Qt::AscendingOrder;
     m_maxDurationNs = 0;
-    if (m_trace) {
-        for (const Op &op : m_trace->ops)
-            m_maxDurationNs = std::max(m_maxDurationNs, op.durationNs);
-    }
+    if (m_trace)
+        m_maxDurationNs = (extents ? *extents : RecordExtents::compute(*m_trace)).opMaxDurationNs;
     endResetModel();
 }
 

@@ -13,6 +13,7 @@
 namespace TraceInspector {
 
 struct Trace;
+struct RecordExtents;
 class SpanTree;
 class BackgroundSort;
 
@@ -54,8 +55,10 @@ public:
     ~OpTableModel() override;
 
     /// Shows the ops of \a trace; resets the model and the sort order. \a tree (from the same
-    /// trace) resolves each op's span in O(1); without it spans are looked up by id.
-    void setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const SpanTree> tree = {});
+    /// trace) resolves each op's span in O(1); without it spans are looked up by id. \a extents
+    /// (of the same trace) gives the longest duration; without them the ops are walked.
+    void setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const SpanTree> tree = {},
+                  const RecordExtents *extents = nullptr);
     const Trace *trace() const { return m_trace.get(); }
     const SpanTree *tree() const { return m_tree.get(); }
 

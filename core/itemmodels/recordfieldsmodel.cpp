@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/display/format.h"
+#include "core/analysis/recordextents.h"
 #include "core/analysis/spantree.h"
 #include "core/compat/floatformat.h"
 #include "core/model/trace.h"
@@ -76,27 +77,20 @@ RecordFieldsModel::RecordFieldsModel(QObject *parent)
 
 RecordFieldsModel::~RecordFieldsModel() = default;
 
-void RecordFieldsModel::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const SpanTree> tree)
+void RecordFieldsModel::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const SpanTree> tree,
+                                 const RecordExtents *extents)
 {
     beginResetModel();
     m_trace = std::move(trace);
     m_tree = std::move(tree);
     m_sections.clear();
     m_title.clear();
-    m_runBegin = std::numeric_limits<std::uint64_t>::max();
-    m_runEnd = 0;
+    m_runBegin = m_runEnd = 0;
     if (m_trace) {
-        for (const Span &s : m_trace->spans) {
-            m_runBegin = std::min(m_runBegin, s.startNs);
-            m_runEnd = std::max(m_runEnd, s.closed ? endOf(s.startNs, s.durationNs) : s.startNs);
-        }
-        for (const Op &op : m_trace->ops) {
-            m_runBegin = std::min(m_runBegin, op.timestampNs);
-            m_runEnd = std::max(m_runEnd, endOf(op.timestampNs, op.durationNs));
-        }
+        const RecordExtents e = extents ? *extents : RecordExtents::compute(*m_trace);
+        m_runBegin = e.runBeginNs;
+        m_runEnd = e.runEndNs;
     }
-    if (m_runBegin > m_runEnd)
-        m_runBegin = m_runEnd = 0;
     endResetModel();
 }
 

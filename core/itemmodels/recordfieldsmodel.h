@@ -11,6 +11,7 @@
 namespace TraceInspector {
 
 struct Trace;
+struct RecordExtents;
 class SpanTree;
 
 /// Every field of one record (or finding) and the values derived from it, as a two-level
@@ -30,7 +31,10 @@ public:
     explicit RecordFieldsModel(QObject *parent = nullptr);
     ~RecordFieldsModel() override;
 
-    void setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const SpanTree> tree);
+    /// \a extents (of the same trace) give the run's time span; without them the records
+    /// are walked.
+    void setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const SpanTree> tree,
+                  const RecordExtents *extents = nullptr);
     /// Shows record \a index of \a kind (Span, Op, Tensor, Storage = memory event,
     /// DeviceInterval); RelatedKind::None or an index out of range empties the model.
     void setRecord(RelatedKind kind, qint64 index);

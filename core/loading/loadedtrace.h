@@ -16,6 +16,7 @@
 namespace TraceInspector {
 
 struct HealthReport;
+struct RecordExtents;
 struct EvidenceAnalysis;
 struct MemoryProfile;
 struct TraceSummary;
@@ -81,6 +82,9 @@ struct LoadedTrace {
     /// Op durations per op name, computed with the read so the op table never aggregates
     /// on the GUI thread.
     std::shared_ptr<const OpStatistics> opStatistics;
+    /// Whole-trace facts the views need (duration scale, column widths, the run's span,
+    /// measured span counts), computed with the read beside the op statistics.
+    std::shared_ptr<const RecordExtents> extents;
 
     std::shared_ptr<const SpanTree> spanTree;
     /// With the span tree: device busy unions per span, and the op aggregate per

@@ -19,6 +19,7 @@
 #include "core/analysis/memoryseries.h"
 #include "core/analysis/opstatistics.h"
 #include "core/analysis/spanidindex.h"
+#include "core/analysis/recordextents.h"
 #include "core/analysis/spantree.h"
 #include "core/analysis/summary.h"
 #include "core/io/tracereader.h"
@@ -122,6 +123,11 @@ int main(int argc, char **argv)
     const SpanIdIndex spanIds = SpanIdIndex::build(trace);
     measure("op statistics", repeats, [&] {
         OpStatistics::compute(trace, spanIds);
+        return std::size_t(0);
+    });
+    // Beside them, on another thread of the loader's pool: the views' record extents.
+    measure("record extents", repeats, [&] {
+        RecordExtents::compute(trace);
         return std::size_t(0);
     });
     const SpanTree tree = SpanTree::build(trace);

@@ -15,6 +15,7 @@
 #include "core/analysis/memoryprofile.h"
 #include "core/analysis/memoryseries.h"
 #include "core/analysis/opstatistics.h"
+#include "core/analysis/recordextents.h"
 #include "core/analysis/spantree.h"
 #include "core/analysis/summary.h"
 #include "core/loading/loadedtrace.h"
@@ -124,6 +125,15 @@ void TestTraceLoader::deliversStagesInOrder()
     QVERIFY(first && first->trace);
     QVERIFY(first->opStatistics);
     QCOMPARE(first->opStatistics->opCount(), std::size_t(1));
+    // The views' extents come with the read, the trace's own.
+    QVERIFY(first->extents);
+    const RecordExtents extents = RecordExtents::compute(*first->trace);
+    QCOMPARE(first->extents->opMaxDurationNs, extents.opMaxDurationNs);
+    QVERIFY(first->extents->opMaxDurationNs > 0);
+    QCOMPARE(first->extents->runBeginNs, extents.runBeginNs);
+    QCOMPARE(first->extents->runEndNs, extents.runEndNs);
+    QCOMPARE(first->extents->measuredSpans, extents.measuredSpans);
+    QCOMPARE(first->extents->longestIdSpan, extents.longestIdSpan);
     QCOMPARE(first->stage, LoadStage::Read);
     QVERIFY(!first->spanTree && !first->health && !first->memory);
     QVERIFY(!first->isRejected());
@@ -167,7 +177,7 @@ void TestTraceLoader::eachStageCarriesItsOwnResults()
     const LoadedTracePtr chart = snapshotOf(analysis.at(3));
 
     QCOMPARE(tree->stage, LoadStage::SpanTree);
-    QVERIFY(tree->spanTree && tree->deviceTime && tree->opStatisticsByShape);
+    QVERIFY(tree->spanTree && tree->deviceTime && tree->opStatisticsByShape && tree->extents);
     QVERIFY(!tree->deviceTime->isEmpty());
     // The timeline's layout comes with the span tree, as the view would have built it.
     QVERIFY(tree->timelineLayout && !tree->timelineLayout->isCancelled());
@@ -183,6 +193,7 @@ void TestTraceLoader::eachStageCarriesItsOwnResults()
         QCOMPARE(later->spanTree.get(), tree->spanTree.get());
         QCOMPARE(later->deviceTime.get(), tree->deviceTime.get());
         QCOMPARE(later->opStatisticsByShape.get(), tree->opStatisticsByShape.get());
+        QCOMPARE(later->extents.get(), tree->extents.get());
         QCOMPARE(later->timelineLayout.get(), tree->timelineLayout.get());
     }
     QCOMPARE(memory->health.get(), health->health.get());

@@ -172,7 +172,8 @@ DetailsPane::DetailsPane(QWidget *parent)
 
 DetailsPane::~DetailsPane() = default;
 
-void DetailsPane::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const SpanTree> tree)
+void DetailsPane::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const SpanTree> tree,
+                           const RecordExtents *extents)
 {
     m_trace = std::move(trace);
     m_tree = std::move(tree);
@@ -180,7 +181,7 @@ void DetailsPane::setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<c
         m_trace.reset();
         m_tree.reset();
     }
-    m_fields->setTrace(m_trace, m_tree);
+    m_fields->setTrace(m_trace, m_tree, m_trace ? extents : nullptr);
     m_contents->setTrace(m_trace, m_tree);
     m_reader->setFile(m_trace ? QString::fromStdString(m_trace->path) : QString(), m_trace ? m_trace->fileBytes : 0);
     m_selection = Selection{Selection::Kind::None, -2, -2}; // force a refresh

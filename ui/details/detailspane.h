@@ -22,6 +22,7 @@ class QTreeView;
 namespace TraceInspector {
 
 struct Trace;
+struct RecordExtents;
 class SpanTree;
 class RecordFieldsModel;
 class SpanContentsModel;
@@ -41,7 +42,9 @@ public:
     ~DetailsPane() override;
 
     /// The trace (its path and size locate the raw lines) and its span tree; null clears.
-    void setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const SpanTree> tree);
+    /// \a extents (of the same trace) are computed here when null.
+    void setTrace(std::shared_ptr<const Trace> trace, std::shared_ptr<const SpanTree> tree,
+                  const RecordExtents *extents = nullptr);
     /// Scans the trace file for its line index in the background now, so that the first
     /// selection's raw line does not wait for it. setTrace() leaves this to the caller: on a
     /// 1 GB trace the scan is ~0.3 s of a worker, which the window spends once the load is
