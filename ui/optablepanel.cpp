@@ -358,7 +358,7 @@ QString OpTablePanel::widestStart() const
 QString OpTablePanel::longestSpanId() const
 {
     // The widest id is almost always the longest; measuring every one would cost more.
-    if (!m_trace || m_extents->longestIdSpan == RecordExtents::kNoSpan)
+    if (!m_trace || m_extents->longestIdSpan >= m_trace->spans.size()) // kNoSpan: no spans
         return {};
     const std::string_view id = m_trace->str(m_trace->spans[m_extents->longestIdSpan].id);
     return QString::fromUtf8(id.data(), qsizetype(id.size()));
