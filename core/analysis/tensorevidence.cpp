@@ -208,7 +208,15 @@ TensorEvidence analyzeTensorEvidence(const Trace &trace, const LogicalMemoryProf
             opOf[k] = std::uint32_t(i);
     }
     if (logical) {
-        for (std::size_t l = 0; l < logical->lifetimeCount(); ++l) {
+        // Lifetimes come by start, their frees anywhere after: each record read is a cache
+        // miss (~half of this function on the 1 GB trace) unless fetched ahead.
+        constexpr std::size_t kAhead = 8;
+        const std::size_t lifetimes = logical->lifetimeCount();
+        for (std::size_t l = 0; l < lifetimes; ++l) {
+            if (l + kAhead < lifetimes) {
+                for (const std::uint32_t record : logical->lifetimeRecords(l + kAhead))
+                    __builtin_prefetch(&trace.memory[record]);
+            }
             for (const std::uint32_t record : logical->lifetimeRecords(l)) {
                 const MemoryEvent &m = trace.memory[record];
                 if (m.action != MemoryAction::Alloc)
