@@ -38,10 +38,13 @@ void tst_RadixOrder::matchesStableSort_data()
     // passes), in order but for one pair, reversed, random with ties, and ns timestamps.
     // Nearly in order (insertion within its budget), with ties among the displaced keys; and
     // in order for most of the way, then far from it, so that the insertion gives up halfway
-    // (inside one key's moves) and the radix passes go on from where it stopped.
+    // (inside one key's moves) and the radix passes go on from where it stopped. Keys in a
+    // narrow range far above zero (the digits start at the minimum), and keys spanning all
+    // 64 bits, both extremes included.
     for (const int count : {0, 1, 100, 5000, 70000}) {
-        for (const char *shape : {"sorted", "sorted with ties", "one pair swapped", "reversed", "random", "wide",
-                                  "jittered", "jittered with ties", "sorted then reversed", "sorted then random"})
+        for (const char *shape :
+             {"sorted", "sorted with ties", "one pair swapped", "reversed", "random", "wide", "jittered",
+              "jittered with ties", "sorted then reversed", "sorted then random", "narrow far from zero", "extremes"})
             QTest::newRow(qPrintable(QStringLiteral("%1 %2").arg(count).arg(QLatin1String(shape))))
                 << count << QString::fromLatin1(shape);
     }
@@ -72,6 +75,10 @@ void tst_RadixOrder::matchesStableSort()
             keys[i] = i < keys.size() * 3 / 4 ? i : keys.size() * 2 - i;
         else if (shape == u"sorted then random")
             keys[i] = i < keys.size() * 3 / 4 ? i : rng() % (keys.size() + 1);
+        else if (shape == u"narrow far from zero") // digits over the range above the minimum
+            keys[i] = (std::uint64_t(1) << 63) + 12345 + rng() % (std::uint64_t(1) << 23);
+        else if (shape == u"extremes") // a range of all 64 bits
+            keys[i] = i % 3 == 0 ? UINT64_MAX - rng() % 3 : i % 3 == 1 ? rng() % 3 : rng();
         else
             keys[i] = rng();
     }
