@@ -99,30 +99,33 @@ SpanTree SpanTree::build(const Trace &trace, std::vector<std::uint32_t> *spansBy
     }
 
     tree.m_parent = BlockPackedU32(parents);
-    std::vector<std::uint32_t>().swap(parents);
 
-    // Group children by parent (counting sort over the start-ordered span list).
-    const auto slotOf = [&tree, n](std::uint32_t i) {
-        return tree.m_parent[i] == kNoParent ? n : std::size_t(tree.m_parent[i]);
+    // Group children by parent (counting sort over the start-ordered span list). The parents
+    // are read from the plain array, not the packed copy: in start order each read is a
+    // random one, and a packed one takes two.
+    const auto slotOf = [&parents, n](std::uint32_t i) {
+        return parents[i] == kNoParent ? n : std::size_t(parents[i]);
     };
-    // Rows, depths and offsets are built in 32 bits and kept narrower; three scratch arrays
-    // serve each in turn, as fresh memory costs a page fault per 4 KiB.
+    // Rows, depths and offsets are built in 32 bits and kept narrower; the parents' array
+    // and two more serve each in turn, as fresh memory costs a page fault per 4 KiB.
     std::vector<std::uint32_t> offset(n + 2, 0);
     std::vector<std::uint32_t> cursor;
-    std::vector<std::uint32_t> scratch(n);
     for (std::size_t i = 0; i < n; ++i)
         ++offset[slotOf(static_cast<std::uint32_t>(i)) + 1];
     std::partial_sum(offset.begin(), offset.end(), offset.begin());
     cursor.assign(offset.begin(), offset.end() - 1);
     tree.m_children.resize(n);
-    std::vector<std::uint32_t> &row = scratch;
     std::vector<std::uint32_t> byStart = orderByStart(spans);
+    // A span's row takes its parent's place: each span is visited once, its parent read
+    // before its row is written.
+    std::vector<std::uint32_t> &row = parents;
     for (std::uint32_t i : byStart) {
         const std::size_t slot = slotOf(i);
         const std::uint32_t pos = cursor[slot]++;
         tree.m_children[pos] = i;
         row[i] = pos - offset[slot];
     }
+    std::vector<std::uint32_t> &scratch = row;
     if (spansByStart)
         *spansByStart = std::move(byStart);
     else
