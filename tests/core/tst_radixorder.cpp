@@ -75,8 +75,10 @@ void tst_RadixOrder::matchesStableSort()
             keys[i] = i < keys.size() * 3 / 4 ? i : keys.size() * 2 - i;
         else if (shape == u"sorted then random")
             keys[i] = i < keys.size() * 3 / 4 ? i : rng() % (keys.size() + 1);
-        else if (shape == u"narrow far from zero") // digits over the range above the minimum
-            keys[i] = (std::uint64_t(1) << 63) + 12345 + rng() % (std::uint64_t(1) << 23);
+        else if (shape == u"narrow far from zero") // digits over the range above the minimum,
+            // which crosses a carry into bit 24: the low 24 bits of the keys alone are out of order
+            keys[i] = (std::uint64_t(1) << 63) + (std::uint64_t(1) << 24) - (std::uint64_t(1) << 22)
+                      + rng() % (std::uint64_t(1) << 23);
         else if (shape == u"extremes") // a range of all 64 bits
             keys[i] = i % 3 == 0 ? UINT64_MAX - rng() % 3 : i % 3 == 1 ? rng() % 3 : rng();
         else
