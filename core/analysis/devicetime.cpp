@@ -12,6 +12,7 @@
 #include "core/analysis/spanpostorder.h"
 #include "core/analysis/spantree.h"
 #include "core/model/packedu64.h"
+#include "core/model/sparsereservation.h"
 #include "core/model/trace.h"
 
 namespace TraceInspector {
@@ -293,7 +294,10 @@ DeviceTime DeviceTime::compute(const Trace &trace, const SpanTree &tree)
         static_assert(sizeof(StackSegment) == 20);
         const auto startOf = [](const StackSegment &s) { return s.start.value(); };
         std::vector<StackSegment> stack;
-        stack.reserve(own.size()); // a segment per interval at most: never moves
+        {
+            const SparseReservation bound;
+            stack.reserve(own.size()); // a segment per interval at most: never moves
+        }
         std::vector<std::pair<std::uint32_t, std::uint64_t>> countStack;
         std::vector<Run> runs;
         // Per lane, for the span being merged: its last segment on the stack, its interval

@@ -8,6 +8,7 @@
 #include "core/analysis/healthcontext.h"
 #include "core/analysis/metavalidation.h"
 #include "core/compat/rustformat.h"
+#include "core/model/sparsereservation.h"
 
 namespace TraceInspector {
 
@@ -359,7 +360,10 @@ void memoryPairingFindings(HealthContext &ctx, std::vector<std::int32_t> buffer)
         return static_cast<std::uint32_t>(storageKeys[storage]);
     };
     std::vector<KeyState> states;
-    states.reserve(memory.size()); // at most one key a record: no copy at each doubling
+    {
+        const SparseReservation bound;
+        states.reserve(memory.size()); // at most one key a record: no copy at each doubling
+    }
     std::vector<AliasNode> aliases;
     std::uint64_t liveCount = 0;
 

@@ -7,6 +7,7 @@
 #include "core/analysis/densebytes.h"
 #include "core/analysis/logicalmemorykeys.h"
 #include "core/model/hugepagearray.h"
+#include "core/model/sparsereservation.h"
 #include "core/model/trace.h"
 
 namespace TraceInspector {
@@ -145,6 +146,7 @@ private:
             // made narrow from the start, not copied into 2 bytes from 4 at the end (both
             // arrays were alive at the analysis's peak, ~15 MB on the 1 GB trace).
             m_narrowChangeSlots = (slots << 1) <= std::size_t(UINT16_MAX) + 1;
+            const SparseReservation bounds;
             if (m_narrowChangeSlots)
                 m_changeSlots16.reserve(2 * m_memory.size());
             else
@@ -166,7 +168,10 @@ private:
         };
         std::vector<std::uint32_t> keyOfStorage(m_trace.strings.size(), kNone);
         std::vector<KeyState> keys;
-        keys.reserve(m_memory.size()); // at most one key a record; untouched pages cost nothing
+        {
+            const SparseReservation bound;
+            keys.reserve(m_memory.size()); // at most one key a record; untouched pages cost nothing
+        }
         WideSum total;
         std::uint64_t totalAllocations = 0;
         std::optional<std::uint64_t> peakLive;

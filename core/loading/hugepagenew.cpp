@@ -25,6 +25,7 @@
 
 #include "core/model/allocatorreplaced.h"
 #include "core/model/hugepages.h"
+#include "core/model/sparsereservation.h"
 
 #if !defined(TI_ALLOCATOR_REPLACED) // a sanitizer's runtime has its own
 
@@ -39,14 +40,16 @@ constexpr std::size_t kMinBytes = std::size_t(2) << 20;
 constexpr std::size_t kMaxSlackShare = 8;
 // A block a little under one huge page is asked for as a whole one: the rest is at most 1/8
 // of it (kMaxSlackShare), and an array of one u16 per span on the 1 GB trace (1.93 MB: span
-// tree depths, device busy lanes) then faults once, not ~470 times.
+// tree depths, device busy lanes) then faults once, not ~470 times. Its size is one huge page
+// less malloc's header, like every large block's (hugeBlockBytes()): asked for as 2 MiB, it
+// was a mapping of 2 MiB + 4 KiB, which the kernel does not place on a 2 MiB boundary, and
+// all of it faulted by the 4 KiB (~940 of the window's faults after the read, 1 GB trace).
+// malloc maps it on its own (its mmap threshold is just under 2 MiB, malloctuning.cpp).
 constexpr std::size_t kOneHugePageFrom = kMinBytes - kMinBytes / (kMaxSlackShare + 1);
 
 std::size_t blockBytes(std::size_t size)
 {
-    if (size >= kOneHugePageFrom && size < kMinBytes)
-        return kMinBytes;
-    return size ? TraceInspector::hugeBlockBytes(size, kMinBytes) : 1;
+    return size ? TraceInspector::hugeBlockBytes(size, kOneHugePageFrom) : 1;
 }
 } // namespace
 
@@ -56,14 +59,22 @@ void *operator new(std::size_t size)
         const std::size_t block = blockBytes(size);
         if (void *p = std::malloc(block)) {
             const bool whole = block - size <= size / kMaxSlackShare;
-            TraceInspector::adviseHugePages(p, whole ? block : size, kMinBytes);
+            TraceInspector::adviseHugePages(p, whole ? block : size, kOneHugePageFrom);
             // The block's last, partly used huge page stays in 4 KiB pages, also where malloc
             // advises its mappings whole (the window's glibc.malloc.hugetlb=1, malloctuning.h):
-            // taken as huge pages, those ends were 18 MiB of the window's peak RSS.
+            // taken as huge pages, those ends were 18 MiB of the window's peak RSS. Those
+            // pages are faulted in at once, up to the block's end: nearly every block is
+            // filled whole (a vector of n values), and one call costs ~0.5 us a page where a
+            // fault each costs ~11 us on a virtual machine. The window's analyses of the 1 GB
+            // trace took ~5,200 such faults after the read. A reservation of an upper bound
+            // (SparseReservation) is left to fault as it fills.
             if (!whole && size >= kMinBytes) {
                 const auto end = reinterpret_cast<std::uintptr_t>(p) + size;
                 const std::uintptr_t lastHuge = end & ~std::uintptr_t(kMinBytes - 1); // kMinBytes: one huge page
-                TraceInspector::adviseSmallPages(p, lastHuge - reinterpret_cast<std::uintptr_t>(p), block);
+                const std::size_t smallFrom = lastHuge - reinterpret_cast<std::uintptr_t>(p);
+                TraceInspector::adviseSmallPages(p, smallFrom, block);
+                if (!TraceInspector::SparseReservation::active())
+                    TraceInspector::populateForWrite(p, smallFrom, size);
             }
             return p;
         }

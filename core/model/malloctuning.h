@@ -7,8 +7,8 @@
 namespace TraceInspector {
 
 /// Sets glibc's malloc up for a process that holds a big trace (no effect elsewhere): two
-/// arenas, blocks of 2 MiB and more always mapped on their own, and up to 4 MiB free at a
-/// heap's top kept for reuse. Call first thing in main(), before any thread starts.
+/// arenas, blocks of 2 MiB less 4 KiB and more always mapped on their own, and up to 4 MiB
+/// free at a heap's top kept for reuse. Call first thing in main(), before any thread starts.
 ///
 /// - glibc gives each thread that allocates concurrently an arena of its own, up to eight per
 ///   core, and memory freed in one arena is not reused by another: the loader's stages, the
@@ -19,10 +19,11 @@ namespace TraceInspector {
 ///   of MiB came from the heap, where freed ones stayed held between live blocks (67-91 MiB
 ///   held free at the window's peak). A fixed threshold keeps them mapped and given back on
 ///   free: peak RSS on the 1 GB trace 636-648 MiB against 685-751 MiB, CPU time unchanged
-///   within noise (issue 9: at most 0.7x the file). The threshold is 2 MiB, the size from
-///   which operator new asks for huge pages (hugepagenew.cpp): mapped on its own and sized
-///   in whole 2 MiB pages, such a block is faulted in by the 2 MiB, while from the heap it
-///   is by the 4 KiB. The span tree's and device time's arrays of one u32 per span or op are
+///   within noise (issue 9: at most 0.7x the file). The threshold is just under 2 MiB, the
+///   size from which operator new asks for huge pages (hugepagenew.cpp; its smallest such
+///   block is one huge page less malloc's header): mapped on its own and sized in whole
+///   2 MiB pages, such a block is faulted in by the 2 MiB, while from the heap it is by the
+///   4 KiB. The span tree's and device time's arrays of one u32 per span or op are
 ///   ~3.9 MB on the 1 GB trace, just under the former 4 MiB.
 /// - Setting the mmap threshold also fixes glibc's trim threshold at its default of 128 KiB:
 ///   freeing a block of the heap's top gave its pages back at once, and the next block there
