@@ -8,7 +8,6 @@
 #include <ctime>
 #include <functional>
 
-#include <malloc.h>
 #include <sys/resource.h>
 
 #include "core/analysis/callgraph.h"
@@ -96,21 +95,17 @@ void measure(const char *name, int repeats, const std::function<std::size_t()> &
 
 int main(int argc, char **argv)
 {
-    tuneMallocForBigTraces();       // as the window does: it decides where blocks of a few MiB come from
+    // As the window does: it decides where blocks of a few MiB come from. With glibc's dynamic
+    // mmap threshold the arrays came from the heap, reusing memory an earlier run had faulted
+    // in, and the figures were not the window's: on the 1 GB trace the timeline layout took
+    // 65-118 ms here against 315-405 ms in bench_guiopen.
+    tuneMallocForBigTraces();
     relaunchWithHugePageHeap(argv); // as the window does
     if (argc < 2) {
         std::printf("SKIP: give a trace\n");
         return 77;
     }
     const int repeats = argc > 2 ? std::max(1, std::atoi(argv[2])) : 3;
-    // malloc set up as the window sets it (core/loading/malloctuning.cpp, not linked here).
-    // With glibc's dynamic mmap threshold the arrays came from the heap, reusing memory an
-    // earlier run had faulted in, and the figures were not the window's: on the 1 GB trace
-    // the timeline layout took 65-118 ms here against 315-405 ms in bench_guiopen, and 334-517
-    // ms here (23-27 thousand page faults, every run) with the window's malloc (then a 4 MiB
-    // threshold).
-    mallopt(M_ARENA_MAX, 2);
-    mallopt(M_MMAP_THRESHOLD, 2 * 1024 * 1024);
     ReadResult read = TraceReader::readFile(argv[1]);
     if (!read.trace) {
         std::printf("the trace did not load\n");
