@@ -52,7 +52,7 @@ void MemoryChartPanel::Private::connectPlot(MemoryPlot &plot)
     plot.legend->onClicked = [this](const QString &name) { toggleSeries(name, hidden.contains(name)); };
     QObject::connect(plot.chart, &QChart::plotAreaChanged, q, [this] {
         if (!aligning)
-            QTimer::singleShot(0, q, [this] { alignPlots(); });
+            scheduleAlign();
     });
 }
 

@@ -144,7 +144,7 @@ void MemoryChartPanel::Private::updateLegend()
     chartSeries.fillLegends(logicalPlot, physicalPlot);
     applyVisibility();
     // Other entries take another width: lay the plots out again.
-    QTimer::singleShot(0, q, [this] { alignPlots(); });
+    scheduleAlign();
 }
 
 void MemoryChartPanel::Private::hideCapacities()

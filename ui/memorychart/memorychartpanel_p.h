@@ -62,6 +62,7 @@ struct MemoryChartPanel::Private {
     bool widthRetried = false;   // buckets asked again once for the plot width after a layout
     QSet<QString> hidden;        // legend names switched off
     bool aligning = false;
+    bool alignQueued = false; // an alignPlots() is posted already
     // The plot area's x range: as Qt Charts lays it out (view coordinates of the lower plot),
     // and the one asked for by setPlotSpan() (global coordinates; empty when none).
     double naturalLeft = 0, naturalRight = 0;
@@ -103,6 +104,8 @@ struct MemoryChartPanel::Private {
     // memorychartlayout.cpp
     void updateAxes();
     void alignPlots();
+    // alignPlots() once the event loop gets to it, however often asked before then.
+    void scheduleAlign();
     // The margins a plot starts from: the chart's, and room for its legend at the right.
     QMargins baseMargins(const MemoryPlot &plot) const;
     // Lays each legend out for its plot's height; true when one needs another width.
