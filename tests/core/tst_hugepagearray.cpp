@@ -10,24 +10,13 @@
 #include <cstring>
 
 #include "core/model/hugepagearray.h"
+#include "tests/testutils/transparenthugepages.h"
 
 using namespace TraceInspector;
 
 namespace {
 
 constexpr std::uintptr_t kHuge = std::uintptr_t(2) << 20;
-
-bool transparentHugePagesOff()
-{
-    // The setting reads "always madvise [never]" when off.
-    std::FILE *f = std::fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
-    if (!f)
-        return true;
-    char modes[128] = {};
-    const bool read = std::fgets(modes, sizeof modes, f) != nullptr;
-    std::fclose(f);
-    return !read || std::strstr(modes, "[never]") != nullptr;
-}
 
 /// AnonHugePages of the mapping that holds \a address (/proc/self/smaps), in bytes; -1 when
 /// no mapping holds it.
@@ -150,7 +139,7 @@ void tst_HugePageArray::partlyFilledLastHugePageStaysSmall_data()
 
 void tst_HugePageArray::partlyFilledLastHugePageStaysSmall()
 {
-    if (transparentHugePagesOff())
+    if (TraceInspector::TestFixtures::transparentHugePagesOff())
         QSKIP("no transparent huge pages on this machine");
     QFETCH(int, initial);
     QFETCH(int, grown);

@@ -21,6 +21,7 @@
 #include "core/model/hugepages.h"
 #include "core/model/malloctuning.h"
 #include "core/model/sparsereservation.h"
+#include "tests/testutils/transparenthugepages.h"
 
 namespace {
 
@@ -72,14 +73,6 @@ bool kernelAlignsHugeMappings()
     return aligned;
 }
 
-bool transparentHugePagesOff()
-{
-    std::ifstream f("/sys/kernel/mm/transparent_hugepage/enabled");
-    std::string modes;
-    std::getline(f, modes);
-    return !f || modes.find("[never]") != std::string::npos;
-}
-
 } // namespace
 
 class tst_HugePageNew : public QObject
@@ -116,7 +109,7 @@ void tst_HugePageNew::blockEndStaysInSmallPages()
 #if defined(TI_ALLOCATOR_REPLACED)
     QSKIP("a sanitizer's allocator replaces operator new");
 #endif
-    if (transparentHugePagesOff())
+    if (TraceInspector::TestFixtures::transparentHugePagesOff())
         QSKIP("no transparent huge pages on this machine");
     QFETCH(int, kib);
     const std::size_t size = std::size_t(kib) * 1024;
@@ -149,7 +142,7 @@ void tst_HugePageNew::blockEndIsFaultedIn()
 #if defined(TI_ALLOCATOR_REPLACED)
     QSKIP("a sanitizer's allocator replaces operator new");
 #endif
-    if (transparentHugePagesOff())
+    if (TraceInspector::TestFixtures::transparentHugePagesOff())
         QSKIP("no transparent huge pages on this machine");
     QFETCH(int, kib);
     QFETCH(bool, reservation);
