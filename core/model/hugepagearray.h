@@ -57,7 +57,6 @@ public:
             m_data = static_cast<T *>(grown(from, to, m_count * sizeof(T)));
         }
         m_count = count;
-        advise();
     }
     /// Gives the whole pages under the first \a count elements back to the kernel; those
     /// elements read as zero from here on. For an array read once front to back and dropped.
@@ -116,7 +115,8 @@ private:
             if (p != MAP_FAILED)
                 return p;
         } else if (from >= kHuge) {
-            // In place, or its pages moved to a fresh place on a boundary: never copied.
+            // In place, or its pages moved to a fresh place on a boundary: never copied. The
+            // mapping keeps its huge-page advice (map()) through mremap().
             void *p = ::mremap(m_data, from, to, 0);
             if (p == MAP_FAILED) {
                 void *fresh = map(to);
@@ -133,13 +133,6 @@ private:
         std::memcpy(fresh, m_data, std::min(keep, from));
         ::munmap(m_data, from);
         return fresh;
-    }
-    void advise()
-    {
-#ifdef MADV_HUGEPAGE
-        if (bytes(m_count) >= kHuge)
-            ::madvise(m_data, mappedBytes(m_count), MADV_HUGEPAGE);
-#endif
     }
     void release()
     {
