@@ -8,10 +8,12 @@
 #include <QHelpEvent>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QMenu>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QStandardItemModel>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QDir>
@@ -76,6 +78,39 @@ private:
     int m_rows;
 };
 
+/// One column whose every row shows \a text, which setText() changes with a model reset.
+class OneTextModel : public QAbstractTableModel
+{
+public:
+    int rowCount(const QModelIndex &parent = {}) const override { return parent.isValid() ? 0 : 20; }
+    int columnCount(const QModelIndex &parent = {}) const override { return parent.isValid() ? 0 : 2; }
+    QVariant data(const QModelIndex &index, int role) const override
+    {
+        return role == Qt::DisplayRole ? QVariant(index.column() == 0 ? m_text : QStringLiteral("x")) : QVariant();
+    }
+    void setText(const QString &text)
+    {
+        beginResetModel();
+        m_text = text;
+        endResetModel();
+    }
+
+private:
+    QString m_text = QStringLiteral("a");
+};
+
+/// Counts the column measurements a fit makes.
+class CountingTableView : public QTableView
+{
+public:
+    int sizeHintForColumn(int column) const override
+    {
+        ++measured;
+        return QTableView::sizeHintForColumn(column);
+    }
+    mutable int measured = 0;
+};
+
 QString readText(const QString &path)
 {
     QFile f(path);
@@ -103,6 +138,8 @@ private Q_SLOTS:
     void rowActionsActOnTheirRow();
     void tooltipShowsTheFullText();
     void columnsFitTheirContentAndIdsNeverElide();
+    void aTableNotShownIsFittedWhenShown();
+    void resetsInOnePassFitOnce();
 };
 
 void TestTableActions::csvField_data()
@@ -413,6 +450,82 @@ void TestTableActions::columnsFitTheirContentAndIdsNeverElide()
     view.resize(1300, 300);
     QTRY_VERIFY(std::abs(header->length() - view.viewport()->width()) <= 2);
     QCOMPARE(view.textElideMode(), Qt::ElideRight);
+}
+
+void TestTableActions::aTableNotShownIsFittedWhenShown()
+{
+    QTabWidget tabs;
+    tabs.addTab(new QLabel(QStringLiteral("first")), QStringLiteral("First"));
+    auto *view = new CountingTableView;
+    auto *model = new OneTextModel;
+    model->setParent(view);
+    view->setModel(model);
+    tabs.addTab(view, QStringLiteral("Table"));
+    auto *actions = new TableActions(view, QStringLiteral("t"));
+    actions->setColumnFits({{0, 1, 80}, {1, 1, 80}}, -1);
+    tabs.resize(900, 300);
+    tabs.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&tabs));
+    QVERIFY(!view->isVisible());
+    const QString wide = QStringLiteral("a rather long operation name that needs a wide column");
+    view->measured = 0;
+    model->setText(wide);
+    actions->fitColumns(); // as a panel does after its own changes
+    QCoreApplication::processEvents();
+    QCOMPARE(view->measured, 0); // nothing measured on a tab not shown
+    QVERIFY(view->horizontalHeader()->sectionSize(0) < view->fontMetrics().horizontalAdvance(wide));
+
+    tabs.setCurrentWidget(view);
+    QTRY_VERIFY(view->isVisible());
+    QCOMPARE(view->measured, 2); // both columns, once
+    QVERIFY2(view->horizontalHeader()->sectionSize(0) >= view->fontMetrics().horizontalAdvance(wide),
+             qPrintable(QString::number(view->horizontalHeader()->sectionSize(0))));
+    // Shown again without a change: no new fit, and widths set by hand stay.
+    view->horizontalHeader()->resizeSection(1, 90);
+    tabs.setCurrentIndex(0);
+    tabs.setCurrentWidget(view);
+    QCoreApplication::processEvents();
+    QCOMPARE(view->measured, 2);
+    QCOMPARE(view->horizontalHeader()->sectionSize(1), 90);
+}
+
+void TestTableActions::resetsInOnePassFitOnce()
+{
+    CountingTableView view;
+    auto *model = new OneTextModel;
+    model->setParent(&view);
+    view.setModel(model);
+    auto *actions = new TableActions(&view, QStringLiteral("t"));
+    actions->setColumnFits({{0, 1, 80}, {1, 1, 80}}, -1);
+    view.resize(900, 300);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QCoreApplication::processEvents();
+
+    // Three resets in one pass of the event loop: one fit after them.
+    view.measured = 0;
+    model->setText(QStringLiteral("b"));
+    model->setText(QStringLiteral("cc"));
+    const QString wide = QStringLiteral("the widest text of the three resets, and the last");
+    model->setText(wide);
+    QCOMPARE(view.measured, 0);
+    QCoreApplication::processEvents();
+    QCOMPARE(view.measured, 2);
+    QVERIFY(view.horizontalHeader()->sectionSize(0) >= view.fontMetrics().horizontalAdvance(wide));
+
+    // A fit asked for after the resets makes the queued one needless.
+    view.measured = 0;
+    model->setText(QStringLiteral("d"));
+    actions->fitColumns();
+    QCOMPARE(view.measured, 2);
+    QCoreApplication::processEvents();
+    QCOMPARE(view.measured, 2);
+
+    // A reset after a fit still gets its own.
+    actions->fitColumns();
+    model->setText(wide);
+    QCoreApplication::processEvents();
+    QCOMPARE(view.measured, 6);
 }
 
 QTEST_MAIN(TestTableActions)

@@ -62,6 +62,7 @@ public:
     /// and never gets narrower than \a stretchMinChars (other columns give up room first, down
     /// to their header's width; never-eliding columns never do).
     void setColumnFits(QList<ColumnFit> fits, int stretchColumn = -1, int stretchMinChars = 18);
+    /// Sizes the columns now; in a shown window a view not shown is sized when it is shown.
     void fitColumns();
     /// Lays the fitted columns out in the view's width (on resize and after fitting).
     void layoutColumns();
@@ -115,6 +116,7 @@ private:
     void showMenu(const QModelIndex &index, const QPoint &globalPos);
     void status(const QString &text, int timeoutMs = 6000);
     void startJob(RowExportJob *job, const QString &what);
+    void requestFit();
 
     QAbstractItemView *m_view;
     // The viewport as it was when the filter was installed: the filter compares against this
@@ -136,6 +138,8 @@ private:
     int m_stretch = -1;
     int m_stretchMinChars = 18;
     bool m_layingOut = false;
+    bool m_fitQueued = false; // a fit is queued for the next pass of the event loop
+    bool m_fitStale = false;  // the content changed since the last fit
     std::vector<RowAction> m_rowActions;
     QAction *m_copy;
     QAction *m_export;
