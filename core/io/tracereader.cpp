@@ -410,6 +410,15 @@ ReadResult readStream(TraceSource &source, const ReadOptions &options, const Pro
 
 } // namespace
 
+unsigned ReadOptions::segmentsFor(std::uint64_t bytes) const
+{
+    if (bytes < parallelThresholdBytes)
+        return 1;
+    const std::uint64_t bySize = minSegmentBytes ? std::max<std::uint64_t>(2, bytes / minSegmentBytes) : UINT64_MAX;
+    const unsigned machine = cores ? cores : std::thread::hardware_concurrency();
+    return static_cast<unsigned>(std::min<std::uint64_t>({bySize, std::max(1u, machine), std::max(1u, maxThreads)}));
+}
+
 std::uint64_t ReadResult::problemCount() const
 {
     std::uint64_t n = problems.size();
@@ -432,10 +441,7 @@ ReadResult TraceReader::read(TraceSource &source, const ReadOptions &options, co
     ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
     const std::uint64_t total = source.sizeAtOpen();
-    unsigned parts = 1;
-    if (total >= options.parallelThresholdBytes)
-        parts = std::clamp(std::thread::hardware_concurrency(), 1u, std::max(1u, options.maxThreads));
-    const std::vector<std::uint64_t> points = splitPoints(fd, total, parts);
+    const std::vector<std::uint64_t> points = splitPoints(fd, total, options.segmentsFor(total));
     ReadPieces pieces(fd, total >= options.takeOverFromFileBytes ? options.minTakeOverBytes : UINT64_MAX, cancel);
     for (std::size_t k = 0; k + 1 < points.size(); ++k)
         pieces.add(ReadRange(points[k], points[k + 1]));

@@ -23,8 +23,17 @@ struct ReadOptions {
     /// from, and two threads' 4 MiB buffers (6 MiB mappings each, in huge pages) were 12 MB of
     /// a 100 MB trace's 59 MB peak.
     std::size_t chunkBytes = std::size_t(1) << 20;
-    unsigned maxThreads = 2; // larger files are split into this many segments, one thread each
+    /// A file of parallelThresholdBytes or more is read in segments, one thread each: two,
+    /// and more where each gets minSegmentBytes, up to one a core and maxThreads
+    /// (segmentsFor()). A segment costs ~3 MiB of the peak (its string table, read buffer and
+    /// arrays' ends; the 1 GB trace in 2, 4 and 8 segments peaked at 336, 345 and 356 MiB)
+    /// and its part of the merge, which runs on one thread after the scan. On 8 cores the
+    /// scan of a 1 GB trace would take about as long as the merge and the walk after it
+    /// (~0.2 s each), so more segments would gain little: an estimate from 2 cores.
+    unsigned maxThreads = 8;
     std::uint64_t parallelThresholdBytes = std::uint64_t(16) << 20; // below it one thread is faster
+    std::uint64_t minSegmentBytes = std::uint64_t(32) << 20;
+    unsigned cores = 0; ///< the cores to use; 0: the machine's (tests set more than it has)
     /// A thread that has finished its segment takes over the back half of the unread rest
     /// of another's when that rest is at least this big (ReadPieces). 8 MiB: at ~0.5 GB/s a
     /// thread, a smaller rest is done before the extra segment's merge would pay off.
@@ -44,6 +53,9 @@ struct ReadOptions {
     bool readAsStream = false;
     /// Called while a stream has no data (see WaitSink).
     WaitSink waiting;
+
+    /// How many segments, one thread each, a regular file of \a bytes is read in.
+    unsigned segmentsFor(std::uint64_t bytes) const;
 };
 
 /// Progress callback: bytes consumed so far and total file bytes (0 for a stream, whose

@@ -5,6 +5,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <thread>
+
 #include <algorithm>
 #include <fstream>
 #include <numeric>
@@ -40,6 +42,8 @@ private Q_SLOTS:
     void missingFile();
     void smallChunksMatchOneBuffer();
     void corruptedGeneratedTrace();
+    void segmentsFollowTheCores_data();
+    void segmentsFollowTheCores();
     void segmentsMatchSingleThread();
     void spanRulesAcrossSegments_data();
     void spanRulesAcrossSegments();
@@ -611,6 +615,40 @@ void TestTraceReader::corruptedGeneratedTrace()
     QCOMPARE(kept + dropped, t.recordCount - decodeFailures);
 }
 
+void TestTraceReader::segmentsFollowTheCores_data()
+{
+    QTest::addColumn<quint64>("bytes");
+    QTest::addColumn<unsigned>("cores");
+    QTest::addColumn<unsigned>("segments");
+    constexpr quint64 MiB = quint64(1) << 20;
+    QTest::newRow("under the threshold") << 16 * MiB - 1 << 8u << 1u;
+    QTest::newRow("one core") << 1000 * MiB << 1u << 1u;
+    QTest::newRow("two cores, from the threshold on") << 16 * MiB << 2u << 2u;
+    QTest::newRow("two cores, 4 GB") << 4096 * MiB << 2u << 2u;
+    QTest::newRow("8 cores, 16 MiB: two") << 16 * MiB << 8u << 2u;
+    QTest::newRow("8 cores, 100 MB: 32 MiB a segment") << 100'000'000ull << 8u << 2u;
+    QTest::newRow("8 cores, 128 MiB") << 128 * MiB << 8u << 4u;
+    QTest::newRow("8 cores, 1 GB: one a core") << 1'000'000'000ull << 8u << 8u;
+    QTest::newRow("3 cores, 1 GB") << 1'000'000'000ull << 3u << 3u;
+    QTest::newRow("64 cores, 4 GB: at most maxThreads") << 4096 * MiB << 64u << 8u;
+}
+
+// One segment (and thread) a core for big files, each worth its fixed cost: the read scales
+// with the machine, not with the two cores it was measured on.
+void TestTraceReader::segmentsFollowTheCores()
+{
+    QFETCH(quint64, bytes);
+    QFETCH(unsigned, cores);
+    QFETCH(unsigned, segments);
+    ReadOptions options;
+    options.cores = cores;
+    QCOMPARE(options.segmentsFor(bytes), segments);
+    // Without a count given, the machine's.
+    ReadOptions machine;
+    const unsigned own = std::max(1u, std::thread::hardware_concurrency());
+    QVERIFY(machine.segmentsFor(1'000'000'000ull) == std::min(own, machine.maxThreads));
+}
+
 // Splitting the file over threads must not change a single record, line or problem.
 void TestTraceReader::segmentsMatchSingleThread()
 {
@@ -624,7 +662,9 @@ void TestTraceReader::segmentsMatchSingleThread()
     one.maxThreads = 1;
     ReadOptions many;
     many.maxThreads = 3;
+    many.cores = 3; // three threads on any machine
     many.parallelThresholdBytes = 0;
+    many.minSegmentBytes = 0;
     many.minTakeOverBytes = 0; // threads take over each other's rest as soon as one finishes
     many.takeOverFromFileBytes = 0;
     many.chunkBytes = 1 << 16;
@@ -728,7 +768,9 @@ void TestTraceReader::spanRulesAcrossSegments()
     one.maxThreads = 1;
     ReadOptions many;
     many.maxThreads = unsigned(threads);
+    many.cores = unsigned(threads);
     many.parallelThresholdBytes = 0;
+    many.minSegmentBytes = 0;
     many.minTakeOverBytes = 0; // threads take over each other's rest as soon as one finishes
     many.takeOverFromFileBytes = 0;
     many.chunkBytes = std::size_t(chunk);
@@ -949,6 +991,7 @@ void TestTraceReader::assembledSpansInIdOrder()
     std::ofstream(path, std::ios::binary) << text.str();
     ReadOptions segmented;
     segmented.maxThreads = 2;
+    segmented.cores = 2;
     segmented.parallelThresholdBytes = 0;
     segmented.chunkBytes = 1 << 16;
     for (const bool whole : {true, false}) {

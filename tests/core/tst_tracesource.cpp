@@ -348,7 +348,9 @@ void TestTraceSource::fileChangedWhileRead()
     ReadOptions options;
     options.chunkBytes = 64 << 10;
     options.maxThreads = threads;
+    options.cores = threads; // as many threads as asked, whatever the machine has
     options.parallelThresholdBytes = 0;
+    options.minSegmentBytes = 0;
     options.readAsStream = asStream;
     bool changed = false;
     const ProgressSink sink = [&](std::uint64_t done, std::uint64_t) {
@@ -491,7 +493,9 @@ void TestTraceSource::problemsAreLimitedPerRule()
 
     ReadOptions split;
     split.maxThreads = 3;
+    split.cores = 3;
     split.parallelThresholdBytes = 0;
+    split.minSegmentBytes = 0;
     split.chunkBytes = 4096;
     QCOMPARE(fingerprint(TraceReader::readFile(path.toStdString(), split)), fingerprint(one));
     ReadOptions stream;

@@ -217,7 +217,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     if (size > 0) {
         ReadOptions split;
         split.maxThreads = 3;
+        split.cores = 3;
         split.parallelThresholdBytes = 0;
+        split.minSegmentBytes = 0;
         split.minTakeOverBytes = 0;
         split.takeOverFromFileBytes = 0;
         split.chunkBytes = 64 + (size * 7 + data[0]) % 512;
