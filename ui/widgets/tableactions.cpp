@@ -114,8 +114,8 @@ void TableActions::setColumnFits(QList<ColumnFit> fits, int stretchColumn, int s
 
 void TableActions::requestFit()
 {
-    // One fit for however many resets a pass of the event loop brings (a proxy and its source
-    // model, a trace and then its span tree), and none when fitColumns() ran after them.
+    // One fit for however many resets one pass of the event loop brings, and none when
+    // fitColumns() ran after them.
     m_fitStale = true;
     if (m_fitQueued)
         return;
