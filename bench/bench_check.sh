@@ -92,8 +92,8 @@ full_table() {
   ALL_W=$W
   echo "                         $(tail -n 1 "$TMP/out")"
   if command -v taskset >/dev/null; then
-    # The reader splits big files into one segment per thread (two here); on one core the
-    # same threads share it, which shows what the second core buys.
+    # The reader splits big files into one segment a usable core (two here); on one core
+    # (taskset) it reads one segment, which shows what the second core buys.
     measure "check --all, 1 core" taskset -c 0 "$CT" check --all "$trace"
   fi
   measure "normalize -o /dev/null" "$CT" normalize "$trace" -o /dev/null

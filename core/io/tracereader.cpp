@@ -16,6 +16,7 @@
 #include "core/io/readrange.h"
 #include "core/io/segmentmerger.h"
 #include "core/io/segmentscanner.h"
+#include "core/io/usablecores.h"
 #include "core/io/utf8validation.h"
 #include "core/model/hugepages.h"
 
@@ -415,7 +416,7 @@ unsigned ReadOptions::segmentsFor(std::uint64_t bytes) const
     if (bytes < parallelThresholdBytes)
         return 1;
     const std::uint64_t bySize = minSegmentBytes ? std::max<std::uint64_t>(2, bytes / minSegmentBytes) : UINT64_MAX;
-    const unsigned machine = cores ? cores : std::thread::hardware_concurrency();
+    const unsigned machine = cores ? cores : usableCores();
     return static_cast<unsigned>(std::min<std::uint64_t>({bySize, std::max(1u, machine), std::max(1u, maxThreads)}));
 }
 

@@ -33,7 +33,7 @@ struct ReadOptions {
     unsigned maxThreads = 8;
     std::uint64_t parallelThresholdBytes = std::uint64_t(16) << 20; // below it one thread is faster
     std::uint64_t minSegmentBytes = std::uint64_t(32) << 20;
-    unsigned cores = 0; ///< the cores to use; 0: the machine's (tests set more than it has)
+    unsigned cores = 0; ///< the cores to use; 0: usableCores() (tests set more than there are)
     /// A thread that has finished its segment takes over the back half of the unread rest
     /// of another's when that rest is at least this big (ReadPieces). 8 MiB: at ~0.5 GB/s a
     /// thread, a smaller rest is done before the extra segment's merge would pay off.
