@@ -67,18 +67,23 @@ CgroupPaths cgroupPaths()
     return paths;
 }
 
-/// The tightest quota of the cgroup at \a path under \a root and of every cgroup above it: a
-/// parent's cap holds for its children.
-std::optional<unsigned> tightestQuota(const std::string &root, std::string path,
-                                      const std::function<std::optional<unsigned>(const std::string &dir)> &quotaOf)
+/// Lowers \a tightest to \a cpus, a quota found, if that is tighter.
+void tighten(std::optional<unsigned> &tightest, std::optional<unsigned> cpus)
 {
-    std::optional<unsigned> tightest;
+    if (cpus)
+        tightest = tightest ? std::min(*tightest, *cpus) : *cpus;
+}
+
+/// Lowers \a tightest to the quota of the cgroup at \a path under \a root and of every cgroup
+/// above it: a parent's cap holds for its children.
+void tightenByQuotas(std::optional<unsigned> &tightest, const std::string &root, std::string path,
+                     const std::function<std::optional<unsigned>(const std::string &dir)> &quotaOf)
+{
     for (;;) {
-        if (const std::optional<unsigned> cpus = quotaOf(root + path))
-            tightest = tightest ? std::min(*tightest, *cpus) : *cpus;
+        tighten(tightest, quotaOf(root + path));
         const std::size_t slash = path.find_last_of('/');
         if (path.empty() || slash == std::string::npos)
-            return tightest;
+            return;
         path.resize(slash); // "/a/b" -> "/a" -> "" (the root)
     }
 }
@@ -107,23 +112,19 @@ unsigned usableCores()
 
     const CgroupPaths paths = cgroupPaths();
     std::optional<unsigned> quota;
-    const auto keep = [&quota](std::optional<unsigned> cpus) {
-        if (cpus)
-            quota = quota ? std::min(*quota, *cpus) : *cpus;
-    };
     if (paths.v2)
-        keep(tightestQuota("/sys/fs/cgroup", *paths.v2, [](const std::string &dir) {
+        tightenByQuotas(quota, "/sys/fs/cgroup", *paths.v2, [](const std::string &dir) {
             const std::string line = firstLine(dir + "/cpu.max");
             const std::size_t space = line.find(' ');
             return space == std::string::npos
                        ? std::nullopt
                        : cpusOfQuota(std::string_view(line).substr(0, space), std::string_view(line).substr(space + 1));
-        }));
+        });
     if (paths.v1Cpu) {
         for (const char *root : {"/sys/fs/cgroup/cpu", "/sys/fs/cgroup/cpu,cpuacct"})
-            keep(tightestQuota(root, *paths.v1Cpu, [](const std::string &dir) {
+            tightenByQuotas(quota, root, *paths.v1Cpu, [](const std::string &dir) {
                 return cpusOfQuota(firstLine(dir + "/cpu.cfs_quota_us"), firstLine(dir + "/cpu.cfs_period_us"));
-            }));
+            });
     }
     return quota ? std::min(cores, *quota) : cores;
 }
