@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <string>
 #include <thread>
 
@@ -41,18 +42,19 @@ struct CgroupPaths {
     std::optional<std::string> v1Cpu;
 };
 
-CgroupPaths cgroupPaths()
+CgroupPaths cgroupPaths(std::string_view selfCgroup)
 {
     CgroupPaths paths;
-    std::ifstream file("/proc/self/cgroup");
-    std::string line;
-    while (std::getline(file, line)) {
+    while (!selfCgroup.empty()) {
+        const std::size_t newline = std::min(selfCgroup.find('\n'), selfCgroup.size());
+        const std::string_view line = selfCgroup.substr(0, newline);
+        selfCgroup.remove_prefix(std::min(newline + 1, selfCgroup.size()));
         const std::size_t first = line.find(':');
-        const std::size_t second = first == std::string::npos ? first : line.find(':', first + 1);
-        if (second == std::string::npos)
+        const std::size_t second = first == std::string_view::npos ? first : line.find(':', first + 1);
+        if (second == std::string_view::npos)
             continue;
-        const std::string_view controllers = std::string_view(line).substr(first + 1, second - first - 1);
-        const std::string path = line.substr(second + 1);
+        const std::string_view controllers = line.substr(first + 1, second - first - 1);
+        const std::string path(line.substr(second + 1));
         if (controllers.empty()) {
             paths.v2 = path;
             continue;
@@ -99,6 +101,27 @@ std::optional<unsigned> cpusOfQuota(std::string_view quota, std::string_view per
     return static_cast<unsigned>(std::clamp<std::uint64_t>((*q + *p - 1) / *p, 1, UINT32_MAX));
 }
 
+std::optional<unsigned> cgroupCpuLimit(const CgroupView &view)
+{
+    const CgroupPaths paths = cgroupPaths(view.selfCgroup);
+    std::optional<unsigned> quota;
+    if (paths.v2)
+        tightenByQuotas(quota, view.v2Root, *paths.v2, [](const std::string &dir) {
+            const std::string line = firstLine(dir + "/cpu.max");
+            const std::size_t space = line.find(' ');
+            return space == std::string::npos
+                       ? std::nullopt
+                       : cpusOfQuota(std::string_view(line).substr(0, space), std::string_view(line).substr(space + 1));
+        });
+    if (paths.v1Cpu) {
+        for (const std::string &root : view.v1CpuRoots)
+            tightenByQuotas(quota, root, *paths.v1Cpu, [](const std::string &dir) {
+                return cpusOfQuota(firstLine(dir + "/cpu.cfs_quota_us"), firstLine(dir + "/cpu.cfs_period_us"));
+            });
+    }
+    return quota;
+}
+
 unsigned usableCores()
 {
     unsigned cores = 0;
@@ -110,22 +133,10 @@ unsigned usableCores()
         cores = std::thread::hardware_concurrency();
     cores = std::max(1u, cores);
 
-    const CgroupPaths paths = cgroupPaths();
-    std::optional<unsigned> quota;
-    if (paths.v2)
-        tightenByQuotas(quota, "/sys/fs/cgroup", *paths.v2, [](const std::string &dir) {
-            const std::string line = firstLine(dir + "/cpu.max");
-            const std::size_t space = line.find(' ');
-            return space == std::string::npos
-                       ? std::nullopt
-                       : cpusOfQuota(std::string_view(line).substr(0, space), std::string_view(line).substr(space + 1));
-        });
-    if (paths.v1Cpu) {
-        for (const char *root : {"/sys/fs/cgroup/cpu", "/sys/fs/cgroup/cpu,cpuacct"})
-            tightenByQuotas(quota, root, *paths.v1Cpu, [](const std::string &dir) {
-                return cpusOfQuota(firstLine(dir + "/cpu.cfs_quota_us"), firstLine(dir + "/cpu.cfs_period_us"));
-            });
-    }
+    std::ifstream file("/proc/self/cgroup");
+    CgroupView view;
+    view.selfCgroup.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+    const std::optional<unsigned> quota = cgroupCpuLimit(view);
     return quota ? std::min(cores, *quota) : cores;
 }
 
