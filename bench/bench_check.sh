@@ -4,8 +4,8 @@
 # peak RSS of candle-trace check, check --all, normalize and summary against `wc -l` (the
 # read floor), a 10 KB trace's check time, and per-GB figures at 100 MB and 1 GB (4 GB on
 # request). Every figure is the median of BENCH_RUNS runs (default 3) after one untimed run:
-# the machine may be shared, and CPU time is the figure least affected by that. Not part of
-# ctest.
+# the machine may be shared, and CPU time is the figure least affected by that. It ends with
+# every target of the issue, met or not, from this run's figures. Not part of ctest.
 #
 # Usage: bench/bench_check.sh [path/to/candle-trace]
 #   BENCH_TRACE   an existing ~1 GB trace to use instead of generating one (the 100 MB and
@@ -63,6 +63,12 @@ run_median() {
   R=$(echo $rsss | tr ' ' '\n' | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
 }
 
+# Every figure the verdicts at the end compare, by a short key (set by record()).
+declare -A FIG=()
+record() { # key: the last measure()'s wall, CPU, peak RSS (KiB) and bytes
+  FIG[$1.w]=$W FIG[$1.c]=$C FIG[$1.r]=$R FIG[$1.b]=$bytes
+}
+
 # Prints one figure line for "$@" over a file of $bytes bytes; per GB when $PER_GB is 1.
 measure() {
   local label=$1
@@ -88,8 +94,10 @@ full_table() {
   echo "                         lines: $(awk '{ print $1 }' "$TMP/out")"
   measure "check" "$CT" check "$trace"
   CHECK_W=$W
+  record check
   measure "check --all" "$CT" check --all "$trace"
   ALL_W=$W
+  record all
   echo "                         $(tail -n 1 "$TMP/out")"
   if command -v taskset >/dev/null; then
     # The reader splits big files into one segment a usable core (two here); on one core
@@ -97,7 +105,9 @@ full_table() {
     measure "check --all, 1 core" taskset -c 0 "$CT" check --all "$trace"
   fi
   measure "normalize -o /dev/null" "$CT" normalize "$trace" -o /dev/null
+  record normalize
   measure "summary" "$CT" summary "$trace"
+  record summary
 }
 
 echo "candle-trace: $CT ($("$CT" --version))"
@@ -128,7 +138,9 @@ PY
 }
 echo "small file: $small_bytes bytes"
 small_run "/bin/true (start only)" /bin/true
-small_run "check 10 KB" "$CT" check "$TMP/small.jsonl"
+line=$(small_run "check 10 KB" "$CT" check "$TMP/small.jsonl")
+echo "$line"
+FIG[small.ms]=$(echo "$line" | awk -F' ms wall' '{ n = split($1, a, " "); print a[n] }')
 small_run "check --all 10 KB" "$CT" check --all "$TMP/small.jsonl"
 
 # --- the big trace: every command --------------------------------------------------------
@@ -162,6 +174,7 @@ if [ -x "$GUIOPEN" ]; then
   # The runs' range beside the median: the window's times vary with the host far more than the
   # command line's (see above).
   spread() { echo $1 | tr ' ' '\n' | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.2f-%.2f", lo / 1000, hi / 1000 }'; }
+  FIG[gui.first]=$(median "$firsts") FIG[gui.full]=$(median "$fulls") FIG[gui.rss]=$(median "$rsss")
   awk -v f="$(median "$firsts")" -v d="$(median "$fulls")" -v r="$(median "$rsss")" -v c="$CHECK_W" \
       -v fs="$(spread "$firsts")" -v ds="$(spread "$fulls")" -v a="$ALL_W" -v b="$(stat -c %s "$BIG")" 'BEGIN {
     printf "%-24s %7.2f s  (runs %s s; target <= check + 0.1 = %.2f s: %s)\n", "GUI first panel", f / 1000, fs, c + 0.1, (f / 1000 <= c + 0.1) ? "met" : "NOT met"
@@ -179,19 +192,63 @@ generate 700000 "$TMP/100m.jsonl"
 bytes=$(stat -c %s "$TMP/100m.jsonl")
 cat "$TMP/100m.jsonl" >/dev/null
 measure "100 MB check --all" "$CT" check --all "$TMP/100m.jsonl"
+record gb.100m
 rm -f "$TMP/100m.jsonl"
 bytes=$(stat -c %s "$BIG")
 measure "$((bytes / 1000000)) MB check --all" "$CT" check --all "$BIG"
+record gb.big
 if [ -n "${BENCH_4GB_TRACE:-}" ]; then
   bytes=$(stat -c %s "$BENCH_4GB_TRACE")
   cat "$BENCH_4GB_TRACE" >/dev/null
   measure "$((bytes / 1000000)) MB check --all" "$CT" check --all "$BENCH_4GB_TRACE"
+  record gb.4g
 elif [ "${BENCH_4GB:-0}" = 1 ]; then
   generate 28000000 "$TMP/4g.jsonl"
   bytes=$(stat -c %s "$TMP/4g.jsonl")
   cat "$TMP/4g.jsonl" >/dev/null
   measure "$((bytes / 1000000)) MB check --all" "$CT" check --all "$TMP/4g.jsonl"
+  record gb.4g
   rm -f "$TMP/4g.jsonl"
 else
   echo "4 GB                     skipped (set BENCH_4GB=1 or BENCH_4GB_TRACE)"
 fi
+
+# --- every target of issue 13 against this run's figures ---------------------------------------
+echo
+echo "== issue 13 targets, this run =="
+verdict() { # description, figure text, 1 when met
+  printf "%-46s %-34s %s\n" "$1" "$2" "$([ "$3" = 1 ] && echo met || echo 'NOT met')"
+}
+calc() { awk "BEGIN { $1 }"; } # an awk expression's printed result
+big_gb=$(calc "print ${FIG[check.b]} / 1e9")
+for key in check all; do
+  name=$([ $key = check ] && echo check || echo "check --all")
+  verdict "$name <= 1.0 s wall" "${FIG[$key.w]} s" "$(calc "print (${FIG[$key.w]} <= 1.0)")"
+  verdict "$name <= 1.6 s CPU per GB" "$(calc "printf \"%.2f s/GB\", ${FIG[$key.c]} / $big_gb")" \
+    "$(calc "print (${FIG[$key.c]} / $big_gb <= 1.6)")"
+done
+verdict "check --all peak RSS <= 0.35x the file" "$(calc "printf \"%.3fx\", ${FIG[all.r]} * 1024 / ${FIG[all.b]}")" \
+  "$(calc "print (${FIG[all.r]} * 1024 / ${FIG[all.b]} <= 0.35)")"
+verdict "a 10 KB check <= 5 ms wall" "${FIG[small.ms]} ms" "$(calc "print (${FIG[small.ms]} <= 5)")"
+for key in normalize summary; do
+  verdict "$key <= 1.5x check --all" "$(calc "printf \"%.2fx\", ${FIG[$key.w]} / ${FIG[all.w]}")" \
+    "$(calc "print (${FIG[$key.w]} / ${FIG[all.w]} <= 1.5)")"
+done
+if [ -n "${FIG[gui.first]:-}" ]; then
+  verdict "GUI first panel <= check + 0.1 s" "$(calc "printf \"%.2f s vs %.2f s\", ${FIG[gui.first]} / 1000, ${FIG[check.w]} + 0.1")" \
+    "$(calc "print (${FIG[gui.first]} / 1000 <= ${FIG[check.w]} + 0.1)")"
+  verdict "GUI fully drawn <= check --all + 0.3 s" "$(calc "printf \"%.2f s vs %.2f s\", ${FIG[gui.full]} / 1000, ${FIG[all.w]} + 0.3")" \
+    "$(calc "print (${FIG[gui.full]} / 1000 <= ${FIG[all.w]} + 0.3)")"
+  verdict "GUI peak RSS <= 0.5x the file" "$(calc "printf \"%.3fx\", ${FIG[gui.rss]} * 1048576 / ${FIG[check.b]}")" \
+    "$(calc "print (${FIG[gui.rss]} * 1048576 / ${FIG[check.b]} <= 0.5)")"
+fi
+# Per GB against the big trace's row of the same section: wall, CPU and peak RSS each.
+for key in gb.100m gb.4g; do
+  [ -n "${FIG[$key.w]:-}" ] || continue
+  ratios=$(calc "b = ${FIG[$key.b]}; g = ${FIG[gb.big.b]};
+    w = (${FIG[$key.w]} / b) / (${FIG[gb.big.w]} / g); c = (${FIG[$key.c]} / b) / (${FIG[gb.big.c]} / g);
+    r = (${FIG[$key.r]} / b) / (${FIG[gb.big.r]} / g);
+    printf \"%.2fx %.2fx %.2fx %d\", w, c, r, (w <= 1.2 && c <= 1.2 && r <= 1.2)")
+  read -r w c r ok <<<"$ratios"
+  verdict "$(calc "printf \"%.0f\", ${FIG[$key.b]} / 1e6") MB per GB within 1.2x of the big row's" "wall $w, CPU $c, RSS $r" "$ok"
+done
