@@ -93,10 +93,8 @@ full_table() {
   measure "wc -l (floor)" wc -l "$trace"
   echo "                         lines: $(awk '{ print $1 }' "$TMP/out")"
   measure "check" "$CT" check "$trace"
-  CHECK_W=$W
   record check
   measure "check --all" "$CT" check --all "$trace"
-  ALL_W=$W
   record all
   echo "                         $(tail -n 1 "$TMP/out")"
   if command -v taskset >/dev/null; then
@@ -175,8 +173,8 @@ if [ -x "$GUIOPEN" ]; then
   # command line's (see above).
   spread() { echo $1 | tr ' ' '\n' | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.2f-%.2f", lo / 1000, hi / 1000 }'; }
   FIG[gui.first]=$(median "$firsts") FIG[gui.full]=$(median "$fulls") FIG[gui.rss]=$(median "$rsss")
-  awk -v f="$(median "$firsts")" -v d="$(median "$fulls")" -v r="$(median "$rsss")" -v c="$CHECK_W" \
-      -v fs="$(spread "$firsts")" -v ds="$(spread "$fulls")" -v a="$ALL_W" -v b="$(stat -c %s "$BIG")" 'BEGIN {
+  awk -v f="${FIG[gui.first]}" -v d="${FIG[gui.full]}" -v r="${FIG[gui.rss]}" -v c="${FIG[check.w]}" \
+      -v fs="$(spread "$firsts")" -v ds="$(spread "$fulls")" -v a="${FIG[all.w]}" -v b="$(stat -c %s "$BIG")" 'BEGIN {
     printf "%-24s %7.2f s  (runs %s s; target <= check + 0.1 = %.2f s: %s)\n", "GUI first panel", f / 1000, fs, c + 0.1, (f / 1000 <= c + 0.1) ? "met" : "NOT met"
     printf "%-24s %7.2f s  (runs %s s; target <= check --all + 0.3 = %.2f s: %s)\n", "GUI fully drawn", d / 1000, ds, a + 0.3, (d / 1000 <= a + 0.3) ? "met" : "NOT met"
     printf "%-24s %7.1f MiB  RSS/file %.3f (targets <= 0.5, issue 13; <= 0.7, issue 9)\n", "GUI peak RSS", r, r * 1048576 / b }'
