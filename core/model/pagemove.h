@@ -71,6 +71,7 @@ StagedMove stageMovingPages(std::vector<T> &dst, std::vector<T> &src, std::size_
     reserveHuge(dst, dst.size() + count + (staged.copy ? 0 : align / sizeof(T) + 1));
     // The merged array's last huge page would be resident in full for a few records.
     adviseHugeUpTo(dst, dst.size() + count);
+    readyEndHugePage(dst, dst.size() + count);
     if (staged.copy)
         return staged;
     const auto end = reinterpret_cast<std::uintptr_t>(dst.data() + dst.size());

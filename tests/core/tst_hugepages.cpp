@@ -2,6 +2,7 @@
 #include <QTest>
 
 #include <cerrno>
+#include <algorithm>
 #include <cstdint>
 #include <numeric>
 #include <sys/mman.h>
@@ -10,6 +11,8 @@
 #include <vector>
 
 #include "core/model/hugepages.h"
+#include "core/model/pagemove.h"
+#include "core/model/pagerelease.h"
 
 using namespace TraceInspector;
 
@@ -71,6 +74,8 @@ private Q_SLOTS:
     void populatedPagesAreWritableWithoutFaults();
     void reserveHugeKeepsElementsAndFaultsInTheExpected();
     void reserveHugeOfAnEmptyArray();
+    void readyEndHugePageBeforeAMerge_data();
+    void readyEndHugePageBeforeAMerge();
 };
 
 void tst_HugePages::populateCoversWholePagesOfTheRange_data()
@@ -162,6 +167,68 @@ void tst_HugePages::reserveHugeOfAnEmptyArray()
     QVERIFY(v.empty());
     v.push_back(3);
     QCOMPARE(v.front(), std::uint32_t(3));
+}
+
+void tst_HugePages::readyEndHugePageBeforeAMerge_data()
+{
+    constexpr std::size_t kPerHuge = (std::size_t(2) << 20) / sizeof(std::uint64_t);
+    QTest::addColumn<int>("endInSecondPage"); // where the elements end in the array's second huge page, in values
+    QTest::addColumn<int>("appended");        // the values to come, from that end on, in values
+    QTest::addColumn<bool>("movedIn");        // its first 64 KiB are pages moved there from another mapping
+    QTest::addColumn<bool>("readied");
+    QTest::newRow("the values to come fill the page") << 1000 << int(kPerHuge) << false << true;
+    QTest::newRow("they fill it exactly") << 1000 << int(kPerHuge) - 1000 << false << true;
+    QTest::newRow("they end inside it") << 1000 << int(kPerHuge) - 1001 << false << false;
+    QTest::newRow("the elements end at its start") << 0 << int(kPerHuge) << false << false;
+    QTest::newRow("nothing to come") << 1000 << 0 << false << false;
+    // As after an earlier merge: the page spans two mappings, which the kernel does not
+    // make one huge page of.
+    QTest::newRow("pages of another mapping in it") << 9000 << int(kPerHuge) << true << true;
+}
+
+// The rest of the huge page an array ends in is resident before a merge writes it, its
+// elements as they were; untouched when the merge will not fill it.
+void tst_HugePages::readyEndHugePageBeforeAMerge()
+{
+    QFETCH(int, endInSecondPage);
+    QFETCH(int, appended);
+    QFETCH(bool, movedIn);
+    QFETCH(bool, readied);
+    if (!kernelPopulates())
+        QSKIP("this kernel does not know MADV_POPULATE_WRITE");
+    constexpr std::uintptr_t kHuge = std::uintptr_t(2) << 20;
+    std::vector<std::uint64_t> v;
+    reserveHuge(v, (std::size_t(6) << 20) / sizeof(std::uint64_t));
+    // The block's second huge page, wherever the allocator started the block.
+    const auto base = reinterpret_cast<std::uintptr_t>(v.data());
+    const std::uintptr_t second = ((base + kHuge - 1) & ~(kHuge - 1)) + kHuge;
+    const std::size_t count = (second - base) / sizeof(std::uint64_t) + std::size_t(endInSecondPage);
+    QVERIFY(count + std::size_t(appended) <= v.capacity());
+    constexpr std::size_t kMovedIn = std::size_t(64) << 10;
+    std::vector<char> other(2 * kMovedIn);
+    if (movedIn) {
+        const auto at = (reinterpret_cast<std::uintptr_t>(other.data()) + kPage - 1) & ~(kPage - 1);
+        QCOMPARE(movePages(reinterpret_cast<char *>(second), reinterpret_cast<char *>(at), kMovedIn), kMovedIn);
+    }
+    for (std::size_t i = 0; i < count; ++i)
+        v.push_back(i * 3);
+    // As the reader leaves an array's end: in 4 KiB pages, the pages after its elements given back.
+    adviseSmallPages(v.data(), second - base, v.capacity() * sizeof(std::uint64_t));
+    releasePages(v.data() + v.size(), v.data() + v.capacity());
+    const auto endPage = (reinterpret_cast<std::uintptr_t>(v.data() + v.size()) + kPage - 1) & ~(kPage - 1);
+    const auto pageEnd = reinterpret_cast<const char *>((endPage & ~(kHuge - 1)) + kHuge);
+    const auto *from = reinterpret_cast<const char *>(endPage);
+    std::vector<bool> resident = residentPages(from, pageEnd);
+    QCOMPARE(std::count(resident.begin(), resident.end(), true), 0);
+
+    readyEndHugePage(v, v.size() + std::size_t(appended));
+    resident = residentPages(from, pageEnd);
+    QCOMPARE(std::size_t(std::count(resident.begin(), resident.end(), true)), readied ? resident.size() : 0);
+    QCOMPARE(v.size(), count);
+    for (std::size_t i = 0; i < count; ++i) {
+        if (v[i] != i * 3)
+            QFAIL(qPrintable(QStringLiteral("value %1 is %2").arg(i).arg(v[i])));
+    }
 }
 
 QTEST_GUILESS_MAIN(tst_HugePages)
