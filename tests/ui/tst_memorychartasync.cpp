@@ -5,6 +5,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QSemaphore>
 #include <QThreadPool>
 
 #include "tests/testutils/generator.h"
@@ -28,6 +29,7 @@ private Q_SLOTS:
     void deviceSwitchLands_data();
     void deviceSwitchLands();
     void newestWindowWins();
+    void aWidthChangeLetsTheWalkLand();
 
 private:
     std::shared_ptr<const Trace> m_trace;
@@ -149,6 +151,36 @@ void tst_MemoryChartAsync::newestWindowWins()
     QCOMPARE(changed.size(), 2);
     panel.resetZoom();
     QTRY_COMPARE(panel.drawnState().window, run);
+}
+
+// The plot's width changes while its buckets are on a worker (as it does two or three times
+// while the chart is first laid out): they land and are drawn, ready, and the buckets of the
+// new width follow. Dropped for each new width, the first chart waited for every walk.
+void tst_MemoryChartAsync::aWidthChangeLetsTheWalkLand()
+{
+    BackgroundSort::setBackgroundRows(0);
+    MemoryChartPanel panel;
+    panel.resize(1400, 700);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    // Every worker busy until the width has changed: the walk cannot land before.
+    QSemaphore release;
+    const int workers = workerPool()->maxThreadCount();
+    for (int i = 0; i < workers; ++i)
+        workerPool()->start([&release] { release.acquire(); });
+    QSignalSpy ready(&panel, &MemoryChartPanel::chartReady);
+    panel.setTrace(m_trace, m_profile, std::make_shared<const MemorySeries>(*m_trace, *m_profile));
+    panel.resize(700, 700);
+    QTest::qWait(100); // the resize and the rebucket timer
+    release.release(workers);
+    QVERIFY(ready.wait(20000));
+    const int first = panel.drawnState().buckets;
+    const QRectF plotNow = panel.drawnState().physicalPlot;
+    QVERIFY2(first > int(plotNow.width()) + 100,
+             qPrintable(QStringLiteral("%1 buckets for a plot %2 wide").arg(first).arg(plotNow.width())));
+    // The new width's buckets follow on their own.
+    QTRY_VERIFY(std::abs(panel.drawnState().buckets - int(panel.drawnState().physicalPlot.width())) <= 1);
+    QCOMPARE(ready.size(), 1);
 }
 
 QTEST_MAIN(tst_MemoryChartAsync)

@@ -37,6 +37,8 @@ void ChartBucketer::request(std::shared_ptr<const MemorySeries> series, const Ti
     // A million memory changes take 50-300 ms to walk (the whole run, or one device's
     // changes among all of them): on a worker. The chart keeps what it shows until then.
     m_inFlight = true;
+    m_window = window;
+    m_device = device;
     m_cancel = newCancelFlag();
     const quint64 generation = m_generation;
     runAbandonable(

@@ -39,12 +39,19 @@ public:
     /// Drops the request in flight, if any.
     void cancel();
     bool isInFlight() const { return m_inFlight; }
+    /// Whether the buckets of \a window and \a device (at whatever width) are on a worker.
+    bool isInFlightFor(const TimeWindow &window, int device) const
+    {
+        return m_inFlight && m_window == window && m_device == device;
+    }
 
 private:
     QObject *m_context;
     Ready m_ready;
     quint64 m_generation = 0;
     bool m_inFlight = false;
+    TimeWindow m_window; // of the request in flight
+    int m_device = MemorySeries::kAllDevices;
     CancelFlag m_cancel;
 };
 

@@ -94,6 +94,15 @@ void MemoryChartPanel::Private::rebucket()
         return;
     if (window.isEmpty())
         window = fullRange();
+    // Only the width changed while this window's buckets are on a worker: they land and are
+    // drawn, and applyBuckets() then asks for the width laid out by then. Dropped and asked
+    // again for each width, the first chart of a big trace waited for three walks of its
+    // series in a row (~20 ms each, 1 GB trace): the plot's width changes twice while the
+    // chart page is first shown and its axes get their labels.
+    if (bucketer.isInFlightFor(window, device)) {
+        rebucketDeferred = true;
+        return;
+    }
     // On the GUI thread for few changes (onBucketed() runs before this returns), else on a
     // worker; an older request still running is dropped.
     bucketer.request(series, window, device, plotWidth());
@@ -133,13 +142,16 @@ void MemoryChartPanel::Private::applyBuckets()
     placePeakText();
     placeCursorLines();
     // New data can change the axes' labels and with them the plot's width (no resize event):
-    // one bucket per pixel column needs the buckets once more for the width laid out now.
-    if (!widthRetried && std::abs(plotWidth() - buckets) > 1) {
+    // one bucket per pixel column needs the buckets once more for the width laid out now. A
+    // width change that waited for these buckets (rebucket()) is caught up here too, also
+    // after such a retry.
+    if ((!widthRetried || rebucketDeferred) && std::abs(plotWidth() - buckets) > 1) {
         widthRetried = true;
         scheduleRebucket();
     } else {
         widthRetried = false;
     }
+    rebucketDeferred = false;
     if (readyWhenDrawn) {
         readyWhenDrawn = false;
         Q_EMIT q->chartReady();

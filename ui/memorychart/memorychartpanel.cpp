@@ -99,6 +99,7 @@ void MemoryChartPanel::clear()
     d->highlight = {};
     d->range = {};
     d->readyWhenDrawn = false;
+    d->rebucketDeferred = false;
     d->rebuildSeries();
     {
         const QSignalBlocker block(d->deviceBox);

@@ -57,10 +57,11 @@ struct MemoryChartPanel::Private {
     TimeWindow highlight;                 // the selection's time span, shaded
     TimeWindow range;                     // the window's time range, shaded
     std::optional<std::uint64_t> hoverTime;
-    quint64 traceGeneration = 0; // a chartReady() posted for an older trace is dropped
-    bool readyWhenDrawn = false; // chartReady() waits for the first buckets from the worker
-    bool widthRetried = false;   // buckets asked again once for the plot width after a layout
-    QSet<QString> hidden;        // legend names switched off
+    quint64 traceGeneration = 0;   // a chartReady() posted for an older trace is dropped
+    bool readyWhenDrawn = false;   // chartReady() waits for the first buckets from the worker
+    bool widthRetried = false;     // buckets asked again once for the plot width after a layout
+    bool rebucketDeferred = false; // rebucket() found this window's buckets on a worker and waited for them
+    QSet<QString> hidden;          // legend names switched off
     bool aligning = false;
     bool alignQueued = false; // an alignPlots() is posted already
     // The plot area's x range: as Qt Charts lays it out (view coordinates of the lower plot),
