@@ -82,11 +82,12 @@ namespace {
 
 const QString kAppName = QStringLiteral("Candle Trace Inspector");
 // Default heights (relative until first shown): the timeline gets what the memory chart and
-// the lists leave, but never less than about eight rows.
+// the lists leave, but never less than about eight rows. The chart's share lets both its
+// plots show every axis label and title whole in a 1600x1000 window (tst_memorychartaxes).
 constexpr int kCentreHeight = 660;
 constexpr int kListsHeight = 260;
-constexpr int kTimelineHeight = 240;
-constexpr int kChartHeight = 420;
+constexpr int kTimelineHeight = 210;
+constexpr int kChartHeight = 450;
 constexpr int kTimelineMinimumHeight = 120;
 
 QString displayName(const QString &path)

@@ -161,7 +161,7 @@ void MemoryChartPanel::Private::build()
     auto *splitter = new QSplitter(Qt::Vertical, q);
     splitter->addWidget(chartStack);
     splitter->addWidget(allocations);
-    splitter->setStretchFactor(0, 3); // the plots first: the table scrolls
+    splitter->setStretchFactor(0, 4); // the plots first, with room for their axes: the table scrolls
     splitter->setStretchFactor(1, 1);
     splitter->setChildrenCollapsible(false);
 

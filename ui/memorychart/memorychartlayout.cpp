@@ -30,6 +30,18 @@ namespace TraceInspector {
 namespace {
 // Between a plot's right edge and its legend.
 constexpr int kLegendGap = 8;
+// The share of a chart's height beyond which Qt Charts squeezes its horizontal axes
+// (CartesianChartLayout's maxAxisPortion).
+constexpr double kMaxAxisShare = 0.4;
+// What Qt Charts adds to a font's height for a horizontal axis' labels and for its title
+// (the text items' margins, the ticks, the paddings): 16 and 6 px in Qt 6.4, measured; a
+// pixel more each here, so that a title is hidden rather than its axis squeezed.
+constexpr double kTimeLabelsPadding = 17;
+constexpr double kTimeTitlePadding = 7;
+// Beside a rotated byte-axis title, along the plot's height.
+constexpr double kTitleRoom = 8;
+// A plot view's least height (MemoryPlot::build()).
+constexpr double kLeastViewHeight = 60;
 } // namespace
 
 void MemoryChartPanel::Private::updateAxes()
@@ -52,7 +64,7 @@ void MemoryChartPanel::Private::updateAxes()
         const bool labelled = p == &bottom;
         p->x->setLabelsVisible(labelled);
         p->x->setTitleText(labelled ? tr("Time since run start (%1)").arg(xUnit.name) : QString());
-        p->x->setTitleVisible(labelled);
+        p->x->setTitleVisible(labelled && timeTitleShown);
     }
 
     // Bytes: from 0, each plot in its own unit; the logical axis leaves room above the peak
@@ -160,11 +172,77 @@ void MemoryChartPanel::Private::alignPlots()
         }
     }
     aligning = false;
+    fitPlotHeights();
     placeLegends();
     placePeakText();
     placeCursorLines();
     if (std::lround(oldLeft) != std::lround(naturalLeft) || std::lround(oldRight) != std::lround(naturalRight))
         Q_EMIT q->plotSpanChanged();
+}
+
+void MemoryChartPanel::Private::fitPlotHeights()
+{
+    // Qt Charts elides what a short plot leaves no room for: a byte axis' rotated title
+    // ("D…"), and every time label and the time axis' title under the lower plot ("…"),
+    // which it squeezes once they would take more than kMaxAxisShare of the chart's height.
+    // So the two plots share their height by what each needs whole, before the rest goes
+    // 3:2 as before; where even that is too little, a title that does not fit is hidden,
+    // never elided. No minimum height grows: the window's smallest size stays what it was.
+    if (!logicalPlot.showsView() && !physicalPlot.showsView())
+        return;
+    MemoryPlot &bottom = &bottomPlot() == &physicalPlot ? physicalPlot : logicalPlot;
+    MemoryPlot &top = &bottom == &physicalPlot ? logicalPlot : physicalPlot;
+    const auto titleNeeds = [](const MemoryPlot &p) {
+        return QFontMetricsF(p.y->titleFont()).horizontalAdvance(p.y->titleText()) + kTitleRoom;
+    };
+    const QMargins margins = ChartStyle::kChartMargins;
+    // Qt Charts keeps the same room above a plot and, without labels, below it.
+    const double edge = std::max(0.0, bottom.chart->plotArea().top() - bottom.chart->margins().top());
+    const double timeLabels = QFontMetricsF(bottom.x->labelsFont()).height() + kTimeLabelsPadding;
+    const double timeTitle = QFontMetricsF(bottom.x->titleFont()).height() + kTimeTitlePadding;
+    // The lower plot's height for its time axis unsqueezed (with or without its title), and
+    // for that beside a plot area that holds its byte axis' title.
+    const auto timeAxisNeeds = [&](bool withTitle) {
+        const double axis = timeLabels + (withTitle ? timeTitle : 0);
+        return std::ceil(axis / kMaxAxisShare + margins.top() + margins.bottom() + 1);
+    };
+    const double bottomNeeds = std::max(timeAxisNeeds(true), std::ceil(margins.top() + edge + timeLabels + timeTitle
+                                                                       + margins.bottom() + titleNeeds(bottom)));
+    if (top.showsView() && bottom.showsView() && &top != &bottom) {
+        const double topNeeds = std::ceil(margins.top() + 2 * edge + margins.bottom() + titleNeeds(top));
+        const double total = top.slot->height() + bottom.slot->height();
+        // Enough for both: the rest 3:2. Less: the upper plot whole and the time labels
+        // without their title. Less still: the time labels first, the upper plot never under
+        // a view's least height.
+        double bottomHeight;
+        if (total >= topNeeds + bottomNeeds)
+            bottomHeight = bottomNeeds + (total - topNeeds - bottomNeeds) * 2 / 5;
+        else if (total - topNeeds >= timeAxisNeeds(false))
+            bottomHeight = total - topNeeds;
+        else
+            bottomHeight = std::max(total / 2, std::min(timeAxisNeeds(false), total - kLeastViewHeight));
+        auto *layout = static_cast<QVBoxLayout *>(plots->layout());
+        const int topStretch = std::max(1, int(std::lround(total - bottomHeight)));
+        const int bottomStretch = std::max(1, int(std::lround(bottomHeight)));
+        if (layout->stretch(layout->indexOf(top.slot)) != topStretch
+            || layout->stretch(layout->indexOf(bottom.slot)) != bottomStretch) {
+            layout->setStretchFactor(top.slot, topStretch);
+            layout->setStretchFactor(bottom.slot, bottomStretch);
+        }
+    }
+    // The titles, from the heights laid out: each decision reads a height it does not change.
+    const bool timeTitleFits = bottom.view->height() >= timeAxisNeeds(true);
+    if (timeTitleShown != timeTitleFits) {
+        timeTitleShown = timeTitleFits;
+        bottom.x->setTitleVisible(timeTitleFits);
+    }
+    for (MemoryPlot *p : {&logicalPlot, &physicalPlot}) {
+        if (!p->showsView() || !p->view->isVisible())
+            continue;
+        const bool fits = p->chart->plotArea().height() >= titleNeeds(*p);
+        if (p->y->isTitleVisible() != fits)
+            p->y->setTitleVisible(fits);
+    }
 }
 
 QMargins MemoryChartPanel::Private::baseMargins(const MemoryPlot &plot) const

@@ -63,7 +63,8 @@ struct MemoryChartPanel::Private {
     bool rebucketDeferred = false; // rebucket() found this window's buckets on a worker and waited for them
     QSet<QString> hidden;          // legend names switched off
     bool aligning = false;
-    bool alignQueued = false; // an alignPlots() is posted already
+    bool timeTitleShown = true; // the lower plot is tall enough for the time axis' title
+    bool alignQueued = false;   // an alignPlots() is posted already
     // The plot area's x range: as Qt Charts lays it out (view coordinates of the lower plot),
     // and the one asked for by setPlotSpan() (global coordinates; empty when none).
     double naturalLeft = 0, naturalRight = 0;
@@ -105,6 +106,8 @@ struct MemoryChartPanel::Private {
     // memorychartlayout.cpp
     void updateAxes();
     void alignPlots();
+    // The plots' heights shared by what each needs whole; titles that do not fit hidden.
+    void fitPlotHeights();
     // alignPlots() once the event loop gets to it, however often asked before then.
     void scheduleAlign();
     // The margins a plot starts from: the chart's, and room for its legend at the right.
