@@ -17,6 +17,8 @@ class QFutureWatcherBase;
 
 namespace TraceInspector {
 
+class StageGate;
+
 /// Loads trace files off the GUI thread (house rules 3–6).
 ///
 /// Each load() starts a new generation and supersedes the previous one: the old job is
@@ -84,6 +86,9 @@ private:
     // sends no progress, so mirroring QFuture's cancel state from progress would never
     // reach it.
     QHash<QFutureWatcherBase *, std::shared_ptr<std::atomic<bool>>> m_cancelFlags;
+    // Each job's gate, opened once the window has shown the read trace (its health analysis
+    // waits for it, runStages()), or when the job is retired.
+    QHash<QFutureWatcherBase *, std::shared_ptr<StageGate>> m_readShownGates;
     bool m_cancelReported = false;
 };
 

@@ -5,6 +5,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
 #include <QThreadPool>
 
 #include <algorithm>
@@ -54,6 +55,8 @@ private Q_SLOTS:
 
     void deliversStagesInOrder();
     void eachStageCarriesItsOwnResults();
+    void healthWaitsForTheReadTraceShown_data();
+    void healthWaitsForTheReadTraceShown();
     void rejectedTraceIsStillShown();
     void failsWithReason_data();
     void failsWithReason();
@@ -163,6 +166,37 @@ void TestTraceLoader::deliversStagesInOrder()
 
 // Device time is computed beside health and memory (issue #13); each snapshot must still hold
 // exactly its own stage's results and those before it, the same objects from stage to stage.
+void TestTraceLoader::healthWaitsForTheReadTraceShown_data()
+{
+    QTest::addColumn<int>("showMs");  // how long the window's slot for the read trace takes
+    QTest::addColumn<int>("leastMs"); // health done at least this long after the read
+    QTest::addColumn<int>("mostMs");  // and at most this long (the gate's bound, with room)
+    QTest::newRow("shown at once") << 0 << 0 << 5000;
+    QTest::newRow("shown in 150 ms") << 150 << 150 << 5000;
+    // A window busy for longer than the bound holds health back no longer than that.
+    QTest::newRow("shown in 2 s") << 2000 << 200 << 1500;
+}
+
+void TestTraceLoader::healthWaitsForTheReadTraceShown()
+{
+    // Health runs beside the span tree, but only once the window has filled its first panel
+    // (issue #13): on a small trace the span tree is done at once, so the health stage's time
+    // says when health could start.
+    QFETCH(int, showMs);
+    QFETCH(int, leastMs);
+    QFETCH(int, mostMs);
+    TraceLoader loader;
+    connect(&loader, &TraceLoader::traceRead, this, [showMs] { QThread::msleep(static_cast<unsigned long>(showMs)); });
+    QSignalSpy analysis(&loader, &TraceLoader::analysisReady);
+    QSignalSpy finished(&loader, &TraceLoader::finished);
+    loader.load(example("01_valid_trace10_forward.jsonl"));
+    QVERIFY(finished.wait(20000));
+    const LoadTimings &t = loader.current()->timings;
+    const qint64 waited = t.healthDoneMs - t.readDoneMs;
+    QVERIFY2(waited >= leastMs && waited <= mostMs,
+             qPrintable(QStringLiteral("health done %1 ms after the read").arg(waited)));
+}
+
 void TestTraceLoader::eachStageCarriesItsOwnResults()
 {
     TraceLoader loader;
