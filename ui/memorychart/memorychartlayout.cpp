@@ -40,8 +40,6 @@ constexpr double kTimeLabelsPadding = 17;
 constexpr double kTimeTitlePadding = 7;
 // Beside a rotated byte-axis title, along the plot's height.
 constexpr double kTitleRoom = 8;
-// A plot view's least height (MemoryPlot::build()).
-constexpr double kLeastViewHeight = 60;
 } // namespace
 
 void MemoryChartPanel::Private::updateAxes()
@@ -220,7 +218,7 @@ void MemoryChartPanel::Private::fitPlotHeights()
         else if (total - topNeeds >= timeAxisNeeds(false))
             bottomHeight = total - topNeeds;
         else
-            bottomHeight = std::max(total / 2, std::min(timeAxisNeeds(false), total - kLeastViewHeight));
+            bottomHeight = std::max(total / 2, std::min(timeAxisNeeds(false), total - MemoryPlot::kLeastViewHeight));
         auto *layout = static_cast<QVBoxLayout *>(plots->layout());
         const int topStretch = std::max(1, int(std::lround(total - bottomHeight)));
         const int bottomStretch = std::max(1, int(std::lround(bottomHeight)));
@@ -314,8 +312,13 @@ void MemoryChartPanel::Private::updateNotes()
     physicalPlot.slot->setCurrentWidget(p.isEmpty() ? static_cast<QWidget *>(physicalPlot.view) : physicalPlot.note);
     // A plane that is unknown takes one line, not half the chart.
     auto *layout = static_cast<QVBoxLayout *>(plots->layout());
-    layout->setStretchFactor(logicalPlot.slot, l.isEmpty() ? 3 : 0);
-    layout->setStretchFactor(physicalPlot.slot, p.isEmpty() ? 2 : 0);
+    // Both plots shown before and now: they keep the shares fitPlotHeights() gave them.
+    const bool bothShown = layout->stretch(layout->indexOf(logicalPlot.slot)) > 0
+                           && layout->stretch(layout->indexOf(physicalPlot.slot)) > 0;
+    if (!(bothShown && l.isEmpty() && p.isEmpty())) {
+        layout->setStretchFactor(logicalPlot.slot, l.isEmpty() ? 3 : 0);
+        layout->setStretchFactor(physicalPlot.slot, p.isEmpty() ? 2 : 0);
+    }
     logicalPlot.slot->setMaximumHeight(l.isEmpty() ? QWIDGETSIZE_MAX : logicalPlot.note->sizeHint().height() + 8);
     physicalPlot.slot->setMaximumHeight(p.isEmpty() ? QWIDGETSIZE_MAX : physicalPlot.note->sizeHint().height() + 8);
     if (series && !series->hasLogical() && !series->hasPhysical()) {

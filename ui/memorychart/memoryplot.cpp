@@ -43,7 +43,7 @@ void MemoryPlot::build(QWidget *parent, const QString &objectName)
 
     view = new ChartView(chart, parent);
     view->setObjectName(objectName);
-    view->setMinimumHeight(60);
+    view->setMinimumHeight(kLeastViewHeight);
 
     hoverLine = new QGraphicsLineItem(chart);
     hoverLine->setPen(QPen(Qt::DashLine));

@@ -27,6 +27,9 @@ class EnvelopeItem;
 /// One plot of the memory chart: a chart, its view, a time and a byte axis, the cursor
 /// lines and shaded spans, and the note shown instead when its plane is unknown.
 struct MemoryPlot {
+    /// The least height of a plot's view.
+    static constexpr int kLeastViewHeight = 60;
+
     QChart *chart = nullptr;
     ChartView *view = nullptr;
     QValueAxis *x = nullptr;
