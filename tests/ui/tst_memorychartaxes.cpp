@@ -8,7 +8,6 @@
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
 #include <QGraphicsView>
-#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTest>
 #include <QThreadPool>
@@ -16,6 +15,7 @@
 #include "core/loading/workerpool.h"
 #include "ui/mainwindow.h"
 #include "ui/memorychart/memorychartpanel.h"
+#include "tests/testutils/samplewindow.h"
 
 using namespace TraceInspector;
 
@@ -117,14 +117,10 @@ void TestMemoryChartAxes::labelsAndTitlesWhole()
     if (MainWindow::sampleTracePath().isEmpty())
         QSKIP("the sample trace is not built in");
     MainWindow window;
-    window.resize(size.isEmpty() ? window.minimumSizeHint() : size);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QSignalSpy finished(&window, &MainWindow::loadFinished);
-    window.openFile(MainWindow::sampleTracePath());
-    QVERIFY(finished.wait(60000));
+    TestFixtures::showSampleDrawn(window, size);
+    if (QTest::currentTestFailed())
+        return;
     MemoryChartPanel &chart = *window.memoryChartPanel();
-    QTRY_VERIFY(chart.drawnState().buckets > 0);
     auto *logical = chart.findChild<QGraphicsView *>(QStringLiteral("logicalChartView"));
     auto *physical = chart.findChild<QGraphicsView *>(QStringLiteral("physicalChartView"));
     QVERIFY(logical && physical);

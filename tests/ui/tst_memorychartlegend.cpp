@@ -3,7 +3,6 @@
 // inside its view, clear of the plot and of each other, at the default window size and at
 // the smallest one; a click on an entry still toggles its series.
 #include <QAbstractScrollArea>
-#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTest>
 #include <QThreadPool>
@@ -11,6 +10,7 @@
 #include "core/loading/workerpool.h"
 #include "ui/mainwindow.h"
 #include "ui/memorychart/memorychartpanel.h"
+#include "tests/testutils/samplewindow.h"
 
 using namespace TraceInspector;
 
@@ -73,19 +73,6 @@ QString problem(const MemoryChartPanel &chart)
     return p;
 }
 
-// Shows \a window at \a size (the minimum size when empty) with the bundled sample loaded and
-// its chart drawn; on failure the test has failed (check QTest::currentTestFailed()).
-void showSample(MainWindow &window, QSize size)
-{
-    window.resize(size.isEmpty() ? window.minimumSizeHint() : size);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QSignalSpy finished(&window, &MainWindow::loadFinished);
-    window.openFile(MainWindow::sampleTracePath());
-    QVERIFY(finished.wait(60000));
-    QTRY_VERIFY(window.memoryChartPanel()->drawnState().buckets > 0);
-}
-
 } // namespace
 
 void TestMemoryChartLegend::initTestCase()
@@ -113,7 +100,7 @@ void TestMemoryChartLegend::entriesWholeAndApart()
     if (MainWindow::sampleTracePath().isEmpty())
         QSKIP("the sample trace is not built in");
     MainWindow window;
-    showSample(window, size);
+    TestFixtures::showSampleDrawn(window, size);
     if (QTest::currentTestFailed())
         return;
     MemoryChartPanel &chart = *window.memoryChartPanel();
@@ -128,7 +115,7 @@ void TestMemoryChartLegend::clickTogglesSeries()
     if (MainWindow::sampleTracePath().isEmpty())
         QSKIP("the sample trace is not built in");
     MainWindow window;
-    showSample(window, QSize(1600, 1000));
+    TestFixtures::showSampleDrawn(window, QSize(1600, 1000));
     if (QTest::currentTestFailed())
         return;
     MemoryChartPanel &chart = *window.memoryChartPanel();
