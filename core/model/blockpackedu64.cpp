@@ -10,20 +10,10 @@ void BlockPackedU64::reserve(std::size_t count)
     m_low.reserve(count);
 }
 
-void BlockPackedU64::push_back(std::uint64_t value)
-{
-    if (m_pending.empty())
-        m_pending.reserve(kBlockSize);
-    m_pending.push_back(value);
-    ++m_size;
-    if (m_pending.size() == kBlockSize)
-        packPending();
-}
-
 void BlockPackedU64::finish()
 {
-    if (!m_pending.empty())
-        packPending();
+    if ((m_size & kBlockMask) != 0)
+        packPending(m_size & kBlockMask);
     std::vector<std::uint64_t>().swap(m_pending);
     // A reserve that was an upper bound (the memory profile's changes) leaves room that
     // was never written; more than an eighth of it is worth a copy.
@@ -33,22 +23,26 @@ void BlockPackedU64::finish()
     m_blocks.shrink_to_fit();
 }
 
-void BlockPackedU64::packPending()
+void BlockPackedU64::packPending(std::size_t count)
 {
-    const auto [lo, hi] = std::minmax_element(m_pending.begin(), m_pending.end());
+    const std::uint64_t *values = m_pending.data();
+    const auto [lo, hi] = std::minmax_element(values, values + count);
     Block block;
     block.base = *lo;
-    const bool wide = *hi - *lo > UINT32_MAX;
-    if (wide)
+    // Plain loops over sized arrays, which the compiler vectorizes (a push_back each did not).
+    const std::size_t at = m_low.size();
+    m_low.resize(at + count);
+    std::uint32_t *low = m_low.data() + at;
+    for (std::size_t k = 0; k < count; ++k)
+        low[k] = static_cast<std::uint32_t>(values[k] - block.base);
+    if (*hi - *lo > UINT32_MAX) {
         block.high = static_cast<std::uint32_t>(m_high.size());
-    for (std::size_t k = 0; k < m_pending.size(); ++k) {
-        const std::uint64_t distance = m_pending[k] - block.base;
-        m_low.push_back(static_cast<std::uint32_t>(distance));
-        if (wide)
-            m_high.push_back(static_cast<std::uint32_t>(distance >> 32));
+        m_high.resize(block.high + count);
+        std::uint32_t *high = m_high.data() + block.high;
+        for (std::size_t k = 0; k < count; ++k)
+            high[k] = static_cast<std::uint32_t>((values[k] - block.base) >> 32);
     }
     m_blocks.push_back(block);
-    m_pending.clear();
 }
 
 std::size_t BlockPackedU64::firstAtLeast(std::uint64_t value, bool strict) const

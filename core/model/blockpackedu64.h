@@ -25,7 +25,16 @@ public:
     /// Room for \a count values, so that filling does not grow the array; finish() gives
     /// back room that stayed largely unused.
     void reserve(std::size_t count);
-    void push_back(std::uint64_t value);
+    /// Inline: the memory profile and the chart's series push ~7 M values on the 1 GB trace,
+    /// and a call each was a tenth of the profile's walk.
+    void push_back(std::uint64_t value)
+    {
+        if (m_pending.empty()) [[unlikely]]
+            m_pending.resize(kBlockSize);
+        m_pending[m_size & kBlockMask] = value;
+        if ((++m_size & kBlockMask) == 0)
+            packPending(kBlockSize);
+    }
     /// Packs the last block and gives back room a reserve left largely unused. Nothing may
     /// be pushed after it.
     void finish();
@@ -53,18 +62,20 @@ public:
 
 private:
     static constexpr std::uint32_t kNarrow = UINT32_MAX;
+    static constexpr std::size_t kBlockMask = kBlockSize - 1;
     struct Block {
         std::uint64_t base = 0;
         std::uint32_t high = kNarrow; // index into m_high of the block's first value
     };
-    void packPending();
+    /// Packs the first \a count values of m_pending as the next block.
+    void packPending(std::size_t count);
     /// The first index whose value is at least \a value (+ 1 when \a strict).
     std::size_t firstAtLeast(std::uint64_t value, bool strict) const;
 
     std::vector<std::uint32_t> m_low;  // distances' low halves, of the packed blocks
     std::vector<std::uint32_t> m_high; // high halves of the wide blocks, block after block
     std::vector<Block> m_blocks;
-    std::vector<std::uint64_t> m_pending; // the block being filled
+    std::vector<std::uint64_t> m_pending; // the block being filled: kBlockSize, or empty
     std::size_t m_size = 0;               // values pushed, pending included
 };
 
