@@ -20,6 +20,7 @@
 #include "core/model/trace.h"
 #include "ui/delegates/capabilitydelegate.h"
 #include "ui/style/severitypalette.h"
+#include "ui/widgets/scrollpage.h"
 
 namespace TraceInspector {
 
@@ -115,11 +116,17 @@ EvidencePanel::EvidencePanel(QWidget *parent)
     split->setStretchFactor(2, 3);
     split->setStretchFactor(3, 1);
 
+    // The four sections need ~290 px to show a row each. In a shorter panel they scroll as a
+    // page rather than raise the window's least height past a 768-pixel screen's.
+    auto *page = new QWidget(this);
+    auto *pageLayout = new QVBoxLayout(page);
+    pageLayout->setContentsMargins(0, 2, 0, 0);
+    pageLayout->setSpacing(2);
+    pageLayout->addWidget(m_contract);
+    pageLayout->addWidget(split, 1);
     auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 2, 0, 0);
-    layout->setSpacing(2);
-    layout->addWidget(m_contract);
-    layout->addWidget(split, 1);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(scrollPage(page, this));
 
     connect(m_outsideDevice->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) {

@@ -15,6 +15,7 @@
 #include "ui/gradienthistogram.h"
 #include "ui/style/severitydelegate.h"
 #include "ui/widgets/filterlineedit.h"
+#include "ui/widgets/scrollpage.h"
 #include "ui/widgets/tableactions.h"
 
 namespace TraceInspector {
@@ -66,7 +67,9 @@ GradientsPanel::GradientsPanel(QWidget *parent)
     split->setStretchFactor(1, 1);
     split->setChildrenCollapsible(false);
     panelLayout()->insertWidget(1, m_contract);
-    panelLayout()->addWidget(split, 1);
+    // The table over the histogram needs ~160 px: in a shorter panel they scroll as a page
+    // rather than raise the window's least height past a 768-pixel screen's.
+    panelLayout()->addWidget(scrollPage(split, this), 1);
 
     connect(this, &EvidenceTablePanel::recordSelected, this, &GradientsPanel::showDetail);
     connect(this, &EvidenceTablePanel::recordSelected, this, [this](qint64 record) {

@@ -88,7 +88,9 @@ constexpr int kCentreHeight = 660;
 constexpr int kListsHeight = 260;
 constexpr int kTimelineHeight = 210;
 constexpr int kChartHeight = 450;
-constexpr int kTimelineMinimumHeight = 120;
+// The ruler and three rows: with the other panels' least heights, the window fits a
+// 1366x768 screen (tst_mainwindow::fitsASmallScreenWhateverItShows).
+constexpr int kTimelineMinimumHeight = 96;
 
 QString displayName(const QString &path)
 {

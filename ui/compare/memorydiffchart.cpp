@@ -34,7 +34,7 @@ QSize MemoryDiffChart::sizeHint() const
 
 QSize MemoryDiffChart::minimumSizeHint() const
 {
-    return {240, 140};
+    return {240, 100};
 }
 
 void MemoryDiffChart::paintEvent(QPaintEvent *)
