@@ -116,17 +116,15 @@ EvidencePanel::EvidencePanel(QWidget *parent)
     split->setStretchFactor(2, 3);
     split->setStretchFactor(3, 1);
 
-    // The four sections need ~290 px to show a row each. In a shorter panel they scroll as a
-    // page rather than raise the window's least height past a 768-pixel screen's.
-    auto *page = new QWidget(this);
-    auto *pageLayout = new QVBoxLayout(page);
-    pageLayout->setContentsMargins(0, 2, 0, 0);
-    pageLayout->setSpacing(2);
-    pageLayout->addWidget(m_contract);
-    pageLayout->addWidget(split, 1);
+    // The four sections need ~240 px to show a row each. In a shorter panel they scroll as a
+    // page rather than raise the window's least height past a 768-pixel screen's. The
+    // contract stays outside: a scroll area sizes a page with a word-wrapped label to its
+    // preferred height, not to the room there is.
     auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(scrollPage(page, this));
+    layout->setContentsMargins(0, 2, 0, 0);
+    layout->setSpacing(2);
+    layout->addWidget(m_contract);
+    layout->addWidget(scrollPage(split, this), 1);
 
     connect(m_outsideDevice->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) {

@@ -83,9 +83,10 @@ namespace {
 const QString kAppName = QStringLiteral("Candle Trace Inspector");
 // Default heights (relative until first shown): the timeline gets what the memory chart and
 // the lists leave, but never less than about eight rows. The chart's share lets both its
-// plots show every axis label and title whole in a 1600x1000 window (tst_memorychartaxes).
-constexpr int kCentreHeight = 660;
-constexpr int kListsHeight = 260;
+// plots show every axis label and title whole in a 1600x1000 window (tst_memorychartaxes);
+// the lists' share shows the Evidence tab's four sections without scrolling there.
+constexpr int kCentreHeight = 590;
+constexpr int kListsHeight = 330;
 constexpr int kTimelineHeight = 210;
 constexpr int kChartHeight = 450;
 // The ruler and three rows: with the other panels' least heights, the window fits a
