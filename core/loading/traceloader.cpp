@@ -295,7 +295,16 @@ void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 genera
     const std::shared_ptr<const HealthReport> health = healthJob.take(nullptr, &healthCpuMs);
     if (promise.isCanceled() || cancel->load())
         return;
-    const qint64 healthDoneMs = clock.elapsed();
+    // Health's stage goes out at once: the window fills its views while memory is analysed on
+    // the pool, when a core would otherwise be idle, not after it beside the chart's series.
+    snapshot = std::make_shared<LoadedTrace>(*snapshot);
+    snapshot->health = health;
+    snapshot->timings.cpu.health = healthCpuMs;
+    snapshot->stage = LoadStage::Health;
+    snapshot->timings.healthDoneMs = clock.elapsed();
+    publish(promise, snapshot);
+    if (promise.isCanceled() || cancel->load())
+        return;
 
     // The evidence is analysed on this thread once memory is there: the step is always
     // current here.
@@ -316,14 +325,6 @@ void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 genera
     if (promise.isCanceled() || cancel->load())
         return;
 
-    // Health's and memory's stages go out together, each with its own time (when its work was
-    // done).
-    snapshot = std::make_shared<LoadedTrace>(*snapshot);
-    snapshot->health = health;
-    snapshot->timings.cpu.health = healthCpuMs;
-    snapshot->stage = LoadStage::Health;
-    snapshot->timings.healthDoneMs = healthDoneMs;
-    publish(promise, snapshot);
     snapshot = std::make_shared<LoadedTrace>(*snapshot);
     snapshot->memory = memory;
     snapshot->summary = std::make_shared<const TraceSummary>(summary);
