@@ -12,7 +12,7 @@ void BlockPackedU64::reserve(std::size_t count)
 
 void BlockPackedU64::finish()
 {
-    if ((m_size & kBlockMask) != 0)
+    if ((m_size & kBlockMask) != 0 && !m_pending.empty()) // not packed by an earlier finish()
         packPending(m_size & kBlockMask);
     std::vector<std::uint64_t>().swap(m_pending);
     // A reserve that was an upper bound (the memory profile's changes) leaves room that

@@ -85,6 +85,17 @@ private Q_SLOTS:
             QCOMPARE(a.front(), values.front());
             QCOMPARE(a.back(), values.back());
         }
+        // A second finish() packs nothing more: the partial last block was packed by the first.
+        BlockPackedU64 again = a;
+        again.finish();
+        QCOMPARE(again.size(), values.size());
+        for (std::size_t i = 0; i < values.size(); ++i) {
+            if (again[i] != values[i])
+                QFAIL(qPrintable(QStringLiteral("after a second finish(), value %1: %2 instead of %3")
+                                     .arg(i)
+                                     .arg(again[i])
+                                     .arg(values[i])));
+        }
     }
 
     void bounds_data()
