@@ -82,9 +82,9 @@ namespace {
 
 const QString kAppName = QStringLiteral("Candle Trace Inspector");
 // Default heights (relative until first shown): the timeline gets what the memory chart and
-// the lists leave, but never less than about eight rows. The chart's share lets both its
-// plots show every axis label and title whole in a 1600x1000 window (tst_memorychartaxes);
-// the lists' share shows the Evidence tab's four sections without scrolling there.
+// the lists leave, about eight rows. The chart's share lets both its plots show every axis
+// label and title whole in a 1600x1000 window (tst_memorychartaxes); the lists' share gives
+// the Evidence tab's four sections a row each there, with a few pixels to scroll.
 constexpr int kCentreHeight = 590;
 constexpr int kListsHeight = 330;
 constexpr int kTimelineHeight = 210;

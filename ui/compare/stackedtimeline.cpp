@@ -44,7 +44,7 @@ StackedTimeline::StackedTimeline(QWidget *parent)
     m_candidateTitle->setObjectName(QStringLiteral("compareCandidateTimelineTitle"));
     m_baselineTitle->setTextFormat(Qt::PlainText);
     m_candidateTitle->setTextFormat(Qt::PlainText);
-    // The ruler and a row each: the Compare tab's least height is part of the window's.
+    // The ruler and two lines (a row) each: the Compare tab's least height is part of the window's.
     for (TimelineView *view : {m_baseline, m_candidate})
         view->setMinimumHeight(view->rulerHeight() + 2 * fontMetrics().height());
 
