@@ -70,6 +70,7 @@ public:
         RecordOrder order = sortedRecordOrder(m_memory);
         m_order = std::move(order.order);
         m_groups = order.groups;
+        m_out.m_recordsInTimeOrder = m_order.empty();
         walk<true>();
         finishLifetimes();
         finishPeak();

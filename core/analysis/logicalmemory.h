@@ -157,6 +157,9 @@ public:
     std::uint32_t lifetimeAllocRecord(std::size_t index) const { return lifetimeRecords(index).front(); }
     /// Index into Trace::memory of the matching free, if any.
     std::optional<std::uint32_t> lifetimeFreeRecord(const Trace &trace, std::size_t index) const;
+    /// Whether Trace::memory is in §8.1 time order as read (the usual case): then a pass over
+    /// the records in file order meets every lifetime's alloc and free in time order.
+    bool recordsInTimeOrder() const { return m_recordsInTimeOrder; }
 
     std::size_t peakAllocationCount() const { return m_peak ? m_peak->liveAllocations.size() : 0; }
     LogicalStorageLifetime peakAllocation(const Trace &trace, std::size_t k) const;
@@ -189,6 +192,7 @@ private:
                       LogicalStorageLifetime &out) const;
 
     std::uint64_t m_allocationCount = 0;
+    bool m_recordsInTimeOrder = true;
     std::uint64_t m_matchedFreeCount = 0;
     std::uint64_t m_totalAllocatedBytes = 0;
     std::optional<LogicalMemoryPeak> m_peak;

@@ -6,6 +6,7 @@
 
 #include "core/analysis/memoryprofile.h"
 #include "core/analysis/radixorder.h"
+#include "core/analysis/recordextents.h"
 #include "core/model/trace.h"
 
 namespace TraceInspector {
@@ -72,9 +73,105 @@ struct Bucket {
     }
 };
 
+constexpr std::uint32_t kNoRecord = UINT32_MAX;
+
+/// The logical deltas when Trace::memory is in time order as read (the usual case): one pass
+/// over the records, in which each lifetime's first record (its alloc) and last (its free,
+/// when closed) are marked. Allocs and frees of one time may interleave: a query applies a
+/// time's deltas together, so their order within it does not matter. Sorting the frees by
+/// time and merging them with the lifetimes' starts instead took ~2/3 of the 1 GB trace's
+/// series: a pass over the lifetimes for their last records, a radix sort, the merge.
+///  reserve gets the number of deltas at most, before the first  push.
+template<typename MetaOf, typename Push, typename Reserve>
+void deltasInRecordOrder(const Trace &trace, const LogicalMemoryProfile &logical, const MetaOf &metaOf,
+                         const Push &push, const Reserve &reserve)
+{
+    const std::size_t count = logical.lifetimeCount();
+    const std::size_t records = trace.memory.size();
+    // Per record: itself when it starts a lifetime, that lifetime's first record when it is
+    // the lifetime's last, else kNoRecord.
+    std::vector<std::uint32_t> allocOf(records, kNoRecord);
+    std::size_t lasts = 0;
+    for (std::size_t l = 0; l < count; ++l) {
+        const std::span<const std::uint32_t> recs = logical.lifetimeRecords(l);
+        allocOf[recs.front()] = recs.front();
+        if (recs.size() > 1) {
+            allocOf[recs.back()] = recs.front();
+            ++lasts;
+        }
+    }
+    reserve(count + lasts);
+    // A free's alloc lies anywhere before it: fetched ahead.
+    constexpr std::size_t kAhead = 16;
+    for (std::size_t r = 0; r < records; ++r) {
+        if (r + kAhead < records && allocOf[r + kAhead] != kNoRecord)
+            __builtin_prefetch(&trace.memory[allocOf[r + kAhead]]);
+        const std::uint32_t a = allocOf[r];
+        if (a == kNoRecord)
+            continue;
+        const MemoryEvent &e = trace.memory[r];
+        if (a == r) {
+            push(e.timestampNs, e.bytes, metaOf(e));
+        } else if (e.action == MemoryAction::Free) {
+            // The storage keeps its first alloc's size and category.
+            const MemoryEvent &alloc = trace.memory[a];
+            push(e.timestampNs, alloc.bytes, metaOf(alloc) | 1u);
+        }
+    }
+}
+
+/// The logical deltas of records out of time order: lifetimes are sorted by start, their
+/// ends are sorted here (by time, then lifetime) and merged in. A radix sort of the times,
+/// stable so that lifetimes stay in order: comparison-sorting the (time, lifetime) pairs was
+/// ~40 ms of the 1 GB trace's series.
+template<typename MetaOf, typename Push, typename Reserve>
+void deltasFromSortedEnds(const Trace &trace, const LogicalMemoryProfile &logical, const MetaOf &metaOf,
+                          const Push &push, const Reserve &reserve)
+{
+    const std::size_t count = logical.lifetimeCount();
+    std::vector<std::uint64_t> endTimes;
+    std::vector<std::uint32_t> endLifetimes;
+    endTimes.reserve(count);
+    endLifetimes.reserve(count);
+    // A lifetime's last record lies anywhere after its first: fetched ahead.
+    constexpr std::uint32_t kAhead = 16;
+    for (std::uint32_t l = 0; l < count; ++l) {
+        if (l + kAhead < count)
+            __builtin_prefetch(&trace.memory[logical.lifetimeRecords(l + kAhead).back()]);
+        const std::span<const std::uint32_t> recs = logical.lifetimeRecords(l);
+        const MemoryEvent &z = trace.memory[recs.back()];
+        if (recs.size() > 1 && z.action == MemoryAction::Free) {
+            endTimes.push_back(z.timestampNs);
+            endLifetimes.push_back(l);
+        }
+    }
+    std::vector<std::uint64_t> endTimesSorted;
+    std::vector<std::uint32_t> endOrder = radixOrder(std::move(endTimes), &endTimesSorted);
+    for (std::uint32_t &k : endOrder)
+        k = endLifetimes[k];
+    std::vector<std::uint32_t>().swap(endLifetimes);
+    reserve(count + endOrder.size());
+    std::size_t e = 0;
+    for (std::uint32_t l = 0; l <= count; ++l) {
+        const std::uint64_t start =
+            l < count ? trace.memory[logical.lifetimeAllocRecord(l)].timestampNs.value() : UINT64_MAX;
+        for (; e < endOrder.size() && (endTimesSorted[e] < start || l == count); ++e) {
+            // Ends come by time: their allocations lie anywhere before them.
+            if (e + kAhead < endOrder.size())
+                __builtin_prefetch(&trace.memory[logical.lifetimeAllocRecord(endOrder[e + kAhead])]);
+            const MemoryEvent &alloc = trace.memory[logical.lifetimeAllocRecord(endOrder[e])];
+            push(endTimesSorted[e], alloc.bytes, metaOf(alloc) | 1u);
+        }
+        if (l == count)
+            break;
+        const MemoryEvent &alloc = trace.memory[logical.lifetimeAllocRecord(l)];
+        push(alloc.timestampNs, alloc.bytes, metaOf(alloc));
+    }
+}
+
 } // namespace
 
-MemorySeries::MemorySeries(const Trace &trace, const MemoryProfile &profile)
+MemorySeries::MemorySeries(const Trace &trace, const MemoryProfile &profile, const RecordExtents *extents)
 {
     const LogicalMemoryProfile *logical = profile.logical ? &*profile.logical : nullptr;
     const PhysicalMemoryProfile *physical = profile.physical ? &*profile.physical : nullptr;
@@ -148,67 +245,36 @@ MemorySeries::MemorySeries(const Trace &trace, const MemoryProfile &profile)
             any = true;
         }
 
-        // Lifetimes are sorted by start; their ends are sorted here (by time, then lifetime)
-        // and merged in. A radix sort of the times, stable so that lifetimes stay in order:
-        // comparison-sorting the (time, lifetime) pairs was ~40 ms of the 1 GB trace's series.
-        // The metas are made 2 bytes each from the start when they fit (at most 4096 slots):
-        // a 4-byte array copied into 2 bytes at the end had both alive at the series' peak
-        // (~7 MB on the 1 GB trace, beside the evidence analysis).
-        const std::size_t count = logical->lifetimeCount();
+        // The deltas in time order: each lifetime's alloc, and its free when closed. The metas
+        // are made 2 bytes each from the start when they fit (at most 4096 slots): a 4-byte
+        // array copied into 2 bytes at the end had both alive at the series' peak (~7 MB on the
+        // 1 GB trace, beside the evidence analysis).
+        const auto metaOf = [&](const MemoryEvent &alloc) {
+            const std::uint32_t slot = slotOf.find(alloc.device);
+            const int pos = kStackPosition[static_cast<std::size_t>(alloc.category)];
+            m_allCategories[std::size_t(pos)] = true;
+            m_info[infoOfSlot[slot]].categories[std::size_t(pos)] = true;
+            return (slot << 4) | (std::uint32_t(pos) << 1);
+        };
         const auto mergeDeltas = [&]<typename Meta>(Meta) {
-            std::vector<std::uint64_t> endTimes;
-            std::vector<std::uint32_t> endLifetimes;
-            endTimes.reserve(count);
-            endLifetimes.reserve(count);
-            std::vector<Meta> metaOf(count);
-            // A lifetime's last record lies anywhere after its first: a cache miss nearly
-            // every time, ~30 % of the series (1 GB trace) until it was fetched ahead.
-            constexpr std::uint32_t kAhead = 16;
-            for (std::uint32_t l = 0; l < count; ++l) {
-                if (l + kAhead < count)
-                    __builtin_prefetch(&trace.memory[logical->lifetimeRecords(l + kAhead).back()]);
-                const std::span<const std::uint32_t> recs = logical->lifetimeRecords(l);
-                const MemoryEvent &a = trace.memory[recs.front()];
-                const std::uint32_t slot = slotOf.find(a.device);
-                const int pos = kStackPosition[static_cast<std::size_t>(a.category)];
-                metaOf[l] = static_cast<Meta>((slot << 4) | (std::uint32_t(pos) << 1));
-                m_allCategories[std::size_t(pos)] = true;
-                m_info[infoOfSlot[slot]].categories[std::size_t(pos)] = true;
-                const MemoryEvent &z = trace.memory[recs.back()];
-                if (z.action == MemoryAction::Free) {
-                    endTimes.push_back(z.timestampNs);
-                    endLifetimes.push_back(l);
-                }
-            }
-            std::vector<std::uint64_t> endTimesSorted;
-            std::vector<std::uint32_t> endOrder = radixOrder(std::move(endTimes), &endTimesSorted);
-            for (std::uint32_t &k : endOrder)
-                k = endLifetimes[k];
-            std::vector<std::uint32_t>().swap(endLifetimes);
-            const std::size_t total = count + endOrder.size();
-            m_times.reserve(total);
-            m_bytes.reserve(total);
             std::vector<Meta> metas;
-            metas.reserve(total);
-            std::size_t e = 0;
-            for (std::uint32_t l = 0; l <= count; ++l) {
-                const std::uint64_t start =
-                    l < count ? trace.memory[logical->lifetimeAllocRecord(l)].timestampNs.value() : UINT64_MAX;
-                for (; e < endOrder.size() && (endTimesSorted[e] < start || l == count); ++e) {
-                    // Ends come by time: their allocations lie anywhere before them.
-                    if (e + kAhead < endOrder.size())
-                        __builtin_prefetch(&trace.memory[logical->lifetimeAllocRecord(endOrder[e + kAhead])]);
-                    const std::uint32_t id = endOrder[e];
-                    m_times.push_back(endTimesSorted[e]);
-                    m_bytes.push_back(trace.memory[logical->lifetimeAllocRecord(id)].bytes);
-                    metas.push_back(static_cast<Meta>(metaOf[id] | 1u));
-                }
-                if (l == count)
-                    break;
-                m_times.push_back(start);
-                m_bytes.push_back(trace.memory[logical->lifetimeAllocRecord(l)].bytes);
-                metas.push_back(metaOf[l]);
-            }
+            const auto push = [&](std::uint64_t time, std::uint64_t bytes, std::uint32_t meta) {
+                m_times.push_back(time);
+                m_bytes.push_back(bytes);
+                metas.push_back(static_cast<Meta>(meta));
+            };
+            if (logical->recordsInTimeOrder())
+                deltasInRecordOrder(trace, *logical, metaOf, push, [&](std::size_t total) {
+                    m_times.reserve(total);
+                    m_bytes.reserve(total);
+                    metas.reserve(total);
+                });
+            else
+                deltasFromSortedEnds(trace, *logical, metaOf, push, [&](std::size_t total) {
+                    m_times.reserve(total);
+                    m_bytes.reserve(total);
+                    metas.reserve(total);
+                });
             m_times.finish();
             m_bytes.finish();
             if constexpr (std::is_same_v<Meta, std::uint16_t>)
@@ -243,13 +309,10 @@ MemorySeries::MemorySeries(const Trace &trace, const MemoryProfile &profile)
     if (any)
         m_range = {first, last == UINT64_MAX ? UINT64_MAX : last + 1};
 
-    // §6.3 host evidence (saturating ends) and the terminal bound the run.
-    const auto end = [](std::uint64_t a, std::uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; };
+    // §6.3 host evidence (saturating ends) and the terminal bound the run. The spans' and
+    // ops' latest end is RecordExtents::runEndNs (0 without either), when the caller has it.
     std::uint64_t runEnd = any ? last : 0;
-    for (const Span &sp : trace.spans)
-        runEnd = std::max(runEnd, sp.closed ? end(sp.startNs, sp.durationNs) : sp.startNs);
-    for (const Op &op : trace.ops)
-        runEnd = std::max(runEnd, end(op.timestampNs, op.durationNs));
+    runEnd = std::max(runEnd, extents ? extents->runEndNs : RecordExtents::compute(trace).runEndNs);
     if (trace.terminal)
         runEnd = std::max(runEnd, trace.terminal->timestampNs);
     m_runRange = {0, runEnd == UINT64_MAX ? UINT64_MAX : runEnd + 1};
@@ -373,10 +436,19 @@ LogicalChartData MemorySeries::logical(int device, const TimeWindow &window, int
             bins[0].include(current, order++);
             lastBin = 0;
         }
+        // bucketIndex() of each group's time, which only grows: the bucket moves forward at
+        // most `buckets` times in all (a 128-bit division per group was a fifth of the walk).
+        int bin = 0;
+        std::uint64_t nextBinStart = bucketStart(window, buckets, 1);
+        const auto binOf = [&](std::uint64_t t) {
+            while (bin + 1 < buckets && t >= nextBinStart)
+                nextBinStart = bucketStart(window, buckets, ++bin + 1);
+            return bin;
+        };
         for (std::size_t i = first; i < last;) {
             if (cancelled())
                 return {};
-            const int b = bucketIndex(window, buckets, m_times[i]);
+            const int b = binOf(m_times[i]);
             if (lastBin >= 0)
                 for (int k = lastBin + 1; k <= b; ++k)
                     bins[std::size_t(k)].include(current, order++); // value held into these buckets

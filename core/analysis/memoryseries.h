@@ -19,6 +19,7 @@ namespace TraceInspector {
 
 struct Trace;
 struct MemoryProfile;
+struct RecordExtents;
 
 /// Stacking order of the logical chart, bottom first: long-lived memory at the bottom.
 inline constexpr std::array<MemoryCategory, kMemoryCategoryCount> kChartCategoryOrder = {
@@ -117,7 +118,9 @@ public:
     static constexpr int kAllDevices = -1;
 
     MemorySeries() = default;
-    MemorySeries(const Trace &trace, const MemoryProfile &profile);
+    /// \a extents, when the caller has them, spare a walk over every span and op for the
+    /// run's end.
+    MemorySeries(const Trace &trace, const MemoryProfile &profile, const RecordExtents *extents = nullptr);
 
     /// Every device of either plane, byte-wise ascending.
     const std::vector<std::string> &devices() const { return m_deviceNames; }

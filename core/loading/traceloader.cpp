@@ -315,8 +315,9 @@ void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 genera
         return;
     summary.logicalPeakBytes = memory->logicalPeakBytes();
     // The chart's series from the memory profile, while the evidence is analysed here.
-    AnalysisJob<MemorySeries> seriesJob(
-        [keep, memory] { return std::make_shared<const MemorySeries>(*keep, *memory); });
+    AnalysisJob<MemorySeries> seriesJob([keep, memory, extents = snapshot->extents] {
+        return std::make_shared<const MemorySeries>(*keep, *memory, extents.get());
+    });
     const qint64 evidenceStart = clock.elapsed();
     cpuStart = threadCpuMs();
     auto evidence = std::make_shared<const EvidenceAnalysis>(analyzeEvidence(trace, health.get(), memory.get()));

@@ -139,16 +139,18 @@ int main(int argc, char **argv)
     });
     const MemoryProfile memory = analyzeMemory(trace);
     measure("memory", repeats, [&] { return analyzeMemory(trace).memoryUsage(); });
-    // The window computes it with the memory profile, in the same job.
+    // The window computes it on the loader's thread while memory is analysed.
     measure("summary", repeats, [&] {
         computeSummary(trace, memory);
         return std::size_t(0);
     });
     const HealthReport health = analyzeHealth(trace);
     measure("evidence", repeats, [&] { return analyzeEvidence(trace, &health, &memory).memoryUsage(); });
-    measure("memory series", repeats, [&] { return MemorySeries(trace, memory).memoryUsage(); });
+    // As the loader builds it: with the record extents it computed after the read.
+    const RecordExtents extents = RecordExtents::compute(trace);
+    measure("memory series", repeats, [&] { return MemorySeries(trace, memory, &extents).memoryUsage(); });
     // The chart's first buckets: the whole run, every device, a 1500-pixel plot.
-    const MemorySeries series(trace, memory);
+    const MemorySeries series(trace, memory, &extents);
     measure("chart buckets", repeats, [&] {
         const LogicalChartData logical = series.logical(MemorySeries::kAllDevices, series.runRange(), 1500);
         const PhysicalChartData physical = series.physical(MemorySeries::kAllDevices, series.runRange(), 1500);

@@ -9,6 +9,7 @@
 
 #include "core/analysis/memoryprofile.h"
 #include "core/analysis/memoryseries.h"
+#include "core/analysis/recordextents.h"
 #include "core/io/tracereader.h"
 #include "core/model/trace.h"
 
@@ -291,18 +292,25 @@ private Q_SLOTS:
         QTest::addColumn<int>("seed");
         QTest::addColumn<int>("buckets");
         QTest::addColumn<int>("devices");
-        for (int seed = 1; seed <= 6; ++seed)
-            for (int buckets : {1, 7, 64, 333})
-                QTest::addRow("seed %d, %d buckets", seed, buckets) << seed << buckets << 3;
-        // More than 4096 devices: the deltas' metas no longer fit 2 bytes.
-        for (int seed = 7; seed <= 8; ++seed)
-            QTest::addRow("seed %d, 5000 devices", seed) << seed << 64 << 5000;
+        // Records in time order as read (the deltas in one pass over them) or not (the
+        // lifetimes' ends sorted and merged in).
+        QTest::addColumn<bool>("inTimeOrder");
+        for (const bool inOrder : {false, true}) {
+            const char *order = inOrder ? "in time order" : "out of order";
+            for (int seed = 1; seed <= 6; ++seed)
+                for (int buckets : {1, 7, 64, 333})
+                    QTest::addRow("seed %d, %d buckets, %s", seed, buckets, order) << seed << buckets << 3 << inOrder;
+            // More than 4096 devices: the deltas' metas no longer fit 2 bytes.
+            for (int seed = 7; seed <= 8; ++seed)
+                QTest::addRow("seed %d, 5000 devices, %s", seed, order) << seed << 64 << 5000 << inOrder;
+        }
     }
     void bucketsMatchTimeline()
     {
         QFETCH(int, seed);
         QFETCH(int, buckets);
         QFETCH(int, devices);
+        QFETCH(bool, inTimeOrder);
         std::mt19937_64 rng{static_cast<std::uint64_t>(seed)};
         std::vector<std::string> recs;
         const char *named[] = {"cpu", "cuda:0", "cuda:1"};
@@ -319,9 +327,37 @@ private Q_SLOTS:
                            + std::to_string(rng() % 150) + " " + std::to_string(rng() % 100000) + " "
                            + cats[rng() % 5]);
         }
+        if (inTimeOrder) {
+            const auto time = [](const std::string &r) { return std::stoull(r.substr(2)); };
+            std::stable_sort(recs.begin(), recs.end(),
+                             [&](const std::string &a, const std::string &b) { return time(a) < time(b); });
+        }
         const auto l = load(recs);
         QVERIFY(l);
         const LogicalMemoryProfile &p = *l->profile.logical;
+        QCOMPARE(p.recordsInTimeOrder(), inTimeOrder);
+        if (devices == 3) {
+            // Every category's share, at every point of the timeline.
+            const std::uint64_t firstStart =
+                p.lifetimeCount() > 0 ? p.lifetime(*l->trace, 0).startTimestampNs : UINT64_MAX;
+            for (LogicalMemoryProfile::Cursor c(p); !c.atEnd(); c.next()) {
+                std::array<std::uint64_t, kMemoryCategoryCount> byCategory{};
+                for (const CategoryBytes &cb : c.liveBytesByCategory())
+                    byCategory[std::size_t(cb.category)] = cb.bytes;
+                StackedColumn want{c.timestampNs(), {}};
+                std::uint64_t running = 0;
+                for (std::size_t k = 0; k < kChartCategoryOrder.size(); ++k) {
+                    running += byCategory[std::size_t(kChartCategoryOrder[k])];
+                    want.stack[k] = running;
+                }
+                const std::optional<StackedColumn> got =
+                    l->series.logicalAt(MemorySeries::kAllDevices, c.timestampNs());
+                // Before the first allocation (frees of nothing) the series knows nothing yet.
+                QCOMPARE(got.has_value(), c.timestampNs() >= firstStart);
+                if (got)
+                    QCOMPARE(got->stack, want.stack);
+            }
+        }
         std::vector<std::vector<std::uint64_t>> values;
         for (int device = -1; device < 3; ++device)
             values.push_back(timelineValues(p, device));
@@ -476,6 +512,33 @@ private Q_SLOTS:
         const MemorySeries series(*r.trace, profile);
         QCOMPARE(series.fullRange(), (TimeWindow{52000, 52001}));
         QCOMPARE(series.runRange(), (TimeWindow{0, 52001}));
+        // The loader hands over the record extents it has: the same run.
+        const RecordExtents extents = RecordExtents::compute(*r.trace);
+        QCOMPARE(MemorySeries(*r.trace, profile, &extents).runRange(), (TimeWindow{0, 52001}));
+    }
+
+    void runRangeFollowsSpansAndOps()
+    {
+        // A capture cut short (no terminal): the op ends last, after the span and the memory.
+        const std::string text =
+            kMeta + "\n"
+            + R"({"kind":"span_start","id":"root","name":"f","start_ns":1000,"span_kind":"function","measured":true})"
+              "\n"
+            + record("a 2000 cpu s1 64") + "\n" + record("f 3000 cpu s1 64") + "\n"
+            + R"({"kind":"op","span_id":"root","op_name":"matmul","inputs":[],"output":"t","shape":[2],"dtype":"f32",)"
+              R"("device":"cpu","duration_ns":8000,"timestamp_ns":1500,"input_dense_bytes":0})"
+              "\n"
+            + R"({"kind":"span_end","id":"root","duration_ns":5000})"
+              "\n";
+        ReadResult r = TraceReader::readBytes(text, "cut.jsonl");
+        QVERIFY(r.trace);
+        QCOMPARE(r.trace->ops.size(), std::size_t(1));
+        const MemoryProfile profile = analyzeMemory(*r.trace);
+        const RecordExtents extents = RecordExtents::compute(*r.trace);
+        const MemorySeries series(*r.trace, profile, &extents);
+        QCOMPARE(series.fullRange(), (TimeWindow{2000, 3001}));
+        QCOMPARE(series.runRange(), (TimeWindow{0, 9501}));
+        QCOMPARE(MemorySeries(*r.trace, profile).runRange(), (TimeWindow{0, 9501}));
     }
 
     void valuesAtAnInstant()
