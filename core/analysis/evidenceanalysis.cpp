@@ -11,13 +11,27 @@ std::size_t EvidenceAnalysis::memoryUsage() const
            + gradients.keys.capacity() * sizeof(GradientKeyEvidence);
 }
 
-EvidenceAnalysis analyzeEvidence(const Trace &trace, const HealthReport *health, const MemoryProfile *memory)
+EvidenceAnalysis analyzeEvidenceBeforeMemory(const Trace &trace, const HealthReport *health)
 {
     EvidenceAnalysis result;
-    result.tensors = analyzeTensorEvidence(trace, memory && memory->logical ? &*memory->logical : nullptr);
+    result.tensors = analyzeTensorEvidence(trace);
     result.tensorStats = evaluateTensorStats(trace);
     result.gradients = analyzeGradientEvidence(trace, health);
     result.capabilities = analyzeCapabilities(trace, health);
+    return result;
+}
+
+void attachMemoryEvidence(const Trace &trace, const MemoryProfile &memory, EvidenceAnalysis &evidence)
+{
+    if (memory.logical)
+        attachTensorStorage(trace, *memory.logical, evidence.tensors);
+}
+
+EvidenceAnalysis analyzeEvidence(const Trace &trace, const HealthReport *health, const MemoryProfile *memory)
+{
+    EvidenceAnalysis result = analyzeEvidenceBeforeMemory(trace, health);
+    if (memory)
+        attachMemoryEvidence(trace, *memory, result);
     return result;
 }
 

@@ -28,5 +28,9 @@ struct EvidenceAnalysis {
 /// \a health and \a memory may be null (not computed): then no findings are attached and
 /// tensors get no storage.
 EvidenceAnalysis analyzeEvidence(const Trace &trace, const HealthReport *health, const MemoryProfile *memory);
+/// analyzeEvidence() in two steps, so that the first, most of the work, can run while memory
+/// is analysed: everything but the tensors' storage, then that storage from \a memory.
+EvidenceAnalysis analyzeEvidenceBeforeMemory(const Trace &trace, const HealthReport *health);
+void attachMemoryEvidence(const Trace &trace, const MemoryProfile &memory, EvidenceAnalysis &evidence);
 
 } // namespace TraceInspector

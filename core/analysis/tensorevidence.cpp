@@ -2,7 +2,6 @@
 #include "core/analysis/tensorevidence.h"
 
 #include <algorithm>
-#include <unordered_map>
 
 #include "core/analysis/logicalmemory.h"
 #include "core/analysis/logicalmemorykeys.h"
@@ -32,6 +31,7 @@ namespace {
 // DenseKeyIndex(expected) leaves room for twice its expected keys: four times the keys as
 // "expected" keep the tables looked up once per op or memory record at most 1/8 full.
 constexpr std::size_t kSparse = 4;
+constexpr std::uint32_t kAbsent = UINT32_MAX; // DenseKeyIndex::find() of a key not inserted
 
 std::uint64_t pack(StringId a, StringId b)
 {
@@ -48,30 +48,36 @@ void linkTensorStats(const Trace &trace, TensorEvidence &out)
     out.statsOpByShape.assign(n, 0);
     if (n == 0)
         return;
-    std::unordered_map<std::uint64_t, std::uint32_t> tensorBySpanLabel;
-    for (std::size_t i = 0; i < n; ++i)
-        tensorBySpanLabel.emplace(pack(trace.tensorStats[i].spanId, trace.tensorStats[i].label), TensorEvidence::kNone);
-    for (std::size_t t = 0; t < trace.tensors.size(); ++t) {
-        const Tensor &tensor = trace.tensors[t];
-        if (tensor.label == kNoString)
-            continue;
-        const auto it = tensorBySpanLabel.find(pack(tensor.spanId, tensor.label));
-        if (it != tensorBySpanLabel.end() && it->second == TensorEvidence::kNone)
-            it->second = std::uint32_t(t);
+    {
+        // The first tensor record of each (span, label) of a record; dropped before the tables
+        // below are made, as this runs beside the memory analysis and its peak.
+        DenseKeyIndex spanLabels(n);
+        for (const TensorStats &s : trace.tensorStats)
+            spanLabels.insert(pack(s.spanId, s.label));
+        std::vector<std::uint32_t> tensorOf(spanLabels.size(), TensorEvidence::kNone);
+        for (std::size_t t = 0; t < trace.tensors.size(); ++t) {
+            const Tensor &tensor = trace.tensors[t];
+            if (tensor.label == kNoString)
+                continue;
+            const std::uint32_t k = spanLabels.find(pack(tensor.spanId, tensor.label));
+            if (k != kAbsent && tensorOf[k] == TensorEvidence::kNone)
+                tensorOf[k] = std::uint32_t(t);
+        }
+        for (std::size_t i = 0; i < n; ++i)
+            out.statsTensor[i] =
+                tensorOf[spanLabels.find(pack(trace.tensorStats[i].spanId, trace.tensorStats[i].label))];
     }
     // Wanted: the output ids of matched tensors, and (span, dtype) of the rest, indexed
     // densely. Every op is looked up in both: open addressing over the few keys (a table that
     // stays in cache) instead of std::unordered_map/set, whose lookups divide by the bucket
     // count, and nothing sized by the string count. Room for kSparse times the keys, as for
     // the tensor ids below: most lookups miss.
-    constexpr std::uint32_t kAbsent = UINT32_MAX; // DenseKeyIndex::find() of a key not inserted
-    DenseKeyIndex outputs(kSparse * n);
+    DenseKeyIndex outputs(kSparse * std::min(n, trace.tensors.size()));
     std::vector<std::uint32_t> opOfOutput; // by outputs index
     DenseKeyIndex spanDtypes(kSparse * n);
     for (std::size_t i = 0; i < n; ++i) {
         const TensorStats &s = trace.tensorStats[i];
-        const std::uint32_t t = tensorBySpanLabel[pack(s.spanId, s.label)];
-        out.statsTensor[i] = t;
+        const std::uint32_t t = out.statsTensor[i];
         if (t != TensorEvidence::kNone && outputs.insert(trace.tensors[t].tensorId) == opOfOutput.size())
             opOfOutput.push_back(TensorEvidence::kNone);
         spanDtypes.insert(pack(s.spanId, s.dtype));
@@ -150,7 +156,6 @@ void rankTensors(const Trace &trace, TensorEvidence &out)
     for (std::size_t i = 0; i < n; ++i)
         ids[i] = trace.tensors[i].label;
     out.labelRank = textRanks(trace, ids);
-    out.storageRank = textRanks(trace, out.storageId);
     // Span ids: Trace::spans is sorted by id, so a sorted pass over the distinct ids would
     // do; a binary search per distinct span id is simpler and there are few of them.
     out.spanIndex.assign(n, TensorEvidence::kNone);
@@ -169,9 +174,27 @@ void rankTensors(const Trace &trace, TensorEvidence &out)
     }
 }
 
+/// The tensor ids of \a trace's tensor records, indexed densely: only those are looked up in
+/// the (much larger) op and memory arrays. Tables over every interned string (9 bytes per
+/// string, ~20 MB on the 1 GB trace, for its 7 thousand tensors) were the evidence analysis's
+/// peak, while the memory chart's series was prepared beside it.
+/// Sized for a load of at most 1/8 (kSparse): nearly every op output and memory record looked
+/// up is no tensor's id, and in a half-full table a miss often meets an occupied slot,
+/// compares a key and mispredicts (1 GB trace: 49 -> 29 ms for the whole analysis, best of
+/// 11; ~1.3 MB for the three tables).
+DenseKeyIndex indexTensorIds(const Trace &trace)
+{
+    DenseKeyIndex tensorIds(kSparse * trace.tensors.size());
+    for (const Tensor &t : trace.tensors) {
+        if (t.tensorId < trace.strings.size())
+            tensorIds.insert(t.tensorId);
+    }
+    return tensorIds;
+}
+
 } // namespace
 
-TensorEvidence analyzeTensorEvidence(const Trace &trace, const LogicalMemoryProfile *logical)
+TensorEvidence analyzeTensorEvidence(const Trace &trace)
 {
     TensorEvidence result;
     const std::size_t n = trace.tensors.size();
@@ -179,72 +202,75 @@ TensorEvidence analyzeTensorEvidence(const Trace &trace, const LogicalMemoryProf
     result.storageId.assign(n, kNoString);
     result.allocNs.assign(n, TensorEvidence::kNoTime);
     result.freeNs.assign(n, TensorEvidence::kNoTime);
+    result.storageRank.assign(n, TensorEvidence::kNone);
     linkTensorStats(trace, result);
-    if (n == 0) {
-        rankTensors(trace, result);
-        return result;
-    }
-
-    // The ids of the tensor records, indexed densely: only those are looked up in the (much
-    // larger) op and memory arrays. Tables over every interned string (9 bytes per string,
-    // ~20 MB on the 1 GB trace, for its 7 thousand tensors) were the evidence analysis's
-    // peak, while the memory chart's series was prepared beside it.
-    // Sized for a load of at most 1/8 (kSparse): nearly every op output and memory record
-    // looked up is no tensor's id, and in a half-full table a miss often meets an occupied
-    // slot, compares a key and mispredicts (1 GB trace: 49 -> 29 ms for this function, best
-    // of 11; ~1.3 MB for the three tables).
-    const std::size_t stringCount = trace.strings.size();
-    DenseKeyIndex tensorIds(kSparse * n);
-    for (const Tensor &t : trace.tensors) {
-        if (t.tensorId < stringCount)
-            tensorIds.insert(t.tensorId);
-    }
-    constexpr std::uint32_t kAbsent = UINT32_MAX; // DenseKeyIndex::find() of a key not inserted
-    std::vector<std::uint32_t> opOf(tensorIds.size(), TensorEvidence::kNone);
-    std::vector<std::uint32_t> lifetimeOf(tensorIds.size(), TensorEvidence::kNone);
-    for (std::size_t i = 0; i < trace.ops.size(); ++i) {
-        const std::uint32_t k = tensorIds.find(trace.ops[i].output);
-        if (k != kAbsent && opOf[k] == TensorEvidence::kNone)
-            opOf[k] = std::uint32_t(i);
-    }
-    if (logical) {
-        // Lifetimes come by start, their frees anywhere after: each record read is a cache
-        // miss (~half of this function on the 1 GB trace) unless fetched ahead.
-        constexpr std::size_t kAhead = 8;
-        const std::size_t lifetimes = logical->lifetimeCount();
-        for (std::size_t l = 0; l < lifetimes; ++l) {
-            if (l + kAhead < lifetimes) {
-                for (const std::uint32_t record : logical->lifetimeRecords(l + kAhead))
-                    __builtin_prefetch(&trace.memory[record]);
-            }
-            for (const std::uint32_t record : logical->lifetimeRecords(l)) {
-                const MemoryEvent &m = trace.memory[record];
-                if (m.action != MemoryAction::Alloc)
-                    continue;
-                const std::uint32_t k = tensorIds.find(m.tensorId);
-                if (k != kAbsent && lifetimeOf[k] == TensorEvidence::kNone)
-                    lifetimeOf[k] = std::uint32_t(l);
-            }
+    if (n > 0) {
+        const DenseKeyIndex tensorIds = indexTensorIds(trace);
+        std::vector<std::uint32_t> opOf(tensorIds.size(), TensorEvidence::kNone);
+        for (std::size_t i = 0; i < trace.ops.size(); ++i) {
+            const std::uint32_t k = tensorIds.find(trace.ops[i].output);
+            if (k != kAbsent && opOf[k] == TensorEvidence::kNone)
+                opOf[k] = std::uint32_t(i);
         }
-        if (logical->peak())
-            result.peakNs = logical->peak()->timestampNs;
+        for (std::size_t i = 0; i < n; ++i) {
+            const StringId id = trace.tensors[i].tensorId;
+            if (id < trace.strings.size())
+                result.producingOp[i] = opOf[tensorIds.find(id)];
+        }
+    }
+    rankTensors(trace, result);
+    return result;
+}
+
+void attachTensorStorage(const Trace &trace, const LogicalMemoryProfile &logical, TensorEvidence &evidence)
+{
+    if (logical.peak())
+        evidence.peakNs = logical.peak()->timestampNs;
+    const std::size_t n = trace.tensors.size();
+    if (n == 0)
+        return;
+    const std::size_t stringCount = trace.strings.size();
+    const DenseKeyIndex tensorIds = indexTensorIds(trace);
+    std::vector<std::uint32_t> lifetimeOf(tensorIds.size(), TensorEvidence::kNone);
+    // Lifetimes come by start, their frees anywhere after: each record read is a cache miss
+    // (~half of the storage join on the 1 GB trace) unless fetched ahead.
+    constexpr std::size_t kAhead = 8;
+    const std::size_t lifetimes = logical.lifetimeCount();
+    for (std::size_t l = 0; l < lifetimes; ++l) {
+        if (l + kAhead < lifetimes) {
+            for (const std::uint32_t record : logical.lifetimeRecords(l + kAhead))
+                __builtin_prefetch(&trace.memory[record]);
+        }
+        for (const std::uint32_t record : logical.lifetimeRecords(l)) {
+            const MemoryEvent &m = trace.memory[record];
+            if (m.action != MemoryAction::Alloc)
+                continue;
+            const std::uint32_t k = tensorIds.find(m.tensorId);
+            if (k != kAbsent && lifetimeOf[k] == TensorEvidence::kNone)
+                lifetimeOf[k] = std::uint32_t(l);
+        }
     }
     for (std::size_t i = 0; i < n; ++i) {
         const StringId id = trace.tensors[i].tensorId;
         if (id >= stringCount)
             continue;
-        const std::uint32_t k = tensorIds.find(id);
-        result.producingOp[i] = opOf[k];
-        const std::uint32_t l = lifetimeOf[k];
+        const std::uint32_t l = lifetimeOf[tensorIds.find(id)];
         if (l == TensorEvidence::kNone)
             continue;
-        const MemoryEvent &alloc = trace.memory[logical->lifetimeAllocRecord(l)];
-        result.storageId[i] = alloc.storageId;
-        result.allocNs[i] = alloc.timestampNs;
-        if (const std::optional<std::uint32_t> free = logical->lifetimeFreeRecord(trace, l))
-            result.freeNs[i] = trace.memory[*free].timestampNs;
+        const MemoryEvent &alloc = trace.memory[logical.lifetimeAllocRecord(l)];
+        evidence.storageId[i] = alloc.storageId;
+        evidence.allocNs[i] = alloc.timestampNs;
+        if (const std::optional<std::uint32_t> free = logical.lifetimeFreeRecord(trace, l))
+            evidence.freeNs[i] = trace.memory[*free].timestampNs;
     }
-    rankTensors(trace, result);
+    evidence.storageRank = textRanks(trace, evidence.storageId);
+}
+
+TensorEvidence analyzeTensorEvidence(const Trace &trace, const LogicalMemoryProfile *logical)
+{
+    TensorEvidence result = analyzeTensorEvidence(trace);
+    if (logical)
+        attachTensorStorage(trace, *logical, result);
     return result;
 }
 

@@ -59,5 +59,9 @@ struct TensorEvidence {
 /// trace has no memory records), and every tensor_stats record with its tensor and op.
 /// Linear in tensors + ops + memory records.
 TensorEvidence analyzeTensorEvidence(const Trace &trace, const LogicalMemoryProfile *logical);
+/// The same in two steps, so that the first can run while memory is analysed: everything but
+/// the storage (none yet), then the storage of the lifetimes of \a logical.
+TensorEvidence analyzeTensorEvidence(const Trace &trace);
+void attachTensorStorage(const Trace &trace, const LogicalMemoryProfile &logical, TensorEvidence &evidence);
 
 } // namespace TraceInspector

@@ -49,7 +49,7 @@ struct LoadTimings {
     /// aggregate grouped by shape, dtype and device (parts of spanTreeDoneMs).
     qint64 deviceTimeMs = -1;
     qint64 opRegroupMs = -1;
-    qint64 evidenceMs = -1; ///< duration of the evidence analysis (part of the Memory stage)
+    qint64 evidenceMs = -1; ///< duration of the evidence analysis (part of the Memory stage), both its steps
     /// CPU milliseconds of each analysis after the read, on whichever thread ran it (-1: not
     /// run): on a shared machine the wall times above mostly measure the neighbours.
     struct Cpu {

@@ -12,6 +12,7 @@
 
 #include "tests/testutils/generator.h"
 #include "core/analysis/devicetime.h"
+#include "core/analysis/evidenceanalysis.h"
 #include "core/analysis/health.h"
 #include "core/analysis/memoryprofile.h"
 #include "core/analysis/memoryseries.h"
@@ -55,6 +56,7 @@ private Q_SLOTS:
 
     void deliversStagesInOrder();
     void eachStageCarriesItsOwnResults();
+    void evidenceFindsTheTensorsStorage();
     void healthWaitsForTheReadTraceShown_data();
     void healthWaitsForTheReadTraceShown();
     void rejectedTraceIsStillShown();
@@ -242,6 +244,51 @@ void TestTraceLoader::eachStageCarriesItsOwnResults()
     QVERIFY(t.healthDoneMs >= t.spanTreeDoneMs);
     QVERIFY(t.memoryDoneMs >= t.healthDoneMs);
     QVERIFY(t.memoryChartDoneMs >= t.memoryDoneMs);
+}
+
+void TestTraceLoader::evidenceFindsTheTensorsStorage()
+{
+    // The loader analyses the evidence in two steps (most of it while memory is analysed):
+    // the result is the one-step analysis's. Example 01 with a tensor record for the matmul's
+    // output, whose storage the memory records name.
+    QFile f(example("01_valid_trace10_forward.jsonl"));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QByteArray text = f.readAll();
+    const qsizetype terminal = text.indexOf(R"({"kind":"terminal")");
+    QVERIFY(terminal > 0);
+    text.insert(terminal, R"({"kind":"tensor","span_id":"span-matmul","tensor_id":"t:q","label":"q",)"
+                          R"("shape":[2,128,768],"dtype":"bf16","device":"cuda:0","category":"activation"})"
+                          "\n");
+    TraceLoader loader;
+    QSignalSpy finished(&loader, &TraceLoader::finished);
+    loader.load(writeFile(QStringLiteral("storage.jsonl"), text));
+    QVERIFY(finished.wait(20000));
+    const LoadedTracePtr done = snapshotOf(finished.at(0));
+    QVERIFY(done->evidence && done->health && done->memory);
+    const Trace &trace = *done->trace;
+    QCOMPARE(trace.tensors.size(), std::size_t(2));
+    const TensorEvidence &got = done->evidence->tensors;
+    QCOMPARE(trace.str(got.storageId[1]), std::string_view("cuda:0/storage-17"));
+    QCOMPARE(got.allocNs[1], std::uint64_t(13600));
+    QCOMPARE(got.freeNs[1], std::uint64_t(50500));
+    QCOMPARE(got.producingOp[1], std::uint32_t(0));
+    QVERIFY(!got.hasStorage(0)); // the weight has no memory record
+
+    const EvidenceAnalysis want = analyzeEvidence(trace, done->health.get(), done->memory.get());
+    QCOMPARE(got.producingOp, want.tensors.producingOp);
+    QCOMPARE(got.storageId, want.tensors.storageId);
+    QCOMPARE(got.allocNs, want.tensors.allocNs);
+    QCOMPARE(got.freeNs, want.tensors.freeNs);
+    QCOMPARE(got.spanIndex, want.tensors.spanIndex);
+    QCOMPARE(got.idRank, want.tensors.idRank);
+    QCOMPARE(got.labelRank, want.tensors.labelRank);
+    QCOMPARE(got.storageRank, want.tensors.storageRank);
+    QCOMPARE(got.peakNs, want.tensors.peakNs);
+    QCOMPARE(got.statsTensor, want.tensors.statsTensor);
+    QCOMPARE(got.statsOp, want.tensors.statsOp);
+    QCOMPARE(got.statsOpByShape, want.tensors.statsOpByShape);
+    QCOMPARE(done->evidence->tensorStats.size(), want.tensorStats.size());
+    QCOMPARE(done->evidence->gradients.keys.size(), want.gradients.keys.size());
 }
 
 void TestTraceLoader::rejectedTraceIsStillShown()
