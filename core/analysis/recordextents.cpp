@@ -37,6 +37,10 @@ RecordExtents RecordExtents::compute(const Trace &trace)
         e.opMaxDurationNs = std::max(e.opMaxDurationNs, op.durationNs);
         e.opLatestStartNs = std::max(e.opLatestStartNs, op.timestampNs);
     }
+    for (const MemoryEvent &m : trace.memory)
+        e.latestMemoryNs = std::max(e.latestMemoryNs, m.timestampNs.value());
+    for (const DeviceMemorySample &m : trace.deviceMemory)
+        e.latestMemoryNs = std::max(e.latestMemoryNs, m.timestampNs);
     if (begin <= end) {
         e.runBeginNs = begin;
         e.runEndNs = end;

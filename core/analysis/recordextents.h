@@ -23,6 +23,9 @@ struct RecordExtents {
     /// ends at its start; an end past 2^64 - 1 ns saturates). Both 0 without spans and ops.
     std::uint64_t runBeginNs = 0;
     std::uint64_t runEndNs = 0;
+    /// The latest memory or device_memory timestamp (0 without either): with runEndNs and
+    /// the terminal, the latest host time the trace shows (the timeline's run end).
+    std::uint64_t latestMemoryNs = 0;
     std::size_t measuredSpans = 0;
     std::size_t closedMeasuredSpans = 0;
     /// The first span with the longest id (in bytes), kNoSpan without spans.

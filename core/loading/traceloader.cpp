@@ -265,8 +265,8 @@ void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 genera
     // stage is shown, on this thread: it is the longest of the analyses, and as a job it
     // queued behind the other analyses on the pool's two workers while this thread waited.
     cpuStart = threadCpuMs();
-    snapshot->timelineLayout = std::make_shared<const TimelineLayout>(
-        TimelineLayout::build(trace, *snapshot->spanTree, cancel.get(), std::move(spansByStart)));
+    snapshot->timelineLayout = std::make_shared<const TimelineLayout>(TimelineLayout::build(
+        trace, *snapshot->spanTree, cancel.get(), std::move(spansByStart), snapshot->extents.get()));
     snapshot->timings.cpu.timelineLayout = threadCpuMs() - cpuStart;
     if (promise.isCanceled() || cancel->load() || snapshot->timelineLayout->isCancelled())
         return;

@@ -9,6 +9,7 @@
 
 #include "core/analysis/groupbyindex.h"
 #include "core/analysis/radixorder.h"
+#include "core/analysis/recordextents.h"
 #include "core/analysis/spantree.h"
 #include "core/model/trace.h"
 
@@ -118,31 +119,19 @@ bool naturalLess(std::string_view a, std::string_view b)
 } // namespace
 
 TimelineLayout TimelineLayout::build(const Trace &trace, const SpanTree &tree, const std::atomic<bool> *cancel,
-                                     std::vector<std::uint32_t> spansByStart)
+                                     std::vector<std::uint32_t> spansByStart, const RecordExtents *extents)
 {
     TimelineLayout layout;
     const std::size_t spanCount = trace.spans.size();
     const std::size_t opCount = trace.ops.size();
 
     // The run's end: every host time the trace carries.
-    std::uint64_t runEnd = 0;
-    std::uint64_t hostBegin = std::numeric_limits<std::uint64_t>::max();
-    for (const Span &s : trace.spans) {
-        hostBegin = std::min(hostBegin, s.startNs);
-        runEnd = std::max(runEnd, s.closed ? saturatingEnd(s.startNs, s.durationNs) : s.startNs);
-    }
-    for (const Op &op : trace.ops) {
-        hostBegin = std::min(hostBegin, op.timestampNs);
-        runEnd = std::max(runEnd, saturatingEnd(op.timestampNs, op.durationNs));
-    }
-    for (const MemoryEvent &m : trace.memory)
-        runEnd = std::max(runEnd, m.timestampNs.value());
-    for (const DeviceMemorySample &m : trace.deviceMemory)
-        runEnd = std::max(runEnd, m.timestampNs);
+    const RecordExtents all = extents ? *extents : RecordExtents::compute(trace);
+    std::uint64_t runEnd = std::max(all.runEndNs, all.latestMemoryNs);
     if (trace.terminal)
         runEnd = std::max(runEnd, trace.terminal->timestampNs);
-    if (hostBegin == std::numeric_limits<std::uint64_t>::max())
-        hostBegin = 0;
+    // Without spans and ops, runBeginNs is 0 too.
+    const std::uint64_t hostBegin = all.runBeginNs;
     layout.m_runEnd = runEnd;
     layout.m_hostExtent = {hostBegin, std::max(runEnd, hostBegin + 1)};
     if (cancelRequested(cancel)) {

@@ -17,6 +17,7 @@
 namespace TraceInspector {
 
 struct Trace;
+struct RecordExtents;
 class SpanTree;
 
 /// Where the slices of a trace go on the timeline, computed once per trace (off the GUI
@@ -78,8 +79,10 @@ public:
     /// \a spansByStart, when it holds every span, is their order by (start_ns, index) as
     /// SpanTree::build() hands it out: the layout then reads the starts in that order instead
     /// of sorting them again (~23 ms of ~210 on the 1 GB trace), and frees it when done.
+    /// \a extents, when the caller has them, spare a walk over every span, op and memory
+    /// record for the host extent and the run's end.
     static TimelineLayout build(const Trace &trace, const SpanTree &tree, const std::atomic<bool> *cancel = nullptr,
-                                std::vector<std::uint32_t> spansByStart = {});
+                                std::vector<std::uint32_t> spansByStart = {}, const RecordExtents *extents = nullptr);
 
     bool isCancelled() const { return m_cancelled; }
     /// Earliest host start to the run's end; {0, 1} for a trace with no host slices.

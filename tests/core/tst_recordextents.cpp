@@ -12,7 +12,8 @@ using namespace TraceInspector;
 namespace {
 
 /// Space-separated records: "sID@START:DURATION" a closed span, "sID@START" an open one (a
-/// trailing * makes either measured), "oSTART:DURATION" an op on span s0.
+/// trailing * makes either measured), "oSTART:DURATION" an op on span s0, "mTIME" a memory
+/// record, "dTIME" a device_memory sample.
 QByteArray records(const QByteArray &spec)
 {
     QByteArray text;
@@ -24,6 +25,18 @@ QByteArray records(const QByteArray &spec)
             text += R"({"kind":"op","span_id":"s0","op_name":"add","shape":[1],"dtype":"f32","device":"cpu",)"
                     R"("timestamp_ns":)"
                     + f[0] + R"(,"duration_ns":)" + f[1] + R"(,"input_dense_bytes":4})" + "\n";
+            continue;
+        }
+        if (item.startsWith('m')) {
+            text += R"({"kind":"memory","timestamp_ns":)" + item.mid(1)
+                    + R"(,"storage_id":"st","tensor_id":"t","span_id":"s0","device":"cpu","bytes":4,)"
+                      R"("action":"alloc","dtype":"f32"})"
+                    + "\n";
+            continue;
+        }
+        if (item.startsWith('d')) {
+            text += R"({"kind":"device_memory","timestamp_ns":)" + item.mid(1) + R"(,"device":"cpu","used_bytes":1})"
+                    + "\n";
             continue;
         }
         const bool measured = item.endsWith('*');
@@ -53,27 +66,33 @@ private Q_SLOTS:
 void tst_RecordExtents::extents_data()
 {
     QTest::addColumn<QByteArray>("spec");
-    // opMaxDuration opLatestStart spanLatestStart runBegin runEnd measured closedMeasured
+    // opMaxDuration opLatestStart spanLatestStart runBegin runEnd measured closedMeasured latestMemory
     QTest::addColumn<QList<quint64>>("expected");
     QTest::addColumn<QByteArray>("longestId"); // "-": no span
     constexpr quint64 max = UINT64_MAX;
-    QTest::newRow("no records") << QByteArray() << QList<quint64>{0, 0, 0, 0, 0, 0, 0} << QByteArray("-");
-    QTest::newRow("one open span") << QByteArray("s0@70") << QList<quint64>{0, 0, 70, 70, 70, 0, 0} << QByteArray("s0");
+    QTest::newRow("no records") << QByteArray() << QList<quint64>{0, 0, 0, 0, 0, 0, 0, 0} << QByteArray("-");
+    QTest::newRow("one open span") << QByteArray("s0@70") << QList<quint64>{0, 0, 70, 70, 70, 0, 0, 0}
+                                   << QByteArray("s0");
     QTest::newRow("spans")
         // An open span ends at its start; only measured spans are counted, closed or not.
-        << QByteArray("s0@100:50* s22@120* s333@90:10 s4@95:0*") << QList<quint64>{0, 0, 120, 90, 150, 3, 2}
+        << QByteArray("s0@100:50* s22@120* s333@90:10 s4@95:0*") << QList<quint64>{0, 0, 120, 90, 150, 3, 2, 0}
         << QByteArray("s333");
     QTest::newRow("ops after the spans") << QByteArray("s0@10:5 o40:100 o12:3 o41:1")
-                                         << QList<quint64>{100, 41, 10, 10, 140, 0, 0} << QByteArray("s0");
+                                         << QList<quint64>{100, 41, 10, 10, 140, 0, 0, 0} << QByteArray("s0");
     QTest::newRow("an op before every span")
-        << QByteArray("s0@500:5 o7:1") << QList<quint64>{1, 7, 500, 7, 505, 0, 0} << QByteArray("s0");
+        << QByteArray("s0@500:5 o7:1") << QList<quint64>{1, 7, 500, 7, 505, 0, 0, 0} << QByteArray("s0");
     // Of ids of equal length, the first span in the trace's order (the reader's: by id).
     QTest::newRow("first of the longest ids")
-        << QByteArray("s0@1:1 sCD@2:1 sAB@3:1 s1@4:1") << QList<quint64>{0, 0, 4, 1, 5, 0, 0} << QByteArray("sAB");
+        << QByteArray("s0@1:1 sCD@2:1 sAB@3:1 s1@4:1") << QList<quint64>{0, 0, 4, 1, 5, 0, 0, 0} << QByteArray("sAB");
     QTest::newRow("an end past 2^64 - 1 saturates")
         << QByteArray("s0@18446744073709551600:100 o18446744073709551610:9")
-        << QList<quint64>{9, 18446744073709551610ULL, 18446744073709551600ULL, 18446744073709551600ULL, max, 0, 0}
+        << QList<quint64>{9, 18446744073709551610ULL, 18446744073709551600ULL, 18446744073709551600ULL, max, 0, 0, 0}
         << QByteArray("s0");
+    // Memory records and samples bound no host slice: their latest time is kept apart.
+    QTest::newRow("memory after the ops") << QByteArray("s0@10:5 o12:3 m300 d250 m20")
+                                          << QList<quint64>{3, 12, 10, 10, 15, 0, 0, 300} << QByteArray("s0");
+    QTest::newRow("only samples") << QByteArray("d900 m5") << QList<quint64>{0, 0, 0, 0, 0, 0, 0, 900}
+                                  << QByteArray("-");
 }
 
 void tst_RecordExtents::extents()
@@ -86,8 +105,8 @@ void tst_RecordExtents::extents()
         + R"({"kind":"terminal","outcome":"complete","timestamp_ns":18446744073709551615})" + "\n");
     QVERIFY(trace);
     const RecordExtents e = RecordExtents::compute(*trace);
-    const QList<quint64> got{e.opMaxDurationNs, e.opLatestStartNs, e.spanLatestStartNs,  e.runBeginNs,
-                             e.runEndNs,        e.measuredSpans,   e.closedMeasuredSpans};
+    const QList<quint64> got{e.opMaxDurationNs, e.opLatestStartNs, e.spanLatestStartNs,   e.runBeginNs,
+                             e.runEndNs,        e.measuredSpans,   e.closedMeasuredSpans, e.latestMemoryNs};
     QCOMPARE(got, expected);
     if (longestId == "-") {
         QCOMPARE(e.longestIdSpan, RecordExtents::kNoSpan);

@@ -6,6 +6,7 @@
 
 #include "core/analysis/spantree.h"
 #include "core/model/trace.h"
+#include "core/analysis/recordextents.h"
 #include "core/timeline/timelinelayout.h"
 #include "core/timeline/timelinetrack.h"
 #include "tests/testutils/timelinefixtures.h"
@@ -20,6 +21,7 @@ private Q_SLOTS:
     void hostLevels_data();
     void hostLevels();
     void openSpanReachesRunEnd();
+    void runEndCountsMemory();
     void trackCapKeepsEverySlice();
     void deviceLanes();
     void laneOutOfStartOrder();
@@ -157,6 +159,12 @@ void tst_TimelineLayout::hostLevels()
     QCOMPARE(byStart.size(), f.trace->spans.size());
     const TimelineLayout handed = TimelineLayout::build(*f.trace, *f.tree, nullptr, std::move(byStart));
     QCOMPARE(dumpHost(*f.trace, *f.tree, handed), expected);
+    // Given the record extents too, as the loader does.
+    const RecordExtents extents = RecordExtents::compute(*f.trace);
+    const TimelineLayout withExtents = TimelineLayout::build(*f.trace, *f.tree, nullptr, {}, &extents);
+    QCOMPARE(dumpHost(*f.trace, *f.tree, withExtents), expected);
+    QCOMPARE(withExtents.hostExtent(), layout.hostExtent());
+    QCOMPARE(withExtents.runEndNs(), layout.runEndNs());
 }
 
 void tst_TimelineLayout::openSpanReachesRunEnd()
@@ -175,6 +183,28 @@ void tst_TimelineLayout::openSpanReachesRunEnd()
     const TimelineTrack &track = layout.hostLevels()[loc->group].tracks[loc->track];
     QCOMPARE(track.end(loc->position), quint64(1000000000));
     QCOMPARE(layout.hostExtent(), (TimeWindow{0, 1000000000}));
+}
+
+void tst_TimelineLayout::runEndCountsMemory()
+{
+    // Memory and device_memory records past every span, op and the terminal (at 1 s) end the
+    // run: the open span reaches the latest of them.
+    const QByteArray memory =
+        R"({"kind":"memory","timestamp_ns":2000000000,"storage_id":"st","tensor_id":"t","span_id":"a",)"
+        R"("device":"cpu","bytes":4,"action":"alloc","dtype":"f32"})"
+        "\n"
+        R"({"kind":"device_memory","timestamp_ns":1500000000,"device":"cpu","used_bytes":1})"
+        "\n";
+    const auto f = loadFixture(traceJsonl("a:-:10:open b:a:20:30", memory));
+    QVERIFY(f.trace);
+    QCOMPARE(f.trace->memory.size(), std::size_t(1));
+    QCOMPARE(f.trace->deviceMemory.size(), std::size_t(1));
+    const RecordExtents extents = RecordExtents::compute(*f.trace);
+    for (const RecordExtents *given : {static_cast<const RecordExtents *>(nullptr), &extents}) {
+        const TimelineLayout layout = TimelineLayout::build(*f.trace, *f.tree, nullptr, {}, given);
+        QCOMPARE(layout.runEndNs(), quint64(2000000000));
+        QCOMPARE(layout.hostExtent(), (TimeWindow{10, 2000000000}));
+    }
 }
 
 void tst_TimelineLayout::trackCapKeepsEverySlice()
