@@ -7,6 +7,7 @@
 
 #include "core/analysis/healthcontext.h"
 #include "core/analysis/metavalidation.h"
+#include "core/analysis/recordextents.h"
 #include "core/compat/rustformat.h"
 #include "core/model/sparsereservation.h"
 
@@ -59,7 +60,26 @@ std::uint64_t spanEnd(const Span &s)
     return saturatingAdd(s.startNs, s.durationNs);
 }
 
-void terminalFindings(HealthContext &ctx)
+/// The latest host evidence (§6.3). RecordExtents holds it too: the window's loader has them
+/// (four walks less while it builds the span tree and layout); `check --all` has not, and
+/// RecordExtents::compute() would find more than this needs.
+std::uint64_t latestHostEvidence(const Trace &trace, const RecordExtents *extents)
+{
+    if (extents)
+        return std::max(extents->runEndNs, extents->latestMemoryNs);
+    std::uint64_t latest = 0;
+    for (const Span &s : trace.spans)
+        latest = std::max(latest, s.closed ? spanEnd(s) : s.startNs);
+    for (const Op &op : trace.ops)
+        latest = std::max(latest, saturatingAdd(op.timestampNs, op.durationNs));
+    for (const MemoryEvent &m : trace.memory)
+        latest = std::max(latest, m.timestampNs.value());
+    for (const DeviceMemorySample &d : trace.deviceMemory)
+        latest = std::max(latest, d.timestampNs);
+    return latest;
+}
+
+void terminalFindings(HealthContext &ctx, const RecordExtents *extents)
 {
     const Trace &trace = ctx.trace;
     if (!trace.terminal)
@@ -77,16 +97,7 @@ void terminalFindings(HealthContext &ctx)
                      "failed terminal outcome requires a non-empty reason");
     }
 
-    std::uint64_t latest = 0;
-    for (const Span &s : trace.spans)
-        latest = std::max(latest, s.closed ? spanEnd(s) : s.startNs);
-    for (const Op &op : trace.ops)
-        latest = std::max(latest, saturatingAdd(op.timestampNs, op.durationNs));
-    for (const MemoryEvent &m : trace.memory)
-        latest = std::max(latest, m.timestampNs.value());
-    for (const DeviceMemorySample &d : trace.deviceMemory)
-        latest = std::max(latest, d.timestampNs);
-    if (terminal.timestampNs < latest)
+    if (const std::uint64_t latest = latestHostEvidence(trace, extents); terminal.timestampNs < latest)
         emitTerminal(Severity::Error, "H-TERMINAL-EARLY", "terminal_precedes_evidence",
                      concat({"terminal timestamp ", std::to_string(terminal.timestampNs),
                              " precedes host evidence ending at ", std::to_string(latest)}));
@@ -202,7 +213,30 @@ void evidenceFindings(HealthContext &ctx, const std::vector<std::int32_t> &spanO
                  concat({kind, " evidence refers to missing span `", trace.str(span), "`"}), line, relatedKind,
                  relatedId, index);
     };
-    for (std::size_t i = 0; i < trace.ops.size(); ++i) {
+    // Whether the ops, memory records and device intervals have any of these findings, each
+    // array walked once for all its rules: the usual trace has none, and a walk per rule in
+    // the §10 order was most of this function. Only arrays that have one are walked again,
+    // rule by rule, in that order.
+    const auto outside = [&](std::uint64_t start, std::uint64_t end, const Span &s) {
+        return s.closed && (start < s.startNs || end > spanEnd(s));
+    };
+    const auto opFinding = [&](const Op &op) {
+        const std::int32_t si = spanOf[op.spanId];
+        return si == kNone
+               || outside(op.timestampNs, saturatingAdd(op.timestampNs, op.durationNs),
+                          trace.spans[static_cast<std::size_t>(si)]);
+    };
+    const auto memoryFinding = [&](const MemoryEvent &m) {
+        const std::int32_t si = spanOf[m.spanId];
+        return si == kNone || outside(m.timestampNs, m.timestampNs, trace.spans[static_cast<std::size_t>(si)]);
+    };
+    const auto intervalFinding = [&](const DeviceInterval &d) { return !known(d.spanId) || d.durationNs == 0; };
+    const bool opFindings = std::any_of(trace.ops.begin(), trace.ops.end(), opFinding);
+    const bool memoryFindings = std::any_of(trace.memory.begin(), trace.memory.end(), memoryFinding);
+    const bool intervalFindings =
+        std::any_of(trace.deviceIntervals.begin(), trace.deviceIntervals.end(), intervalFinding);
+
+    for (std::size_t i = 0; opFindings && i < trace.ops.size(); ++i) {
         const Op &op = trace.ops[i];
         if (!known(op.spanId))
             unknownSpan("operation", op.spanId, op.line, RelatedKind::Op, trace.str(op.spanId), i);
@@ -218,41 +252,40 @@ void evidenceFindings(HealthContext &ctx, const std::vector<std::int32_t> &spanO
         if (!known(t.spanId))
             unknownSpan("tensor stats", t.spanId, t.line, RelatedKind::TensorStats, trace.str(t.spanId), i);
     }
-    for (std::size_t i = 0; i < trace.memory.size(); ++i) {
+    for (std::size_t i = 0; memoryFindings && i < trace.memory.size(); ++i) {
         const MemoryEvent &m = trace.memory[i];
         if (!known(m.spanId))
             unknownSpan("memory", m.spanId, m.line, RelatedKind::Storage, trace.str(m.storageId), i);
     }
-    for (std::size_t i = 0; i < trace.deviceIntervals.size(); ++i) {
+    for (std::size_t i = 0; intervalFindings && i < trace.deviceIntervals.size(); ++i) {
         const DeviceInterval &d = trace.deviceIntervals[i];
         if (!known(d.spanId))
             unknownSpan("device interval", d.spanId, d.line, RelatedKind::DeviceInterval, trace.str(d.spanId), i);
     }
-    for (std::size_t i = 0; i < trace.deviceIntervals.size(); ++i) {
+    for (std::size_t i = 0; intervalFindings && i < trace.deviceIntervals.size(); ++i) {
         const DeviceInterval &d = trace.deviceIntervals[i];
         if (d.durationNs == 0)
             ctx.emit(Severity::Error, "H-DEVICE-INTERVAL-EMPTY", "empty_device_interval",
                      concat({"device interval for `", trace.str(d.spanId), "` has zero duration"}), d.line,
                      RelatedKind::DeviceInterval, trace.str(d.spanId), i);
     }
-    for (std::size_t i = 0; i < trace.ops.size(); ++i) {
+    for (std::size_t i = 0; opFindings && i < trace.ops.size(); ++i) {
         const Op &op = trace.ops[i];
         const std::int32_t si = spanOf[op.spanId];
         if (si == kNone)
             continue;
-        const Span &s = trace.spans[static_cast<std::size_t>(si)];
-        if (s.closed && (op.timestampNs < s.startNs || saturatingAdd(op.timestampNs, op.durationNs) > spanEnd(s)))
+        if (outside(op.timestampNs, saturatingAdd(op.timestampNs, op.durationNs),
+                    trace.spans[static_cast<std::size_t>(si)]))
             ctx.emit(Severity::Error, "H-OP-OUTSIDE-SPAN", "operation_outside_span",
                      concat({"operation `", trace.str(op.opName), "` lies outside span `", trace.str(op.spanId), "`"}),
                      op.line, RelatedKind::Op, trace.str(op.spanId), i);
     }
-    for (std::size_t i = 0; i < trace.memory.size(); ++i) {
+    for (std::size_t i = 0; memoryFindings && i < trace.memory.size(); ++i) {
         const MemoryEvent &m = trace.memory[i];
         const std::int32_t si = spanOf[m.spanId];
         if (si == kNone)
             continue;
-        const Span &s = trace.spans[static_cast<std::size_t>(si)];
-        if (s.closed && (m.timestampNs < s.startNs || m.timestampNs > spanEnd(s)))
+        if (outside(m.timestampNs, m.timestampNs, trace.spans[static_cast<std::size_t>(si)]))
             ctx.emit(Severity::Error, "H-MEMORY-OUTSIDE-SPAN", "memory_outside_span",
                      concat({"memory event for storage `", trace.str(m.storageId), "` lies outside span `",
                              trace.str(m.spanId), "`"}),
@@ -487,7 +520,7 @@ CoverageCounts countCoverage(const Trace &trace)
 
 } // namespace
 
-HealthReport analyzeHealth(const Trace &trace)
+HealthReport analyzeHealth(const Trace &trace, const RecordExtents *extents)
 {
     HealthReport report;
     HealthContext ctx{trace, trace.terminal && trace.terminal->outcome == RunOutcome::Failed, report.findings, {}};
@@ -504,7 +537,7 @@ HealthReport analyzeHealth(const Trace &trace)
         if (auto message = validateRunMeta(*trace.meta))
             ctx.emitMeta(Severity::Error, "H-RUN-PROVENANCE", "run_provenance_invalid", std::move(*message));
     }
-    terminalFindings(ctx);
+    terminalFindings(ctx, extents);
     spanFindings(ctx, spanOf, report.coverage);
     evidenceFindings(ctx, spanOf);
     edgeFindings(ctx, spanOf);

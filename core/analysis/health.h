@@ -10,6 +10,8 @@
 
 namespace TraceInspector {
 
+struct RecordExtents;
+
 /// Evidence counts of TRACE_FORMAT.md §10.3.
 struct CoverageCounts {
     std::uint64_t spans = 0;
@@ -46,7 +48,8 @@ struct HealthReport {
 /// assembled trace. Never fails. A trace from a tolerant load may lack `meta` or `terminal`:
 /// the findings that need them are skipped and a missing terminal counts as neither failed
 /// nor complete. Linear in the trace size apart from one stable sort of the memory events
-/// (skipped when they are already in timestamp order).
-HealthReport analyzeHealth(const Trace &trace);
+/// (skipped when they are already in timestamp order). \a extents, when the caller has them,
+/// spare the walks that find the latest host evidence for the terminal's rule.
+HealthReport analyzeHealth(const Trace &trace, const RecordExtents *extents = nullptr);
 
 } // namespace TraceInspector

@@ -231,9 +231,9 @@ void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 genera
     // RSS at most 474 MiB in 20 runs, against 482). The memory stages come ~50 ms later for
     // it, the span tree stage ~60 ms sooner.
     const std::shared_ptr<const Trace> keep = snapshot->trace;
-    AnalysisJob<HealthReport> healthJob([keep, readShown] {
+    AnalysisJob<HealthReport> healthJob([keep, readShown, extents = snapshot->extents] {
         readShown->waitFor(kReadShownWait);
-        return std::make_shared<const HealthReport>(analyzeHealth(*keep));
+        return std::make_shared<const HealthReport>(analyzeHealth(*keep, extents.get()));
     });
 
     // Each step is announced when this thread starts to wait for its work, and only when that

@@ -11,6 +11,7 @@
 
 #include "tests/testutils/generator.h"
 #include "core/analysis/health.h"
+#include "core/analysis/recordextents.h"
 #include "core/io/tracereader.h"
 
 using namespace TraceInspector;
@@ -367,6 +368,9 @@ void TestHealth::runRow()
     const HealthReport report = analyzeHealth(*trace);
     QCOMPARE(describeAll(report, withCoverage), expected);
     verifyCodesAndSeverities(report, trace->terminal && trace->terminal->outcome == RunOutcome::Failed);
+    // Given the record extents, as the window's loader does: the same findings.
+    const RecordExtents extents = RecordExtents::compute(*trace);
+    QCOMPARE(describeAll(analyzeHealth(*trace, &extents), withCoverage), expected);
 }
 
 void TestHealth::structure_data()
@@ -484,6 +488,18 @@ void TestHealth::evidence_data()
            {u"H-SPAN-UNCLOSED error 9: span `o` was not closed"_s,
             u"H-MEMORY-OUTSIDE-SPAN error 6: memory event for storage `m2` lies outside span `c`"_s,
             u"H-MEMORY-OUTSIDE-SPAN error 7: memory event for storage `m2` lies outside span `c`"_s});
+    // Each rule's findings in the §10 order whichever record kinds have them (ops, memory and
+    // intervals are first checked for any finding at all, each in one walk).
+    addRow("findings of several kinds, in the rules' order", {},
+           {kRoot, span("c", "root", 100), op("c", "late", 150, 100), mem(10, "st", "t", "alloc", 8, "ghost-m"),
+            interval("root", 0), op("ghost-op", "mm", 0, 1), mem(300, "st", "t", "free", 8, "c"), end("c", 100),
+            kRootEnd},
+           {},
+           {u"H-UNKNOWN-SPAN error 7: operation evidence refers to missing span `ghost-op`"_s,
+            u"H-UNKNOWN-SPAN error 5: memory evidence refers to missing span `ghost-m`"_s,
+            u"H-DEVICE-INTERVAL-EMPTY error 6: device interval for `root` has zero duration"_s,
+            u"H-OP-OUTSIDE-SPAN error 4: operation `late` lies outside span `c`"_s,
+            u"H-MEMORY-OUTSIDE-SPAN error 8: memory event for storage `st` lies outside span `c`"_s});
     // trace/9 documents get the trace/10 health code (§14 Q6), memory_outside_span included.
     addRow("memory outside span under trace/9", R"({"schema":"candle-graph/trace/9"})",
            {kRoot, kRootEnd, mem(2000, "m", "t", "alloc", 8), mem(2001, "m", "t", "free", 8)}, {},
