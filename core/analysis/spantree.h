@@ -88,6 +88,7 @@ public:
     /// resolves a span_id (device time, the timeline's layout, the call graph) instead of each
     /// building its own table.
     std::uint32_t spanOfId(StringId id) const { return m_ids.spanOf(id); }
+    const SpanIdIndex &spanIds() const { return m_ids; }
 
     /// Index of the span owning op \a opIndex (by `span_id`), or kNoParent if none.
     std::uint32_t spanOfOp(std::size_t opIndex) const { return m_opSpan[opIndex]; }

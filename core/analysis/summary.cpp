@@ -5,6 +5,7 @@
 
 #include "core/analysis/densebytes.h"
 #include "core/analysis/memoryprofile.h"
+#include "core/analysis/spanidindex.h"
 #include "core/model/trace.h"
 
 namespace TraceInspector {
@@ -13,30 +14,43 @@ namespace {
 
 constexpr std::uint32_t kOnPath = UINT32_MAX; // reach[] of a span on the walk in progress
 
-/// Calls \a visit(span, depth) for every span with its §7.3 depth, in linear time.
+/// Calls \a visit(span, depth) for every span with its §7.3 depth, in linear time. With
+/// \a spanIds (the trace's SpanIdIndex) the parents are found through it, else through a
+/// table of its own.
 ///
-/// Memory is 8 bytes per span (a StringId -> span table and one 32-bit reach per span) and
-/// no per-span result: on a file of ten million root spans (a hostile input) the summary's
-/// working set used to be half the file size on top of the trace. Depths and cycle lengths
-/// are bounded by the span count, which fits 32 bits (spans are indexed by uint32).
+/// Memory is 8 bytes per span (a StringId -> span table, none with \a spanIds, and one 32-bit
+/// reach per span) and no per-span result: on a file of ten million root spans (a hostile
+/// input) the summary's working set used to be half the file size on top of the trace.
+/// Depths and cycle lengths are bounded by the span count, which fits 32 bits (spans are
+/// indexed by uint32).
 template<typename Visit>
-void visitSpanDepths(const Trace &trace, Visit &&visit)
+void visitSpanDepths(const Trace &trace, const SpanIdIndex *spanIds, Visit &&visit)
 {
     const std::size_t n = trace.spans.size();
     // Span ids are unique interned strings: a flat StringId -> span index + 1 table finds
     // parents in O(1) (0 = no span of that id).
-    std::vector<std::uint32_t> spanOfId(trace.strings.size(), 0);
-    for (std::size_t i = 0; i < n; ++i) {
-        std::uint32_t &slot = spanOfId[trace.spans[i].id];
-        if (slot == 0)
-            slot = static_cast<std::uint32_t>(i + 1);
+    if (spanIds && !spanIds->covers(trace))
+        spanIds = nullptr;
+    std::vector<std::uint32_t> spanOfId;
+    if (!spanIds) {
+        spanOfId.assign(trace.strings.size(), 0);
+        for (std::size_t i = 0; i < n; ++i) {
+            std::uint32_t &slot = spanOfId[trace.spans[i].id];
+            if (slot == 0)
+                slot = static_cast<std::uint32_t>(i + 1);
+        }
     }
     constexpr std::uint32_t kRoot = UINT32_MAX;        // no parent_id
     constexpr std::uint32_t kMissing = UINT32_MAX - 1; // parent_id naming no span
+    static_assert(SpanIdIndex::kNoSpan == kRoot);
     const auto next = [&](std::size_t i) -> std::uint32_t {
         const StringId parent = trace.spans[i].parentId;
         if (parent == kNoString)
             return kRoot;
+        if (spanIds) {
+            const std::uint32_t p = spanIds->spanOf(parent);
+            return p == SpanIdIndex::kNoSpan ? kMissing : p;
+        }
         const std::uint32_t p = parent < spanOfId.size() ? spanOfId[parent] : 0;
         return p == 0 ? kMissing : p - 1;
     };
@@ -88,7 +102,7 @@ void visitSpanDepths(const Trace &trace, Visit &&visit)
 std::vector<std::uint64_t> spanDepths(const Trace &trace)
 {
     std::vector<std::uint64_t> depth(trace.spans.size());
-    visitSpanDepths(trace, [&depth](std::size_t i, std::uint64_t d) { depth[i] = d; });
+    visitSpanDepths(trace, nullptr, [&depth](std::size_t i, std::uint64_t d) { depth[i] = d; });
     return depth;
 }
 
@@ -97,7 +111,8 @@ TraceSummary computeSummary(const Trace &trace, const MemoryProfile &memory)
     return computeSummary(trace, memory.logicalPeakBytes());
 }
 
-TraceSummary computeSummary(const Trace &trace, std::optional<std::uint64_t> logicalPeakBytes)
+TraceSummary computeSummary(const Trace &trace, std::optional<std::uint64_t> logicalPeakBytes,
+                            const SpanIdIndex *spanIds)
 {
     TraceSummary s;
     s.opCount = trace.ops.size();
@@ -110,7 +125,7 @@ TraceSummary computeSummary(const Trace &trace, std::optional<std::uint64_t> log
         if (span.parentId == kNoString)
             ++s.rootSpanCount;
     }
-    visitSpanDepths(trace, [&s](std::size_t, std::uint64_t d) { s.maxDepth = std::max(s.maxDepth, d); });
+    visitSpanDepths(trace, spanIds, [&s](std::size_t, std::uint64_t d) { s.maxDepth = std::max(s.maxDepth, d); });
     for (const MemoryEvent &e : trace.memory) {
         if (e.action == MemoryAction::Alloc)
             ++s.allocCount;

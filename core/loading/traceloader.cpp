@@ -286,7 +286,7 @@ void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 genera
     // figures it needs only the logical peak, filled in below (issue #13, 1 GB trace: ~12 ms
     // off the memory job, which is on the window's critical path).
     cpuStart = threadCpuMs();
-    TraceSummary summary = computeSummary(trace, std::nullopt);
+    TraceSummary summary = computeSummary(trace, std::nullopt, &snapshot->spanTree->spanIds());
     const qint64 summaryCpuMs = threadCpuMs() - cpuStart;
 
     if (!healthJob.isFinished())

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/analysis/memoryprofile.h"
+#include "core/analysis/spanidindex.h"
 #include "core/analysis/summary.h"
 #include "core/io/tracereader.h"
 #include "core/output/jsonwriter.h"
@@ -168,6 +169,14 @@ private Q_SLOTS:
             got << QString::number(d);
         QCOMPARE(got.join(QLatin1Char(' ')), depths);
         QCOMPARE(computeSummary(*trace, analyzeMemory(*trace)).maxDepth, std::uint64_t(maxDepth));
+        // Through the trace's span id index, as the window's loader computes it.
+        const SpanIdIndex ids = SpanIdIndex::build(*trace);
+        QCOMPARE(computeSummary(*trace, std::nullopt, &ids).maxDepth, std::uint64_t(maxDepth));
+        // An index of another trace is not used.
+        const auto other = load(QStringLiteral("x, y>x, z>y, w>z, v>w"));
+        QVERIFY(other);
+        const SpanIdIndex otherIds = SpanIdIndex::build(*other);
+        QCOMPARE(computeSummary(*trace, std::nullopt, &otherIds).maxDepth, std::uint64_t(maxDepth));
     }
 
     void longChainIsLinear()
