@@ -81,7 +81,7 @@ constexpr std::uint32_t kNoRecord = UINT32_MAX;
 /// time's deltas together, so their order within it does not matter. Sorting the frees by
 /// time and merging them with the lifetimes' starts instead took ~2/3 of the 1 GB trace's
 /// series: a pass over the lifetimes for their last records, a radix sort, the merge.
-///  reserve gets the number of deltas at most, before the first  push.
+/// \a reserve gets the number of deltas at most, before the first \a push.
 template<typename MetaOf, typename Push, typename Reserve>
 void deltasInRecordOrder(const Trace &trace, const LogicalMemoryProfile &logical, const MetaOf &metaOf,
                          const Push &push, const Reserve &reserve)
@@ -263,18 +263,15 @@ MemorySeries::MemorySeries(const Trace &trace, const MemoryProfile &profile, con
                 m_bytes.push_back(bytes);
                 metas.push_back(static_cast<Meta>(meta));
             };
+            const auto reserve = [&](std::size_t total) {
+                m_times.reserve(total);
+                m_bytes.reserve(total);
+                metas.reserve(total);
+            };
             if (logical->recordsInTimeOrder())
-                deltasInRecordOrder(trace, *logical, metaOf, push, [&](std::size_t total) {
-                    m_times.reserve(total);
-                    m_bytes.reserve(total);
-                    metas.reserve(total);
-                });
+                deltasInRecordOrder(trace, *logical, metaOf, push, reserve);
             else
-                deltasFromSortedEnds(trace, *logical, metaOf, push, [&](std::size_t total) {
-                    m_times.reserve(total);
-                    m_bytes.reserve(total);
-                    metas.reserve(total);
-                });
+                deltasFromSortedEnds(trace, *logical, metaOf, push, reserve);
             m_times.finish();
             m_bytes.finish();
             if constexpr (std::is_same_v<Meta, std::uint16_t>)

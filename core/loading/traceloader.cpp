@@ -220,16 +220,16 @@ void runStages(QPromise<LoadEvent> &promise, const QString &path, quint64 genera
         return;
     // The analyses after the read form a small graph: health and the memory profile need only
     // the trace, device time and the timeline's layout need the span tree, the evidence needs
-    // health and memory, the chart's series needs memory. This thread builds the span tree, the
-    // layout (the longest chain) and the evidence, the others run as jobs on the analysis pool,
-    // and the stages go out in order. Health starts on the pool as soon as the window has
-    // filled its first panel (readShown), while this thread builds the span tree: the pool's
-    // workers are idle then (issue #13, 1 GB trace, two cores: the window fully drawn ~50 ms
-    // sooner than with health after the span tree, medians of 24 alternating runs). Started
-    // with the read, it delayed the window's first panel by ~30 ms. Memory starts later than
-    // it could, on purpose: after the layout, whose scratch it would otherwise add to (peak
-    // RSS at most 474 MiB in 20 runs, against 482). The memory stages come ~50 ms later for
-    // it, the span tree stage ~60 ms sooner.
+    // health (and memory for the tensors' storage), the chart's series needs memory. This
+    // thread builds the span tree, the layout (the longest chain) and the evidence, the others
+    // run as jobs on the analysis pool, and the stages go out in order. Health starts on the
+    // pool as soon as the window has filled its first panel (readShown), while this thread
+    // builds the span tree: the pool's workers are idle then (issue #13, 1 GB trace, two
+    // cores: the window fully drawn ~50 ms sooner than with health after the span tree,
+    // medians of 24 alternating runs). Started with the read, it delayed the window's first
+    // panel by ~30 ms. Memory starts later than it could, on purpose: after the layout, whose
+    // scratch it would otherwise add to (peak RSS at most 474 MiB in 20 runs, against 482).
+    // The memory stages come ~50 ms later for it, the span tree stage ~60 ms sooner.
     const std::shared_ptr<const Trace> keep = snapshot->trace;
     AnalysisJob<HealthReport> healthJob([keep, readShown, extents = snapshot->extents] {
         readShown->waitFor(kReadShownWait);
