@@ -133,21 +133,29 @@ int main(int argc, char **argv)
         OpStatistics::compute(trace, OpGrouping::NameShapeDtypeDevice, &tree);
         return std::size_t(0);
     });
+    // The analyses below as the loader runs them: with the record extents it computed after
+    // the read, and the span tree's id index.
+    const RecordExtents extents = RecordExtents::compute(trace);
     measure("health", repeats, [&] {
-        analyzeHealth(trace);
+        analyzeHealth(trace, &extents);
         return std::size_t(0);
     });
     const MemoryProfile memory = analyzeMemory(trace);
     measure("memory", repeats, [&] { return analyzeMemory(trace).memoryUsage(); });
     // The window computes it on the loader's thread while memory is analysed.
     measure("summary", repeats, [&] {
-        computeSummary(trace, memory);
+        computeSummary(trace, memory.logicalPeakBytes(), &tree.spanIds());
         return std::size_t(0);
     });
-    const HealthReport health = analyzeHealth(trace);
-    measure("evidence", repeats, [&] { return analyzeEvidence(trace, &health, &memory).memoryUsage(); });
-    // As the loader builds it: with the record extents it computed after the read.
-    const RecordExtents extents = RecordExtents::compute(trace);
+    const HealthReport health = analyzeHealth(trace, &extents);
+    // In two steps: most of it while memory is analysed, the tensors' storage after.
+    measure("evidence", repeats, [&] { return analyzeEvidenceBeforeMemory(trace, &health).memoryUsage(); });
+    const EvidenceAnalysis evidence = analyzeEvidenceBeforeMemory(trace, &health);
+    measure("tensor storage", repeats, [&] {
+        EvidenceAnalysis joined = evidence;
+        attachMemoryEvidence(trace, memory, joined);
+        return joined.memoryUsage();
+    });
     measure("memory series", repeats, [&] { return MemorySeries(trace, memory, &extents).memoryUsage(); });
     // The chart's first buckets: the whole run, every device, a 1500-pixel plot.
     const MemorySeries series(trace, memory, &extents);
