@@ -435,12 +435,12 @@ LogicalChartData MemorySeries::logical(int device, const TimeWindow &window, int
         }
         // bucketIndex() of each group's time, which only grows: the bucket moves forward at
         // most `buckets` times in all (a 128-bit division per group was a fifth of the walk).
-        int bin = 0;
+        int binNow = 0;
         std::uint64_t nextBinStart = bucketStart(window, buckets, 1);
         const auto binOf = [&](std::uint64_t t) {
-            while (bin + 1 < buckets && t >= nextBinStart)
-                nextBinStart = bucketStart(window, buckets, ++bin + 1);
-            return bin;
+            while (binNow + 1 < buckets && t >= nextBinStart)
+                nextBinStart = bucketStart(window, buckets, ++binNow + 1);
+            return binNow;
         };
         for (std::size_t i = first; i < last;) {
             if (cancelled())
