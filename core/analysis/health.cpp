@@ -66,7 +66,7 @@ std::uint64_t spanEnd(const Span &s)
 std::uint64_t latestHostEvidence(const Trace &trace, const RecordExtents *extents)
 {
     if (extents)
-        return std::max(extents->runEndNs, extents->latestMemoryNs);
+        return extents->latestHostEvidenceNs();
     std::uint64_t latest = 0;
     for (const Span &s : trace.spans)
         latest = std::max(latest, s.closed ? spanEnd(s) : s.startNs);

@@ -23,13 +23,16 @@ struct RecordExtents {
     /// ends at its start; an end past 2^64 - 1 ns saturates). Both 0 without spans and ops.
     std::uint64_t runBeginNs = 0;
     std::uint64_t runEndNs = 0;
-    /// The latest memory or device_memory timestamp (0 without either): with runEndNs and
-    /// the terminal, the latest host time the trace shows (the timeline's run end).
+    /// The latest memory or device_memory timestamp (0 without either).
     std::uint64_t latestMemoryNs = 0;
     std::size_t measuredSpans = 0;
     std::size_t closedMeasuredSpans = 0;
     /// The first span with the longest id (in bytes), kNoSpan without spans.
     std::uint32_t longestIdSpan = kNoSpan;
+
+    /// The latest host evidence (§6.3): span and op ends, memory and device_memory times.
+    /// With the terminal, the latest host time the trace shows (the timeline's run end).
+    std::uint64_t latestHostEvidenceNs() const { return runEndNs > latestMemoryNs ? runEndNs : latestMemoryNs; }
 
     static RecordExtents compute(const Trace &trace);
 };

@@ -127,7 +127,7 @@ TimelineLayout TimelineLayout::build(const Trace &trace, const SpanTree &tree, c
 
     // The run's end: every host time the trace carries.
     const RecordExtents all = extents ? *extents : RecordExtents::compute(trace);
-    std::uint64_t runEnd = std::max(all.runEndNs, all.latestMemoryNs);
+    std::uint64_t runEnd = all.latestHostEvidenceNs();
     if (trace.terminal)
         runEnd = std::max(runEnd, trace.terminal->timestampNs);
     // Without spans and ops, runBeginNs is 0 too.
