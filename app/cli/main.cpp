@@ -32,7 +32,7 @@ void printError(const std::string &message)
 int main(int argc, char **argv)
 {
     using namespace TraceInspector;
-    tuneMallocForBigTraces(); // before any thread starts
+    tuneMallocForBigTraces(kCommandLineArenas); // before any thread starts
     reserveStandardDescriptors();
     AtomicFileWriter::installSignalCleanup();
     const CliParse parsed = parseCliArgs(argc, argv);

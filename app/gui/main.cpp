@@ -191,7 +191,7 @@ int handleArgumentsWithoutDisplay(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-    TraceInspector::tuneMallocForBigTraces();
+    TraceInspector::tuneMallocForBigTraces(TraceInspector::kWindowArenas);
     setApplicationInfo();
     if (const int exitCode = handleArgumentsWithoutDisplay(argc, argv); exitCode >= 0)
         return exitCode;

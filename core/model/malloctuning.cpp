@@ -20,14 +20,16 @@
 
 namespace TraceInspector {
 
-void tuneMallocForBigTraces()
+void tuneMallocForBigTraces(int maxArenas)
 {
 #if defined(__GLIBC__)
-    mallopt(M_ARENA_MAX, 2);
+    mallopt(M_ARENA_MAX, std::max(1, maxArenas));
     // Just under 2 MiB, so that operator new's blocks of one huge page less malloc's header
     // (hugepagenew.cpp) are mapped on their own too. Also turns the dynamic threshold off.
     mallopt(M_MMAP_THRESHOLD, 2 * 1024 * 1024 - 4096);
     mallopt(M_TRIM_THRESHOLD, 4 * 1024 * 1024); // which no longer raises this one either
+#else
+    (void)maxArenas;
 #endif
 }
 

@@ -6,14 +6,25 @@
 
 namespace TraceInspector {
 
-/// Sets glibc's malloc up for a process that holds a big trace (no effect elsewhere): two
-/// arenas, blocks of 2 MiB less 4 KiB and more always mapped on their own, and up to 4 MiB
-/// free at a heap's top kept for reuse. Call first thing in main(), before any thread starts.
+/// Sets glibc's malloc up for a process that holds a big trace (no effect elsewhere): at most
+/// \a maxArenas arenas, blocks of 2 MiB less 4 KiB and more always mapped on their own, and up
+/// to 4 MiB free at a heap's top kept for reuse. Call first thing in main(), before any thread
+/// starts.
 ///
 /// - glibc gives each thread that allocates concurrently an arena of its own, up to eight per
 ///   core, and memory freed in one arena is not reused by another: the loader's stages, the
 ///   sorts and the layouts each ran on a pool thread, so a 1 GB trace peaked at 719 MiB with
-///   the default and at 673 MiB with two arenas, without loading slower.
+///   the default and at 673 MiB with two arenas (the window's kWindowArenas), without
+///   loading slower.
+/// - The command line takes one (kCommandLineArenas). Its threads (the reader's segment
+///   threads, a helper beside health) call malloc a few hundred times in all, so they hardly
+///   ever wait for each other's lock. With two, check --all of the 100 MB trace grew its
+///   resident set by 2.4 MiB while health and the memory peak ran, though the read had left
+///   ~8 MiB free in the heap; with one, by 0.2 MiB. Its peak went from 41.6 to 40.9 MiB, and
+///   to 39.5 MiB together with the reader's 256 KiB buffers (tracereader.h), which alone, with
+///   two arenas, changed nothing. The 1 GB trace's CPU time and peak were unchanged within
+///   noise (medians of 7 and 3 alternating runs). glibc fixes the limit when a second thread
+///   first allocates: a later call has no effect on it.
 /// - glibc raises its mmap threshold to the size of each mapped block freed (up to 32 MiB), so
 ///   after the first stage's scratch arrays went, the later stages' arrays of a few MiB to tens
 ///   of MiB came from the heap, where freed ones stayed held between live blocks (67-91 MiB
@@ -37,7 +48,11 @@ namespace TraceInspector {
 ///   above. With it, check --all of the 1 GB trace takes 10,800 page faults instead of
 ///   15,900 with glibc's defaults and peaks 5 MiB lower; at 100 MB it takes 0.19 s wall
 ///   instead of 0.21 s (medians of 9-11 alternating runs).
-void tuneMallocForBigTraces();
+void tuneMallocForBigTraces(int maxArenas);
+
+/// The arenas of tuneMallocForBigTraces() for the window and for the command line.
+inline constexpr int kWindowArenas = 2;
+inline constexpr int kCommandLineArenas = 1;
 
 /// The GLIBC_TUNABLES value that adds glibc's `glibc.malloc.hugetlb=1` to \a current (the
 /// variable's value, null when unset), or nullopt when \a current names that tunable already,

@@ -133,7 +133,7 @@ private:
 
 int main(int argc, char **argv)
 {
-    tuneMallocForBigTraces(); // as the application does
+    tuneMallocForBigTraces(kWindowArenas); // as the application does
     TimingApplication app(argc, argv);
     app.m_thresholdMs = qEnvironmentVariableIntValue("TI_BENCH_SLOW_EVENTS");
     const QString baseline = argc > 2 ? QString::fromLocal8Bit(argv[1]) : qEnvironmentVariable("TI_BENCH_BASELINE");

@@ -158,8 +158,8 @@ std::size_t shownRows(const QTreeView *view, const QModelIndex &parent = {})
 
 int main(int argc, char **argv)
 {
-    tuneMallocForBigTraces();       // as the application does
-    relaunchWithHugePageHeap(argv); // as the window does
+    tuneMallocForBigTraces(kWindowArenas); // as the application does
+    relaunchWithHugePageHeap(argv);        // as the window does
     SlowEventApplication app(argc, argv);
     QString path = argc > 1 ? QString::fromLocal8Bit(argv[1]) : qEnvironmentVariable("TI_BENCH_TRACE");
     if (path.isEmpty()) {

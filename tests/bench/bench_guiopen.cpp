@@ -31,8 +31,8 @@ using namespace TraceInspector;
 
 int main(int argc, char **argv)
 {
-    tuneMallocForBigTraces();       // as the application does
-    relaunchWithHugePageHeap(argv); // as the window does
+    tuneMallocForBigTraces(kWindowArenas); // as the application does
+    relaunchWithHugePageHeap(argv);        // as the window does
     QApplication app(argc, argv);
     if (argc < 2) {
         std::printf("SKIP: give a trace\n");

@@ -99,7 +99,7 @@ int main(int argc, char **argv)
     // mmap threshold the arrays came from the heap, reusing memory an earlier run had faulted
     // in, and the figures were not the window's: on the 1 GB trace the timeline layout took
     // 65-118 ms here against 315-405 ms in bench_guiopen.
-    tuneMallocForBigTraces();
+    tuneMallocForBigTraces(kWindowArenas);
     relaunchWithHugePageHeap(argv); // as the window does
     if (argc < 2) {
         std::printf("SKIP: give a trace\n");

@@ -91,7 +91,7 @@ private Q_SLOTS:
 
 void tst_HugePageNew::initTestCase()
 {
-    TraceInspector::tuneMallocForBigTraces(); // as the window and the CLI are
+    TraceInspector::tuneMallocForBigTraces(TraceInspector::kWindowArenas); // as the window is
 }
 
 void tst_HugePageNew::blockEndStaysInSmallPages_data()

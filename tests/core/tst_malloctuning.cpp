@@ -115,7 +115,7 @@ void tst_MallocTuning::keepsTheHeapTopForReuse()
     // A scratch block under the mmap threshold, freed at the heap's top and asked for again
     // (the span id sort's radix histogram, once per bucket of ids): with glibc's trim threshold
     // left at 128 KiB its pages went back on free and faulted in again (224 of its 256 here).
-    tuneMallocForBigTraces();
+    tuneMallocForBigTraces(kWindowArenas);
     constexpr std::size_t kBytes = std::size_t(1) << 20;
     const auto touch = [] {
         auto *p = static_cast<char *>(std::malloc(kBytes));

@@ -56,7 +56,7 @@ private Q_SLOTS:
         // As the application does: blocks of megabytes get mappings of their own, not heap
         // memory an earlier test left resident, so that what arrayEndIsNotAWholeHugePage()
         // finds resident is what the array's own advice made so.
-        tuneMallocForBigTraces();
+        tuneMallocForBigTraces(kWindowArenas);
     }
 
     void internIsStable_data()
