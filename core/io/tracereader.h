@@ -19,14 +19,10 @@
 namespace TraceInspector {
 
 struct ReadOptions {
-    /// Read block size per thread. 256 KiB: the buffer fits the L2 cache the scanner reads it
-    /// from, and each thread's is resident from the first read to the merge. Two threads'
-    /// 4 MiB buffers (6 MiB mappings each, in huge pages) were 12 MB of a 100 MB trace's
-    /// 59 MB peak; with 1 MiB ones, check --all of it peaked 1.4 MiB above 256 KiB ones (with
-    /// the command line's single malloc arena, malloctuning.h). The 1 GB trace's check took
-    /// no more CPU time in 256 KiB reads: 1.70 and 1.66 s against 1.72 and 1.69 s (medians
-    /// of 5, alternating), one read() call per 256 KiB costing a few microseconds.
-    std::size_t chunkBytes = std::size_t(256) << 10;
+    /// Read block size per thread. 1 MiB: the buffer fits the L2 cache the scanner reads it
+    /// from, and two threads' 4 MiB buffers (6 MiB mappings each, in huge pages) were 12 MB of
+    /// a 100 MB trace's 59 MB peak. The command line reads in 256 KiB (traceinput.cpp).
+    std::size_t chunkBytes = std::size_t(1) << 20;
     /// A file of parallelThresholdBytes or more is read in segments, one thread each: two,
     /// and more where each gets minSegmentBytes, up to one a core and maxThreads
     /// (segmentsFor()). A segment costs ~3 MiB of the peak (its string table, read buffer and

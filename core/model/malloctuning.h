@@ -21,7 +21,7 @@ namespace TraceInspector {
 ///   ever wait for each other's lock. With two, check --all of the 100 MB trace grew its
 ///   resident set by 2.4 MiB while health and the memory peak ran, though the read had left
 ///   ~8 MiB free in the heap; with one, by 0.2 MiB. Its peak went from 41.6 to 40.9 MiB, and
-///   to 39.5 MiB together with the reader's 256 KiB buffers (tracereader.h), which alone, with
+///   to 39.5 MiB together with its 256 KiB read buffers (traceinput.cpp), which alone, with
 ///   two arenas, changed nothing. The 1 GB trace's CPU time and peak were unchanged within
 ///   noise (medians of 7 and 3 alternating runs). glibc fixes the limit when a second thread
 ///   first allocates: a later call has no effect on it.
