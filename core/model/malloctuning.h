@@ -16,15 +16,15 @@ namespace TraceInspector {
 ///   sorts and the layouts each ran on a pool thread, so a 1 GB trace peaked at 719 MiB with
 ///   the default and at 673 MiB with two arenas (the window's kWindowArenas), without
 ///   loading slower.
-/// - The command line takes one (kCommandLineArenas). Its threads (the reader's segment
-///   threads, a helper beside health) call malloc a few hundred times in all, so they hardly
-///   ever wait for each other's lock. With two, check --all of the 100 MB trace grew its
-///   resident set by 2.4 MiB while health and the memory peak ran, though the read had left
-///   ~8 MiB free in the heap; with one, by 0.2 MiB. Its peak went from 41.6 to 40.9 MiB, and
-///   to 39.5 MiB together with its 256 KiB read buffers (traceinput.cpp), which alone, with
-///   two arenas, changed nothing. The 1 GB trace's CPU time and peak were unchanged within
-///   noise (medians of 7 and 3 alternating runs). glibc fixes the limit when a second thread
-///   first allocates: a later call has no effect on it.
+/// - The command line takes one (kCommandLineArenas). Its threads (the reader's segment threads,
+///   the helpers beside the merge and beside health) call malloc a few hundred times in all, so
+///   they hardly ever wait for each other's lock. With two, check --all of the 100 MB trace grew
+///   its resident set by 2.4 MiB while health and the memory peak ran, though the read had left
+///   ~8 MiB free in the heap; with one, by 0.2 MiB. Its peak went from 41.6 to 40.9 MiB, and to
+///   39.5 MiB together with its 256 KiB read buffers (traceinput.cpp), which alone, with two
+///   arenas, changed nothing. The 1 GB trace's CPU time and peak were unchanged within noise
+///   (medians of 7 and 3 alternating runs). glibc fixes the limit the first time a thread needs an
+///   arena of its own: a later call has no effect on it.
 /// - glibc raises its mmap threshold to the size of each mapped block freed (up to 32 MiB), so
 ///   after the first stage's scratch arrays went, the later stages' arrays of a few MiB to tens
 ///   of MiB came from the heap, where freed ones stayed held between live blocks (67-91 MiB
