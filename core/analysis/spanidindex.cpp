@@ -14,26 +14,18 @@ SpanIdIndex SpanIdIndex::build(const Trace &trace)
     index.m_trace = &trace;
     index.m_spanCount = n;
     index.m_stringCount = stringCount;
-    index.m_idBits.assign((stringCount + 63) / 64, 0);
+    index.m_ids = StringIdRanks(stringCount);
     for (std::size_t i = 0; i < n; ++i) {
         const StringId id = spans[i].id;
         if (id != kNoString && id < stringCount)
-            index.m_idBits[id / 64] |= std::uint64_t(1) << (id % 64);
+            index.m_ids.insert(id);
     }
-    index.m_idRank.resize(index.m_idBits.size());
-    std::uint32_t ranked = 0;
-    for (std::size_t w = 0; w < index.m_idBits.size(); ++w) {
-        index.m_idRank[w] = ranked;
-        ranked += std::uint32_t(bitCount(index.m_idBits[w]));
-    }
-    std::vector<std::uint32_t> spanOfRank(ranked, kNoSpan);
+    index.m_ids.finish();
+    std::vector<std::uint32_t> spanOfRank(index.m_ids.size(), kNoSpan);
     for (std::size_t i = n; i-- > 0;) { // backwards: the first span of an id is written last
         const StringId id = spans[i].id;
-        if (id == kNoString || id >= stringCount)
-            continue;
-        const std::uint64_t bit = std::uint64_t(1) << (id % 64);
-        const std::uint64_t bits = index.m_idBits[id / 64];
-        spanOfRank[index.m_idRank[id / 64] + std::uint32_t(bitCount(bits & (bit - 1)))] = static_cast<std::uint32_t>(i);
+        if (id != kNoString && id < stringCount)
+            spanOfRank[index.m_ids.rankOf(id)] = static_cast<std::uint32_t>(i);
     }
     index.m_spanOfRank = BlockPackedU32(spanOfRank);
     return index;
@@ -46,8 +38,7 @@ bool SpanIdIndex::covers(const Trace &trace) const
 
 std::size_t SpanIdIndex::memoryUsage() const
 {
-    return m_idBits.capacity() * sizeof(std::uint64_t) + m_idRank.capacity() * sizeof(std::uint32_t)
-           + m_spanOfRank.memoryUsage();
+    return m_ids.memoryUsage() + m_spanOfRank.memoryUsage();
 }
 
 } // namespace TraceInspector

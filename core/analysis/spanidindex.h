@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/analysis/bitcount.h"
+#include "core/analysis/stringidranks.h"
 #include "core/model/blockpackedu32.h"
 #include "core/model/stringtable.h"
 
@@ -35,17 +35,7 @@ public:
 
     /// Index of the span whose id is \a id, or kNoSpan when no span has that id (kNoString
     /// and strings that are no span's id included).
-    std::uint32_t spanOf(StringId id) const
-    {
-        const std::size_t word = id / 64;
-        if (word >= m_idBits.size())
-            return kNoSpan;
-        const std::uint64_t bit = std::uint64_t(1) << (id % 64);
-        const std::uint64_t bits = m_idBits[word];
-        if ((bits & bit) == 0)
-            return kNoSpan;
-        return m_spanOfRank[m_idRank[word] + std::uint32_t(bitCount(bits & (bit - 1)))];
-    }
+    std::uint32_t spanOf(StringId id) const { return m_ids.contains(id) ? m_spanOfRank[m_ids.rankOf(id)] : kNoSpan; }
 
     std::size_t memoryUsage() const;
 
@@ -53,8 +43,7 @@ private:
     const Trace *m_trace = nullptr; // only compared, never read through
     std::size_t m_spanCount = 0;
     std::size_t m_stringCount = 0;
-    std::vector<std::uint64_t> m_idBits; // set: the StringId is a span's id
-    std::vector<std::uint32_t> m_idRank; // the set bits before each word
+    StringIdRanks m_ids; // the spans' ids
     // The span of each set bit, by rank; block-packed: ranks follow first appearance (time),
     // and spans close in time have ids close in byte-wise order.
     BlockPackedU32 m_spanOfRank;
