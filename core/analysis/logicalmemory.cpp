@@ -161,14 +161,13 @@ private:
             m_lifetimeAlloc.reserve(m_memory.size());
         }
 
-        // Live state per (device, storage) key, found through the interned storage id's rank
-        // among the records' storage ids (a bit and a count per string, m_storages: a table of
-        // a slot per interned string was 9 MB of the window's peak on the 1 GB trace, the rank's
-        // table is 2.9 MB, for the same CPU time); the few storages seen on several devices
-        // chain their keys. A live key names the
-        // record that started its lifetime, whose size and category it keeps: 12 bytes a key,
-        // not 24 with them copied in (0.63 million keys on the 1 GB trace, alive beside the
-        // other analyses at the window's peak).
+        // Live state per (device, storage) key, found through the interned storage id's rank among
+        // the records' storage ids (a bit and a count per string, m_storages: a table of a slot per
+        // interned string was 9 MB of the window's peak on the 1 GB trace, the rank's table is
+        // 2.9 MB, for the same CPU time); the few storages seen on several devices chain their
+        // keys. A live key names the record that started its lifetime, whose size and category it
+        // keeps: 12 bytes a key, not 24 with them copied in (0.63 million keys on the 1 GB trace,
+        // alive beside the other analyses at the window's peak).
         struct KeyState {
             std::uint32_t device = 0;
             std::uint32_t sameStorage = kNone;
@@ -203,16 +202,16 @@ private:
                 const std::uint32_t r = recordAt(i);
                 const MemoryEvent &e = m_memory[r];
                 const std::uint32_t device = m_deviceIndex.insert(e.device);
-                std::uint32_t &storageKeys = keyOfStorage[m_storages.rankOf(e.storageId)];
-                std::uint32_t k = storageKeys;
+                std::uint32_t &firstKey = keyOfStorage[m_storages.rankOf(e.storageId)]; // its chain's head
+                std::uint32_t k = firstKey;
                 while (k != kNone && keys[k].device != device)
                     k = keys[k].sameStorage;
                 if (k == kNone) {
                     k = static_cast<std::uint32_t>(keys.size());
                     KeyState &created = keys.emplace_back();
                     created.device = device;
-                    created.sameStorage = storageKeys;
-                    storageKeys = k;
+                    created.sameStorage = firstKey;
+                    firstKey = k;
                 }
                 KeyState &key = keys[k];
                 if (e.action == MemoryAction::Alloc) {
