@@ -45,7 +45,8 @@ public:
         const std::size_t word = id / 64;
         return word < m_bits.size() && (m_bits[word] & (std::uint64_t(1) << (id % 64))) != 0;
     }
-    /// The number of ids in the set below \a id: its rank when it is in the set.
+    /// The number of ids in the set below \a id (under the string count, unlike contains()'s):
+    /// its rank when it is in the set.
     std::uint32_t rankOf(StringId id) const
     {
         const std::size_t word = id / 64;
